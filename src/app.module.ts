@@ -1,0 +1,50 @@
+import { Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
+import { AccessModule } from './access/access.module.js';
+import { AuthModule } from './auth/auth.module.js';
+import { CredentialsGuard } from './auth/credentials.guard.js';
+import { CartsModule } from './carts/carts.module.js';
+import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor.js';
+import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
+import { createValidationPipe } from './common/validation/validation.pipe.js';
+import { CompaniesModule } from './companies/companies.module.js';
+import { ConfigModule } from './config/config.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HealthModule } from './health/health.module.js';
+import { IntentsModule } from './intents/intents.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+import { ModelsModule } from './models/models.module.js';
+import { RateLimitModule } from './rate-limit/rate-limit.module.js';
+import { SuppliersModule } from './suppliers/suppliers.module.js';
+import { TokensModule } from './tokens/tokens.module.js';
+import { UsersModule } from './users/users.module.js';
+
+/**
+ * The guard, pipe, interceptor and filter are APP_* providers (not main.ts globals)
+ * so that every test app built from this module gets them too.
+ */
+@Module({
+  imports: [
+    ConfigModule,
+    DatabaseModule,
+    RateLimitModule,
+    AccessModule,
+    AuthModule,
+    UsersModule,
+    TokensModule,
+    IntentsModule,
+    CompaniesModule,
+    SuppliersModule,
+    ModelsModule,
+    CartsModule,
+    HealthModule,
+    MetricsModule,
+  ],
+  providers: [
+    { provide: APP_GUARD, useClass: CredentialsGuard },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+    { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
+    { provide: APP_FILTER, useClass: AllExceptionsFilter },
+  ],
+})
+export class AppModule {}

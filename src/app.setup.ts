@@ -1,0 +1,21 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import helmet from 'helmet';
+import { jsonBodyParser } from './common/http/json-body.middleware.js';
+import { AppConfig } from './config/app-config.js';
+import { setupSwagger } from './swagger.js';
+
+/**
+ * Everything about the HTTP app that is not a module: body parsing with limits,
+ * security headers, Swagger. Used by main.ts and by the e2e tests alike.
+ */
+export function configureApp(app: NestExpressApplication): NestExpressApplication {
+  const config = app.get(AppConfig);
+  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.disable('x-powered-by');
+  // Swagger UI needs inline scripts and styles; the API itself serves only JSON.
+  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(jsonBodyParser(config.jsonBodyLimitBytes));
+  app.enableShutdownHooks();
+  if (config.swaggerEnabled) setupSwagger(app);
+  return app;
+}

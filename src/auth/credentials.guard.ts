@@ -1,0 +1,93 @@
+import {
+  Injectable,
+  UnauthorizedException,
+  type CanActivate,
+  type ExecutionContext,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard, type IAuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
+import { AccessService } from '../access/access.service.js';
+import { ApiError, AuthenticationError } from '../common/errors/api-error.js';
+import { routeContract } from '../common/route-contract.js';
+import { AUTH_KEY, PUBLIC_KEY, type AuthRequirement } from './auth.decorator.js';
+import type { Principal } from './principal.js';
+
+/**
+ * The one global guard. Deny by default: a route must say `@Public()` or `@Auth(...)`.
+ * It runs the Passport strategies the route accepts, then the role and membership
+ * checks the route names.
+ */
+@Injectable()
+export class CredentialsGuard implements CanActivate {
+  private readonly passportGuards = new Map<string, IAuthGuard>();
+
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly access: AccessService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    if (context.getType() !== 'http') return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+    const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(
+      AUTH_KEY,
+      targets,
+    );
+    if (!requirement) throw ApiError.forbidden('This route declares no access rule');
+
+    const contract = routeContract(this.reflector, context);
+    await this.authenticate(context, requirement, contract.unauthenticated);
+    const request = context.switchToHttp().getRequest<Request & { user: Principal }>();
+    const principal = request.user;
+
+    if (requirement.role === 'admin' && principal.role !== 'admin') {
+      throw ApiError.forbidden('Only admins may do this');
+    }
+    if (requirement.supplierMember) {
+      const id = parseId(request.params[requirement.supplierMember]);
+      await this.access.requireSupplierMember(principal, id, contract.notMember);
+    }
+    if (requirement.companyMember) {
+      const id = parseId(request.params[requirement.companyMember]);
+      await this.access.requireVisibleCompany(principal, id);
+    }
+    return true;
+  }
+
+  private async authenticate(
+    context: ExecutionContext,
+    requirement: AuthRequirement,
+    failureStatus: number,
+  ): Promise<void> {
+    try {
+      await this.passportGuard(requirement.kinds).canActivate(context);
+    } catch (error) {
+      if (error instanceof UnauthorizedException) {
+        throw new AuthenticationError(
+          'Missing, invalid, expired or revoked credential',
+          failureStatus,
+        );
+      }
+      throw error;
+    }
+  }
+
+  private passportGuard(kinds: string[]): IAuthGuard {
+    const key = kinds.join(',');
+    let guard = this.passportGuards.get(key);
+    if (!guard) {
+      guard = new (AuthGuard(kinds))();
+      this.passportGuards.set(key, guard);
+    }
+    return guard;
+  }
+}
+
+/** Ids in paths are positive integers; anything else cannot name a resource (404). */
+export function parseId(raw: string | string[] | undefined): number {
+  const value = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(value) || value < 1) throw ApiError.notFound();
+  return value;
+}

@@ -1,0 +1,15 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+export class LoginResultDto {
+  @ApiProperty({ description: 'JWT access token (Authorization: Bearer …)' })
+  access_token: string;
+
+  @ApiProperty({ description: 'Single-use refresh token for POST /v1/refresh' })
+  refresh_token: string;
+
+  @ApiProperty({ example: 'Bearer' })
+  token_type: 'Bearer';
+
+  @ApiProperty({ description: 'Seconds until the access token expires', example: 900 })
+  expires_in: number;
+}

@@ -1,0 +1,33 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { MAX_PASSWORD_LENGTH } from '../password.service.js';
+
+export class LoginDto {
+  @ApiProperty({ example: 'admin@example.com' })
+  @IsEmail()
+  @MaxLength(320)
+  email: string;
+
+  @ApiProperty({ example: 'a long passphrase', format: 'password' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(MAX_PASSWORD_LENGTH)
+  password: string;
+}
+
+export class RefreshDto {
+  @ApiProperty({ description: 'The refresh token from /v1/login or the last /v1/refresh' })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(4096)
+  refresh_token: string;
+}
+
+/** Logout takes a refresh token in the body, or none when called with an access token. */
+export class LogoutDto {
+  @ApiProperty({ required: false, description: 'Revoke this refresh token’s session' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(4096)
+  refresh_token?: string;
+}

@@ -1,0 +1,23 @@
+/** The `typ` claim of each kind of JWT: a token of one kind is never accepted as another. */
+export const TOKEN_TYPES = {
+  access: 'access',
+  refresh: 'refresh',
+  intent: 'intent',
+} as const;
+
+export type TokenType = (typeof TOKEN_TYPES)[keyof typeof TOKEN_TYPES];
+
+/** The only signing algorithm accepted. */
+export const JWT_ALGORITHM = 'HS256';
+
+export interface JwtClaims {
+  sub: string;
+  typ: TokenType;
+  jti?: string;
+  /** Refresh family id (refresh tokens). */
+  fam?: string;
+  /** Company id (intent tokens). */
+  cid?: number;
+  iat?: number;
+  exp?: number;
+}

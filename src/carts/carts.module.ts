@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** Filled in by its feature work. */
+@Module({})
+export class CartsModule {}

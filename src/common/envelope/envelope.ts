@@ -1,0 +1,57 @@
+import type { Problem } from '../../engine/problems.js';
+
+export type Links = Partial<Record<'self' | 'first' | 'prev' | 'next' | 'last', string>>;
+
+/** The body of every response (DESIGN.md, "Response envelope"). */
+export interface Envelope<T = unknown> {
+  code: number;
+  message: string;
+  data: T;
+  links: Links;
+  errors: Problem[];
+}
+
+/** A handler may return this to set the envelope's message along with the data. */
+export class Reply<T> {
+  constructor(
+    readonly data: T,
+    readonly message?: string,
+  ) {}
+}
+
+/** One page of a list; the interceptor turns it into `data` + `links`. */
+export class Page<T> {
+  constructor(
+    readonly items: T[],
+    readonly page: number,
+    readonly perPage: number,
+    readonly total: number,
+    readonly message?: string,
+  ) {}
+
+  get lastPage(): number {
+    return Math.max(1, Math.ceil(this.total / this.perPage));
+  }
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  200: 'OK',
+  201: 'Created',
+  400: 'Bad request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not found',
+  405: 'Method not allowed',
+  409: 'Conflict',
+  413: 'Payload too large',
+  415: 'Unsupported media type',
+  422: 'Unprocessable entity',
+  423: 'Locked',
+  429: 'Too many requests',
+  500: 'Internal server error',
+  503: 'Service unavailable',
+};
+
+export function statusText(status: number): string {
+  return STATUS_TEXT[status] ?? (status < 400 ? 'OK' : 'Error');
+}

@@ -1,0 +1,165 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { DEFAULT_ENGINE_LIMITS, type EngineLimits } from '../engine/limits.js';
+
+export type DatabaseConfig =
+  { type: 'sqlite'; path: string } | { type: 'postgres'; url: string; ssl: boolean };
+
+/**
+ * Everything the service reads from its environment, parsed and checked once at
+ * start-up: a bad value stops the process with a message instead of failing later.
+ */
+export class AppConfig {
+  readonly nodeEnv: string;
+  readonly port: number;
+  readonly dataDir: string;
+  readonly database: DatabaseConfig;
+  readonly jwt: {
+    secret: string;
+    issuer: string;
+    audience: string;
+    accessTtlSeconds: number;
+    refreshTtlSeconds: number;
+  };
+  readonly intent: { defaultTtlSeconds: number; maxTtlSeconds: number };
+  readonly admin: { email: string; password: string } | null;
+  readonly redisUrl: string | null;
+  readonly jsonBodyLimitBytes: number;
+  readonly loginRateLimit: { max: number; windowSeconds: number };
+  readonly engineLimits: EngineLimits;
+  readonly compiledModelCacheSize: number;
+  readonly swaggerEnabled: boolean;
+  readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
+
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    const problems: string[] = [];
+    const read = new EnvReader(env, problems);
+
+    this.nodeEnv = env.NODE_ENV ?? 'development';
+    this.port = read.int('PORT', 3000, 0, 65535);
+    this.dataDir = resolve(env.DATA_DIR ?? './data');
+    this.database = env.DATABASE_URL
+      ? {
+          type: 'postgres',
+          url: read.url('DATABASE_URL', ['postgres:', 'postgresql:']),
+          ssl: read.bool('DATABASE_SSL', false),
+        }
+      : { type: 'sqlite', path: join(this.dataDir, env.SQLITE_FILE ?? 'configurator.sqlite') };
+    this.jwt = {
+      secret: this.resolveJwtSecret(env, problems),
+      issuer: env.JWT_ISSUER ?? 'configurator',
+      audience: env.JWT_AUDIENCE ?? 'configurator-api',
+      accessTtlSeconds: read.int('JWT_ACCESS_TTL', 15 * 60, 10, 24 * 3600),
+      refreshTtlSeconds: read.int('JWT_REFRESH_TTL', 30 * 24 * 3600, 60, 365 * 24 * 3600),
+    };
+    this.intent = {
+      defaultTtlSeconds: read.int('INTENT_TTL', 3600, 10, 24 * 3600),
+      maxTtlSeconds: 24 * 3600,
+    };
+    const adminEmail = env.ADMIN_EMAIL?.trim();
+    const adminPassword = env.ADMIN_PASSWORD;
+    if (Boolean(adminEmail) !== Boolean(adminPassword)) {
+      problems.push('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+    }
+    this.admin =
+      adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : null;
+    this.redisUrl = env.REDIS_URL ? read.url('REDIS_URL', ['redis:', 'rediss:']) : null;
+    this.jsonBodyLimitBytes = read.int('JSON_BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024);
+    this.loginRateLimit = {
+      max: read.int('LOGIN_RATE_LIMIT', 10, 1, 100_000),
+      windowSeconds: read.int('LOGIN_RATE_WINDOW', 60, 1, 86_400),
+    };
+    this.engineLimits = {
+      ...DEFAULT_ENGINE_LIMITS,
+      uploadBytes: read.int('MODEL_UPLOAD_LIMIT', DEFAULT_ENGINE_LIMITS.uploadBytes, 1024, 2 ** 31),
+      zipUncompressedBytes: read.int(
+        'MODEL_ZIP_UNCOMPRESSED_LIMIT',
+        DEFAULT_ENGINE_LIMITS.zipUncompressedBytes,
+        1024,
+        2 ** 31,
+      ),
+      questions: read.int('MODEL_MAX_QUESTIONS', DEFAULT_ENGINE_LIMITS.questions, 1, 1_000_000),
+    };
+    this.compiledModelCacheSize = read.int('COMPILED_MODEL_CACHE_SIZE', 200, 1, 100_000);
+    this.swaggerEnabled = read.bool('SWAGGER_ENABLED', true);
+    this.logLevel = read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log');
+
+    if (problems.length > 0) {
+      throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    }
+  }
+
+  get isProduction(): boolean {
+    return this.nodeEnv === 'production';
+  }
+
+  /**
+   * Production must be given a secret; elsewhere one is generated once and kept in
+   * DATA_DIR so that tokens survive a restart.
+   */
+  private resolveJwtSecret(env: NodeJS.ProcessEnv, problems: string[]): string {
+    const given = env.JWT_SECRET;
+    if (given !== undefined) {
+      if (given.length < 32) problems.push('JWT_SECRET must be at least 32 characters');
+      return given;
+    }
+    if (this.isProduction) {
+      problems.push('JWT_SECRET is required when NODE_ENV=production');
+      return '';
+    }
+    const file = join(this.dataDir, 'jwt-secret');
+    if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+    mkdirSync(this.dataDir, { recursive: true });
+    const secret = randomBytes(48).toString('base64url');
+    writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}
+
+/** Typed reads of environment variables that record problems instead of throwing one by one. */
+class EnvReader {
+  constructor(
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly problems: string[],
+  ) {}
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return value;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const raw = this.env[name]?.toLowerCase();
+    if (raw === undefined || raw === '') return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+    if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+    this.problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  }
+
+  url(name: string, protocols: string[]): string {
+    const raw = this.env[name] ?? '';
+    try {
+      const url = new URL(raw);
+      if (!protocols.includes(url.protocol)) throw new Error('protocol');
+    } catch {
+      this.problems.push(`${name} must be a ${protocols.join(' or ')}// URL`);
+    }
+    return raw;
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const raw = this.env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as T;
+    this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
+    return fallback;
+  }
+}

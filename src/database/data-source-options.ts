@@ -1,0 +1,43 @@
+import type { DataSourceOptions } from 'typeorm';
+import type { DatabaseConfig } from '../config/app-config.js';
+import { ENTITIES } from './entities.js';
+import { MIGRATIONS } from './migrations/index.js';
+import { SnakeNamingStrategy } from './snake-naming.strategy.js';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * The one definition of the TypeORM data source, used by the app and by the
+ * migration CLI (ormconfig.ts). Schema changes only ever come from migrations.
+ */
+export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: false,
+    synchronize: false,
+    namingStrategy: new SnakeNamingStrategy(),
+    logging: ['warn', 'migration'] as ('warn' | 'migration')[],
+  };
+  if (database.type === 'postgres') {
+    return {
+      ...common,
+      type: 'postgres',
+      url: database.url,
+      ssl: database.ssl ? { rejectUnauthorized: true } : false,
+      extra: { max: 10, connectionTimeoutMillis: 5_000 },
+    };
+  }
+  mkdirSync(dirname(database.path), { recursive: true });
+  return {
+    ...common,
+    type: 'better-sqlite3',
+    database: database.path,
+    // WAL lets readers proceed during a write; foreign keys are off by default in SQLite.
+    prepareDatabase: (db: { pragma: (sql: string) => unknown }) => {
+      db.pragma('journal_mode = WAL');
+      db.pragma('foreign_keys = ON');
+      db.pragma('busy_timeout = 5000');
+    },
+  };
+}

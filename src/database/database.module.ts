@@ -1,0 +1,24 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { buildDataSourceOptions } from './data-source-options.js';
+
+/**
+ * Connects to SQLite (DATA_DIR) or PostgreSQL (DATABASE_URL) and runs pending
+ * migrations before the app serves anything.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        ...buildDataSourceOptions(config.database),
+        migrationsRun: true,
+        migrationsTransactionMode: 'each' as const,
+        retryAttempts: config.isProduction ? 10 : 1,
+        retryDelay: 2_000,
+      }),
+    }),
+  ],
+})
+export class DatabaseModule {}

@@ -1,0 +1,154 @@
+import { CEL_TYPE_OF_QUESTION, createEnvironments } from '../cel/environment.js';
+import { type EngineLimits, resolveLimits } from '../limits.js';
+import type { CompiledModel } from '../model.js';
+import { type Problem, ProblemList } from '../problems.js';
+import { countBomItems, validateBom } from '../validate/bom.js';
+import { Validation } from '../validate/context.js';
+import { validateGeneral, validateImports } from '../validate/general.js';
+import { validateImages } from '../validate/images.js';
+import { validatePricing } from '../validate/pricing.js';
+import { validateQuestions } from '../validate/questions.js';
+import { isRecord, type JsonRecord } from '../validate/reader.js';
+import { validateRules } from '../validate/rules.js';
+import { validateTranslation } from '../validate/translation.js';
+import { validateTriggers } from '../validate/triggers.js';
+import { validateVariables } from '../validate/variables.js';
+import { expectations } from './expectations.js';
+import { ExpressionCompiler } from './expressions.js';
+import { orderValueGraph } from './graph.js';
+
+export type CompileResult = { ok: true; model: CompiledModel } | { ok: false; problems: Problem[] };
+
+const SECTIONS = new Set([
+  'general',
+  'imports',
+  'questions',
+  'variables',
+  'rules',
+  'triggers',
+  'bom_items',
+  'pricing',
+  'translation',
+  'images',
+]);
+
+/**
+ * Validates a model document (imports already merged) and compiles it: every
+ * problem is reported (up to the cap) with its path, or the compiled model is
+ * returned. Pure: no I/O, the same document always gives the same result.
+ */
+export function compileModel(document: unknown, limits?: Partial<EngineLimits>): CompileResult {
+  const problems = new ProblemList();
+  const v = new Validation(problems, resolveLimits(limits));
+  if (!isRecord(document)) {
+    problems.add('invalid_document', 'a model is an object with at least a general section');
+    return { ok: false, problems: problems.items };
+  }
+  const extensions: Record<string, unknown> = {};
+  for (const key of Object.keys(document)) {
+    if (key.startsWith('x-')) extensions[key] = document[key];
+    else if (!SECTIONS.has(key))
+      problems.add('unknown_key', `unknown top-level member '${key}'`, key);
+  }
+  if (!withinCountLimits(v, document)) return { ok: false, problems: problems.items };
+
+  const general = validateGeneral(v, document.general);
+  const imports = validateImports(v, document.imports);
+  const names = new Set<string>();
+  const questions = validateQuestions(v, document.questions, names);
+  const variables = validateVariables(v, document.variables, names);
+  const questionIndex = new Map(questions.map((question) => [question.key, question.index]));
+  const rules = validateRules(v, document.rules, questionIndex, questions);
+  const triggers = validateTriggers(v, document.triggers, questionIndex, questions);
+  const bomItems = validateBom(v, document.bom_items);
+  const pricing = validatePricing(v, document.pricing);
+  const images = validateImages(v, document.images);
+  const translation = validateTranslation(v, document.translation);
+  for (const trigger of triggers) {
+    for (const target of trigger.targets) questions[target.question].triggers.push(trigger.index);
+  }
+  for (const rule of rules) {
+    for (const column of rule.table?.columns ?? []) questions[column].tableRules.push(rule.index);
+  }
+
+  // Expressions: syntax and names, then the dependency order, then types.
+  const environments = createEnvironments();
+  const compiler = new ExpressionCompiler(environments.check, environments.evaluate, problems);
+  for (const expression of v.expressions) compiler.parse(expression, names);
+  const nodeOfName = new Map<string, number>(questionIndex);
+  for (const variable of variables) nodeOfName.set(variable.key, questions.length + variable.index);
+  const graph = orderValueGraph(questions, variables, triggers, nodeOfName, problems);
+  for (const question of questions) {
+    environments.check.registerVariable(question.key, CEL_TYPE_OF_QUESTION[question.type]);
+  }
+  for (const node of graph.order) {
+    const variable = variables[node - questions.length];
+    if (node < questions.length || variable === undefined) continue;
+    const type = graph.cyclic.has(node) ? undefined : compiler.typeCheck(variable.expr, 'any');
+    registerInferred(environments.check, variable.key, type);
+  }
+  const sections = { questions, rules, triggers, bomItems, pricing, images };
+  for (const [expression, expectation] of expectations(sections))
+    compiler.typeCheck(expression, expectation);
+  compiler.release();
+  if (!problems.empty || general === undefined) return { ok: false, problems: problems.items };
+
+  for (const name of names) environments.evaluate.registerVariable(name, 'dyn');
+  for (const expression of v.expressions) compiler.attach(expression);
+  if (!problems.empty) return { ok: false, problems: problems.items };
+
+  const model: CompiledModel = {
+    general,
+    imports,
+    questions,
+    questionIndex,
+    variables,
+    rules,
+    triggers,
+    bomItems,
+    pricing,
+    images,
+    text: v.texts.build(translation, general.defaultLanguage),
+    valueOrder: graph.order,
+    extensions,
+  };
+  return { ok: true, model };
+}
+
+function registerInferred(
+  check: import('@marcbachmann/cel-js').Environment,
+  key: string,
+  type: string | undefined,
+): void {
+  try {
+    check.registerVariable(key, type ?? 'dyn');
+  } catch {
+    // A type cel-js cannot declare (rare, e.g. an optional): fall back to dyn.
+    check.registerVariable(key, 'dyn');
+  }
+}
+
+/** The size limits, decided before any section is read (MODEL_FORMAT.md "Limits"). */
+function withinCountLimits(v: Validation, document: JsonRecord): boolean {
+  const { limits } = v;
+  let within = true;
+  const check = (path: string, count: number, limit: number, name: string): void => {
+    if (count <= limit) return;
+    v.fail('limit_exceeded', `${path} has ${count} entries; the limit ${name} is ${limit}`, path);
+    within = false;
+  };
+  if (Array.isArray(document.questions))
+    check('questions', document.questions.length, limits.questions, 'questions');
+  if (Array.isArray(document.rules)) check('rules', document.rules.length, limits.rules, 'rules');
+  const bom = countBomItems(document.bom_items, limits.nestingDepth);
+  check('bom_items', bom.count, limits.bomItems, 'bomItems');
+  if (bom.tooDeep) {
+    v.fail(
+      'limit_exceeded',
+      `bom_items nest deeper than the limit nestingDepth (${limits.nestingDepth})`,
+      'bom_items',
+    );
+    within = false;
+  }
+  return within;
+}

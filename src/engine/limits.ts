@@ -1,0 +1,40 @@
+/**
+ * Limits of MODEL_FORMAT.md ("Limits"), with their defaults. Every limit is checked
+ * before the work it guards; the service overrides them from its configuration.
+ */
+export interface EngineLimits {
+  /** Upload body in bytes (raw or multipart). */
+  uploadBytes: number;
+  /** Sum of the uncompressed sizes of every zip entry, in bytes. */
+  zipUncompressedBytes: number;
+  /** Entries (files and folders) in a zip archive. */
+  zipEntries: number;
+  /** YAML aliases (`*name`) in one document. */
+  yamlAliases: number;
+  /** Nesting depth of objects/arrays in a document. */
+  nestingDepth: number;
+  questions: number;
+  optionsPerQuestion: number;
+  rules: number;
+  /** BOM items counted over every level of `children`. */
+  bomItems: number;
+  /** Characters in one CEL expression. */
+  expressionBytes: number;
+}
+
+export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
+  uploadBytes: 10 * 1024 * 1024,
+  zipUncompressedBytes: 50 * 1024 * 1024,
+  zipEntries: 1_000,
+  yamlAliases: 100,
+  nestingDepth: 64,
+  questions: 5_000,
+  optionsPerQuestion: 1_000,
+  rules: 20_000,
+  bomItems: 50_000,
+  expressionBytes: 4 * 1024,
+});
+
+export function resolveLimits(overrides: Partial<EngineLimits> = {}): EngineLimits {
+  return { ...DEFAULT_ENGINE_LIMITS, ...overrides };
+}

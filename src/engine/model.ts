@@ -1,0 +1,178 @@
+import type { Expression } from './cel/expression.js';
+import type { QuestionType } from './cel/environment.js';
+import type { Money, RoundingMode } from './money.js';
+
+/** A value as CEL sees it: string, bigint (int), number (double), boolean, string[]… */
+export type CelValue = unknown;
+
+export interface CompiledOption {
+  readonly key: string;
+  readonly labelSlot: number;
+  readonly descriptionSlot: number | undefined;
+  readonly price: Money | undefined;
+  readonly availableIf: Expression | undefined;
+  readonly image: string | undefined;
+}
+
+export interface CompiledQuestion {
+  readonly index: number;
+  readonly key: string;
+  readonly type: QuestionType;
+  readonly labelSlot: number;
+  readonly descriptionSlot: number | undefined;
+  readonly unit: string | undefined;
+  readonly required: boolean | Expression;
+  readonly visibleIf: Expression | undefined;
+  /** Literal default already converted to its CEL value; null when none. */
+  readonly defaultValue: CelValue | null;
+  readonly defaultExpr: Expression | undefined;
+  readonly options: readonly CompiledOption[];
+  readonly optionIndex: ReadonlyMap<string, number>;
+  readonly minSelected: number | undefined;
+  readonly maxSelected: number | undefined;
+  readonly min: number | undefined;
+  readonly max: number | undefined;
+  readonly step: number | undefined;
+  readonly minLength: number | undefined;
+  readonly maxLength: number | undefined;
+  /** Triggers that set this question, in list order (filled by compile). */
+  readonly triggers: number[];
+  /** Rules whose compatibility table has this question as a column (filled by compile). */
+  readonly tableRules: number[];
+}
+
+export interface CompiledVariable {
+  readonly index: number;
+  readonly key: string;
+  readonly expr: Expression;
+  readonly labelSlot: number | undefined;
+}
+
+export interface CompatibilityTable {
+  /** Question index of each column. */
+  readonly columns: readonly number[];
+  /** Cells as CEL values, comparable with `===` to question values. */
+  readonly rows: ReadonlyArray<readonly CelValue[]>;
+}
+
+export interface CompiledRule {
+  readonly index: number;
+  readonly key: string;
+  readonly when: Expression | undefined;
+  readonly severity: 'error' | 'warning';
+  readonly messageSlot: number;
+  readonly assert: Expression | undefined;
+  readonly table: CompatibilityTable | undefined;
+}
+
+export interface TriggerTarget {
+  readonly question: number;
+  readonly literal: CelValue | null;
+  readonly expr: Expression | undefined;
+}
+
+export interface CompiledTrigger {
+  readonly index: number;
+  readonly key: string;
+  readonly when: Expression;
+  readonly targets: readonly TriggerTarget[];
+  readonly messageSlot: number | undefined;
+}
+
+export interface CompiledBomItem {
+  readonly key: string;
+  readonly sku: string;
+  readonly descriptionSlot: number;
+  readonly when: Expression | undefined;
+  readonly quantity: Money | Expression;
+  readonly unit: string | undefined;
+  readonly unitPrice: Money | undefined;
+  readonly priceExpr: Expression | undefined;
+  readonly children: readonly CompiledBomItem[];
+}
+
+export interface CompiledAdjustment {
+  readonly key: string;
+  readonly labelSlot: number;
+  readonly when: Expression | undefined;
+  readonly amount: Money | undefined;
+  readonly percent: Money | undefined;
+  readonly expr: Expression | undefined;
+}
+
+export interface CompiledPricing {
+  readonly basePrice: Money;
+  readonly adjustments: readonly CompiledAdjustment[];
+  readonly scale: number;
+  readonly mode: RoundingMode;
+}
+
+export interface CompiledImage {
+  readonly key: string;
+  readonly src: string;
+  readonly when: Expression | undefined;
+  readonly layer: number;
+  readonly altSlot: number | undefined;
+}
+
+export interface CompiledGeneral {
+  readonly name: string;
+  readonly nameSlot: number;
+  readonly code: string | undefined;
+  readonly description: string | undefined;
+  readonly descriptionSlot: number | undefined;
+  readonly currency: string;
+  readonly defaultLanguage: string;
+  /** As written (`2026-01-01` or an ISO timestamp). */
+  readonly validFrom: string | undefined;
+  readonly validUntil: string | undefined;
+  /** Epoch milliseconds: first valid instant, and first instant no longer valid. */
+  readonly validFromTime: number | undefined;
+  readonly validUntilTime: number | undefined;
+}
+
+export type ImportRecord = { path: string } | { model_id: number; version_number?: number };
+
+/** Texts of one language, by slot (see TextCatalog). */
+export interface LanguageTexts {
+  readonly language: string;
+  readonly texts: readonly string[];
+  /** Slots with no text in this language (they fell back). */
+  readonly missing: Uint8Array;
+}
+
+/** Every translatable text of the model: a slot number per text, with its path. */
+export interface TextCatalog {
+  readonly paths: readonly string[];
+  /** Slots of general, questions, options, variables, rules and triggers: part of every line. */
+  readonly staticSlots: readonly number[];
+  readonly byLanguage: ReadonlyMap<string, LanguageTexts>;
+  /** The model's own texts (and the default language's translations). */
+  readonly base: LanguageTexts;
+}
+
+/**
+ * A model, validated and compiled once per version: expressions parsed and
+ * type-checked, dependency order fixed, lookups precomputed. Immutable; shared by
+ * every evaluation of that version.
+ */
+export interface CompiledModel {
+  readonly general: CompiledGeneral;
+  readonly imports: readonly ImportRecord[];
+  readonly questions: readonly CompiledQuestion[];
+  readonly questionIndex: ReadonlyMap<string, number>;
+  readonly variables: readonly CompiledVariable[];
+  readonly rules: readonly CompiledRule[];
+  readonly triggers: readonly CompiledTrigger[];
+  readonly bomItems: readonly CompiledBomItem[];
+  readonly pricing: CompiledPricing;
+  readonly images: readonly CompiledImage[];
+  readonly text: TextCatalog;
+  /**
+   * Value phase order: node ids (question i → i, variable j → Q + j, trigger k →
+   * Q + V + k) in topological order of the dependency graph.
+   */
+  readonly valueOrder: Int32Array;
+  /** Top-level `x-*` members, verbatim. */
+  readonly extensions: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,96 @@
+import type { EngineLimits } from '../limits.js';
+import type { Problem } from '../problems.js';
+import { expandTree, jsonTextDepthExceeds, measureTree } from './depth.js';
+import { invalid, limitExceeded, ok, type SourceResult } from './result.js';
+import { parseYaml } from './yaml.js';
+
+/**
+ * Aliases may repeat parts of a YAML document, but never expand it beyond this many nodes
+ * or beyond one node per byte of its text, whichever is more: a JSON document of that size
+ * could not have been uploaded at all.
+ */
+export const MIN_EXPANDED_NODES = 100_000;
+
+export type DocumentSyntax = 'json' | 'yaml';
+
+/**
+ * One parsed document: UTF-8 (a BOM is dropped), JSON or YAML, a mapping at the root, no
+ * deeper than nestingDepth, and a plain tree (YAML aliases copied out).
+ * `label` names the document in messages, `path` is the problem path to report.
+ */
+export function parseDocument(
+  bytes: Uint8Array,
+  syntax: DocumentSyntax,
+  label: string,
+  limits: EngineLimits,
+  path?: string,
+): SourceResult<Record<string, unknown>> {
+  const at = path === undefined ? {} : { path };
+  const problem = (code: string, message: string): Problem => ({ code, message, ...at });
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return invalid([problem('invalid_encoding', `${label}: not valid UTF-8`)]);
+  }
+  const depthMessage = `${label}: nesting deeper than nestingDepth (${limits.nestingDepth})`;
+  let value: unknown;
+  if (syntax === 'json') {
+    if (jsonTextDepthExceeds(text, limits.nestingDepth))
+      return limitExceeded(depthMessage, false, path);
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      return invalid([
+        problem('invalid_json', `${label}: invalid JSON: ${jsonErrorText(error, text)}`),
+      ]);
+    }
+  } else {
+    const parsed = parseYaml(text, label, limits, path);
+    if (!parsed.ok)
+      return parsed.limit
+        ? { ok: false, status: 400, problems: [parsed.problem] }
+        : invalid([parsed.problem]);
+    value = parsed.value;
+  }
+  const maxNodes = Math.max(MIN_EXPANDED_NODES, text.length);
+  const shape = measureTree(value, limits.nestingDepth, maxNodes);
+  switch (shape.kind) {
+    case 'too_deep':
+      return limitExceeded(depthMessage, false, path);
+    case 'too_many_nodes':
+      return limitExceeded(
+        `${label}: YAML aliases expand the document beyond ${maxNodes} nodes (yamlAliases limits repetition)`,
+        false,
+        path,
+      );
+    case 'cycle':
+      return invalid([
+        problem('invalid_yaml', `${label}: an alias refers to a node that contains it`),
+      ]);
+    case 'ok':
+      break;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return invalid([
+      problem(
+        'invalid_document',
+        `${label}: the document must be a mapping (an object) at the root`,
+      ),
+    ]);
+  }
+  const tree = shape.shared ? expandTree(value) : value;
+  return ok(tree as Record<string, unknown>);
+}
+
+/** V8's message, with a line and column added when it only gives a position. */
+function jsonErrorText(error: unknown, text: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const match = /at position (\d+)/.exec(message);
+  if (match === null || /line \d+/.test(message)) return message;
+  const position = Number(match[1]);
+  const before = text.slice(0, position);
+  const line = before.split('\n').length;
+  const column = position - before.lastIndexOf('\n');
+  return `${message} (line ${line}, column ${column})`;
+}

@@ -1,0 +1,31 @@
+import type { CompiledVariable } from '../model.js';
+import type { Validation } from './context.js';
+import { QUESTION_KEY_PATTERN } from './reader.js';
+
+const VARIABLE_KEYS = new Set(['key', 'expr', 'label']);
+
+export function validateVariables(
+  v: Validation,
+  value: unknown,
+  names: Set<string>,
+): CompiledVariable[] {
+  if (value === undefined || value === null) return [];
+  const list = v.list(value, 'variables');
+  if (list === undefined) return [];
+  const variables: CompiledVariable[] = [];
+  for (const [record, path] of v.records(list, 'variables')) {
+    v.allowKeys(record, VARIABLE_KEYS, path);
+    const key = v.key(record, path, QUESTION_KEY_PATTERN, 'variable');
+    const expr = v.expr(record, 'expr', path, true);
+    const label = v.string(record, 'label', path);
+    if (key === undefined || expr === undefined) continue;
+    if (!v.unique(names, key, path, 'question/variable')) continue;
+    variables.push({
+      index: variables.length,
+      key,
+      expr,
+      labelSlot: v.texts.addOptional(`variables.${key}.label`, label, true),
+    });
+  }
+  return variables;
+}

@@ -1,0 +1,39 @@
+import { Controller, Get, HttpCode } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Public } from '../auth/auth.decorator.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+
+/** Kubernetes probes: live = the process answers; ready = it can reach its database. */
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  @Get('live')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Liveness probe' })
+  @ApiEnvelope(null)
+  live(): { status: string } {
+    return { status: 'ok' };
+  }
+
+  @Get('ready')
+  @Public()
+  @ApiOperation({ summary: 'Readiness probe: checks the database' })
+  @ApiEnvelope(null)
+  @ApiErrors(503)
+  async ready(): Promise<{ status: string; database: string }> {
+    try {
+      await this.dataSource.query('SELECT 1');
+    } catch {
+      throw new ApiError(503, 'Database unavailable', [
+        { code: 'database_unavailable', message: 'The database does not answer' },
+      ]);
+    }
+    return { status: 'ok', database: this.dataSource.options.type };
+  }
+}

@@ -1,0 +1,29 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** One immutable version of a model: the merged definition the engine compiles. */
+@Entity('model_versions')
+export class ModelVersionEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  @Column({ type: 'integer' })
+  modelId: number;
+
+  @Column({ type: 'integer' })
+  versionNumber: number;
+
+  /** The model document with its imports merged in. */
+  @Column({ type: 'simple-json' })
+  definition: Record<string, unknown>;
+
+  /** json, yaml or zip: how it was uploaded. */
+  @Column({ type: 'varchar', length: 8 })
+  sourceFormat: string;
+
+  @Column({ type: 'integer', nullable: true })
+  createdById: number | null;
+
+  /** Set here, not by the database, so that SQLite keeps milliseconds too. */
+  @Column({ type: Date })
+  createdAt: Date = new Date();
+}

@@ -1,0 +1,41 @@
+import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit.store.js';
+import { RedisRateLimitStore } from './redis-rate-limit.store.js';
+
+/**
+ * Fixed-window rate limits. With REDIS_URL the counters are shared by every
+ * instance; without it they live in this process.
+ */
+@Injectable()
+export class RateLimiterService implements OnApplicationShutdown {
+  private readonly store: RateLimitStore;
+
+  constructor(config: AppConfig) {
+    this.store = config.redisUrl
+      ? new RedisRateLimitStore(config.redisUrl)
+      : new MemoryRateLimitStore();
+  }
+
+  /** Counts a hit on every key; 429 with Retry-After when any is over `max`. */
+  async consume(keys: string[], max: number, windowSeconds: number): Promise<void> {
+    let retryAfter = 0;
+    for (const key of keys) {
+      const { count, resetInSeconds } = await this.store.hit(key, windowSeconds);
+      if (count > max) retryAfter = Math.max(retryAfter, resetInSeconds);
+    }
+    if (retryAfter > 0) {
+      throw new ApiError(
+        429,
+        'Too many requests',
+        [{ code: 'rate_limited', message: `Too many attempts; retry in ${retryAfter} s` }],
+        { 'Retry-After': String(retryAfter) },
+      );
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}

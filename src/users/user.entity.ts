@@ -1,0 +1,27 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+export type UserRole = 'admin' | 'member';
+
+@Entity('users')
+export class UserEntity {
+  @PrimaryGeneratedColumn()
+  id: number;
+
+  /** Stored lower-cased; unique. */
+  @Column({ type: 'varchar', length: 320 })
+  email: string;
+
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  name: string | null;
+
+  /** argon2id hash (PHC string). Never leaves the service. */
+  @Column({ type: 'varchar', length: 255 })
+  passwordHash: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  role: UserRole;
+
+  /** Set here, not by the database, so that SQLite keeps milliseconds too. */
+  @Column({ type: Date })
+  createdAt: Date = new Date();
+}

@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import { expect } from 'vitest';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestContext } from './test-app.js';
+
+export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+/** A value unique to this run, for emails, VAT numbers and names. */
+export const unique = (prefix = 'x'): string => `${prefix}-${randomBytes(5).toString('hex')}`;
+
+export interface TestUser {
+  id: number;
+  email: string;
+  password: string;
+  token: string;
+  refreshToken: string;
+}
+
+export async function login(ctx: TestContext, email: string, password: string): Promise<TestUser> {
+  const res = await ctx.http.post('/v1/login').send({ email, password });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  const token = res.body.data.access_token as string;
+  const me = await ctx.http.get('/v1/users/me').set(bearer(token));
+  expect(me.status).toBe(200);
+  return { id: me.body.data.id, email, password, token, refreshToken: res.body.data.refresh_token };
+}
+
+/** The admin created at start-up from ADMIN_EMAIL / ADMIN_PASSWORD. */
+export function loginAdmin(ctx: TestContext): Promise<TestUser> {
+  return login(ctx, ADMIN_EMAIL, ADMIN_PASSWORD);
+}
+
+/** A new user (member unless `role` says admin), created by the admin, logged in. */
+export async function createUser(
+  ctx: TestContext,
+  admin: TestUser,
+  options: { role?: 'admin' | 'member'; email?: string } = {},
+): Promise<TestUser> {
+  const email = options.email ?? `${unique('user')}@example.test`;
+  const password = `pw-${unique()}`;
+  const res = await ctx.http
+    .post('/v1/users')
+    .set(bearer(admin.token))
+    .send({ email, password, role: options.role ?? 'member' });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return login(ctx, email, password);
+}
+
+/** Asserts the envelope's shape and returns the body. */
+export function expectEnvelope(
+  res: { status: number; body: Record<string, unknown> },
+  status: number,
+): Record<string, unknown> {
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  expect(res.body).toEqual(
+    expect.objectContaining({
+      code: status,
+      message: expect.any(String),
+      links: expect.any(Object),
+    }),
+  );
+  expect(Array.isArray(res.body.errors)).toBe(true);
+  expect('data' in res.body).toBe(true);
+  if (status < 400) expect(res.body.errors).toEqual([]);
+  else expect(res.body.data).toBeNull();
+  return res.body;
+}

@@ -1,0 +1,57 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Test } from '@nestjs/testing';
+import supertest from 'supertest';
+import { AppModule } from '../../src/app.module.js';
+import { configureApp } from '../../src/app.setup.js';
+import { AppConfig } from '../../src/config/app-config.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+
+export const ADMIN_EMAIL = 'admin@example.test';
+export const ADMIN_PASSWORD = 'admin-password-for-tests';
+
+export interface TestContext {
+  app: NestExpressApplication;
+  http: supertest.Agent;
+  config: AppConfig;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * The real app (AppModule with its global guard, pipe, interceptor and filter) on a
+ * database of its own. `env` overrides configuration for one test file.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestContext> {
+  const database = await createTestDatabase();
+  const config = new AppConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: database.dataDir,
+    JWT_SECRET: 'a-test-secret-that-is-long-enough-0123456789',
+    ADMIN_EMAIL,
+    ADMIN_PASSWORD,
+    LOGIN_RATE_LIMIT: '1000',
+    LOG_LEVEL: 'error',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...env,
+  });
+  const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(AppConfig)
+    .useValue(config)
+    .compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
+    bodyParser: false,
+    logger: ['error'],
+  });
+  configureApp(app);
+  await app.init();
+  return {
+    app,
+    http: supertest.agent(app.getHttpServer()),
+    config,
+    database,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}
