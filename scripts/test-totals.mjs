@@ -8,7 +8,9 @@ const option = (name) => {
   const i = args.indexOf(name);
   return i >= 0 ? Number(args[i + 1]) || 0 : 0;
 };
-const reports = args.filter((a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')));
+const reports = args.filter(
+  (a, i) => !a.startsWith('--') && !(i > 0 && args[i - 1].startsWith('--')),
+);
 
 let passed = option('--extra-passed');
 let failed = option('--extra-failed');
@@ -17,7 +19,9 @@ for (const file of reports) {
     const report = JSON.parse(readFileSync(file, 'utf8'));
     passed += report.numPassedTests ?? 0;
     failed += (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
-    console.log(`${file.split('/').pop()}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`);
+    console.log(
+      `${file.split('/').pop()}: ${report.numPassedTests} passed, ${report.numFailedTests} failed`,
+    );
   } catch {
     console.log(`${file}: no report`);
     failed += 1;

@@ -173,6 +173,10 @@ export interface CompiledModel {
    * Q + V + k) in topological order of the dependency graph.
    */
   readonly valueOrder: Int32Array;
+  /** Per question, per option: the price rounded to the pricing scale (undefined: no price). */
+  readonly optionPrices: ReadonlyArray<ReadonlyArray<Money | undefined>>;
+  /** Per question, per option: that price as text with exactly `scale` decimals. */
+  readonly optionPriceTexts: ReadonlyArray<readonly string[]>;
   /** Top-level `x-*` members, verbatim. */
   readonly extensions: Readonly<Record<string, unknown>>;
 }

@@ -1,6 +1,7 @@
 import { CEL_TYPE_OF_QUESTION, createEnvironments } from '../cel/environment.js';
 import { type EngineLimits, resolveLimits } from '../limits.js';
-import type { CompiledModel } from '../model.js';
+import type { CompiledModel, CompiledPricing, CompiledQuestion } from '../model.js';
+import { formatMoney, round, ZERO } from '../money.js';
 import { type Problem, ProblemList } from '../problems.js';
 import { countBomItems, validateBom } from '../validate/bom.js';
 import { Validation } from '../validate/context.js';
@@ -110,6 +111,7 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
     images,
     text: v.texts.build(translation, general.defaultLanguage),
     valueOrder: graph.order,
+    ...optionPriceTables(questions, pricing),
     extensions,
   };
   return { ok: true, model };
@@ -126,6 +128,17 @@ function registerInferred(
     // A type cel-js cannot declare (rare, e.g. an optional): fall back to dyn.
     check.registerVariable(key, 'dyn');
   }
+}
+
+/** Option prices rounded and formatted once, not per evaluation. */
+function optionPriceTables(questions: readonly CompiledQuestion[], { scale, mode }: CompiledPricing) {
+  const optionPrices = questions.map((question) =>
+    question.options.map((option) => (option.price === undefined ? undefined : round(option.price, scale, mode))),
+  );
+  const optionPriceTexts = optionPrices.map((prices) =>
+    prices.map((price) => formatMoney(price ?? ZERO, scale, mode)),
+  );
+  return { optionPrices, optionPriceTexts };
 }
 
 /** The size limits, decided before any section is read (MODEL_FORMAT.md "Limits"). */

@@ -13,22 +13,9 @@ import { invalid, limitExceeded, ok, type SourceResult } from './result.js';
 export const ROOT_MODEL_NAMES = ['model.yaml', 'model.yml', 'model.json'] as const;
 
 const S_IFREG = 0o100000;
-const ARCHIVE_EXTENSIONS = new Set([
-  'zip',
-  'jar',
-  'war',
-  'ear',
-  'apk',
-  'gz',
-  'tgz',
-  'tar',
-  '7z',
-  'rar',
-  'bz2',
-  'xz',
-  'zst',
-  'cab',
-]);
+const ARCHIVE_EXTENSIONS = new Set(
+  'zip jar war ear apk gz tgz tar 7z rar bz2 xz zst cab'.split(' '),
+);
 const ARCHIVE_MAGIC: readonly number[][] = [
   [0x50, 0x4b, 0x03, 0x04], // zip
   [0x50, 0x4b, 0x05, 0x06], // empty zip
@@ -124,10 +111,10 @@ export async function readZip(
   let total = 0;
   for (const name of fileNames) {
     const file = zip.file(name);
-    if (file === null)
-      return invalid([
-        { code: 'invalid_zip', message: `zip entry "${name}" cannot be read`, path: name },
-      ]);
+    if (file === null) {
+      const message = `zip entry "${name}" cannot be read`;
+      return invalid([{ code: 'invalid_zip', message, path: name }]);
+    }
     const inflated = await inflate(file, limits.zipUncompressedBytes - total);
     if (inflated.kind === 'too_large') return limitExceeded(sizeMessage, true);
     if (inflated.kind === 'error') {
@@ -170,8 +157,9 @@ function inflate(file: JSZip.JSZipObject, budget: number): Promise<Inflated> {
       size += chunk.length;
       if (size > budget) {
         chunks.length = 0;
-        stream.pause();
+        // destroy() drops what the current block still pushes; nothing is buffered
         if (stream instanceof Readable) stream.destroy();
+        else stream.pause();
         settle({ kind: 'too_large' });
         return;
       }
