@@ -37,6 +37,11 @@ export class AccessService {
     return this.companyMembers.existsBy({ companyId, userId: principal.userId });
   }
 
+  /** Admins see every company, except through an intent token (its one company only). */
+  seesAllCompanies(principal: Principal): boolean {
+    return principal.via !== 'intent' && principal.role === 'admin';
+  }
+
   /** The company, or 404 exactly as if it did not exist. */
   async requireVisibleCompany(principal: Principal, companyId: number): Promise<CompanyEntity> {
     const company = (await this.canSeeCompany(principal, companyId))

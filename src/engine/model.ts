@@ -89,6 +89,16 @@ export interface CompiledBomItem {
   readonly unitPrice: Money | undefined;
   readonly priceExpr: Expression | undefined;
   readonly children: readonly CompiledBomItem[];
+  /** unit_price as shown (at least `scale` decimals); '' when priced by price_expr. */
+  readonly unitPriceText: string;
+  /** Literal quantity and price: the line as a top-level item, computed at compile. */
+  readonly fixedLine: FixedBomLine | undefined;
+}
+
+export interface FixedBomLine {
+  readonly quantityText: string;
+  readonly total: Money;
+  readonly totalText: string;
 }
 
 export interface CompiledAdjustment {
@@ -173,6 +183,8 @@ export interface CompiledModel {
    * Q + V + k) in topological order of the dependency graph.
    */
   readonly valueOrder: Int32Array;
+  /** Questions with at least one option that has an available_if. */
+  readonly optionConditions: readonly CompiledQuestion[];
   /** Per question, per option: the price rounded to the pricing scale (undefined: no price). */
   readonly optionPrices: ReadonlyArray<ReadonlyArray<Money | undefined>>;
   /** Per question, per option: that price as text with exactly `scale` decimals. */

@@ -1,4 +1,4 @@
-import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { MemoryRateLimitStore, type RateLimitStore } from './rate-limit.store.js';
@@ -10,6 +10,7 @@ import { RedisRateLimitStore } from './redis-rate-limit.store.js';
  */
 @Injectable()
 export class RateLimiterService implements OnApplicationShutdown {
+  private readonly logger = new Logger(RateLimiterService.name);
   private readonly store: RateLimitStore;
 
   constructor(config: AppConfig) {
@@ -22,7 +23,7 @@ export class RateLimiterService implements OnApplicationShutdown {
   async consume(keys: string[], max: number, windowSeconds: number): Promise<void> {
     let retryAfter = 0;
     for (const key of keys) {
-      const { count, resetInSeconds } = await this.store.hit(key, windowSeconds);
+      const { count, resetInSeconds } = await this.hit(key, windowSeconds);
       if (count > max) retryAfter = Math.max(retryAfter, resetInSeconds);
     }
     if (retryAfter > 0) {
@@ -31,6 +32,27 @@ export class RateLimiterService implements OnApplicationShutdown {
         'Too many requests',
         [{ code: 'rate_limited', message: `Too many attempts; retry in ${retryAfter} s` }],
         { 'Retry-After': String(retryAfter) },
+      );
+    }
+  }
+
+  /**
+   * Fails closed: without its counters the limit cannot be enforced, so the caller gets
+   * a 503 to retry (never a bare 500, never an unlimited login).
+   */
+  private async hit(
+    key: string,
+    windowSeconds: number,
+  ): Promise<{ count: number; resetInSeconds: number }> {
+    try {
+      return await this.store.hit(key, windowSeconds);
+    } catch (error) {
+      this.logger.error(`Rate-limit store unavailable: ${(error as Error).message}`);
+      throw new ApiError(
+        503,
+        'Service unavailable',
+        [{ code: 'rate_limit_unavailable', message: 'Rate limiting is unavailable; retry later' }],
+        { 'Retry-After': '5' },
       );
     }
   }

@@ -1,9 +1,12 @@
+import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import type { RateLimitStore } from './rate-limit.store.js';
 
 /** Shared counters for several instances (REDIS_URL). */
 export class RedisRateLimitStore implements RateLimitStore {
+  private readonly logger = new Logger(RedisRateLimitStore.name);
   private readonly redis: Redis;
+  private lastError = '';
 
   constructor(url: string) {
     this.redis = new Redis(url, {
@@ -11,6 +14,14 @@ export class RedisRateLimitStore implements RateLimitStore {
       enableOfflineQueue: true,
       lazyConnect: false,
     });
+    // Without a listener ioredis reports every failed reconnect as an unhandled error;
+    // log each distinct problem once instead (commands fail and answer 503 meanwhile).
+    this.redis.on('error', (error: Error) => {
+      if (error.message === this.lastError) return;
+      this.lastError = error.message;
+      this.logger.warn(`Redis: ${error.message}`);
+    });
+    this.redis.on('ready', () => (this.lastError = ''));
   }
 
   async hit(
@@ -24,8 +35,11 @@ export class RedisRateLimitStore implements RateLimitStore {
       .expire(redisKey, windowSeconds, 'NX')
       .ttl(redisKey)
       .exec();
-    const count = Number(result?.[0]?.[1] ?? 1);
-    const ttl = Number(result?.[2]?.[1] ?? windowSeconds);
+    // A failed command must not read as "first hit": that would silently lift the limit.
+    if (!result) throw new Error('Redis transaction aborted');
+    for (const [error] of result) if (error) throw error;
+    const count = Number(result[0][1]);
+    const ttl = Number(result[2][1]);
     return { count, resetInSeconds: ttl > 0 ? ttl : windowSeconds };
   }
 
@@ -34,6 +48,8 @@ export class RedisRateLimitStore implements RateLimitStore {
   }
 
   async close(): Promise<void> {
+    // QUIT would wait for a connection that may never come; drop it instead.
+    if (this.redis.status !== 'ready') return this.redis.disconnect();
     await this.redis.quit().catch(() => undefined);
   }
 }

@@ -4,6 +4,18 @@ const PARSE_ERROR = Symbol('body-parse-error');
 type WithParseError = Request & { [PARSE_ERROR]?: string };
 
 /**
+ * Model uploads read their own body (JSON, YAML or zip, up to the model upload limit,
+ * not the JSON limit), so the JSON parser leaves these routes' streams untouched.
+ */
+const RAW_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp }> = [
+  { method: 'POST', path: /^\/v1\/suppliers\/[^/]+\/models\/?$/i },
+  { method: 'PUT', path: /^\/v1\/models\/[^/]+\/?$/i },
+];
+
+const readsOwnBody = (req: Request): boolean =>
+  RAW_BODY_ROUTES.some((route) => route.method === req.method && route.path.test(req.path));
+
+/**
  * JSON body parsing with the size limit (413 at once). A body that is not valid JSON
  * is not answered here: the error is kept on the request so the route can answer it
  * with its own status (a few seed endpoints answer 401 for a bad body, not 400).
@@ -13,7 +25,8 @@ export function jsonBodyParser(limitBytes: number): RequestHandler {
     limit: limitBytes,
     type: ['application/json', 'application/*+json'],
   });
-  return (req, res, next) =>
+  return (req, res, next) => {
+    if (readsOwnBody(req)) return next();
     parse(req, res, (error?: unknown) => {
       const type = (error as { type?: string } | undefined)?.type;
       if (type === 'entity.parse.failed') {
@@ -23,6 +36,7 @@ export function jsonBodyParser(limitBytes: number): RequestHandler {
       }
       next(error as Error | undefined);
     });
+  };
 }
 
 export function bodyParseError(req: Request): string | undefined {

@@ -1,7 +1,6 @@
 import { CEL_TYPE_OF_QUESTION, createEnvironments } from '../cel/environment.js';
 import { type EngineLimits, resolveLimits } from '../limits.js';
-import type { CompiledModel, CompiledPricing, CompiledQuestion } from '../model.js';
-import { formatMoney, round, ZERO } from '../money.js';
+import type { CompiledModel } from '../model.js';
 import { type Problem, ProblemList } from '../problems.js';
 import { countBomItems, validateBom } from '../validate/bom.js';
 import { Validation } from '../validate/context.js';
@@ -17,6 +16,7 @@ import { validateVariables } from '../validate/variables.js';
 import { expectations } from './expectations.js';
 import { ExpressionCompiler } from './expressions.js';
 import { orderValueGraph } from './graph.js';
+import { optionPriceTables, priceBom } from './prices.js';
 
 export type CompileResult = { ok: true; model: CompiledModel } | { ok: false; problems: Problem[] };
 
@@ -106,12 +106,15 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
     variables,
     rules,
     triggers,
-    bomItems,
+    bomItems: priceBom(bomItems, pricing),
     pricing,
     images,
     text: v.texts.build(translation, general.defaultLanguage),
     valueOrder: graph.order,
     ...optionPriceTables(questions, pricing),
+    optionConditions: questions.filter((question) =>
+      question.options.some((option) => option.availableIf),
+    ),
     extensions,
   };
   return { ok: true, model };
@@ -128,17 +131,6 @@ function registerInferred(
     // A type cel-js cannot declare (rare, e.g. an optional): fall back to dyn.
     check.registerVariable(key, 'dyn');
   }
-}
-
-/** Option prices rounded and formatted once, not per evaluation. */
-function optionPriceTables(questions: readonly CompiledQuestion[], { scale, mode }: CompiledPricing) {
-  const optionPrices = questions.map((question) =>
-    question.options.map((option) => (option.price === undefined ? undefined : round(option.price, scale, mode))),
-  );
-  const optionPriceTexts = optionPrices.map((prices) =>
-    prices.map((price) => formatMoney(price ?? ZERO, scale, mode)),
-  );
-  return { optionPrices, optionPriceTexts };
 }
 
 /** The size limits, decided before any section is read (MODEL_FORMAT.md "Limits"). */

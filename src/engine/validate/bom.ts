@@ -99,6 +99,8 @@ function readItem(
     unitPrice,
     priceExpr,
     children,
+    unitPriceText: '',
+    fixedLine: undefined,
   };
 }
 

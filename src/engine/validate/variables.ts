@@ -24,7 +24,8 @@ export function validateVariables(
       index: variables.length,
       key,
       expr,
-      labelSlot: v.texts.addOptional(`variables.${key}.label`, label, true),
+      // Variable labels are not part of a cart line (variables are `{key: value}`).
+      labelSlot: v.texts.addOptional(`variables.${key}.label`, label, false),
     });
   }
   return variables;

@@ -1,0 +1,103 @@
+import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Auth } from '../auth/auth.decorator.js';
+import { parseId } from '../auth/credentials.guard.js';
+import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import { Page } from '../common/envelope/envelope.js';
+import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
+import { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { SeedContract } from '../common/seed-contract.decorator.js';
+import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+import { CartsService } from './carts.service.js';
+import { CartDetailDto } from './dto/cart-detail.dto.js';
+import { CartDto } from './dto/cart.dto.js';
+import { CreateCartDto } from './dto/create-cart.dto.js';
+
+@ApiTags('carts')
+@Controller('v1/carts')
+export class CartsController {
+  constructor(private readonly carts: CartsService) {}
+
+  @Post('new')
+  @Auth('jwt', 'intent')
+  @SeedContract({ invalidBody: 401 })
+  @ResponseMessage('Cart created')
+  @ApiOperation({
+    summary: 'Create a cart',
+    description:
+      "The caller's first cart becomes their default; `default: true` moves the default to the new cart.",
+  })
+  @ApiEnvelope(CartDto, { status: 201 })
+  @ApiErrors(401, 403)
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: CreateCartDto,
+  ): Promise<CartDto> {
+    return CartDto.from(await this.carts.create(principal, body));
+  }
+
+  @Get()
+  @Auth('jwt', 'intent')
+  @SeedContract()
+  @ResponseMessage('Carts found')
+  @ApiOperation({ summary: "List the caller's carts" })
+  @ApiEnvelope(CartDto, { paginated: true })
+  @ApiErrors(400, 403)
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: PageQueryDto,
+  ): Promise<Page<CartDto>> {
+    const [carts, total] = await this.carts.list(principal, query);
+    return new Page(
+      carts.map((cart) => CartDto.from(cart)),
+      query.page,
+      query.per_page,
+      total,
+    );
+  }
+
+  @Get('default')
+  @Auth('jwt', 'intent')
+  @SeedContract()
+  @ResponseMessage('Cart found')
+  @ApiOperation({ summary: "Get the caller's default cart" })
+  @ApiEnvelope(CartDto)
+  @ApiErrors(400, 403)
+  async getDefault(@CurrentPrincipal() principal: Principal): Promise<CartDto> {
+    return CartDto.from(await this.carts.getDefault(principal));
+  }
+
+  @Get(':cart_id')
+  @Auth('jwt', 'intent')
+  @ResponseMessage('Cart found')
+  @ApiOperation({ summary: 'A cart with its lines and total' })
+  @ApiParam({ name: 'cart_id', format: 'uuid' })
+  @ApiEnvelope(CartDetailDto)
+  @ApiErrors(401, 404)
+  async get(
+    @CurrentPrincipal() principal: Principal,
+    @Param('cart_id') cartId: string,
+  ): Promise<CartDetailDto> {
+    const { cart, lines } = await this.carts.getWithLines(principal, cartId);
+    return CartDetailDto.withLines(cart, lines);
+  }
+
+  @Delete(':cart_id/lines/:line_id')
+  @Auth('jwt', 'intent')
+  @ResponseMessage('Cart line removed')
+  @ApiOperation({ summary: 'Remove a line from a cart; answers the updated cart' })
+  @ApiParam({ name: 'cart_id', format: 'uuid' })
+  @ApiParam({ name: 'line_id', type: Number })
+  @ApiEnvelope(CartDetailDto)
+  @ApiErrors(401, 404)
+  async removeLine(
+    @CurrentPrincipal() principal: Principal,
+    @Param('cart_id') cartId: string,
+    @Param('line_id') lineId: string,
+  ): Promise<CartDetailDto> {
+    await this.carts.removeLine(principal, cartId, parseId(lineId));
+    const { cart, lines } = await this.carts.getWithLines(principal, cartId);
+    return CartDetailDto.withLines(cart, lines);
+  }
+}

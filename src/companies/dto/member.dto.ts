@@ -1,0 +1,30 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsInt, Max, Min } from 'class-validator';
+import type { UserEntity } from '../../users/user.entity.js';
+
+/** Body of POST /v1/companies/{id}/members and /v1/suppliers/{id}/members. */
+export class AddMemberDto {
+  @ApiProperty({ example: 42, description: 'The user who becomes a member' })
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  user_id: number;
+}
+
+/** A member of a company or supplier: the user, and when they joined. */
+export class MemberDto {
+  @ApiProperty() user_id: number;
+  @ApiProperty() email: string;
+  @ApiProperty({ nullable: true, type: String }) name: string | null;
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z', description: 'When the membership began' })
+  created_at: string;
+
+  static from(user: UserEntity, joinedAt: Date): MemberDto {
+    return {
+      user_id: user.id,
+      email: user.email,
+      name: user.name,
+      created_at: joinedAt.toISOString(),
+    };
+  }
+}

@@ -1,0 +1,162 @@
+import { conditionOr, Expression, UNKNOWN } from '../cel/expression.js';
+import { unitPriceText } from '../compile/prices.js';
+import type { CompiledBomItem, CompiledPricing, LanguageTexts } from '../model.js';
+import { celNumberToMoney, formatMoney, formatQuantity, Money, round, ZERO } from '../money.js';
+import type { LineBomItem } from '../types.js';
+import { empty } from './empty.js';
+import type { EvaluationState } from './state.js';
+
+export interface BomResult {
+  lines: LineBomItem[];
+  /** Sum of every included line's rounded total, all levels. */
+  total: Money;
+  /** Slots of the included items' descriptions (for translation.missing). */
+  slots: number[];
+}
+
+const ONE = new Money(1);
+
+/**
+ * Step 6: the included BOM items. A child is included only if its parent is; its
+ * quantity is per unit of the parent. Each line total is rounded to the pricing
+ * scale; a CEL double enters quantities and prices rounded to 6 decimals.
+ */
+export function evaluateBom(
+  items: readonly CompiledBomItem[],
+  state: EvaluationState,
+  pricing: CompiledPricing,
+  texts: LanguageTexts,
+): BomResult {
+  const result: BomResult = { lines: [], total: ZERO, slots: [] };
+  result.lines = evaluateLevel(items, ONE, state, pricing, texts, result);
+  return result;
+}
+
+function evaluateLevel(
+  items: readonly CompiledBomItem[],
+  parentQuantity: Money,
+  state: EvaluationState,
+  pricing: CompiledPricing,
+  texts: LanguageTexts,
+  result: BomResult,
+): LineBomItem[] {
+  const lines: LineBomItem[] = [];
+  for (const item of items) {
+    if (item.when !== undefined && !conditionOr(item.when, state.context, false)) continue;
+    const line =
+      parentQuantity === ONE && item.fixedLine !== undefined
+        ? fixedLine(item, texts)
+        : computedLine(item, parentQuantity, state, pricing, texts);
+    if (line === undefined) continue;
+    result.total = result.total.plus(line.total);
+    result.slots.push(item.descriptionSlot);
+    if (item.children.length > 0) {
+      line.line.children = evaluateLevel(
+        item.children,
+        line.quantity,
+        state,
+        pricing,
+        texts,
+        result,
+      );
+    }
+    lines.push(line.line);
+  }
+  return lines;
+}
+
+interface PricedLine {
+  line: LineBomItem;
+  quantity: Money;
+  total: Money;
+}
+
+function fixedLine(item: CompiledBomItem, texts: LanguageTexts): PricedLine | undefined {
+  const fixed = item.fixedLine as NonNullable<CompiledBomItem['fixedLine']>;
+  const line = lineOf(item, texts, fixed.quantityText, item.unitPriceText, fixed.totalText);
+  return { line, quantity: item.quantity as Money, total: fixed.total };
+}
+
+function computedLine(
+  item: CompiledBomItem,
+  parentQuantity: Money,
+  state: EvaluationState,
+  pricing: CompiledPricing,
+  texts: LanguageTexts,
+): PricedLine | undefined {
+  const quantity = itemQuantity(item, state, pricing);
+  if (quantity === undefined) return undefined;
+  const lineQuantity = parentQuantity === ONE ? quantity : quantity.times(parentQuantity);
+  const unitPrice = itemUnitPrice(item, state, pricing);
+  const total = unitPrice.isZero()
+    ? ZERO
+    : round(lineQuantity.times(unitPrice), pricing.scale, pricing.mode);
+  const priceText =
+    item.unitPriceText !== '' ? item.unitPriceText : unitPriceText(unitPrice, pricing.scale);
+  const line = lineOf(
+    item,
+    texts,
+    formatQuantity(lineQuantity),
+    priceText,
+    formatMoney(total, pricing.scale, pricing.mode),
+  );
+  return { line, quantity: lineQuantity, total };
+}
+
+function lineOf(
+  item: CompiledBomItem,
+  texts: LanguageTexts,
+  quantity: string,
+  unitPrice: string,
+  total: string,
+): LineBomItem {
+  return {
+    key: item.key,
+    sku: item.sku,
+    description: texts.texts[item.descriptionSlot],
+    quantity,
+    unit: item.unit ?? null,
+    unit_price: unitPrice,
+    total_price: total,
+    children: empty<LineBomItem>(),
+  };
+}
+
+function itemQuantity(
+  item: CompiledBomItem,
+  state: EvaluationState,
+  pricing: CompiledPricing,
+): Money | undefined {
+  if (!(item.quantity instanceof Expression)) return item.quantity;
+  const value = item.quantity.number(state.context);
+  const quantity = value === UNKNOWN ? undefined : celNumberToMoney(value, pricing.mode);
+  if (quantity === undefined) {
+    // Unknown (e.g. an unanswered dimension): the item cannot be priced, so it is left out.
+    state.warning(
+      'bom_quantity_unknown',
+      `the quantity of ${item.key} is unknown; the item is left out`,
+      `bom_items.${item.key}`,
+    );
+  }
+  return quantity;
+}
+
+function itemUnitPrice(
+  item: CompiledBomItem,
+  state: EvaluationState,
+  pricing: CompiledPricing,
+): Money {
+  if (item.unitPrice !== undefined) return item.unitPrice;
+  if (item.priceExpr === undefined) return ZERO;
+  const value = item.priceExpr.number(state.context);
+  const price = value === UNKNOWN ? undefined : celNumberToMoney(value, pricing.mode);
+  if (price === undefined) {
+    state.warning(
+      'bom_price_unknown',
+      `the price of ${item.key} is unknown; it counts as 0`,
+      `bom_items.${item.key}`,
+    );
+    return ZERO;
+  }
+  return price;
+}

@@ -1,0 +1,107 @@
+import type { CompiledModel } from '../model.js';
+import type { CartLine, Evaluation, EvaluationRequest } from '../types.js';
+import { ENGINE_VERSION } from '../version.js';
+import { readAnswers } from './answers.js';
+import { computeValues } from './values.js';
+import { computeAvailability, gateRules } from './availability.js';
+import { evaluateBom } from './bom.js';
+import { checkAnswers } from './check-answers.js';
+import { toJsonValue } from './json.js';
+import {
+  defaultAssetUrl,
+  fingerprint,
+  lineGeneral,
+  lineImages,
+  lineQuestions,
+  lineTriggers,
+  missingPaths,
+  resolveLanguage,
+} from './line-parts.js';
+import { evaluatePricing } from './pricing.js';
+import { evaluateRules } from './rules.js';
+import { EvaluationState } from './state.js';
+
+/**
+ * Evaluates one configuration against a compiled model (MODEL_FORMAT.md
+ * "Evaluation order"). Pure apart from the clock: the same model version, answers
+ * and language always give the same line (except `cache.evaluated_in_ms`). Never
+ * throws for bad input: every problem is in `errors` or `warnings`.
+ */
+export function evaluateConfiguration(
+  model: CompiledModel,
+  request: EvaluationRequest,
+): Evaluation {
+  const started = performance.now();
+  const state = new EvaluationState(model);
+  const language = resolveLanguage(model, request.languageCode);
+  const texts = language.texts;
+
+  checkValidity(model, request.now ?? new Date(), state);
+  readAnswers(model, request.questions, state);
+  computeValues(model, state);
+  gateRules(model, state);
+  computeAvailability(model, state);
+  checkAnswers(model, state);
+  const rules = evaluateRules(model, state, texts);
+  const bom = evaluateBom(model.bomItems, state, model.pricing, texts);
+  const dynamicSlots = bom.slots;
+  const pricing = evaluatePricing(model, state, bom.total, texts, dynamicSlots);
+  const images = lineImages(
+    model,
+    state,
+    texts,
+    request.assetUrl ?? defaultAssetUrl(request.modelId),
+    dynamicSlots,
+  );
+  const missing = missingPaths(model, language, dynamicSlots);
+
+  const variables: Record<string, unknown> = {};
+  for (const variable of model.variables)
+    variables[variable.key] = toJsonValue(state.variables[variable.index]);
+
+  const line: CartLine = {
+    version_number: request.versionNumber,
+    general: lineGeneral(model, request.modelId, texts),
+    imports: model.imports.map((record) => ({ ...record })),
+    questions: lineQuestions(model, state, texts),
+    variables,
+    rules,
+    triggers: lineTriggers(model, state, texts),
+    bom_items: bom.lines,
+    pricing,
+    translation: {
+      language: texts.language,
+      fallback_used: language.unsupported || missing.length > 0,
+      missing,
+    },
+    images,
+    cache: {
+      fingerprint: fingerprint(
+        request.modelId,
+        request.versionNumber,
+        request.questions,
+        language.requested,
+      ),
+      engine_version: ENGINE_VERSION,
+      evaluated_in_ms: 0,
+    },
+  };
+  line.cache.evaluated_in_ms = Math.round((performance.now() - started) * 1000) / 1000;
+  return { valid: state.errors.length === 0, errors: state.errors, warnings: state.warnings, line };
+}
+
+/** general.valid_from / valid_until: outside them the configuration is not accepted. */
+function checkValidity(model: CompiledModel, now: Date, state: EvaluationState): void {
+  const { validFromTime, validUntilTime, validFrom, validUntil } = model.general;
+  const time = now.getTime();
+  if (validFromTime !== undefined && time < validFromTime) {
+    state.error('model_not_valid', `the model is valid from ${validFrom}`, 'general.valid_from');
+  }
+  if (validUntilTime !== undefined && time > validUntilTime) {
+    state.error(
+      'model_not_valid',
+      `the model was valid until ${validUntil}`,
+      'general.valid_until',
+    );
+  }
+}

@@ -1,0 +1,74 @@
+import type { EvaluationContext } from '../cel/expression.js';
+import type { CelValue, CompiledModel } from '../model.js';
+import type { Problem } from '../problems.js';
+import type { RuleStatus, ValueSource } from '../types.js';
+
+/** One question's answer as parsed from the request. */
+export interface UserAnswer {
+  /** The CEL value, or null when unanswered or invalid. */
+  value: CelValue | null;
+  /** What the request sent (reported as `discarded` when the question is hidden). */
+  raw: unknown[];
+  /** The answer was given but malformed (its problems are reported already). */
+  invalid: boolean;
+}
+
+/** Mutable working state of one evaluation; never shared between evaluations. */
+export class EvaluationState {
+  readonly context: EvaluationContext;
+  readonly errors: Problem[] = [];
+  readonly warnings: Problem[] = [];
+  readonly answers: UserAnswer[];
+  readonly values: Array<CelValue | null>;
+  readonly sources: ValueSource[];
+  readonly visible: boolean[];
+  readonly required: boolean[];
+  readonly variables: Array<CelValue | null>;
+  readonly triggerFired: boolean[];
+  /** Per trigger, per target: the value it would set (undefined: not fired or unusable). */
+  readonly triggerValues: Array<Array<CelValue | null | undefined>>;
+  /** Per trigger: the question keys → values that took effect. */
+  readonly triggerApplied: Array<Record<string, unknown>>;
+  /** Per rule: its `when` outcome, computed once (tables need it before validation). */
+  readonly ruleGate: Array<'applies' | 'skipped' | 'pending'>;
+  /** Per rule with a table: whether some row matches the answered columns. */
+  readonly tableMatched: boolean[];
+  /** Per question, per option: availability and the keys that make it unavailable. */
+  readonly unavailableBecause: Array<Array<string[] | undefined> | undefined>;
+
+  constructor(readonly model: CompiledModel) {
+    const questionCount = model.questions.length;
+    this.context = new Map();
+    for (const question of model.questions) this.context.set(question.key, null);
+    for (const variable of model.variables) this.context.set(variable.key, null);
+    this.answers = new Array<UserAnswer>(questionCount);
+    this.values = new Array<CelValue | null>(questionCount).fill(null);
+    this.sources = new Array<ValueSource>(questionCount).fill('none');
+    this.visible = new Array<boolean>(questionCount).fill(true);
+    this.required = new Array<boolean>(questionCount).fill(false);
+    this.variables = new Array<CelValue | null>(model.variables.length).fill(null);
+    this.triggerFired = new Array<boolean>(model.triggers.length).fill(false);
+    this.triggerValues = model.triggers.map(() => []);
+    this.triggerApplied = model.triggers.map(() => ({}));
+    this.ruleGate = new Array<'applies' | 'skipped' | 'pending'>(model.rules.length).fill(
+      'applies',
+    );
+    this.tableMatched = new Array<boolean>(model.rules.length).fill(true);
+    this.unavailableBecause = new Array<Array<string[] | undefined> | undefined>(questionCount);
+  }
+
+  error(code: string, message: string, path?: string): void {
+    this.errors.push(path === undefined ? { code, message } : { code, message, path });
+  }
+
+  warning(code: string, message: string, path?: string): void {
+    this.warnings.push(path === undefined ? { code, message } : { code, message, path });
+  }
+
+  ruleStatus(index: number, passed: boolean | 'pending'): RuleStatus {
+    const gate = this.ruleGate[index];
+    if (gate !== 'applies') return gate;
+    if (passed === 'pending') return 'pending';
+    return passed ? 'passed' : 'failed';
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * The configuration engine: compile a model document once per version, evaluate
+ * configurations against it. Plain TypeScript, no framework or I/O.
+ */
+import type { CompiledModel } from './model.js';
+
+export { ENGINE_VERSION } from './version.js';
+export { compileModel, type CompileResult } from './compile/compile-model.js';
+export { evaluateConfiguration } from './evaluate/evaluate.js';
+export {
+  describeModel,
+  type DescribedOption,
+  type DescribedQuestion,
+  type DescribeOptions,
+  type ModelDescription,
+} from './describe.js';
+export { CompiledModelCache } from './cache.js';
+export { DEFAULT_ENGINE_LIMITS, resolveLimits, type EngineLimits } from './limits.js';
+export { MAX_REPORTED_PROBLEMS, ProblemList, type Problem } from './problems.js';
+export type { QuestionType } from './cel/environment.js';
+export type * from './types.js';
+export type { CompiledModel };

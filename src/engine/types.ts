@@ -1,0 +1,146 @@
+import type { QuestionType } from './cel/environment.js';
+import type { Problem } from './problems.js';
+
+/** Public shapes of the cart line (MODEL_FORMAT.md "The cart line"), JSON-ready. */
+
+export type ValueSource = 'user' | 'default' | 'trigger' | 'none';
+export type RuleStatus = 'passed' | 'failed' | 'pending' | 'skipped';
+
+export interface LineGeneral {
+  model_id: number;
+  name: string;
+  code?: string;
+  description?: string;
+  currency: string;
+  default_language: string;
+  valid_from?: string;
+  valid_until?: string;
+}
+
+export type LineImport = { path: string } | { model_id: number; version_number?: number };
+
+export interface LineOption {
+  key: string;
+  label: string;
+  /** Decimal string with the pricing scale ("0.00" when the option has no price). */
+  price: string;
+  available: boolean;
+  /** Rule keys (compatibility tables) and option keys (their own available_if). */
+  unavailable_because: string[];
+  selected: boolean;
+}
+
+export interface LineQuestion {
+  key: string;
+  type: QuestionType;
+  label: string;
+  visible: boolean;
+  required: boolean;
+  /** The effective values ([] when unanswered or hidden). */
+  values: unknown[];
+  source: ValueSource;
+  /** What the user sent for a hidden question (dropped). */
+  discarded: unknown[];
+  options?: LineOption[];
+}
+
+export interface LineRule {
+  key: string;
+  status: RuleStatus;
+  severity: 'error' | 'warning';
+  message: string;
+}
+
+export interface LineTrigger {
+  key: string;
+  fired: boolean;
+  /** The values this trigger gave questions (only those that took effect). */
+  set: Record<string, unknown>;
+  /** The trigger's (translated) message, when it has one. */
+  message?: string;
+}
+
+export interface LineBomItem {
+  key: string;
+  sku: string;
+  description: string;
+  /** Exact decimal string: own quantity × the parent's line quantity. */
+  quantity: string;
+  unit: string | null;
+  /** Decimal string with at least the pricing scale. */
+  unit_price: string;
+  /** quantity × unit_price rounded to the pricing scale. */
+  total_price: string;
+  children: LineBomItem[];
+}
+
+export interface LineAdjustment {
+  key: string;
+  label: string;
+  amount: string;
+}
+
+export interface LinePricing {
+  currency: string;
+  base_price: string;
+  options_total: string;
+  bom_total: string;
+  /** The adjustments that apply, each rounded to the scale. */
+  adjustments: LineAdjustment[];
+  subtotal: string;
+  total: string;
+}
+
+export interface LineTranslation {
+  language: string;
+  fallback_used: boolean;
+  missing: string[];
+}
+
+export interface LineImage {
+  key: string;
+  url: string;
+  layer: number;
+  alt: string | null;
+}
+
+export interface LineCache {
+  fingerprint: string;
+  engine_version: string;
+  evaluated_in_ms: number;
+}
+
+/** Every member of the cart line except `id`, which the service adds. */
+export interface CartLine {
+  version_number: number;
+  general: LineGeneral;
+  imports: LineImport[];
+  questions: LineQuestion[];
+  variables: Record<string, unknown>;
+  rules: LineRule[];
+  triggers: LineTrigger[];
+  bom_items: LineBomItem[];
+  pricing: LinePricing;
+  translation: LineTranslation;
+  images: LineImage[];
+  cache: LineCache;
+}
+
+export interface EvaluationRequest {
+  modelId: number;
+  versionNumber: number;
+  /** The raw request body `questions`: `{key: {values: [...]}}` (validated here). */
+  questions: unknown;
+  languageCode?: string | null;
+  /** For general.valid_from / valid_until; defaults to the current time. */
+  now?: Date;
+  /** Maps an image path inside the zip to a URL; https URLs pass through unchanged. */
+  assetUrl?: (path: string) => string;
+}
+
+export interface Evaluation {
+  valid: boolean;
+  errors: Problem[];
+  warnings: Problem[];
+  line: CartLine;
+}

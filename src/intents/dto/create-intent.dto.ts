@@ -1,0 +1,24 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+
+export const MIN_INTENT_TTL_SECONDS = 60;
+export const MAX_INTENT_TTL_SECONDS = 24 * 3600;
+
+export class CreateIntentDto {
+  @ApiProperty({ example: 12, description: 'The one company the token may act for' })
+  @IsInt()
+  @Min(1)
+  company_id: number;
+
+  @ApiPropertyOptional({
+    minimum: MIN_INTENT_TTL_SECONDS,
+    maximum: MAX_INTENT_TTL_SECONDS,
+    description: 'Lifetime in seconds (default INTENT_TTL, 1 h)',
+    example: 3600,
+  })
+  @IsOptional()
+  @IsInt()
+  @Min(MIN_INTENT_TTL_SECONDS)
+  @Max(MAX_INTENT_TTL_SECONDS)
+  expires_in?: number;
+}

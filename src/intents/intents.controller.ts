@@ -1,0 +1,51 @@
+import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth } from '../auth/auth.decorator.js';
+import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
+import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+import { CreateIntentDto } from './dto/create-intent.dto.js';
+import { IntentDto } from './dto/intent.dto.js';
+import { IntentsService } from './intents.service.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+@ApiTags('intents')
+@Controller('v1/intents')
+export class IntentsController {
+  constructor(private readonly intents: IntentsService) {}
+
+  @Post()
+  @Auth('jwt')
+  @ResponseMessage('Intent token issued')
+  @ApiOperation({
+    summary: 'Issue an intent token for one company',
+    description:
+      'The token acts as you, restricted to that company and to /v1/carts and /v1/companies.',
+  })
+  @ApiEnvelope(IntentDto, { status: 201 })
+  @ApiErrors(400, 401, 404)
+  async issue(
+    @Body() body: CreateIntentDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<IntentDto> {
+    const { intent, token } = await this.intents.issue(principal, body.company_id, body.expires_in);
+    return IntentDto.from(intent, token);
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @Auth('jwt')
+  @ResponseMessage('Intent token revoked')
+  @ApiOperation({ summary: 'Revoke one of your intent tokens before it expires' })
+  @ApiEnvelope(null)
+  @ApiErrors(401, 404)
+  async revoke(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<null> {
+    // Not a UUID cannot name an intent: 404, like any unknown id.
+    if (!UUID.test(id)) throw ApiError.notFound('No such intent token');
+    await this.intents.revoke(principal.userId, id);
+    return null;
+  }
+}

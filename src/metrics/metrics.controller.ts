@@ -1,0 +1,30 @@
+import { Controller, Get, Header, StreamableFile } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Public } from '../auth/auth.decorator.js';
+import { MetricsService } from './metrics.service.js';
+
+/**
+ * Prometheus scrape endpoint. Outside the envelope: Prometheus reads the text
+ * exposition format, and the envelope interceptor passes a StreamableFile through.
+ */
+@ApiTags('ops')
+@Controller('metrics')
+export class MetricsController {
+  constructor(private readonly metrics: MetricsService) {}
+
+  @Get()
+  @Public()
+  @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Prometheus metrics (text exposition format, not an envelope)',
+    description:
+      'Process metrics, http_requests_total and http_request_duration_seconds by method, ' +
+      'route pattern and status, and configurator_engine_evaluation_duration_seconds.',
+  })
+  @ApiProduces('text/plain')
+  @ApiOkResponse({ description: 'Prometheus text exposition', schema: { type: 'string' } })
+  async scrape(): Promise<StreamableFile> {
+    const text = await this.metrics.exposition();
+    return new StreamableFile(Buffer.from(text, 'utf8'), { type: this.metrics.contentType });
+  }
+}

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+/** Seconds; spans a fast cached request up to a slow model upload. */
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Seconds; an engine evaluation is expected well below 100 ms. */
+const EVALUATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+
+/**
+ * Process metrics (CPU, memory, event loop, GC) describe the process, not an app, and
+ * prom-client starts a GC observer and an event-loop monitor each time they are set up:
+ * one registry for them per process, shared by every app instance in it.
+ */
+let processRegistry: Registry | null = null;
+function sharedProcessRegistry(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+export type EvaluationOutcome = 'valid' | 'invalid' | 'error';
+
+/**
+ * The Prometheus metrics of one app instance. A registry of its own (not prom-client's
+ * global one) so that several apps in one process (the e2e tests) never collide.
+ */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+
+  private readonly httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from receiving a request to finishing its answer, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [this.registry],
+  });
+
+  private readonly evaluationDuration = new Histogram({
+    name: 'configurator_engine_evaluation_duration_seconds',
+    help: 'Time the configuration engine spent evaluating one configuration, by outcome',
+    labelNames: ['outcome'] as const,
+    buckets: EVALUATION_BUCKETS,
+    registers: [this.registry],
+  });
+
+  /** `route` is the route pattern (`/v1/companies/:id`), never the raw URL. */
+  observeHttpRequest(method: string, route: string, status: number, seconds: number): void {
+    const labels = { method, route, status: String(status) };
+    this.httpRequests.inc(labels);
+    this.httpDuration.observe(labels, seconds);
+  }
+
+  /** For the carts/models code: one engine evaluation that took `ms` milliseconds. */
+  observeEvaluation(ms: number, outcome: EvaluationOutcome = 'valid'): void {
+    this.evaluationDuration.observe({ outcome }, ms / 1000);
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The text exposition of this app's metrics and the process's. */
+  async exposition(): Promise<string> {
+    return Registry.merge([sharedProcessRegistry(), this.registry]).metrics();
+  }
+}

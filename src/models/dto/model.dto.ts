@@ -1,0 +1,78 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { activeLockHolder, lockExpiry } from '../model-lock.js';
+import type { ModelEntity } from '../model.entity.js';
+
+const GENERAL_EXAMPLE = {
+  name: 'Casement window',
+  code: 'WIN-CASEMENT',
+  currency: 'EUR',
+  default_language: 'en',
+};
+
+/** A model (API-v1.md "Model"): its metadata and the `general` section of its current version. */
+export class ModelDto {
+  @ApiProperty({ example: 12 }) id: number;
+  @ApiProperty({ example: 3 }) supplier_id: number;
+  @ApiProperty({ example: 1, description: 'The current version (1 on create, +1 per upload)' })
+  version_number: number;
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'When the current version was stored; null until a second version',
+  })
+  updated_at: string | null;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    example: null,
+    description: 'The user holding the edit lock (null when free or lapsed)',
+  })
+  locked_by_id: number | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: null,
+    description: 'When the edit lock lapses unless renewed',
+  })
+  lock_expires_at: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    example: GENERAL_EXAMPLE,
+    description: 'The general section of the current version, as uploaded',
+  })
+  general: Record<string, unknown>;
+
+  static from(model: ModelEntity, general: unknown, now = new Date()): ModelDto {
+    return {
+      id: model.id,
+      supplier_id: model.supplierId,
+      version_number: model.versionNumber,
+      created_at: model.createdAt.toISOString(),
+      updated_at: model.updatedAt ? model.updatedAt.toISOString() : null,
+      locked_by_id: activeLockHolder(model, now),
+      lock_expires_at: lockExpiry(model, now)?.toISOString() ?? null,
+      general: isRecord(general) ? general : {},
+    };
+  }
+}
+
+/** A model with the full definition of one of its versions. */
+export class ModelDetailDto extends ModelDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The model document of the current version, imports merged (MODEL_FORMAT.md)',
+  })
+  definition: Record<string, unknown>;
+
+  static withDefinition(model: ModelEntity, definition: Record<string, unknown>): ModelDetailDto {
+    return { ...ModelDto.from(model, definition.general), definition };
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Brackets, Repository } from 'typeorm';
+import type { Principal } from '../auth/principal.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { ModelDto } from './dto/model.dto.js';
+import { ModelAccessService } from './model-access.service.js';
+import { activeLockHolder, lockCutoff, lockedError } from './model-lock.js';
+import { ModelVersionEntity } from './model-version.entity.js';
+import { ModelEntity } from './model.entity.js';
+
+/**
+ * The edit lock of a model (`locked_by_id`): a supplier member takes it so that nobody
+ * else uploads a version meanwhile. It lapses after LOCK_TTL_MS unless taken again.
+ */
+@Injectable()
+export class ModelLockService {
+  constructor(
+    @InjectRepository(ModelEntity) private readonly models: Repository<ModelEntity>,
+    @InjectRepository(ModelVersionEntity)
+    private readonly versions: Repository<ModelVersionEntity>,
+    private readonly modelAccess: ModelAccessService,
+  ) {}
+
+  /** Takes (or renews) the lock; 423 while someone else holds it. */
+  async lock(principal: Principal, modelId: number): Promise<ModelDto> {
+    await this.modelAccess.requireWritable(principal, modelId);
+    const now = new Date();
+    // One conditional UPDATE: of two callers racing for a free lock, only one matches.
+    const result = await this.models
+      .createQueryBuilder()
+      .update(ModelEntity)
+      .set({ lockedById: principal.userId, lockedAt: now })
+      .where('id = :id', { id: modelId })
+      .andWhere(
+        new Brackets((lock) =>
+          lock
+            .where('locked_by_id IS NULL')
+            .orWhere('locked_by_id = :me', { me: principal.userId })
+            .orWhere('locked_at < :cutoff', { cutoff: lockCutoff(now) }),
+        ),
+      )
+      .execute();
+    const model = await this.models.findOneByOrFail({ id: modelId });
+    if (!result.affected) {
+      throw lockedError(activeLockHolder(model, now));
+    }
+    return this.dto(model);
+  }
+
+  /**
+   * Releases the lock: its holder or an admin may; a lock held by someone else is a
+   * 423 for anyone else. Releasing a free (or lapsed) lock changes nothing.
+   */
+  async unlock(principal: Principal, modelId: number): Promise<ModelDto> {
+    const model = await this.modelAccess.requireWritable(principal, modelId);
+    const holder = activeLockHolder(model);
+    if (holder !== null && holder !== principal.userId && principal.role !== 'admin') {
+      throw lockedError(holder);
+    }
+    if (model.lockedById !== null) {
+      await this.models.update(
+        { id: modelId, lockedById: model.lockedById },
+        { lockedById: null, lockedAt: null },
+      );
+    }
+    return this.dto(await this.models.findOneByOrFail({ id: modelId }));
+  }
+
+  private async dto(model: ModelEntity): Promise<ModelDto> {
+    const version = await this.versions.findOne({
+      where: { modelId: model.id, versionNumber: model.versionNumber },
+    });
+    if (!version) throw ApiError.notFound('No model found');
+    return ModelDto.from(model, version.definition.general);
+  }
+}

@@ -1,0 +1,160 @@
+import {
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+  StreamableFile,
+} from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Auth } from '../auth/auth.decorator.js';
+import { parseId } from '../auth/credentials.guard.js';
+import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
+import { RawBody } from '../common/http/raw-body.decorator.js';
+import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+import { AppConfig } from '../config/app-config.js';
+import { AssetQueryDto } from './dto/asset-query.dto.js';
+import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
+import { ModelAssetsService } from './model-assets.service.js';
+import { LOCK_TTL_MS } from './model-lock.js';
+import { ModelLockService } from './model-lock.service.js';
+import { ModelsService } from './models.service.js';
+import { MODEL_UPLOAD_BODY } from './upload/model-upload.openapi.js';
+import { readModelUpload } from './upload/read-model-upload.js';
+
+const LOCK_MINUTES = LOCK_TTL_MS / 60_000;
+// Images may be SVG: never sniffed, and rendered without scripts or outside requests.
+const ASSET_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+
+@ApiTags('models')
+@Controller('v1/models')
+export class ModelsController {
+  constructor(
+    private readonly models: ModelsService,
+    private readonly locks: ModelLockService,
+    private readonly assets: ModelAssetsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get(':id')
+  @Auth('jwt', 'api')
+  @ResponseMessage('Model found')
+  @ApiOperation({
+    summary: 'A model with the full definition of its current version',
+    description: 'The ETag header is the version number, for If-Match on PUT.',
+  })
+  @ApiParam({ name: 'id', description: 'Model id' })
+  @ApiEnvelope(ModelDetailDto)
+  @ApiErrors(401, 404)
+  async get(
+    @Param('id') id: string,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ModelDetailDto> {
+    const model = await this.models.get(principal, parseId(id));
+    res.setHeader('ETag', `"${model.version_number}"`);
+    return model;
+  }
+
+  @Put(':id')
+  @Auth('jwt', 'api')
+  @RawBody()
+  @ResponseMessage('Model version created')
+  @ApiOperation({
+    summary: 'Upload a new version of a model (supplier members)',
+    description:
+      'Same formats as creating a model; stores version n+1 (versions are immutable). ' +
+      '`If-Match: <version_number>` (also "3" or W/"3") refuses with 409 when the model ' +
+      'has moved on; 423 while another user holds the edit lock.',
+    requestBody: MODEL_UPLOAD_BODY,
+  })
+  @ApiParam({ name: 'id', description: 'Model id' })
+  @ApiEnvelope(ModelDto)
+  @ApiErrors(400, 401, 403, 404, 409, 413, 415, 423)
+  async update(
+    @Param('id') id: string,
+    @Headers('if-match') ifMatch: string | undefined,
+    @Req() req: Request,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ModelDto> {
+    const limit = this.config.engineLimits.uploadBytes;
+    const model = await this.models.update(principal, parseId(id), ifMatch, () =>
+      readModelUpload(req, limit),
+    );
+    res.setHeader('ETag', `"${model.version_number}"`);
+    return model;
+  }
+
+  @Post(':id/lock')
+  @HttpCode(200)
+  @Auth('jwt', 'api')
+  @ResponseMessage('Model locked')
+  @ApiOperation({
+    summary: 'Take the edit lock of a model (supplier members)',
+    description:
+      `While you hold it nobody else can upload a version (423). It lapses after ` +
+      `${LOCK_MINUTES} minutes; taking it again renews it (200 as well).`,
+  })
+  @ApiParam({ name: 'id', description: 'Model id' })
+  @ApiEnvelope(ModelDto)
+  @ApiErrors(401, 403, 404, 423)
+  lock(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ModelDto> {
+    return this.locks.lock(principal, parseId(id));
+  }
+
+  @Delete(':id/lock')
+  @Auth('jwt', 'api')
+  @ResponseMessage('Model unlocked')
+  @ApiOperation({
+    summary: 'Release the edit lock of a model',
+    description:
+      'Its holder or an admin may; 423 when another user holds it. Releasing a free lock ' +
+      'changes nothing.',
+  })
+  @ApiParam({ name: 'id', description: 'Model id' })
+  @ApiEnvelope(ModelDto)
+  @ApiErrors(401, 403, 404, 423)
+  unlock(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ModelDto> {
+    return this.locks.unlock(principal, parseId(id));
+  }
+
+  @Get(':id/assets/*path')
+  @Auth('jwt', 'api')
+  @ApiOperation({
+    summary: "An image shipped in the model's zip (not wrapped in the envelope)",
+    description: 'The current version\'s file, or that of `?version=`.',
+  })
+  @ApiParam({ name: 'id', description: 'Model id' })
+  @ApiParam({ name: 'path', description: 'Path inside the zip, e.g. images/door.svg' })
+  @ApiProduces('image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp')
+  @ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } })
+  @ApiErrors(400, 401, 404)
+  async asset(
+    @Param('id') id: string,
+    @Param('path') path: string | string[],
+    @Query() query: AssetQueryDto,
+    @CurrentPrincipal() principal: Principal,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile> {
+    const assetPath = Array.isArray(path) ? path.join('/') : path;
+    const file = await this.assets.get(principal, parseId(id), assetPath, query.version);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Content-Security-Policy', ASSET_CSP);
+    // A version's files never change; the current version's may be replaced.
+    res.setHeader(
+      'Cache-Control',
+      query.version === undefined ? 'private, no-cache' : 'private, max-age=86400, immutable',
+    );
+    return new StreamableFile(file.bytes, { type: file.contentType, length: file.bytes.length });
+  }
+}

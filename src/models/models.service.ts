@@ -1,0 +1,218 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Brackets, DataSource, Repository, type EntityManager } from 'typeorm';
+import type { Principal } from '../auth/principal.js';
+import { Page } from '../common/envelope/envelope.js';
+import { ApiError } from '../common/errors/api-error.js';
+import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { AppConfig } from '../config/app-config.js';
+import { CompiledModelCache, compileModel, type CompiledModel } from '../engine/index.js';
+import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
+import { ModelAccessService } from './model-access.service.js';
+import { ModelBuilderService } from './model-builder.service.js';
+import {
+  activeLockHolder,
+  assertNotLockedByOther,
+  ifMatchAccepts,
+  lockCutoff,
+  lockedError,
+} from './model-lock.js';
+import { assertCodeFree, insertVersion, modelIdentity, versionConflict } from './model-store.js';
+import { ModelVersionEntity } from './model-version.entity.js';
+import { ModelEntity } from './model.entity.js';
+import type { ModelUpload } from './upload/read-model-upload.js';
+
+/** A model version ready to evaluate: compiled once, then shared from the cache. */
+export interface LoadedModel {
+  model: ModelEntity;
+  versionNumber: number;
+  compiled: CompiledModel;
+}
+
+/** Reads the upload body; called only once the caller may upload at all. */
+export type UploadReader = () => Promise<ModelUpload>;
+
+const cacheKey = (modelId: number, versionNumber: number) => `${modelId}:${versionNumber}`;
+const CACHE_MISS = Symbol('cache-miss');
+
+@Injectable()
+export class ModelsService {
+  constructor(
+    @InjectRepository(ModelEntity) private readonly models: Repository<ModelEntity>,
+    @InjectRepository(ModelVersionEntity)
+    private readonly versions: Repository<ModelVersionEntity>,
+    private readonly dataSource: DataSource,
+    private readonly builder: ModelBuilderService,
+    private readonly modelAccess: ModelAccessService,
+    private readonly cache: CompiledModelCache,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Version 1 of a new model: the model, its version and its assets in one transaction. */
+  async create(
+    principal: Principal,
+    supplierId: number,
+    readUpload: UploadReader,
+  ): Promise<ModelDto> {
+    const built = await this.builder.build(await readUpload(), supplierId);
+    const { name, code } = modelIdentity(built);
+    const now = new Date();
+    const model = await this.dataSource.transaction(async (manager) => {
+      await assertCodeFree(manager, supplierId, code);
+      const created = await manager.save(
+        manager.create(ModelEntity, {
+          supplierId,
+          name,
+          code,
+          versionNumber: 1,
+          lockedById: null,
+          lockedAt: null,
+          createdAt: now,
+          updatedAt: null,
+        }),
+      );
+      await insertVersion(manager, created.id, 1, built, principal.userId, now);
+      return created;
+    });
+    this.cache.getOrCompile(cacheKey(model.id, 1), () => built.compiled);
+    return ModelDto.from(model, built.definition.general, now);
+  }
+
+  /**
+   * Version n+1. Refused while someone else holds the lock (423) and when `If-Match`
+   * names an older version (409); two uploads racing for the same number cannot both
+   * win: the conditional update (and the unique version index) lets one through.
+   */
+  async update(
+    principal: Principal,
+    modelId: number,
+    ifMatch: string | undefined,
+    readUpload: UploadReader,
+  ): Promise<ModelDto> {
+    const model = await this.modelAccess.requireWritable(principal, modelId);
+    assertNotLockedByOther(model, principal);
+    if (!ifMatchAccepts(ifMatch, model.versionNumber)) throw versionConflict(model.versionNumber);
+
+    const built = await this.builder.build(await readUpload(), model.supplierId);
+    const { name, code } = modelIdentity(built);
+    const now = new Date();
+    const next = model.versionNumber + 1;
+    await this.dataSource.transaction(async (manager) => {
+      await assertCodeFree(manager, model.supplierId, code, model.id);
+      const result = await manager
+        .createQueryBuilder()
+        .update(ModelEntity)
+        .set({ versionNumber: next, name, code, updatedAt: now })
+        .where('id = :id AND version_number = :current', {
+          id: model.id,
+          current: model.versionNumber,
+        })
+        .andWhere(
+          new Brackets((lock) =>
+            lock
+              .where('locked_by_id IS NULL')
+              .orWhere('locked_by_id = :me', { me: principal.userId })
+              .orWhere('locked_at < :cutoff', { cutoff: lockCutoff(now) }),
+          ),
+        )
+        .execute();
+      if (!result.affected) throw await this.updateRefusal(manager, model.id, principal);
+      await insertVersion(manager, model.id, next, built, principal.userId, now);
+    });
+    this.cache.getOrCompile(cacheKey(model.id, next), () => built.compiled);
+    const stored = await this.models.findOneByOrFail({ id: model.id });
+    return ModelDto.from(stored, built.definition.general);
+  }
+
+  async listForSupplier(
+    principal: Principal,
+    supplierId: number,
+    query: PageQueryDto,
+  ): Promise<Page<ModelDto>> {
+    await this.modelAccess.requireReadableSupplier(principal, supplierId);
+    const [rows, total] = await this.models.findAndCount({
+      where: { supplierId },
+      order: { id: 'ASC' },
+      skip: query.offset,
+      take: query.per_page,
+    });
+    const definitions = await this.currentDefinitions(rows);
+    const now = new Date();
+    const items = rows.map((row) =>
+      ModelDto.from(row, definitions.get(row.id)?.general ?? { name: row.name }, now),
+    );
+    return new Page(items, query.page, query.per_page, total, 'Models found');
+  }
+
+  /** The model with the full definition of its current version. */
+  async get(principal: Principal, modelId: number): Promise<ModelDetailDto> {
+    const model = await this.modelAccess.requireReadable(principal, modelId);
+    const version = await this.versions.findOneByOrFail({
+      modelId,
+      versionNumber: model.versionNumber,
+    });
+    return ModelDetailDto.withDefinition(model, version.definition);
+  }
+
+  /**
+   * A version (default: the current one) compiled, from the cache when it is there; a
+   * miss loads the stored definition and compiles it once. No access check: callers
+   * decide who may use the model.
+   */
+  async loadCompiled(modelId: number, versionNumber?: number): Promise<LoadedModel> {
+    const model = await this.models.findOneBy({ id: modelId });
+    if (!model) throw ApiError.notFound('No model found');
+    const number = versionNumber ?? model.versionNumber;
+    const key = cacheKey(modelId, number);
+    const cached = this.cachedModel(key);
+    if (cached) return { model, versionNumber: number, compiled: cached };
+
+    const version = await this.versions.findOneBy({ modelId, versionNumber: number });
+    if (!version) throw ApiError.notFound('No such model version');
+    const compiled = this.cache.getOrCompile(key, () => {
+      const result = compileModel(version.definition, this.config.engineLimits);
+      // Stored definitions compiled at upload; failing now means the engine changed.
+      if (!result.ok) throw new Error(`Stored model ${key} no longer compiles`);
+      return result.model;
+    });
+    return { model, versionNumber: number, compiled };
+  }
+
+  /** The general section of each model's current version (list answers). */
+  private async currentDefinitions(
+    rows: ModelEntity[],
+  ): Promise<Map<number, Record<string, unknown>>> {
+    if (rows.length === 0) return new Map();
+    const versions = await this.versions.find({
+      where: rows.map((row) => ({ modelId: row.id, versionNumber: row.versionNumber })),
+    });
+    return new Map(versions.map((version) => [version.modelId, version.definition]));
+  }
+
+  /**
+   * The cache's entry without compiling on a miss, so that a hit needs no definition
+   * from the database (CompiledModelCache only offers getOrCompile).
+   */
+  private cachedModel(key: string): CompiledModel | undefined {
+    try {
+      return this.cache.getOrCompile(key, () => {
+        throw CACHE_MISS;
+      });
+    } catch (error) {
+      if (error === CACHE_MISS) return undefined;
+      throw error;
+    }
+  }
+
+  /** Why the conditional version update matched no row: a lock taken meanwhile, or a newer version. */
+  private async updateRefusal(
+    manager: EntityManager,
+    modelId: number,
+    principal: Principal,
+  ): Promise<ApiError> {
+    const current = await manager.findOneByOrFail(ModelEntity, { id: modelId });
+    const holder = activeLockHolder(current);
+    if (holder !== null && holder !== principal.userId) return lockedError(holder);
+    return versionConflict(current.versionNumber);
+  }
+}

@@ -1,0 +1,72 @@
+import { Controller, Get, Param, Post, Query, Req } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
+import { Auth } from '../auth/auth.decorator.js';
+import { parseId } from '../auth/credentials.guard.js';
+import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import { Page } from '../common/envelope/envelope.js';
+import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
+import { RawBody } from '../common/http/raw-body.decorator.js';
+import { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { SeedContract } from '../common/seed-contract.decorator.js';
+import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+import { AppConfig } from '../config/app-config.js';
+import { ModelDto } from './dto/model.dto.js';
+import { ModelsService } from './models.service.js';
+import { MODEL_UPLOAD_BODY } from './upload/model-upload.openapi.js';
+import { readModelUpload } from './upload/read-model-upload.js';
+
+@ApiTags('models')
+@Controller('v1/suppliers')
+export class SupplierModelsController {
+  constructor(
+    private readonly models: ModelsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post(':id/models')
+  @SeedContract({ notMember: 401 })
+  @Auth('jwt', 'api', { supplierMember: 'id' })
+  @RawBody()
+  @ResponseMessage('Model created')
+  @ApiOperation({
+    summary: 'Create a model for supplier {id} (its members and admins)',
+    description:
+      'Stores version 1. An invalid model answers 400 with every problem and its path; ' +
+      '401 when the caller is not a member of the supplier; 409 when another model of the ' +
+      'supplier has the same general.code.',
+    requestBody: MODEL_UPLOAD_BODY,
+  })
+  @ApiParam({ name: 'id', description: 'Supplier id' })
+  @ApiEnvelope(ModelDto, { status: 201 })
+  @ApiErrors(400, 401, 403, 404, 409, 413, 415)
+  create(
+    @Param('id') id: string,
+    @Req() req: Request,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<ModelDto> {
+    const limit = this.config.engineLimits.uploadBytes;
+    return this.models.create(principal, parseId(id), () => readModelUpload(req, limit));
+  }
+
+  @Get(':id/models')
+  @Auth('jwt', 'api')
+  @ResponseMessage('Models found')
+  @ApiOperation({
+    summary: "List a supplier's models",
+    description:
+      "Readable by the supplier's members, admins and members of companies linked to the " +
+      'supplier; anyone else gets 404.',
+  })
+  @ApiParam({ name: 'id', description: 'Supplier id' })
+  @ApiEnvelope(ModelDto, { paginated: true })
+  @ApiErrors(400, 401, 404)
+  list(
+    @Param('id') id: string,
+    @Query() query: PageQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Page<ModelDto>> {
+    return this.models.listForSupplier(principal, parseId(id), query);
+  }
+}

@@ -1,0 +1,45 @@
+import type { RequestBodyObject } from '@nestjs/swagger';
+
+const yamlBody = {
+  schema: { type: 'string' as const, description: 'The model document in YAML' },
+};
+
+/**
+ * The request body of a model upload in OpenAPI terms: one schema per content type,
+ * because a raw JSON document, YAML text, a zip and a multipart form differ.
+ */
+export const MODEL_UPLOAD_BODY: RequestBodyObject = {
+  required: true,
+  description:
+    'The model (see MODEL_FORMAT.md) as the raw body with its Content-Type, or as ' +
+    'multipart/form-data with a part named `file` (its content type or file extension, ' +
+    '.json .yaml .yml .zip, picks the format). A zip holds model.yaml / model.yml / ' +
+    'model.json at its root plus the fragments and images it refers to.',
+  content: {
+    'application/json': {
+      schema: {
+        type: 'object',
+        required: ['general'],
+        properties: { general: { type: 'object', properties: { name: { type: 'string' } } } },
+        additionalProperties: true,
+      },
+    },
+    'application/yaml': yamlBody,
+    'application/x-yaml': yamlBody,
+    'text/yaml': yamlBody,
+    'application/zip': { schema: { type: 'string', format: 'binary' } },
+    'multipart/form-data': {
+      schema: {
+        type: 'object',
+        required: ['file'],
+        properties: {
+          file: {
+            type: 'string',
+            format: 'binary',
+            description: 'model.json, model.yaml or a zip archive',
+          },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,77 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsEmail, IsInt, Max, Min } from 'class-validator';
+import { OptionalText, RequiredText } from '../../companies/dto/text-fields.js';
+import type { SupplierEntity } from '../supplier.entity.js';
+
+export class CreateSupplierDto {
+  @ApiProperty({ example: 'sales@maker.example', maxLength: 320, description: 'Unique' })
+  @RequiredText(320)
+  @IsEmail()
+  email: string;
+
+  @ApiProperty({ example: 'Maker BV', maxLength: 200 })
+  @RequiredText(200)
+  name: string;
+
+  @ApiProperty({ example: 'https://maker.example', maxLength: 500 })
+  @RequiredText(500)
+  website: string;
+
+  @ApiPropertyOptional({ example: 'Sam Seller', maxLength: 200, nullable: true })
+  @OptionalText(200)
+  contact_person?: string | null;
+
+  @ApiPropertyOptional({ example: '+31 10 765 4321', maxLength: 64, nullable: true })
+  @OptionalText(64)
+  phone_number?: string | null;
+
+  @ApiPropertyOptional({ example: 'NL987654321B01', maxLength: 64, nullable: true })
+  @OptionalText(64)
+  vat_number?: string | null;
+
+  @ApiPropertyOptional({ example: '87654321', maxLength: 64, nullable: true })
+  @OptionalText(64)
+  coc_number?: string | null;
+}
+
+/** Body of POST /v1/companies/{id}/suppliers: link an existing supplier to the company. */
+export class LinkSupplierDto {
+  @ApiProperty({ example: 7 })
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  supplier_id: number;
+}
+
+/** A supplier as a company's supplier list shows it (the seed returns no created_at). */
+export class CompanySupplierDto {
+  @ApiProperty() id: number;
+  @ApiProperty() email: string;
+  @ApiProperty() name: string;
+  @ApiProperty() website: string;
+  @ApiProperty({ nullable: true, type: String }) contact_person: string | null;
+  @ApiProperty({ nullable: true, type: String }) phone_number: string | null;
+  @ApiProperty({ nullable: true, type: String }) vat_number: string | null;
+  @ApiProperty({ nullable: true, type: String }) coc_number: string | null;
+
+  static from(supplier: SupplierEntity): CompanySupplierDto {
+    return {
+      id: supplier.id,
+      email: supplier.email,
+      name: supplier.name,
+      website: supplier.website,
+      contact_person: supplier.contactPerson,
+      phone_number: supplier.phoneNumber,
+      vat_number: supplier.vatNumber,
+      coc_number: supplier.cocNumber,
+    };
+  }
+}
+
+export class SupplierDto extends CompanySupplierDto {
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
+
+  static override from(supplier: SupplierEntity): SupplierDto {
+    return { ...CompanySupplierDto.from(supplier), created_at: supplier.createdAt.toISOString() };
+  }
+}

@@ -1,0 +1,40 @@
+import { Body, Controller, Get, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth } from '../auth/auth.decorator.js';
+import { AddMemberDto, MemberDto } from '../companies/dto/member.dto.js';
+import { IdParam } from '../companies/id-param.js';
+import type { Page } from '../common/envelope/envelope.js';
+import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
+import { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+import { SuppliersService } from './suppliers.service.js';
+
+/** Supplier memberships: the users who manage a supplier's models. */
+@ApiTags('suppliers')
+@Controller('v1/suppliers/:id/members')
+export class SupplierMembersController {
+  constructor(private readonly suppliers: SuppliersService) {}
+
+  @Post()
+  @Auth('jwt', 'api', { role: 'admin' })
+  @ResponseMessage('Member added')
+  @ApiOperation({
+    summary: 'Add a user to a supplier (admins only)',
+    description: 'An unknown supplier or user_id answers 404; an existing member 409.',
+  })
+  @ApiEnvelope(MemberDto, { status: 201 })
+  @ApiErrors(400, 401, 403, 404, 409)
+  add(@IdParam() id: number, @Body() body: AddMemberDto): Promise<MemberDto> {
+    return this.suppliers.addMember(id, body.user_id);
+  }
+
+  @Get()
+  @Auth('jwt', 'api', { supplierMember: 'id' })
+  @ResponseMessage('Members found')
+  @ApiOperation({ summary: "List a supplier's members (its members and admins)" })
+  @ApiEnvelope(MemberDto, { paginated: true })
+  @ApiErrors(400, 401, 403, 404)
+  list(@IdParam() id: number, @Query() query: PageQueryDto): Promise<Page<MemberDto>> {
+    return this.suppliers.listMembers(id, query);
+  }
+}

@@ -1,0 +1,66 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth } from '../auth/auth.decorator.js';
+import { parseId } from '../auth/credentials.guard.js';
+import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import { Page } from '../common/envelope/envelope.js';
+import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
+import { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import { SeedContract } from '../common/seed-contract.decorator.js';
+import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+import { ApiTokenDto, CreatedApiTokenDto } from './dto/api-token.dto.js';
+import { CreateApiTokenDto } from './dto/create-api-token.dto.js';
+import { TokensService } from './tokens.service.js';
+
+/** Every /v1/tokens route takes only the JWT access token (API-v1.md, rule 1). */
+@ApiTags('tokens')
+@Controller('v1/tokens')
+export class TokensController {
+  constructor(private readonly tokens: TokensService) {}
+
+  @Post()
+  @Auth('jwt')
+  @SeedContract()
+  @ResponseMessage('API token created')
+  @ApiOperation({
+    summary: 'Create an API token',
+    description: 'The secret is in `token` of this answer only; only its hash is stored.',
+  })
+  @ApiEnvelope(CreatedApiTokenDto, { status: 201 })
+  @ApiErrors(400, 403, 409)
+  async create(
+    @Body() body: CreateApiTokenDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<CreatedApiTokenDto> {
+    const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
+    const { token, secret } = await this.tokens.create(principal.userId, body.name, expiresAt);
+    return CreatedApiTokenDto.withSecret(token, secret);
+  }
+
+  @Get()
+  @Auth('jwt')
+  @ResponseMessage('API tokens found')
+  @ApiOperation({ summary: 'Your live API tokens (without secrets)' })
+  @ApiEnvelope(ApiTokenDto, { paginated: true })
+  @ApiErrors(400, 401)
+  async list(
+    @Query() query: PageQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Page<ApiTokenDto>> {
+    const [rows, total] = await this.tokens.list(principal.userId, query.offset, query.per_page);
+    return new Page(rows.map(ApiTokenDto.from), query.page, query.per_page, total);
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @Auth('jwt')
+  @ResponseMessage('API token revoked')
+  @ApiOperation({ summary: 'Revoke one of your API tokens; it stops working at once' })
+  @ApiEnvelope(null)
+  @ApiErrors(401, 404)
+  async revoke(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<null> {
+    await this.tokens.revoke(principal.userId, parseId(id));
+    return null;
+  }
+}

@@ -1,0 +1,428 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CartsService } from '../../src/carts/carts.service.js';
+import {
+  countCarts,
+  createCart,
+  insertCompany,
+  insertLine,
+  insertModel,
+  issueIntent,
+  principalOf,
+  refusalStatus,
+} from '../support/cart.factories.js';
+import {
+  bearer,
+  createUser,
+  expectEnvelope,
+  loginAdmin,
+  type TestUser,
+} from '../support/factories.js';
+import { createTestApp, type TestContext } from '../support/test-app.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+describe('carts', () => {
+  let ctx: TestContext;
+  let admin: TestUser;
+  let alice: TestUser;
+  let bob: TestUser;
+  let modelId: number;
+  let companyA: number;
+
+  const newUser = () => createUser(ctx, admin);
+  const defaultsOf = (userId: number) => countCarts(ctx, userId, { isDefault: true });
+  const cartsOf = (userId: number) => countCarts(ctx, userId);
+
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    admin = await loginAdmin(ctx);
+    alice = await newUser();
+    bob = await newUser();
+    modelId = await insertModel(ctx);
+    companyA = await insertCompany(ctx, alice);
+  });
+  afterAll(() => ctx?.close());
+
+  describe('POST /v1/carts/new', () => {
+    it('creates a cart; the first becomes the default, later ones do not (201)', async () => {
+      const user = await newUser();
+      const first = expectEnvelope(
+        await ctx.http.post('/v1/carts/new').set(bearer(user.token)).send({ reference: 'One' }),
+        201,
+      );
+      expect(first.message).toBe('Cart created');
+      expect(first.data).toEqual({
+        cart_id: expect.stringMatching(UUID),
+        reference: 'One',
+        default: true,
+        company_id: null,
+        created_at: expect.stringMatching(ISO),
+      });
+      const second = await createCart(ctx, user.token, { reference: 'Two', default: false });
+      expect(second.default).toBe(false);
+      expect(await defaultsOf(user.id)).toBe(1);
+    });
+
+    it('makes the first cart the default even when it says default: false', async () => {
+      const user = await newUser();
+      expect((await createCart(ctx, user.token, { default: false })).default).toBe(true);
+    });
+
+    it('moves the default to a new cart with default: true', async () => {
+      const user = await newUser();
+      const old = await createCart(ctx, user.token);
+      const moved = await createCart(ctx, user.token, { default: true });
+      expect(moved.default).toBe(true);
+      const list = expectEnvelope(await ctx.http.get('/v1/carts').set(bearer(user.token)), 200);
+      const flags = Object.fromEntries(
+        (list.data as { cart_id: string; default: boolean }[]).map((c) => [c.cart_id, c.default]),
+      );
+      expect(flags).toEqual({ [old.cart_id]: false, [moved.cart_id]: true });
+      const current = await ctx.http.get('/v1/carts/default').set(bearer(user.token));
+      expect(expectEnvelope(current, 200).data).toEqual(moved);
+    });
+
+    it('answers 401 for an invalid body, naming every problem', async () => {
+      const send = (body: unknown) =>
+        ctx.http
+          .post('/v1/carts/new')
+          .set(bearer(alice.token))
+          .send(body as object);
+      const res = await send({ default: 'yes', extra: 1 });
+      const paths = (expectEnvelope(res, 401).errors as { path?: string }[]).map((e) => e.path);
+      expect(paths).toEqual(expect.arrayContaining(['reference', 'default', 'extra']));
+      for (const reference of ['', '   ', 'x'.repeat(201), 42]) {
+        expectEnvelope(await send({ reference }), 401);
+      }
+      const malformed = await ctx.http
+        .post('/v1/carts/new')
+        .set(bearer(alice.token))
+        .set('Content-Type', 'application/json')
+        .send('{"reference":');
+      expectEnvelope(malformed, 401);
+      expect(await cartsOf(alice.id)).toBe(0);
+    });
+
+    it('answers 403 without a usable credential, even for an invalid body', async () => {
+      expectEnvelope(await ctx.http.post('/v1/carts/new').send({ reference: 'x' }), 403);
+      expectEnvelope(await ctx.http.post('/v1/carts/new').send({}), 403);
+      const garbage = await ctx.http
+        .post('/v1/carts/new')
+        .set(bearer('not-a-token'))
+        .send({ reference: 'x' });
+      expectEnvelope(garbage, 403);
+      const refresh = await ctx.http
+        .post('/v1/carts/new')
+        .set(bearer(alice.refreshToken))
+        .send({ reference: 'x' });
+      expectEnvelope(refresh, 403);
+    });
+  });
+
+  describe('GET /v1/carts and /v1/carts/default', () => {
+    it('answers 400 when the caller has no cart, and no default cart', async () => {
+      const user = await newUser();
+      const list = expectEnvelope(await ctx.http.get('/v1/carts').set(bearer(user.token)), 400);
+      expect(list.message).toBe('Carts not found');
+      const one = await ctx.http.get('/v1/carts/default').set(bearer(user.token));
+      expect(expectEnvelope(one, 400).message).toBe('Cart was not found');
+    });
+
+    it('answers 403 without a credential', async () => {
+      expectEnvelope(await ctx.http.get('/v1/carts'), 403);
+      expectEnvelope(await ctx.http.get('/v1/carts/default'), 403);
+      expectEnvelope(await ctx.http.get('/v1/carts').set(bearer('nope')), 403);
+    });
+
+    it("lists only the caller's carts, paginated with links", async () => {
+      const user = await newUser();
+      const made = [];
+      for (const reference of ['a', 'b', 'c'])
+        made.push(await createCart(ctx, user.token, { reference }));
+      await createCart(ctx, bob.token);
+
+      const first = await ctx.http.get('/v1/carts?per_page=2').set(bearer(user.token));
+      const page1 = expectEnvelope(first, 200);
+      expect(page1.message).toBe('Carts found');
+      expect(page1.data).toEqual(made.slice(0, 2));
+      expect(page1.links).toEqual({
+        self: '/v1/carts?per_page=2&page=1',
+        first: '/v1/carts?per_page=2&page=1',
+        last: '/v1/carts?per_page=2&page=2',
+        next: '/v1/carts?per_page=2&page=2',
+      });
+      const second = await ctx.http.get('/v1/carts?page=2&per_page=2').set(bearer(user.token));
+      const page2 = expectEnvelope(second, 200);
+      expect(page2.data).toEqual(made.slice(2));
+      expect(page2.links).toEqual(expect.objectContaining({ prev: '/v1/carts?page=1&per_page=2' }));
+      expect(page2.links).not.toHaveProperty('next');
+      expectEnvelope(await ctx.http.get('/v1/carts?per_page=500').set(bearer(user.token)), 400);
+    });
+
+    it("answers the caller's default cart", async () => {
+      const user = await newUser();
+      const cart = await createCart(ctx, user.token);
+      await createCart(ctx, user.token);
+      const res = await ctx.http.get('/v1/carts/default').set(bearer(user.token));
+      const body = expectEnvelope(res, 200);
+      expect(body.message).toBe('Cart found');
+      expect(body.data).toEqual(cart);
+    });
+  });
+
+  describe('GET /v1/carts/{cart_id} and DELETE .../lines/{line_id}', () => {
+    it('answers an empty cart with a zero total', async () => {
+      const cart = await createCart(ctx, alice.token);
+      const res = await ctx.http.get(`/v1/carts/${cart.cart_id}`).set(bearer(alice.token));
+      expect(expectEnvelope(res, 200).data).toEqual({
+        ...cart,
+        currency: null,
+        total: '0',
+        totals: [],
+        lines: [],
+      });
+    });
+
+    it('answers the lines and their exact total, and removes a line', async () => {
+      const cart = await createCart(ctx, alice.token);
+      const big = await insertLine(ctx, { ...ids(cart), total: '12345678901234567890.15' });
+      const small = await insertLine(ctx, { ...ids(cart), total: '0.85' });
+      const res = await ctx.http.get(`/v1/carts/${cart.cart_id}`).set(bearer(alice.token));
+      const data = expectEnvelope(res, 200).data as Record<string, unknown>;
+      expect(data).toMatchObject({ currency: 'EUR', total: '12345678901234567891.00' });
+      expect(data.totals).toEqual([{ currency: 'EUR', total: '12345678901234567891.00' }]);
+      expect(data.lines).toEqual([
+        {
+          id: big.id,
+          model_id: modelId,
+          version_number: 1,
+          company_id: companyA,
+          language_code: 'en',
+          total: '12345678901234567890.15',
+          currency: 'EUR',
+          answers: { width: { values: [1200] } },
+          created_at: expect.stringMatching(ISO),
+          general: { name: 'Window', model_id: modelId, currency: 'EUR' },
+          pricing: { currency: 'EUR', total: '12345678901234567890.15' },
+        },
+        expect.objectContaining({ id: small.id, total: '0.85' }),
+      ]);
+
+      const path = `/v1/carts/${cart.cart_id}/lines/${big.id}`;
+      const removed = expectEnvelope(await ctx.http.delete(path).set(bearer(alice.token)), 200);
+      expect(removed.message).toBe('Cart line removed');
+      expect(removed.data).toMatchObject({ total: '0.85', lines: [{ id: small.id }] });
+      expectEnvelope(await ctx.http.delete(path).set(bearer(alice.token)), 404);
+    });
+
+    it('sums per currency when a cart holds several', async () => {
+      const cart = await createCart(ctx, alice.token);
+      await insertLine(ctx, { ...ids(cart), total: '0.10' });
+      await insertLine(ctx, { ...ids(cart), total: '0.20' });
+      await insertLine(ctx, { ...ids(cart), total: '5', currency: 'USD' });
+      const res = await ctx.http.get(`/v1/carts/${cart.cart_id}`).set(bearer(alice.token));
+      expect(expectEnvelope(res, 200).data).toMatchObject({
+        currency: null,
+        total: null,
+        totals: [
+          { currency: 'EUR', total: '0.30' },
+          { currency: 'USD', total: '5' },
+        ],
+      });
+    });
+
+    it("answers 404 for another user's cart or line, a bad id, and 401 without a credential", async () => {
+      const cart = await createCart(ctx, alice.token);
+      const line = await insertLine(ctx, { ...ids(cart), total: '1.00' });
+      const other = await createCart(ctx, alice.token);
+      for (const user of [bob, admin]) {
+        expectEnvelope(
+          await ctx.http.get(`/v1/carts/${cart.cart_id}`).set(bearer(user.token)),
+          404,
+        );
+        const del = ctx.http.delete(`/v1/carts/${cart.cart_id}/lines/${line.id}`);
+        expectEnvelope(await del.set(bearer(user.token)), 404);
+      }
+      const wrongCart = `/v1/carts/${other.cart_id}/lines/${line.id}`;
+      expectEnvelope(await ctx.http.delete(wrongCart).set(bearer(alice.token)), 404);
+      for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+        expectEnvelope(await ctx.http.get(`/v1/carts/${id}`).set(bearer(alice.token)), 404);
+      }
+      const badLine = `/v1/carts/${cart.cart_id}/lines/abc`;
+      expectEnvelope(await ctx.http.delete(badLine).set(bearer(alice.token)), 404);
+      expectEnvelope(await ctx.http.get(`/v1/carts/${cart.cart_id}`), 401);
+      expectEnvelope(await ctx.http.delete(`/v1/carts/${cart.cart_id}/lines/${line.id}`), 401);
+      const still = await ctx.http.get(`/v1/carts/${cart.cart_id}`).set(bearer(alice.token));
+      expect(expectEnvelope(still, 200).data).toMatchObject({ lines: [{ id: line.id }] });
+    });
+  });
+
+  describe('intent tokens', () => {
+    it('record their company and see only the carts of that company', async () => {
+      const user = await newUser();
+      const [companyX, companyY] = [await insertCompany(ctx, user), await insertCompany(ctx, user)];
+      const [intentX, intentY] = [
+        await issueIntent(ctx, user, companyX),
+        await issueIntent(ctx, user, companyY),
+      ];
+      const own = await createCart(ctx, user.token);
+      expect(own).toMatchObject({ default: true, company_id: null });
+
+      const viaX = await createCart(ctx, intentX);
+      expect(viaX).toMatchObject({ default: false, company_id: companyX });
+      const listX = expectEnvelope(await ctx.http.get('/v1/carts').set(bearer(intentX)), 200);
+      expect(listX.data).toEqual([viaX]);
+      expectEnvelope(await ctx.http.get('/v1/carts').set(bearer(intentY)), 400);
+      expectEnvelope(await ctx.http.get(`/v1/carts/${viaX.cart_id}`).set(bearer(intentY)), 404);
+      expectEnvelope(await ctx.http.get(`/v1/carts/${own.cart_id}`).set(bearer(intentX)), 404);
+      const all = expectEnvelope(await ctx.http.get('/v1/carts').set(bearer(user.token)), 200);
+      expect(all.data).toEqual([own, viaX]);
+
+      // The user's default is not a company-X cart: the token has no default until it moves it.
+      expectEnvelope(await ctx.http.get('/v1/carts/default').set(bearer(intentX)), 400);
+      const moved = await createCart(ctx, intentX, { default: true });
+      const seen = await ctx.http.get('/v1/carts/default').set(bearer(intentX));
+      expect(expectEnvelope(seen, 200).data).toEqual(moved);
+      const jwtDefault = await ctx.http.get('/v1/carts/default').set(bearer(user.token));
+      expect(expectEnvelope(jwtDefault, 200).data).toEqual(moved);
+      expect(await defaultsOf(user.id)).toBe(1);
+      const bobIntent = await issueIntent(ctx, bob, companyX);
+      expectEnvelope(await ctx.http.get(`/v1/carts/${viaX.cart_id}`).set(bearer(bobIntent)), 404);
+    });
+  });
+
+  describe('CartsService (for the line endpoints)', () => {
+    it('resolves the named cart, else the default, creating "default" when missing', async () => {
+      const service = ctx.app.get(CartsService);
+      const user = await newUser();
+      const created = await service.resolveTargetCart(principalOf(user));
+      expect(created).toMatchObject({ reference: 'default', isDefault: true, companyId: null });
+      expect((await service.resolveTargetCart(principalOf(user))).id).toBe(created.id);
+      const named = await createCart(ctx, user.token);
+      expect((await service.resolveTargetCart(principalOf(user), named.cart_id)).id).toBe(
+        named.cart_id,
+      );
+      expect(await refusalStatus(service.resolveTargetCart(principalOf(bob), named.cart_id))).toBe(
+        404,
+      );
+
+      const companyId = await insertCompany(ctx, user);
+      const intent = principalOf(user, companyId);
+      expect(await refusalStatus(service.resolveTargetCart(intent))).toBe(403);
+    });
+
+    it('tells why a line may not join a cart: another company or currency', async () => {
+      const service = ctx.app.get(CartsService);
+      const intent = await issueIntent(ctx, alice, companyA);
+      const cart = await createCart(ctx, intent);
+      const entity = await service.resolveTargetCart(principalOf(alice, companyA), cart.cart_id);
+      expect(await service.lineProblems(entity, companyA, 'EUR')).toEqual([]);
+      await insertLine(ctx, { ...ids(cart), total: '1.00' });
+      const otherCompany = await insertCompany(ctx, alice);
+      const problems = await service.lineProblems(entity, otherCompany, 'USD');
+      expect(problems.map((p) => p.code)).toEqual(['cart_company_mismatch', 'currency_mismatch']);
+    });
+  });
+
+  describe('exactly one default cart per user, under concurrency', () => {
+    it('20 parallel first carts: all 201, exactly one default', async () => {
+      const user = await newUser();
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          ctx.http
+            .post('/v1/carts/new')
+            .set(bearer(user.token))
+            .send({ reference: `r${i}` }),
+        ),
+      );
+      expect(answers.map((res) => res.status)).toEqual(Array(20).fill(201));
+      expect(answers.filter((res) => res.body.data.default === true)).toHaveLength(1);
+      expect(await cartsOf(user.id)).toBe(20);
+      expect(await defaultsOf(user.id)).toBe(1);
+
+      // The service directly: no HTTP stack staggering the calls, so they really collide.
+      const other = await newUser();
+      const carts = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          ctx.app.get(CartsService).create(principalOf(other), { reference: `s${i}` }),
+        ),
+      );
+      expect(carts.filter((cart) => cart.isDefault)).toHaveLength(1);
+      expect(await cartsOf(other.id)).toBe(20);
+      expect(await defaultsOf(other.id)).toBe(1);
+    });
+
+    it('20 parallel moves of the default: all 201, exactly one default', async () => {
+      const user = await newUser();
+      await createCart(ctx, user.token);
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          ctx.http
+            .post('/v1/carts/new')
+            .set(bearer(user.token))
+            .send({ reference: `m${i}`, default: true }),
+        ),
+      );
+      expect(answers.map((res) => res.status)).toEqual(Array(20).fill(201));
+      expect(await defaultsOf(user.id)).toBe(1);
+      const current = await ctx.http.get('/v1/carts/default').set(bearer(user.token));
+      const ids = answers.map((res) => res.body.data.cart_id);
+      expect(ids).toContain((expectEnvelope(current, 200).data as { cart_id: string }).cart_id);
+
+      const service = ctx.app.get(CartsService);
+      const moved = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          service.create(principalOf(user), { reference: `d${i}`, default: true }),
+        ),
+      );
+      expect(moved.every((cart) => cart.isDefault)).toBe(true);
+      expect(await defaultsOf(user.id)).toBe(1);
+      expect(await cartsOf(user.id)).toBe(41);
+    });
+
+    it('20 parallel resolveTargetCart calls: one cart, which every call gets', async () => {
+      const service = ctx.app.get(CartsService);
+      const user = await newUser();
+      const carts = await Promise.all(
+        Array.from({ length: 20 }, () => service.resolveTargetCart(principalOf(user))),
+      );
+      expect(new Set(carts.map((cart) => cart.id)).size).toBe(1);
+      expect(await cartsOf(user.id)).toBe(1);
+      expect(await defaultsOf(user.id)).toBe(1);
+    });
+
+    it('resolving and moving the default at once never fails and leaves one default', async () => {
+      const service = ctx.app.get(CartsService);
+      const user = await newUser();
+      const work: Promise<unknown>[] = [];
+      for (let i = 0; i < 10; i += 1) {
+        work.push(service.resolveTargetCart(principalOf(user)));
+        work.push(
+          ctx.http
+            .post('/v1/carts/new')
+            .set(bearer(user.token))
+            .send({ reference: `x${i}`, default: true })
+            .then((res) => expect(res.status, JSON.stringify(res.body)).toBe(201)),
+        );
+      }
+      await Promise.all(work);
+      expect(await defaultsOf(user.id)).toBe(1);
+    });
+  });
+
+  it('documents every cart route in the OpenAPI document', async () => {
+    const res = await ctx.http.get('/docs-json');
+    expect(res.status).toBe(200);
+    const paths = res.body.paths as Record<string, Record<string, unknown>>;
+    expect(Object.keys(paths['/v1/carts/new'])).toContain('post');
+    expect(Object.keys(paths['/v1/carts'])).toContain('get');
+    expect(Object.keys(paths['/v1/carts/default'])).toContain('get');
+    expect(Object.keys(paths['/v1/carts/{cart_id}'])).toContain('get');
+    expect(Object.keys(paths['/v1/carts/{cart_id}/lines/{line_id}'])).toContain('delete');
+  });
+
+  function ids(cart: { cart_id: string }) {
+    return { cartId: cart.cart_id, modelId, companyId: companyA };
+  }
+});

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import yaml from 'js-yaml';
+import { expect } from 'vitest';
+import {
+  compileModel,
+  type CompiledModel,
+  type Evaluation,
+  evaluateConfiguration,
+  type EvaluationRequest,
+  type Problem,
+} from '../../src/engine/index.js';
+
+export const SHARED_MODELS = '/work/shared/models';
+
+type Doc = Record<string, unknown>;
+
+export function loadYaml(path: string): Doc {
+  return yaml.load(readFileSync(path, 'utf8')) as Doc;
+}
+
+export function windowDocument(): Doc {
+  return loadYaml(join(SHARED_MODELS, 'window.yaml'));
+}
+
+const LIST_SECTIONS = ['questions', 'variables', 'rules', 'triggers', 'bom_items', 'images'];
+
+/**
+ * The door zip's model with its fragment merged by hand (lists appended, translation
+ * merged per language): enough for engine tests, independent of the source helper.
+ */
+export function doorDocument(): Doc {
+  const dir = join(SHARED_MODELS, 'door');
+  const model = loadYaml(join(dir, 'model.yaml'));
+  const fragment = loadYaml(join(dir, 'fragments/hardware.yaml'));
+  for (const section of LIST_SECTIONS) {
+    if (fragment[section] === undefined) continue;
+    model[section] = [...((model[section] as unknown[]) ?? []), ...(fragment[section] as unknown[])];
+  }
+  const translation = { ...((model.translation as Record<string, Doc>) ?? {}) };
+  for (const [language, texts] of Object.entries((fragment.translation as Record<string, Doc>) ?? {})) {
+    translation[language] = { ...(translation[language] ?? {}), ...texts };
+  }
+  model.translation = translation;
+  return model;
+}
+
+export function compileOk(document: unknown): CompiledModel {
+  const result = compileModel(document);
+  if (!result.ok) throw new Error(`expected the model to compile: ${JSON.stringify(result.problems, null, 1)}`);
+  return result.model;
+}
+
+export function compileProblems(document: unknown): Problem[] {
+  const result = compileModel(document);
+  if (result.ok) throw new Error('expected the model to be rejected');
+  return result.problems;
+}
+
+/** Asserts that a problem with this code (and path, when given) is among `problems`. */
+export function expectProblem(problems: readonly Problem[], code: string, path?: string): Problem {
+  const found = problems.find((p) => p.code === code && (path === undefined || p.path === path));
+  expect(found, `${code} at ${path ?? '(any)'} in ${JSON.stringify(problems)}`).toBeDefined();
+  return found as Problem;
+}
+
+/** `{key: value}` or `{key: [values]}` → the request's `{key: {values: [...]}}`. */
+export function answers(values: Record<string, unknown>): Record<string, { values: unknown[] }> {
+  return Object.fromEntries(
+    Object.entries(values).map(([key, value]) => [key, { values: Array.isArray(value) ? value : [value] }]),
+  );
+}
+
+export function evaluate(
+  model: CompiledModel,
+  values: Record<string, unknown>,
+  options: Partial<EvaluationRequest> = {},
+): Evaluation {
+  return evaluateConfiguration(model, { modelId: 7, versionNumber: 3, questions: answers(values), ...options });
+}
+
+/** A minimal valid model plus the given sections. */
+export function model(sections: Doc = {}): Doc {
+  return { general: { name: 'Test model' }, ...sections };
+}
+
+export function question(evaluation: Evaluation, key: string) {
+  const found = evaluation.line.questions.find((q) => q.key === key);
+  if (found === undefined) throw new Error(`no question ${key}`);
+  return found;
+}
+
+export function rule(evaluation: Evaluation, key: string) {
+  const found = evaluation.line.rules.find((r) => r.key === key);
+  if (found === undefined) throw new Error(`no rule ${key}`);
+  return found;
+}
+
+export function errorPaths(evaluation: Evaluation): Array<string | undefined> {
+  return evaluation.errors.map((e) => e.path);
+}

@@ -1,0 +1,168 @@
+import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { expect } from 'vitest';
+import type { Principal } from '../../src/auth/principal.js';
+import { TokenIssuer } from '../../src/auth/token-issuer.service.js';
+import { CartLineEntity } from '../../src/carts/cart-line.entity.js';
+import { CartEntity } from '../../src/carts/cart.entity.js';
+import { ApiError } from '../../src/common/errors/api-error.js';
+import { CompanyMemberEntity } from '../../src/companies/company-member.entity.js';
+import { CompanyEntity } from '../../src/companies/company.entity.js';
+import { IntentTokenEntity } from '../../src/intents/intent-token.entity.js';
+import { ModelEntity } from '../../src/models/model.entity.js';
+import { SupplierEntity } from '../../src/suppliers/supplier.entity.js';
+import { bearer, unique, type TestUser } from './factories.js';
+import type { TestContext } from './test-app.js';
+
+/*
+ * Cart tests need companies, models and lines before their endpoints exist, so these
+ * helpers write rows straight through the repositories (foreign keys still apply).
+ */
+
+export interface TestCart {
+  cart_id: string;
+  reference: string;
+  default: boolean;
+  company_id: number | null;
+  created_at: string;
+}
+
+/** POST /v1/carts/new as `token` (a JWT or an intent token); expects 201. */
+export async function createCart(
+  ctx: TestContext,
+  token: string,
+  body: { reference?: string; default?: boolean } = {},
+): Promise<TestCart> {
+  const res = await ctx.http
+    .post('/v1/carts/new')
+    .set(bearer(token))
+    .send({ reference: unique('cart'), ...body });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data as TestCart;
+}
+
+/** A company row with `member` as its member. */
+export async function insertCompany(ctx: TestContext, member: TestUser): Promise<number> {
+  const dataSource = ctx.app.get(DataSource);
+  const company = dataSource.getRepository(CompanyEntity).create({
+    email: `${unique('co')}@example.test`,
+    name: unique('Company'),
+    vatNumber: unique('VAT'),
+    cocNumber: unique('COC'),
+    phoneNumber: null,
+    website: null,
+    contactPerson: null,
+    createdById: member.id,
+  });
+  await dataSource.getRepository(CompanyEntity).save(company);
+  await dataSource
+    .getRepository(CompanyMemberEntity)
+    .insert({ companyId: company.id, userId: member.id, createdAt: new Date() });
+  return company.id;
+}
+
+/** An intent token for `user` restricted to `companyId`, issued as POST /v1/intents would. */
+export async function issueIntent(
+  ctx: TestContext,
+  user: TestUser,
+  companyId: number,
+): Promise<string> {
+  const jti = randomUUID();
+  const ttlSeconds = 3600;
+  await ctx.app
+    .get(DataSource)
+    .getRepository(IntentTokenEntity)
+    .insert({
+      id: jti,
+      userId: user.id,
+      companyId,
+      expiresAt: new Date(Date.now() + ttlSeconds * 1000),
+      revokedAt: null,
+      createdAt: new Date(),
+    });
+  return ctx.app.get(TokenIssuer).intent(user.id, companyId, jti, ttlSeconds);
+}
+
+/** A supplier and one model of it (version 1, no stored definition needed for lines). */
+export async function insertModel(ctx: TestContext): Promise<number> {
+  const dataSource = ctx.app.get(DataSource);
+  const supplier = dataSource.getRepository(SupplierEntity).create({
+    email: `${unique('sup')}@example.test`,
+    name: unique('Supplier'),
+    website: 'https://supplier.example.test',
+    contactPerson: null,
+    phoneNumber: null,
+    vatNumber: null,
+    cocNumber: null,
+  });
+  await dataSource.getRepository(SupplierEntity).save(supplier);
+  const model = dataSource.getRepository(ModelEntity).create({
+    supplierId: supplier.id,
+    name: 'Window',
+    code: unique('window'),
+    versionNumber: 1,
+    lockedById: null,
+    lockedAt: null,
+    updatedAt: null,
+  });
+  await dataSource.getRepository(ModelEntity).save(model);
+  return model.id;
+}
+
+/** A stored cart line, shaped like one POST /v1/carts will store. */
+export async function insertLine(
+  ctx: TestContext,
+  input: { cartId: string; modelId: number; companyId: number; total: string; currency?: string },
+): Promise<CartLineEntity> {
+  const currency = input.currency ?? 'EUR';
+  const repository = ctx.app.get(DataSource).getRepository(CartLineEntity);
+  const line = repository.create({
+    cartId: input.cartId,
+    modelId: input.modelId,
+    versionNumber: 1,
+    companyId: input.companyId,
+    languageCode: 'en',
+    answers: { width: { values: [1200] } },
+    line: {
+      version_number: 1,
+      general: { name: 'Window', model_id: input.modelId, currency },
+      pricing: { currency, total: input.total },
+    },
+    total: input.total,
+    currency,
+  });
+  return repository.save(line);
+}
+
+/** How many carts (or default carts) the user has, read from the database. */
+export function countCarts(
+  ctx: TestContext,
+  userId: number,
+  only: { isDefault?: true } = {},
+): Promise<number> {
+  return ctx.app
+    .get(DataSource)
+    .getRepository(CartEntity)
+    .countBy({ userId, ...only });
+}
+
+/** The principal a JWT (or, with `companyId`, an intent token) of `user` yields. */
+export function principalOf(user: TestUser, companyId?: number): Principal {
+  return {
+    userId: user.id,
+    email: user.email,
+    role: 'member',
+    via: companyId === undefined ? 'jwt' : 'intent',
+    companyId: companyId ?? null,
+    tokenId: null,
+    familyId: null,
+  };
+}
+
+/** The HTTP status a service call was refused with ('resolved' when it was not). */
+export function refusalStatus(promise: Promise<unknown>): Promise<number | string> {
+  return promise.then(
+    () => 'resolved',
+    (error: unknown) => (error instanceof ApiError ? error.getStatus() : String(error)),
+  );
+}

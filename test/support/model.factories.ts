@@ -1,0 +1,122 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import JSZip from 'jszip';
+import { expect } from 'vitest';
+import { bearer, createUser, loginAdmin, type TestUser } from './factories.js';
+import {
+  addSupplierMember,
+  createCompany,
+  createSupplier,
+  type TestCompany,
+  type TestSupplier,
+} from './org.factories.js';
+import type { TestContext } from './test-app.js';
+
+/** The example models beside MODEL_FORMAT.md. */
+export const SHARED_MODELS_DIR = '/work/shared/models';
+export const WINDOW_YAML_PATH = join(SHARED_MODELS_DIR, 'window.yaml');
+export const DOOR_DIR = join(SHARED_MODELS_DIR, 'door');
+
+export const windowYaml = (): string => readFileSync(WINDOW_YAML_PATH, 'utf8');
+
+/** The model object of POST /v1/suppliers/{id}/models and friends. */
+export interface TestModel {
+  id: number;
+  supplier_id: number;
+  version_number: number;
+  created_at: string;
+  updated_at: string | null;
+  locked_by_id: number | null;
+  general: Record<string, unknown> & { name: string };
+}
+
+/**
+ * Uploads a model as `token` (JWT or API token) and expects 201. A string is sent as
+ * YAML, an object as JSON, a Buffer as a zip.
+ */
+export async function uploadModel(
+  ctx: TestContext,
+  supplierId: number,
+  token: string,
+  model: string | Record<string, unknown> | Buffer,
+): Promise<TestModel> {
+  const res = await sendModel(ctx, 'post', `/v1/suppliers/${supplierId}/models`, token, model);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data as TestModel;
+}
+
+/** POST or PUT a model body without expectations (for error cases). */
+export function sendModel(
+  ctx: TestContext,
+  method: 'post' | 'put',
+  url: string,
+  token: string | null,
+  model: string | Record<string, unknown> | Buffer,
+  headers: Record<string, string> = {},
+) {
+  const request = ctx.http[method](url).set(headers);
+  if (token !== null) request.set(bearer(token));
+  if (Buffer.isBuffer(model)) return request.set('Content-Type', 'application/zip').send(model);
+  if (typeof model === 'string')
+    return request.set('Content-Type', 'application/yaml').send(model);
+  return request.set('Content-Type', 'application/json').send(JSON.stringify(model));
+}
+
+/** A zip of a folder (e.g. the door example), entries named by their path inside it. */
+export async function zipFolder(folder: string): Promise<Buffer> {
+  const zip = new JSZip();
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else zip.file(relative(folder, full).split(sep).join('/'), readFileSync(full));
+    }
+  };
+  walk(folder);
+  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+/** A small valid model with a unique code (so several fit in one supplier). */
+export function minimalModel(code: string, name = `Model ${code}`): Record<string, unknown> {
+  return {
+    general: { name, code },
+    questions: [
+      {
+        key: 'size',
+        type: 'choice',
+        label: 'Size',
+        required: true,
+        options: [
+          { key: 's', label: 'Small' },
+          { key: 'l', label: 'Large', price: '10.00' },
+        ],
+      },
+    ],
+    pricing: { base_price: '100.00' },
+  };
+}
+
+/**
+ * The people and organisations most model and cart tests need: an admin, a company
+ * (its member: `companyMember`), a supplier linked to it (its member: `supplierMember`),
+ * and an outsider who belongs to neither.
+ */
+export interface ModelWorld {
+  admin: TestUser;
+  company: TestCompany;
+  supplier: TestSupplier;
+  supplierMember: TestUser;
+  companyMember: TestUser;
+  outsider: TestUser;
+}
+
+export async function createModelWorld(ctx: TestContext): Promise<ModelWorld> {
+  const admin = await loginAdmin(ctx);
+  const companyMember = await createUser(ctx, admin);
+  const company = await createCompany(ctx, companyMember);
+  const supplier = await createSupplier(ctx, admin, company.id);
+  const supplierMember = await createUser(ctx, admin);
+  await addSupplierMember(ctx, admin, supplier.id, supplierMember.id);
+  const outsider = await createUser(ctx, admin);
+  return { admin, company, supplier, supplierMember, companyMember, outsider };
+}
