@@ -1,5 +1,5 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth } from '@nestjs/swagger';
 import type { CredentialKind } from './principal.js';
 
 export const AUTH_KEY = 'auth';
@@ -39,9 +39,9 @@ export function Auth(...args: [...CredentialKind[], AuthOptions] | CredentialKin
   const requirement: AuthRequirement = { kinds, ...options };
   return applyDecorators(
     SetMetadata(AUTH_KEY, requirement),
+    // The statuses a failure answers differ between seed and other routes, so each route
+    // lists them itself with @ApiErrors.
     ...kinds.map((kind) => ApiBearerAuth(SECURITY_SCHEMES[kind])),
-    ApiUnauthorizedResponse({ description: 'Missing, invalid, expired or revoked credential' }),
-    ApiForbiddenResponse({ description: 'Not allowed (on seed endpoints also: bad credential)' }),
   );
 }
 

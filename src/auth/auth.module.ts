@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CompanyMemberEntity } from '../companies/company-member.entity.js';
 import { IntentTokenEntity } from '../intents/intent-token.entity.js';
 import { ApiTokenEntity } from '../tokens/api-token.entity.js';
 import { UserEntity } from '../users/user.entity.js';
@@ -21,7 +22,13 @@ import { TokenIssuer } from './token-issuer.service.js';
   imports: [
     PassportModule,
     JwtModule.register({}),
-    TypeOrmModule.forFeature([UserEntity, RefreshFamilyEntity, ApiTokenEntity, IntentTokenEntity]),
+    TypeOrmModule.forFeature([
+      UserEntity,
+      RefreshFamilyEntity,
+      ApiTokenEntity,
+      IntentTokenEntity,
+      CompanyMemberEntity,
+    ]),
   ],
   controllers: [AuthController],
   providers: [

@@ -3,10 +3,9 @@ import { CartsService } from '../../src/carts/carts.service.js';
 import {
   countCarts,
   createCart,
-  insertCompany,
   insertLine,
   insertModel,
-  issueIntent,
+  newCompany,
   principalOf,
   refusalStatus,
 } from '../support/cart.factories.js';
@@ -17,6 +16,7 @@ import {
   loginAdmin,
   type TestUser,
 } from '../support/factories.js';
+import { addCompanyMember, createIntent } from '../support/org.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -40,7 +40,7 @@ describe('carts', () => {
     alice = await newUser();
     bob = await newUser();
     modelId = await insertModel(ctx);
-    companyA = await insertCompany(ctx, alice);
+    companyA = await newCompany(ctx, alice);
   });
   afterAll(() => ctx?.close());
 
@@ -261,10 +261,10 @@ describe('carts', () => {
   describe('intent tokens', () => {
     it('record their company and see only the carts of that company', async () => {
       const user = await newUser();
-      const [companyX, companyY] = [await insertCompany(ctx, user), await insertCompany(ctx, user)];
+      const [companyX, companyY] = [await newCompany(ctx, user), await newCompany(ctx, user)];
       const [intentX, intentY] = [
-        await issueIntent(ctx, user, companyX),
-        await issueIntent(ctx, user, companyY),
+        await createIntent(ctx, user, companyX),
+        await createIntent(ctx, user, companyY),
       ];
       const own = await createCart(ctx, user.token);
       expect(own).toMatchObject({ default: true, company_id: null });
@@ -287,7 +287,8 @@ describe('carts', () => {
       const jwtDefault = await ctx.http.get('/v1/carts/default').set(bearer(user.token));
       expect(expectEnvelope(jwtDefault, 200).data).toEqual(moved);
       expect(await defaultsOf(user.id)).toBe(1);
-      const bobIntent = await issueIntent(ctx, bob, companyX);
+      await addCompanyMember(ctx, user, companyX, bob.id);
+      const bobIntent = await createIntent(ctx, bob, companyX);
       expectEnvelope(await ctx.http.get(`/v1/carts/${viaX.cart_id}`).set(bearer(bobIntent)), 404);
     });
   });
@@ -307,19 +308,19 @@ describe('carts', () => {
         404,
       );
 
-      const companyId = await insertCompany(ctx, user);
+      const companyId = await newCompany(ctx, user);
       const intent = principalOf(user, companyId);
       expect(await refusalStatus(service.resolveTargetCart(intent))).toBe(403);
     });
 
     it('tells why a line may not join a cart: another company or currency', async () => {
       const service = ctx.app.get(CartsService);
-      const intent = await issueIntent(ctx, alice, companyA);
+      const intent = await createIntent(ctx, alice, companyA);
       const cart = await createCart(ctx, intent);
       const entity = await service.resolveTargetCart(principalOf(alice, companyA), cart.cart_id);
       expect(await service.lineProblems(entity, companyA, 'EUR')).toEqual([]);
       await insertLine(ctx, { ...ids(cart), total: '1.00' });
-      const otherCompany = await insertCompany(ctx, alice);
+      const otherCompany = await newCompany(ctx, alice);
       const problems = await service.lineProblems(entity, otherCompany, 'USD');
       expect(problems.map((p) => p.code)).toEqual(['cart_company_mismatch', 'currency_mismatch']);
     });

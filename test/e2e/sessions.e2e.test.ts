@@ -98,13 +98,16 @@ describe('sessions: refresh rotation, logout, credential kinds', () => {
     expectEnvelope(extra, 400);
   });
 
-  it('logs out with the access token: the session’s refresh token stops working', async () => {
+  it('logs out with the access token: its refresh token and the access token itself stop working', async () => {
     const user = await createUser(ctx, admin);
+    const other = await login(ctx, user.email, user.password);
     const res = await ctx.http.post('/v1/logout').set(bearer(user.token));
     const body = expectEnvelope(res, 200);
     expect(body.message).toBe('Logged out');
     expect(body.data).toBeNull();
     expectEnvelope(await refresh(user.refreshToken), 401);
+    expectEnvelope(await ctx.http.get('/v1/users/me').set(bearer(user.token)), 401);
+    expectEnvelope(await ctx.http.get('/v1/users/me').set(bearer(other.token)), 200);
   });
 
   it('logs out with {refresh_token}: that family is revoked, other sessions live on', async () => {
@@ -151,7 +154,9 @@ describe('sessions: refresh rotation, logout, credential kinds', () => {
 
   it('refuses forged, expired and tampered JWTs', async () => {
     const user = await createUser(ctx, admin);
-    const claims = { sub: String(user.id), typ: 'access' };
+    // Access tokens name their live session (refresh family); reuse the user's own.
+    const { fam } = JSON.parse(Buffer.from(user.token.split('.')[1], 'base64url').toString());
+    const claims = { sub: String(user.id), typ: 'access', fam };
     const now = Math.floor(Date.now() / 1000);
 
     // The control: a token signed exactly like the service's own is accepted.

@@ -1,22 +1,18 @@
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { expect } from 'vitest';
 import type { Principal } from '../../src/auth/principal.js';
-import { TokenIssuer } from '../../src/auth/token-issuer.service.js';
 import { CartLineEntity } from '../../src/carts/cart-line.entity.js';
 import { CartEntity } from '../../src/carts/cart.entity.js';
 import { ApiError } from '../../src/common/errors/api-error.js';
-import { CompanyMemberEntity } from '../../src/companies/company-member.entity.js';
-import { CompanyEntity } from '../../src/companies/company.entity.js';
-import { IntentTokenEntity } from '../../src/intents/intent-token.entity.js';
 import { ModelEntity } from '../../src/models/model.entity.js';
 import { SupplierEntity } from '../../src/suppliers/supplier.entity.js';
 import { bearer, unique, type TestUser } from './factories.js';
+import { createCompany } from './org.factories.js';
 import type { TestContext } from './test-app.js';
 
 /*
- * Cart tests need companies, models and lines before their endpoints exist, so these
- * helpers write rows straight through the repositories (foreign keys still apply).
+ * Cart tests need models and lines before their endpoints exist, so these helpers write
+ * those rows straight through the repositories (foreign keys still apply).
  */
 
 export interface TestCart {
@@ -41,46 +37,9 @@ export async function createCart(
   return res.body.data as TestCart;
 }
 
-/** A company row with `member` as its member. */
-export async function insertCompany(ctx: TestContext, member: TestUser): Promise<number> {
-  const dataSource = ctx.app.get(DataSource);
-  const company = dataSource.getRepository(CompanyEntity).create({
-    email: `${unique('co')}@example.test`,
-    name: unique('Company'),
-    vatNumber: unique('VAT'),
-    cocNumber: unique('COC'),
-    phoneNumber: null,
-    website: null,
-    contactPerson: null,
-    createdById: member.id,
-  });
-  await dataSource.getRepository(CompanyEntity).save(company);
-  await dataSource
-    .getRepository(CompanyMemberEntity)
-    .insert({ companyId: company.id, userId: member.id, createdAt: new Date() });
-  return company.id;
-}
-
-/** An intent token for `user` restricted to `companyId`, issued as POST /v1/intents would. */
-export async function issueIntent(
-  ctx: TestContext,
-  user: TestUser,
-  companyId: number,
-): Promise<string> {
-  const jti = randomUUID();
-  const ttlSeconds = 3600;
-  await ctx.app
-    .get(DataSource)
-    .getRepository(IntentTokenEntity)
-    .insert({
-      id: jti,
-      userId: user.id,
-      companyId,
-      expiresAt: new Date(Date.now() + ttlSeconds * 1000),
-      revokedAt: null,
-      createdAt: new Date(),
-    });
-  return ctx.app.get(TokenIssuer).intent(user.id, companyId, jti, ttlSeconds);
+/** A company created by `member` through POST /v1/companies (the creator becomes a member). */
+export async function newCompany(ctx: TestContext, member: TestUser): Promise<number> {
+  return (await createCompany(ctx, member)).id;
 }
 
 /** A supplier and one model of it (version 1, no stored definition needed for lines). */

@@ -62,8 +62,14 @@ export function sendModel(
   return request.set('Content-Type', 'application/json').send(JSON.stringify(model));
 }
 
-/** A zip of a folder (e.g. the door example), entries named by their path inside it. */
-export async function zipFolder(folder: string): Promise<Buffer> {
+/**
+ * A zip of a folder (e.g. the door example), entries named by their path inside it;
+ * `replace` swaps the content of some entries (`{'model.yaml': '…'}`).
+ */
+export async function zipFolder(
+  folder: string,
+  replace: Record<string, string> = {},
+): Promise<Buffer> {
   const zip = new JSZip();
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
@@ -73,6 +79,7 @@ export async function zipFolder(folder: string): Promise<Buffer> {
     }
   };
   walk(folder);
+  for (const [name, content] of Object.entries(replace)) zip.file(name, content);
   return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 

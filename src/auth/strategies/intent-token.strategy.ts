@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { CompanyMemberEntity } from '../../companies/company-member.entity.js';
 import { AppConfig } from '../../config/app-config.js';
 import { IntentTokenEntity } from '../../intents/intent-token.entity.js';
 import { TOKEN_TYPES, type JwtClaims } from '../jwt-claims.js';
@@ -9,13 +10,18 @@ import type { Principal } from '../principal.js';
 import { JwtStrategyBase, jwtVerifyOptions } from './jwt-options.js';
 import { PrincipalLoader } from './principal-loader.js';
 
-/** A short-lived intent JWT: its user, restricted to one company; revocable by its `jti`. */
+/**
+ * A short-lived intent JWT: its user, restricted to one company; revocable by its `jti`.
+ * The user must still be allowed into that company (a member, or an admin).
+ */
 @Injectable()
 export class IntentTokenStrategy extends PassportStrategy(JwtStrategyBase, 'intent') {
   constructor(
     config: AppConfig,
     private readonly principals: PrincipalLoader,
     @InjectRepository(IntentTokenEntity) private readonly intents: Repository<IntentTokenEntity>,
+    @InjectRepository(CompanyMemberEntity)
+    private readonly companyMembers: Repository<CompanyMemberEntity>,
   ) {
     super(jwtVerifyOptions(config));
   }
@@ -26,9 +32,14 @@ export class IntentTokenStrategy extends PassportStrategy(JwtStrategyBase, 'inte
     const intent = await this.intents.findOneBy({ id: claims.jti });
     if (!intent || intent.revokedAt || intent.expiresAt.getTime() <= Date.now()) return false;
     if (intent.companyId !== claims.cid || String(intent.userId) !== claims.sub) return false;
-    return this.principals.load(intent.userId, 'intent', {
+    const principal = await this.principals.load(intent.userId, 'intent', {
       companyId: intent.companyId,
       tokenId: intent.id,
     });
+    if (!principal) return false;
+    const allowed =
+      principal.role === 'admin' ||
+      (await this.companyMembers.existsBy({ companyId: intent.companyId, userId: intent.userId }));
+    return allowed ? principal : false;
   }
 }

@@ -69,6 +69,8 @@ function readItem(
 ): CompiledBomItem | undefined {
   v.allowKeys(record, BOM_KEYS, path);
   const key = v.key(record, path, SECTION_KEY_PATTERN, 'BOM item');
+  // Checked before the children so that a duplicate is reported where it is written.
+  const unique = key !== undefined && v.unique(seen, key, path, 'BOM item');
   const sku = v.string(record, 'sku', path, true);
   const description = v.string(record, 'description', path, true);
   const when = v.expr(record, 'when', path);
@@ -87,8 +89,7 @@ function readItem(
     record.children === undefined
       ? []
       : readItems(v, record.children, childPath(path, 'children'), seen);
-  if (key === undefined || sku === undefined || quantity === undefined) return undefined;
-  if (!v.unique(seen, key, path, 'BOM item')) return undefined;
+  if (key === undefined || !unique || sku === undefined || quantity === undefined) return undefined;
   return {
     key,
     sku,
