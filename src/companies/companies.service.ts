@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository, type FindOptionsWhere } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository, type FindOptionsWhere } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
 import type { Principal } from '../auth/principal.js';
 import { Page } from '../common/envelope/envelope.js';
@@ -13,13 +13,14 @@ import { CompanyEntity } from './company.entity.js';
 import { CompanyDto, type CreateCompanyDto } from './dto/company.dto.js';
 import type { MemberDto } from './dto/member.dto.js';
 import { addMember, listMembers } from './memberships.js';
+import { TransactionRunner } from '../database/transaction-runner.js';
 
 const companiesNotFound = () => ApiError.notFound('Companies not found');
 
 @Injectable()
 export class CompaniesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     @InjectRepository(CompanyEntity) private readonly companies: Repository<CompanyEntity>,
     @InjectRepository(CompanyMemberEntity)
     private readonly members: Repository<CompanyMemberEntity>,
@@ -49,7 +50,7 @@ export class CompaniesService {
       createdAt: new Date(),
     });
     try {
-      await this.dataSource.transaction(async (manager) => {
+      await this.transactions.run(async (manager) => {
         await manager.save(company);
         const membership = manager.create(CompanyMemberEntity, {
           companyId: company.id,

@@ -1,12 +1,14 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { TransactionRunner } from './transaction-runner.js';
 
 /**
  * Connects to SQLite (DATA_DIR) or PostgreSQL (DATABASE_URL) and runs pending
- * migrations before the app serves anything.
+ * migrations before the app serves anything. Provides TransactionRunner everywhere.
  */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -20,5 +22,7 @@ import { buildDataSourceOptions } from './data-source-options.js';
       }),
     }),
   ],
+  providers: [TransactionRunner],
+  exports: [TransactionRunner],
 })
 export class DatabaseModule {}

@@ -33,7 +33,10 @@ export function lockExpiry(model: ModelEntity, now = new Date()): Date | null {
 export function ifMatchAccepts(header: string | undefined, currentVersion: number): boolean {
   if (header === undefined || header.trim() === '') return true;
   return header.split(',').some((raw) => {
-    const tag = raw.trim().replace(/^W\//, '').replace(/^"(.*)"$/, '$1');
+    const tag = raw
+      .trim()
+      .replace(/^W\//, '')
+      .replace(/^"(.*)"$/, '$1');
     return tag === '*' || tag === String(currentVersion);
   });
 }

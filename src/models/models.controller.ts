@@ -132,10 +132,14 @@ export class ModelsController {
   @Auth('jwt', 'api')
   @ApiOperation({
     summary: "An image shipped in the model's zip (not wrapped in the envelope)",
-    description: 'The current version\'s file, or that of `?version=`.',
+    description: "The current version's file, or that of `?version=`.",
   })
   @ApiParam({ name: 'id', description: 'Model id' })
-  @ApiParam({ name: 'path', description: 'Path inside the zip, e.g. images/door.svg' })
+  @ApiParam({
+    name: 'path',
+    type: String,
+    description: 'Path inside the zip, e.g. images/door.svg',
+  })
   @ApiProduces('image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp')
   @ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } })
   @ApiErrors(400, 401, 404)

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
 import type { Principal } from '../auth/principal.js';
 import type { MemberDto } from '../companies/dto/member.dto.js';
@@ -14,6 +14,7 @@ import { CompanySupplierEntity } from './company-supplier.entity.js';
 import { CompanySupplierDto, SupplierDto, type CreateSupplierDto } from './dto/supplier.dto.js';
 import { SupplierMemberEntity } from './supplier-member.entity.js';
 import { SupplierEntity } from './supplier.entity.js';
+import { TransactionRunner } from '../database/transaction-runner.js';
 
 const noSuchSupplier = (path?: string) =>
   ApiError.notFound('The supplier does not exist', [
@@ -23,7 +24,7 @@ const noSuchSupplier = (path?: string) =>
 @Injectable()
 export class SuppliersService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     @InjectRepository(SupplierEntity) private readonly suppliers: Repository<SupplierEntity>,
     @InjectRepository(CompanySupplierEntity)
     private readonly links: Repository<CompanySupplierEntity>,
@@ -51,7 +52,7 @@ export class SuppliersService {
       createdAt: new Date(),
     });
     try {
-      await this.dataSource.transaction(async (manager) => {
+      await this.transactions.run(async (manager) => {
         await manager.save(supplier);
         const link = manager.create(CompanySupplierEntity, {
           companyId,

@@ -21,8 +21,7 @@ import { createTestApp, type TestContext } from '../support/test-app.js';
 /** window.yaml with another general.code, so that several copies fit in one supplier. */
 const windowWithCode = (code: string): string =>
   windowYaml().replace('code: WIN-CASEMENT', `code: ${code}`);
-const windowDocument = (code: string) =>
-  yaml.load(windowWithCode(code)) as Record<string, unknown>;
+const windowDocument = (code: string) => yaml.load(windowWithCode(code)) as Record<string, unknown>;
 
 type Problem = { code: string; message: string; path?: string };
 const problemsOf = (body: Record<string, unknown>) => body.errors as Problem[];
@@ -123,9 +122,7 @@ describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
       });
     expect(svg.status).toBe(200);
     expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
-    expect((svg.body as Buffer).equals(readFileSync(join(DOOR_DIR, 'images/door.svg')))).toBe(
-      true,
-    );
+    expect((svg.body as Buffer).equals(readFileSync(join(DOOR_DIR, 'images/door.svg')))).toBe(true);
   });
 
   it('imports another model of the same supplier by id, pinned to its version', async () => {
@@ -149,10 +146,7 @@ describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
     const definition = (expectEnvelope(detail, 200).data as { definition: Record<string, unknown> })
       .definition;
     expect(definition.imports).toEqual([{ model_id: hardware.id, version_number: 1 }]);
-    expect((definition.questions as { key: string }[]).map((q) => q.key)).toEqual([
-      'size',
-      'knob',
-    ]);
+    expect((definition.questions as { key: string }[]).map((q) => q.key)).toEqual(['size', 'knob']);
   });
 
   it("refuses an import of another supplier's model (400 at the import)", async () => {
@@ -169,7 +163,10 @@ describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
     });
     const body = expectEnvelope(res, 400);
     expect(problemsOf(body)).toEqual([
-      expect.objectContaining({ code: 'unknown_model', path: expect.stringContaining('imports[0]') }),
+      expect.objectContaining({
+        code: 'unknown_model',
+        path: expect.stringContaining('imports[0]'),
+      }),
     ]);
   });
 
@@ -261,12 +258,7 @@ describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
 
   it("accepts an API token of a supplier member, and an admin's JWT", async () => {
     const apiToken = await createApiToken(ctx, world.supplierMember);
-    const viaApi = await uploadModel(
-      ctx,
-      world.supplier.id,
-      apiToken,
-      minimalModel(unique('API')),
-    );
+    const viaApi = await uploadModel(ctx, world.supplier.id, apiToken, minimalModel(unique('API')));
     expect(viaApi.version_number).toBe(1);
     const viaAdmin = await uploadModel(
       ctx,

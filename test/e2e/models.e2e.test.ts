@@ -60,7 +60,10 @@ describe('models: reading, versions, the edit lock, assets', () => {
       expect(first.message).toBe('Models found');
       expect(idsOf(first.data)).toHaveLength(2);
       expect((first.data as TestModel[])[0]).toEqual(
-        expect.objectContaining({ id: window.id, general: expect.objectContaining({ name: 'Casement window' }) }),
+        expect.objectContaining({
+          id: window.id,
+          general: expect.objectContaining({ name: 'Casement window' }),
+        }),
       );
       expect(first.links).toEqual({
         self: `${supplierUrl}?per_page=2&page=1`,
@@ -84,9 +87,7 @@ describe('models: reading, versions, the edit lock, assets', () => {
         world.admin.token,
         await createApiToken(ctx, world.supplierMember),
       ]) {
-        expect(idsOf(expectEnvelope(await get(supplierUrl, token), 200).data)).toContain(
-          window.id,
-        );
+        expect(idsOf(expectEnvelope(await get(supplierUrl, token), 200).data)).toContain(window.id);
       }
       // A member of a company that does not buy from this supplier sees nothing.
       await createCompany(ctx, world.outsider);
@@ -176,8 +177,9 @@ describe('models: reading, versions, the edit lock, assets', () => {
     });
 
     it('lets only one of two racing uploads for the same version win', async () => {
-      const current = (expectEnvelope(await get(url(), world.supplierMember.token), 200)
-        .data as TestModel).version_number;
+      const current = (
+        expectEnvelope(await get(url(), world.supplierMember.token), 200).data as TestModel
+      ).version_number;
       const headers = { 'If-Match': String(current) };
       const answers = await Promise.all([
         put(world.supplierMember.token, minimalModel('VERSIONED'), headers),
@@ -281,7 +283,10 @@ describe('models: reading, versions, the edit lock, assets', () => {
 
       expectEnvelope(await ctx.http.post(lockUrl()).set(bearer(colleague.token)), 200);
       const longAgo = new Date(Date.now() - 31 * 60 * 1000);
-      await ctx.app.get(DataSource).getRepository(ModelEntity).update(model.id, { lockedAt: longAgo });
+      await ctx.app
+        .get(DataSource)
+        .getRepository(ModelEntity)
+        .update(model.id, { lockedAt: longAgo });
       const detail = expectEnvelope(await get(`/v1/models/${model.id}`, colleague.token), 200);
       expect((detail.data as TestModel).locked_by_id).toBeNull();
       const retaken = expectEnvelope(
@@ -296,7 +301,10 @@ describe('models: reading, versions, the edit lock, assets', () => {
       expectEnvelope(await ctx.http.post(lockUrl()).set(bearer(world.companyMember.token)), 403);
       expectEnvelope(await ctx.http.delete(lockUrl()).set(bearer(world.companyMember.token)), 403);
       expectEnvelope(await ctx.http.post(lockUrl()).set(bearer(world.outsider.token)), 404);
-      expectEnvelope(await ctx.http.post('/v1/models/999999/lock').set(bearer(world.admin.token)), 404);
+      expectEnvelope(
+        await ctx.http.post('/v1/models/999999/lock').set(bearer(world.admin.token)),
+        404,
+      );
       expectEnvelope(await ctx.http.post(lockUrl()), 401);
     });
   });
@@ -364,13 +372,18 @@ describe('GET /v1/companies/{id}/models', () => {
     ctx = await createTestApp();
     world = await createModelWorld(ctx);
     window = await uploadModel(ctx, world.supplier.id, world.supplierMember.token, windowYaml());
-    await uploadModel(ctx, world.supplier.id, world.supplierMember.token, await zipFolder(DOOR_DIR));
+    await uploadModel(
+      ctx,
+      world.supplier.id,
+      world.supplierMember.token,
+      await zipFolder(DOOR_DIR),
+    );
   });
   afterAll(() => ctx?.close());
 
   const url = () => `/v1/companies/${world.company.id}/models`;
 
-  it('lists the linked suppliers\' models with their questions, to an intent token', async () => {
+  it("lists the linked suppliers' models with their questions, to an intent token", async () => {
     const intent = await createIntent(ctx, world.companyMember, world.company.id);
     const body = expectEnvelope(await ctx.http.get(url()).set(bearer(intent)), 200);
     const models = body.data as (TestModel & { language: string; questions: { key: string }[] })[];
@@ -405,11 +418,17 @@ describe('GET /v1/companies/{id}/models', () => {
       .get(`${url()}?language_code=nl&per_page=1`)
       .set(bearer(world.companyMember.token));
     const body = expectEnvelope(res, 200);
-    const [model] = body.data as { general: { name: string }; language: string; questions: { label: string }[] }[];
+    const [model] = body.data as {
+      general: { name: string };
+      language: string;
+      questions: { label: string }[];
+    }[];
     expect(model.language).toBe('nl');
     expect(model.general.name).toBe('Draairaam');
     expect(model.questions[0].label).toBe('Breedte');
-    expect(body.links).toEqual(expect.objectContaining({ next: expect.stringContaining('page=2') }));
+    expect(body.links).toEqual(
+      expect.objectContaining({ next: expect.stringContaining('page=2') }),
+    );
     const bad = await ctx.http
       .get(`${url()}?language_code=${encodeURIComponent('<script>')}`)
       .set(bearer(world.companyMember.token));
@@ -419,7 +438,9 @@ describe('GET /v1/companies/{id}/models', () => {
   it('shows nothing of unlinked suppliers, and 404 for companies the caller cannot see', async () => {
     const otherCompany = await createCompany(ctx, world.outsider);
     const own = expectEnvelope(
-      await ctx.http.get(`/v1/companies/${otherCompany.id}/models`).set(bearer(world.outsider.token)),
+      await ctx.http
+        .get(`/v1/companies/${otherCompany.id}/models`)
+        .set(bearer(world.outsider.token)),
       200,
     );
     expect(own.data).toEqual([]);

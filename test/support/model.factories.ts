@@ -57,8 +57,7 @@ export function sendModel(
   const request = ctx.http[method](url).set(headers);
   if (token !== null) request.set(bearer(token));
   if (Buffer.isBuffer(model)) return request.set('Content-Type', 'application/zip').send(model);
-  if (typeof model === 'string')
-    return request.set('Content-Type', 'application/yaml').send(model);
+  if (typeof model === 'string') return request.set('Content-Type', 'application/yaml').send(model);
   return request.set('Content-Type', 'application/json').send(JSON.stringify(model));
 }
 
