@@ -1,1 +1,124 @@
-export {};
+/**
+ * Engine benchmark (not a test): compile time, evaluation median / p99 and the heap a
+ * compiled model holds, for generated models of 100, 1,000 and 5,000 questions.
+ * Run with `npm run bench` (builds with tsconfig.bench.json, runs with --expose-gc).
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { compileModel, type CompiledModel, evaluateConfiguration } from '../src/engine/index.js';
+import { generateModel } from './generate-model.js';
+
+const SIZES = [100, 1000, 5000];
+const WARM_UP = 50;
+const RUNS = Number(process.env.BENCH_RUNS ?? 500);
+/** The 5,000-question model gets fewer runs: the machine is shared and the median is stable by then. */
+const runsFor = (questions: number): number => (questions >= 5000 ? Math.min(RUNS, 200) : RUNS);
+const SHARED_GENERATOR = resolve(process.env.GEN_MODEL ?? '../shared/tools/gen-model.mjs');
+
+interface Row {
+  questions: number;
+  compileMs: number;
+  medianMs: number;
+  p99Ms: number;
+  heapMb: number | undefined;
+  runs: number;
+  valid: boolean;
+}
+
+/** Writes model and answers to `dir` with the shared generator when present, else with the port. */
+function generate(questions: number, dir: string): { document: unknown; answers: unknown } {
+  const out = join(dir, `model-${questions}.json`);
+  const answersOut = join(dir, `answers-${questions}.json`);
+  if (existsSync(SHARED_GENERATOR)) {
+    execFileSync(process.execPath, [SHARED_GENERATOR, '--questions', String(questions), '--out', out, '--answers', answersOut]);
+  } else {
+    const generated = generateModel(questions);
+    writeFileSync(out, JSON.stringify(generated.model));
+    writeFileSync(answersOut, JSON.stringify(generated.answers));
+  }
+  return { document: JSON.parse(readFileSync(out, 'utf8')), answers: JSON.parse(readFileSync(answersOut, 'utf8')) };
+}
+
+function compileOrThrow(document: unknown): CompiledModel {
+  const result = compileModel(document);
+  if (!result.ok) throw new Error(`generated model rejected: ${JSON.stringify(result.problems.slice(0, 3))}`);
+  return result.model;
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+function heapHeldBy(document: unknown): { model: CompiledModel; heapMb: number | undefined } {
+  if (gc === undefined) return { model: compileOrThrow(document), heapMb: undefined };
+  gc();
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const model = compileOrThrow(document);
+  gc();
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  return { model, heapMb: (after - before) / 1024 / 1024 };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
+}
+
+function bench(questions: number, dir: string): Row {
+  const { document, answers } = generate(questions, dir);
+  const compileTimes: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now();
+    compileOrThrow(document);
+    compileTimes.push(performance.now() - started);
+  }
+  const { model, heapMb } = heapHeldBy(document);
+  const request = { modelId: 1, versionNumber: 1, questions: answers };
+  let valid = true;
+  for (let i = 0; i < WARM_UP; i++) valid = evaluateConfiguration(model, request).valid && valid;
+  const times: number[] = [];
+  const runs = runsFor(questions);
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    evaluateConfiguration(model, request);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  compileTimes.sort((a, b) => a - b);
+  return {
+    questions,
+    compileMs: compileTimes[1],
+    medianMs: percentile(times, 0.5),
+    p99Ms: percentile(times, 0.99),
+    heapMb,
+    runs,
+    valid,
+  };
+}
+
+function main(): void {
+  const dir = mkdtempSync(join(tmpdir(), 'engine-bench-'));
+  const source = existsSync(SHARED_GENERATOR) ? SHARED_GENERATOR : 'bench/generate-model.ts (port)';
+  console.log(`engine benchmark: generator ${source}; evaluations after ${WARM_UP} warm-up; node ${process.version}`);
+  if (gc === undefined) console.log('(run with --expose-gc to measure the heap a compiled model holds)');
+  const rows: Row[] = [];
+  try {
+    for (const size of SIZES) rows.push(bench(size, dir));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.table(
+    rows.map((row) => ({
+      questions: row.questions,
+      'compile ms (median of 3)': row.compileMs.toFixed(1),
+      'evaluate median ms': row.medianMs.toFixed(3),
+      'evaluate p99 ms': row.p99Ms.toFixed(3),
+      'model heap MB': row.heapMb === undefined ? 'n/a' : row.heapMb.toFixed(1),
+      runs: row.runs,
+      valid: row.valid,
+    })),
+  );
+}
+
+main();

@@ -2,7 +2,6 @@ import { AppConfig } from '../config/app-config.js';
 import { usageError } from './cli-error.js';
 import { migrate, openDatabase } from './database.js';
 import type { CliIo } from './io.js';
-import { loadModel } from './load-model.js';
 import { addMembership, createUser, type MembershipTarget } from './user-commands.js';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
@@ -109,6 +108,8 @@ export const COMMANDS: Record<string, Command> = {
     async run(options, env, io) {
       const supplierId = positiveId(options.supplier, '--supplier');
       const asUser = typeof options.as === 'string' ? options.as : undefined;
+      // Loaded only here: it pulls in the whole application, which the other commands skip.
+      const { loadModel } = await import('./load-model.js');
       await loadModel(new AppConfig(env), supplierId, String(options.file), asUser, io);
     },
   },

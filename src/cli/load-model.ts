@@ -1,9 +1,19 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
+import { DataSource } from 'typeorm';
+import { AppModule } from '../app.module.js';
+import type { Principal } from '../auth/principal.js';
+import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
 import type { ModelSourceFormat } from '../engine/source/index.js';
+import { ModelsService } from '../models/models.service.js';
+import { SupplierEntity } from '../suppliers/supplier.entity.js';
+import { UserEntity } from '../users/user.entity.js';
 import { CliError, usageError } from './cli-error.js';
 import type { CliIo } from './io.js';
+import { findUser } from './user-commands.js';
 
 const FORMATS: Record<string, ModelSourceFormat> = {
   '.json': 'json',
@@ -20,8 +30,10 @@ export function formatOfFile(path: string): ModelSourceFormat {
 }
 
 /**
- * Uploads a model file as POST /v1/suppliers/{id}/models would, through the app's own
- * ModelsService (same parsing, validation, compilation and storage).
+ * Uploads a model file as POST /v1/suppliers/{id}/models does, through the app's own
+ * ModelsService (same parsing, import merging, validation, compilation and storage).
+ * It boots the application context, which reads its configuration from process.env
+ * like the service itself.
  */
 export async function loadModel(
   config: AppConfig,
@@ -34,15 +46,67 @@ export async function loadModel(
   const bytes = await readFile(file).catch(() => {
     throw new CliError(`Cannot read ${file}`);
   });
-  if (bytes.length > config.engineLimits.uploadBytes) {
-    throw new CliError(
-      `${file} is ${bytes.length} bytes, over MODEL_UPLOAD_LIMIT (${config.engineLimits.uploadBytes})`,
-    );
+  const limit = config.engineLimits.uploadBytes;
+  if (bytes.length > limit) {
+    throw new CliError(`${file} is ${bytes.length} bytes, over MODEL_UPLOAD_LIMIT (${limit})`);
   }
-  void supplierId;
-  void asUser;
-  void io;
-  throw new CliError(
-    `load-model is not available yet: the models service is not part of this build (${format} file ${file} not loaded)`,
+
+  const app = await NestFactory.createApplicationContext(AppModule, {
+    logger: ['error', 'warn'],
+    abortOnError: false,
+  });
+  try {
+    const dataSource = app.get(DataSource);
+    const supplier = await dataSource.getRepository(SupplierEntity).findOneBy({ id: supplierId });
+    if (!supplier) throw new CliError(`No supplier with id ${supplierId}`);
+    const uploader = await resolveUploader(app, asUser);
+    const model = await app
+      .get(ModelsService)
+      .create(principalOf(uploader), supplierId, async () => ({ bytes, format }))
+      .catch((error: unknown) => {
+        throw error instanceof ApiError ? modelRefusal(error) : error;
+      });
+    const name = typeof model.general.name === 'string' ? ` "${model.general.name}"` : '';
+    io.out(
+      `Created model #${model.id}${name} version ${model.version_number} for supplier ` +
+        `#${supplierId} ${supplier.name} (uploaded as #${uploader.id} ${uploader.email})`,
+    );
+  } finally {
+    await app.close();
+  }
+}
+
+/** `--as` names the uploader recorded on the version; by default the oldest admin. */
+async function resolveUploader(
+  app: INestApplicationContext,
+  asUser: string | undefined,
+): Promise<UserEntity> {
+  const users = app.get(DataSource).getRepository(UserEntity);
+  if (asUser !== undefined) return findUser(users, asUser);
+  const [admin] = await users.find({ where: { role: 'admin' }, order: { id: 'ASC' }, take: 1 });
+  if (!admin) {
+    throw new CliError('No admin exists to record as uploader: run create-admin, or pass --as');
+  }
+  return admin;
+}
+
+/** The CLI acts as that user through a JWT-like principal (not restricted to a company). */
+function principalOf(user: UserEntity): Principal {
+  return {
+    userId: user.id,
+    email: user.email,
+    role: user.role,
+    via: 'jwt',
+    companyId: null,
+    tokenId: null,
+    familyId: null,
+  };
+}
+
+/** "The model is invalid" with one line per problem, as the API lists them in `errors`. */
+function modelRefusal(error: ApiError): CliError {
+  const lines = error.problems.map(
+    (problem) => `  - ${problem.path ? `${problem.path}: ` : ''}${problem.message}`,
   );
+  return new CliError([error.message, ...lines].join('\n'));
 }

@@ -1,5 +1,9 @@
 import 'reflect-metadata';
 import { verify } from '@node-rs/argon2';
+import yaml from 'js-yaml';
+import JSZip from 'jszip';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
@@ -7,9 +11,12 @@ import { CompanyMemberEntity } from '../../src/companies/company-member.entity.j
 import { CompanyEntity } from '../../src/companies/company.entity.js';
 import { AppConfig } from '../../src/config/app-config.js';
 import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
+import { ModelVersionEntity } from '../../src/models/model-version.entity.js';
+import { ModelEntity } from '../../src/models/model.entity.js';
 import { SupplierMemberEntity } from '../../src/suppliers/supplier-member.entity.js';
 import { SupplierEntity } from '../../src/suppliers/supplier.entity.js';
 import { UserEntity } from '../../src/users/user.entity.js';
+import { minimalModel } from '../support/model.factories.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 interface Run {
@@ -42,6 +49,10 @@ describe('cli: npm run cli -- <command>', () => {
       JWT_SECRET: 'a-test-secret-that-is-long-enough-0123456789',
       ...(database.url ? { DATABASE_URL: database.url } : {}),
     };
+    // load-model boots the application, which reads process.env (this file's process only).
+    Object.assign(process.env, env);
+    delete process.env.ADMIN_EMAIL;
+    delete process.env.ADMIN_PASSWORD;
   });
   afterAll(async () => {
     if (db?.isInitialized) await db.destroy();
@@ -274,6 +285,76 @@ describe('cli: npm run cli -- <command>', () => {
     ]);
     expect(missing).toEqual(
       expect.objectContaining({ code: 1, err: 'Error: Cannot read /nonexistent/model.yaml' }),
+    );
+  });
+
+  it('loads JSON, YAML and zip model files for a supplier through the models service', async () => {
+    const supplier = await db.getRepository(SupplierEntity).findOneByOrFail({ name: 'Acme Doors' });
+    const admin = await db
+      .getRepository(UserEntity)
+      .findOneByOrFail({ email: 'root@example.test' });
+    const dana = await db.getRepository(UserEntity).findOneByOrFail({ email: 'dana@example.test' });
+    const jsonFile = join(database.dataDir, 'casement.json');
+    writeFileSync(jsonFile, JSON.stringify(minimalModel('CLI-JSON', 'Casement')));
+    const yamlFile = join(database.dataDir, 'door.yml');
+    writeFileSync(yamlFile, yaml.dump(minimalModel('CLI-YAML', 'Door')));
+    const zipFile = join(database.dataDir, 'gate.zip');
+    const zip = new JSZip().file('model.yaml', yaml.dump(minimalModel('CLI-ZIP', 'Gate')));
+    writeFileSync(zipFile, await zip.generateAsync({ type: 'nodebuffer' }));
+
+    const json = await cli(['load-model', '--supplier', String(supplier.id), '--file', jsonFile]);
+    expect(json.err).toBe('');
+    expect(json.code).toBe(0);
+    expect(json.out).toMatch(
+      new RegExp(
+        `^Created model #\\d+ "Casement" version 1 for supplier #${supplier.id} Acme Doors \\(uploaded as #${admin.id} root@example\\.test\\)$`,
+      ),
+    );
+    const byYaml = await cli([
+      'load-model',
+      '--supplier',
+      String(supplier.id),
+      '--file',
+      yamlFile,
+      '--as',
+      dana.email,
+    ]);
+    expect(byYaml.code).toBe(0);
+    expect(byYaml.out).toContain(`"Door" version 1`);
+    expect(byYaml.out).toContain(`(uploaded as #${dana.id} dana@example.test)`);
+    const byZip = await cli(['load-model', '--supplier', String(supplier.id), '--file', zipFile]);
+    expect(byZip.code).toBe(0);
+
+    const models = await db
+      .getRepository(ModelEntity)
+      .find({ where: { supplierId: supplier.id }, order: { id: 'ASC' } });
+    expect(models.map((m) => [m.name, m.code, m.versionNumber])).toEqual([
+      ['Casement', 'CLI-JSON', 1],
+      ['Door', 'CLI-YAML', 1],
+      ['Gate', 'CLI-ZIP', 1],
+    ]);
+    const versions = await db.getRepository(ModelVersionEntity).find({ order: { modelId: 'ASC' } });
+    expect(versions.map((v) => [v.sourceFormat, v.createdById])).toEqual([
+      ['json', admin.id],
+      ['yaml', dana.id],
+      ['zip', admin.id],
+    ]);
+  });
+
+  it('lists every problem of an invalid model and stores nothing (exit 1)', async () => {
+    const supplier = await db.getRepository(SupplierEntity).findOneByOrFail({ name: 'Acme Doors' });
+    const before = await db.getRepository(ModelEntity).count();
+    const file = join(database.dataDir, 'broken.yaml');
+    writeFileSync(file, 'general: {}\nquestions: [{key: 1}]\n');
+    const res = await cli(['load-model', '--supplier', String(supplier.id), '--file', file]);
+    expect(res.code).toBe(1);
+    expect(res.err).toMatch(/^Error: The model is invalid\n {2}- /);
+    expect(res.err.split('\n').length).toBeGreaterThan(2);
+    expect(await db.getRepository(ModelEntity).count()).toBe(before);
+
+    const noSupplier = await cli(['load-model', '--supplier', '99999', '--file', file]);
+    expect(noSupplier).toEqual(
+      expect.objectContaining({ code: 1, err: 'Error: No supplier with id 99999' }),
     );
   });
 

@@ -12,8 +12,9 @@ import {
 } from './org.factories.js';
 import type { TestContext } from './test-app.js';
 
-/** The example models beside MODEL_FORMAT.md. */
-export const SHARED_MODELS_DIR = '/work/shared/models';
+import { SHARED_MODELS_DIR } from './shared-dir.js';
+
+export { SHARED_MODELS_DIR };
 export const WINDOW_YAML_PATH = join(SHARED_MODELS_DIR, 'window.yaml');
 export const DOOR_DIR = join(SHARED_MODELS_DIR, 'door');
 

@@ -26,14 +26,14 @@ export function readAnswers(model: CompiledModel, raw: unknown, state: Evaluatio
     return;
   }
   for (const key of Object.keys(raw)) {
-    const path = `questions.${key}`;
     const index = model.questionIndex.get(key);
     if (index === undefined) {
-      state.error('unknown_question', `the model has no question '${key}'`, path);
+      state.error('unknown_question', `the model has no question '${key}'`, `questions.${key}`);
       continue;
     }
     const answer = raw[key];
     const values = isRecord(answer) ? answer.values : undefined;
+    const path = `questions.${key}`;
     if (!Array.isArray(values)) {
       state.error('invalid_answer', 'an answer is {values: [...]}', path);
       state.answers[index] = { value: null, raw: [], invalid: true };
@@ -52,33 +52,36 @@ function readValues(
 ): UserAnswer {
   if (values.length === 0) return UNANSWERED;
   const question = model.questions[index];
-  const multiple = question.type === 'multi_choice';
-  let invalid = false;
-  if (!multiple && values.length > 1) {
-    state.error(
-      'too_many_values',
-      `${question.key} takes one value, got ${values.length}`,
-      `${path}.values`,
-    );
-    invalid = true;
+  if (question.type === 'multi_choice') return readMultiple(question, values, path, state);
+  if (values.length > 1) {
+    state.error('too_many_values', `${question.key} takes one value, got ${values.length}`, `${path}.values`);
+    return { value: null, raw: values, invalid: true };
   }
-  const converted: unknown[] = [];
-  for (let i = 0; i < values.length && !(invalid && !multiple); i++) {
+  const result = convertElement(question, values[0]);
+  if (result.ok) return { value: result.value, raw: values, invalid: false };
+  state.error(result.code, result.message, `${path}.values[0]`);
+  return { value: null, raw: values, invalid: true };
+}
+
+function readMultiple(
+  question: CompiledModel['questions'][number],
+  values: unknown[],
+  path: string,
+  state: EvaluationState,
+): UserAnswer {
+  let invalid = false;
+  const keys: string[] = [];
+  for (let i = 0; i < values.length; i++) {
     const result = convertElement(question, values[i]);
     if (!result.ok) {
       state.error(result.code, result.message, `${path}.values[${i}]`);
       invalid = true;
-    } else if (multiple && converted.includes(result.value)) {
-      state.error(
-        'duplicate_value',
-        `'${String(values[i])}' is selected twice`,
-        `${path}.values[${i}]`,
-      );
+    } else if (keys.includes(result.value as string)) {
+      state.error('duplicate_value', `'${String(values[i])}' is selected twice`, `${path}.values[${i}]`);
       invalid = true;
     } else {
-      converted.push(result.value);
+      keys.push(result.value as string);
     }
   }
-  if (invalid) return { value: null, raw: [...values], invalid: true };
-  return { value: multiple ? converted : converted[0], raw: [...values], invalid: false };
+  return invalid ? { value: null, raw: values, invalid: true } : { value: keys, raw: values, invalid: false };
 }

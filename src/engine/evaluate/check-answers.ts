@@ -19,68 +19,47 @@ export function checkAnswers(model: CompiledModel, state: EvaluationState): void
         : conditionOr(question.required, state.context, false);
     state.required[index] = required;
     const value = state.values[index];
-    if (value === null) {
-      if (required && !state.answers[index].invalid) {
-        state.error('required', `${question.key} is required`, `questions.${question.key}`);
-      }
-      continue;
+    if (value !== null) checkValue(question, value, state);
+    else if (required && !state.answers[index].invalid) {
+      state.error('required', `${question.key} is required`, `questions.${question.key}`);
     }
-    const base = `questions.${question.key}`;
-    const at = (i: number): string =>
-      state.sources[index] === 'user' ? `${base}.values[${i}]` : base;
-    checkValue(question, value, state, at, base);
   }
 }
 
-function checkValue(
-  question: CompiledQuestion,
-  value: CelValue,
-  state: EvaluationState,
-  at: (i: number) => string,
-  base: string,
-): void {
+/** Where a problem with value i is reported (built only when there is a problem). */
+function at(question: CompiledQuestion, state: EvaluationState, i?: number): string {
+  const base = `questions.${question.key}`;
+  return i === undefined || state.sources[question.index] !== 'user' ? base : `${base}.values[${i}]`;
+}
+
+function checkValue(question: CompiledQuestion, value: CelValue, state: EvaluationState): void {
+  const key = question.key;
   switch (question.type) {
     case 'choice':
-      checkAvailable(question, value as string, 0, state, at);
+      checkAvailable(question, value as string, 0, state);
       return;
     case 'multi_choice': {
       const keys = value as string[];
-      keys.forEach((key, i) => checkAvailable(question, key, i, state, at));
+      for (let i = 0; i < keys.length; i++) checkAvailable(question, keys[i], i, state);
       if (question.minSelected !== undefined && keys.length < question.minSelected) {
-        state.error(
-          'too_few_selected',
-          `select at least ${question.minSelected} for ${question.key}`,
-          base,
-        );
+        state.error('too_few_selected', `select at least ${question.minSelected} for ${key}`, at(question, state));
       }
       if (question.maxSelected !== undefined && keys.length > question.maxSelected) {
-        state.error(
-          'too_many_selected',
-          `select at most ${question.maxSelected} for ${question.key}`,
-          base,
-        );
+        state.error('too_many_selected', `select at most ${question.maxSelected} for ${key}`, at(question, state));
       }
       return;
     }
     case 'number':
     case 'integer':
-      checkNumber(question, Number(value as number | bigint), state, at(0));
+      checkNumber(question, Number(value as number | bigint), state);
       return;
     case 'text': {
-      const length = [...(value as string)].length;
+      const length = codePoints(value as string);
       if (question.minLength !== undefined && length < question.minLength) {
-        state.error(
-          'too_short',
-          `${question.key} needs at least ${question.minLength} characters`,
-          at(0),
-        );
+        state.error('too_short', `${key} needs at least ${question.minLength} characters`, at(question, state, 0));
       }
       if (question.maxLength !== undefined && length > question.maxLength) {
-        state.error(
-          'too_long',
-          `${question.key} takes at most ${question.maxLength} characters`,
-          at(0),
-        );
+        state.error('too_long', `${key} takes at most ${question.maxLength} characters`, at(question, state, 0));
       }
       return;
     }
@@ -89,41 +68,33 @@ function checkValue(
   }
 }
 
-function checkAvailable(
-  question: CompiledQuestion,
-  key: string,
-  i: number,
-  state: EvaluationState,
-  at: (i: number) => string,
-): void {
-  const option = question.optionIndex.get(key);
-  const reasons =
-    option === undefined ? undefined : state.unavailableBecause[question.index]?.[option];
-  if (reasons === undefined) return;
-  state.error(
-    'option_unavailable',
-    `option '${key}' of ${question.key} is not available (${reasons.join(', ')})`,
-    at(i),
-  );
+/** Characters as users count them (code points, not UTF-16 units). */
+function codePoints(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xdc00 || code > 0xdfff) count++; // low surrogates continue a character
+  }
+  return count;
 }
 
-function checkNumber(
-  question: CompiledQuestion,
-  value: number,
-  state: EvaluationState,
-  path: string,
-): void {
-  if (question.min !== undefined && value < question.min) {
-    state.error('out_of_range', `${question.key} must be at least ${question.min}`, path);
-  } else if (question.max !== undefined && value > question.max) {
-    state.error('out_of_range', `${question.key} must be at most ${question.max}`, path);
+function checkAvailable(question: CompiledQuestion, key: string, i: number, state: EvaluationState): void {
+  const option = question.optionIndex.get(key);
+  const reasons = option === undefined ? undefined : state.unavailableBecause[question.index]?.[option];
+  if (reasons === undefined) return;
+  const message = `option '${key}' of ${question.key} is not available (${reasons.join(', ')})`;
+  state.error('option_unavailable', message, at(question, state, i));
+}
+
+function checkNumber(question: CompiledQuestion, value: number, state: EvaluationState): void {
+  const { key, min, max, step } = question;
+  if (min !== undefined && value < min) {
+    state.error('out_of_range', `${key} must be at least ${min}`, at(question, state, 0));
+  } else if (max !== undefined && value > max) {
+    state.error('out_of_range', `${key} must be at most ${max}`, at(question, state, 0));
   }
-  if (question.step !== undefined && !onStep(value, question.min ?? 0, question.step)) {
-    state.error(
-      'off_step',
-      `${question.key} must be ${question.min ?? 0} plus a multiple of ${question.step}`,
-      path,
-    );
+  if (step !== undefined && !onStep(value, min ?? 0, step)) {
+    state.error('off_step', `${key} must be ${min ?? 0} plus a multiple of ${step}`, at(question, state, 0));
   }
 }
 

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import JSZip from 'jszip';
 
 import { resolveLimits, type EngineLimits } from '../../../src/engine/limits.js';
+import { SHARED_MODELS_DIR } from '../../support/shared-dir.js';
 
-export const DOOR_DIR = '/work/shared/models/door';
+export const DOOR_DIR = join(SHARED_MODELS_DIR, 'door');
 
 export const limits = (overrides: Partial<EngineLimits> = {}): EngineLimits =>
   resolveLimits(overrides);
@@ -29,7 +30,7 @@ export async function makeZip(
   });
 }
 
-/** The door example of /work/shared/models/door, read from disk, as zip entries. */
+/** The door example of shared/models/door, read from disk, as zip entries. */
 export async function doorFiles(): Promise<ZipFiles> {
   const names = [
     'model.yaml',

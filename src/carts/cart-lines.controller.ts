@@ -1,0 +1,55 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth } from '../auth/auth.decorator.js';
+import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
+import type { Principal } from '../auth/principal.js';
+import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
+import { SeedContract } from '../common/seed-contract.decorator.js';
+import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+import { CartLinesService } from './cart-lines.service.js';
+import { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
+import { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
+
+@ApiTags('carts')
+@Controller('v1/carts')
+export class CartLinesController {
+  constructor(private readonly cartLines: CartLinesService) {}
+
+  @Post()
+  @Auth('jwt', 'intent')
+  @SeedContract({ invalidBody: 401 })
+  @ResponseMessage('Configuration added to the cart')
+  @ApiOperation({
+    summary: 'Add a configuration to a cart',
+    description:
+      'Evaluates the answers against the model’s current version and stores the line in the ' +
+      'named cart (`cart_id`) or the caller’s default cart. An invalid body or configuration ' +
+      'answers 401 with every problem in `errors`; nothing is stored.',
+  })
+  @ApiEnvelope(AddedCartLineDto, { status: 201 })
+  @ApiErrors(401, 403, 404)
+  add(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: AddCartLineDto,
+  ): Promise<AddedCartLineDto> {
+    return this.cartLines.add(principal, body);
+  }
+
+  @Post('preview')
+  @HttpCode(200)
+  @Auth('jwt', 'intent')
+  @ResponseMessage('Configuration evaluated')
+  @ApiOperation({
+    summary: 'Evaluate a configuration without saving it',
+    description:
+      'The line as POST /v1/carts would store it, with `valid`, `errors` and `warnings`.',
+  })
+  @ApiEnvelope(PreviewLineDto)
+  @ApiErrors(400, 401, 403)
+  preview(
+    @CurrentPrincipal() principal: Principal,
+    @Body() body: ConfigurationDto,
+  ): Promise<PreviewLineDto> {
+    return this.cartLines.preview(principal, body);
+  }
+}

@@ -1,0 +1,117 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { AccessService } from '../access/access.service.js';
+import type { Principal } from '../auth/principal.js';
+import { ApiError } from '../common/errors/api-error.js';
+import { evaluateConfiguration, type Evaluation } from '../engine/index.js';
+import { ModelsService } from '../models/models.service.js';
+import { CartLineEntity } from './cart-line.entity.js';
+import { CartsService } from './carts.service.js';
+import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
+import type { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
+
+/** What a configuration was evaluated against and what came out. */
+interface Configured {
+  modelId: number;
+  versionNumber: number;
+  evaluation: Evaluation;
+}
+
+/**
+ * Turns a configuration into a cart line: access checks, evaluation with the model's
+ * compiled current version (from the cache: no parsing per request), and storage.
+ */
+@Injectable()
+export class CartLinesService {
+  constructor(
+    @InjectRepository(CartLineEntity) private readonly lines: Repository<CartLineEntity>,
+    private readonly carts: CartsService,
+    private readonly models: ModelsService,
+    private readonly access: AccessService,
+  ) {}
+
+  /** POST /v1/carts: an invalid configuration answers 401 (seed contract) and stores nothing. */
+  async add(principal: Principal, input: AddCartLineDto): Promise<AddedCartLineDto> {
+    const { modelId, versionNumber, evaluation } = await this.configure(principal, input);
+    if (!evaluation.valid) {
+      throw new ApiError(
+        HttpStatus.UNAUTHORIZED,
+        'The configuration is not valid',
+        evaluation.errors,
+      );
+    }
+    const cart = await this.carts.resolveTargetCart(principal, input.cart_id);
+    const pricing = evaluation.line.pricing;
+    const mismatch = await this.carts.lineProblems(cart, input.company_id, pricing.currency);
+    if (mismatch.length > 0) {
+      const companyMismatch = mismatch.some((p) => p.code === 'cart_company_mismatch');
+      const status = companyMismatch ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
+      throw new ApiError(status, 'The line cannot go into this cart', mismatch);
+    }
+    const stored = await this.lines.save(
+      this.lines.create({
+        cartId: cart.id,
+        modelId,
+        versionNumber,
+        companyId: input.company_id,
+        languageCode: input.language_code ?? null,
+        answers: input.questions,
+        line: evaluation.line as unknown as Record<string, unknown>,
+        total: pricing.total,
+        currency: pricing.currency,
+      }),
+    );
+    return {
+      ...evaluation.line,
+      id: stored.id,
+      cart_id: cart.id,
+      model_id: modelId,
+      company_id: input.company_id,
+      warnings: evaluation.warnings,
+    };
+  }
+
+  /** POST /v1/carts/preview: the same evaluation, nothing stored. */
+  async preview(principal: Principal, input: ConfigurationDto): Promise<PreviewLineDto> {
+    const { evaluation } = await this.configure(principal, input);
+    return {
+      ...evaluation.line,
+      id: null,
+      valid: evaluation.valid,
+      errors: evaluation.errors,
+      warnings: evaluation.warnings,
+    };
+  }
+
+  /**
+   * The caller must see the company, the model must exist, and the model's supplier
+   * must be linked to that company; otherwise 403, the same answer for each so that
+   * nothing is learned about models the caller may not use.
+   */
+  private async configure(principal: Principal, input: ConfigurationDto): Promise<Configured> {
+    const forbidden = () =>
+      ApiError.forbidden('The company or the model is not accessible', [
+        {
+          code: 'not_accessible',
+          message: 'You may not configure this model for this company',
+        },
+      ]);
+    if (!(await this.access.canSeeCompany(principal, input.company_id))) throw forbidden();
+    const loaded = await this.models.loadCompiled(input.model_id).catch((error: unknown) => {
+      if (error instanceof ApiError && error.getStatus() === HttpStatus.NOT_FOUND)
+        throw forbidden();
+      throw error;
+    });
+    if (!(await this.access.isLinked(input.company_id, loaded.model.supplierId))) throw forbidden();
+    const evaluation = evaluateConfiguration(loaded.compiled, {
+      modelId: loaded.model.id,
+      versionNumber: loaded.versionNumber,
+      questions: input.questions,
+      languageCode: input.language_code ?? null,
+      assetUrl: (path) =>
+        `/v1/models/${loaded.model.id}/assets/${path.split('/').map(encodeURIComponent).join('/')}?version=${loaded.versionNumber}`,
+    });
+    return { modelId: loaded.model.id, versionNumber: loaded.versionNumber, evaluation };
+  }
+}
