@@ -53,6 +53,8 @@ export interface CompatibilityTable {
   readonly columns: readonly number[];
   /** Cells as CEL values, comparable with `===` to question values. */
   readonly rows: ReadonlyArray<readonly CelValue[]>;
+  /** Per column: cell value → the rows that have it (for option availability). */
+  readonly rowsByCell: ReadonlyArray<ReadonlyMap<CelValue, readonly number[]>>;
 }
 
 export interface CompiledRule {

@@ -47,14 +47,30 @@ export async function assertCodeFree(
     code,
     ...(exceptModelId === undefined ? {} : { id: Not(exceptModelId) }),
   });
-  if (taken) {
-    throw ApiError.conflict('Another model of this supplier has that code', [
-      {
-        code: 'duplicate',
-        message: `general.code "${code}" is already used by another model of this supplier`,
-        path: 'general.code',
-      },
-    ]);
+  if (taken) throw codeConflict(code);
+}
+
+export function codeConflict(code: string | null): ApiError {
+  return ApiError.conflict('Another model of this supplier has that code', [
+    {
+      code: 'duplicate',
+      message: `general.code "${code}" is already used by another model of this supplier`,
+      path: 'general.code',
+    },
+  ]);
+}
+
+/**
+ * Runs a store of a model whose code was checked free: when a concurrent upload took
+ * the code meanwhile, the unique index `uq_models_supplier_code` refuses it (409).
+ * (insertVersion turns its own index violation into an ApiError first.)
+ */
+export async function withCodeGuard<T>(code: string | null, store: () => Promise<T>): Promise<T> {
+  try {
+    return await store();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw codeConflict(code);
+    throw error;
   }
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, DataSource, Repository, type EntityManager } from 'typeorm';
+import { Brackets, Repository, type EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -17,10 +17,17 @@ import {
   lockCutoff,
   lockedError,
 } from './model-lock.js';
-import { assertCodeFree, insertVersion, modelIdentity, versionConflict } from './model-store.js';
+import {
+  assertCodeFree,
+  insertVersion,
+  modelIdentity,
+  versionConflict,
+  withCodeGuard,
+} from './model-store.js';
 import { ModelVersionEntity } from './model-version.entity.js';
 import { ModelEntity } from './model.entity.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
+import { TransactionRunner } from '../database/transaction-runner.js';
 
 /** A model version ready to evaluate: compiled once, then shared from the cache. */
 export interface LoadedModel {
@@ -41,7 +48,7 @@ export class ModelsService {
     @InjectRepository(ModelEntity) private readonly models: Repository<ModelEntity>,
     @InjectRepository(ModelVersionEntity)
     private readonly versions: Repository<ModelVersionEntity>,
-    private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     private readonly builder: ModelBuilderService,
     private readonly modelAccess: ModelAccessService,
     private readonly cache: CompiledModelCache,
@@ -57,23 +64,25 @@ export class ModelsService {
     const built = await this.builder.build(await readUpload(), supplierId);
     const { name, code } = modelIdentity(built);
     const now = new Date();
-    const model = await this.dataSource.transaction(async (manager) => {
-      await assertCodeFree(manager, supplierId, code);
-      const created = await manager.save(
-        manager.create(ModelEntity, {
-          supplierId,
-          name,
-          code,
-          versionNumber: 1,
-          lockedById: null,
-          lockedAt: null,
-          createdAt: now,
-          updatedAt: null,
-        }),
-      );
-      await insertVersion(manager, created.id, 1, built, principal.userId, now);
-      return created;
-    });
+    const model = await withCodeGuard(code, () =>
+      this.transactions.run(async (manager) => {
+        await assertCodeFree(manager, supplierId, code);
+        const created = await manager.save(
+          manager.create(ModelEntity, {
+            supplierId,
+            name,
+            code,
+            versionNumber: 1,
+            lockedById: null,
+            lockedAt: null,
+            createdAt: now,
+            updatedAt: null,
+          }),
+        );
+        await insertVersion(manager, created.id, 1, built, principal.userId, now);
+        return created;
+      }),
+    );
     this.cache.getOrCompile(cacheKey(model.id, 1), () => built.compiled);
     return ModelDto.from(model, built.definition.general, now);
   }
@@ -97,28 +106,30 @@ export class ModelsService {
     const { name, code } = modelIdentity(built);
     const now = new Date();
     const next = model.versionNumber + 1;
-    await this.dataSource.transaction(async (manager) => {
-      await assertCodeFree(manager, model.supplierId, code, model.id);
-      const result = await manager
-        .createQueryBuilder()
-        .update(ModelEntity)
-        .set({ versionNumber: next, name, code, updatedAt: now })
-        .where('id = :id AND version_number = :current', {
-          id: model.id,
-          current: model.versionNumber,
-        })
-        .andWhere(
-          new Brackets((lock) =>
-            lock
-              .where('locked_by_id IS NULL')
-              .orWhere('locked_by_id = :me', { me: principal.userId })
-              .orWhere('locked_at < :cutoff', { cutoff: lockCutoff(now) }),
-          ),
-        )
-        .execute();
-      if (!result.affected) throw await this.updateRefusal(manager, model.id, principal);
-      await insertVersion(manager, model.id, next, built, principal.userId, now);
-    });
+    await withCodeGuard(code, () =>
+      this.transactions.run(async (manager) => {
+        await assertCodeFree(manager, model.supplierId, code, model.id);
+        const result = await manager
+          .createQueryBuilder()
+          .update(ModelEntity)
+          .set({ versionNumber: next, name, code, updatedAt: now })
+          .where('id = :id AND version_number = :current', {
+            id: model.id,
+            current: model.versionNumber,
+          })
+          .andWhere(
+            new Brackets((lock) =>
+              lock
+                .where('locked_by_id IS NULL')
+                .orWhere('locked_by_id = :me', { me: principal.userId })
+                .orWhere('locked_at < :cutoff', { cutoff: lockCutoff(now) }),
+            ),
+          )
+          .execute();
+        if (!result.affected) throw await this.updateRefusal(manager, model.id, principal);
+        await insertVersion(manager, model.id, next, built, principal.userId, now);
+      }),
+    );
     this.cache.getOrCompile(cacheKey(model.id, next), () => built.compiled);
     const stored = await this.models.findOneByOrFail({ id: model.id });
     return ModelDto.from(stored, built.definition.general);

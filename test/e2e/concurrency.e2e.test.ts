@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../../src/auth/principal.js';
 import { CompaniesService } from '../../src/companies/companies.service.js';
 import { bearer, createUser, loginAdmin, unique, type TestUser } from '../support/factories.js';
+import { createModelWorld, minimalModel, sendModel } from '../support/model.factories.js';
 import { createCompany } from '../support/org.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
@@ -87,5 +88,18 @@ describe('concurrent transactional writes', () => {
       .get(`/v1/companies/${company.id}/suppliers?per_page=50`)
       .set(bearer(admin.token));
     expect(suppliers.body.data).toHaveLength(11);
+  });
+
+  it('lets one of several racing uploads with the same model code win; the others get 409', async () => {
+    const world = await createModelWorld(ctx);
+    const url = `/v1/suppliers/${world.supplier.id}/models`;
+    const responses = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        sendModel(ctx, 'post', url, world.supplierMember.token, minimalModel('RACE')),
+      ),
+    );
+    const statuses = responses.map((res) => res.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(5);
   });
 });

@@ -14,25 +14,32 @@ export function gateRules(model: CompiledModel, state: EvaluationState): void {
   }
 }
 
+/** Row fit: every answered column matches. */
+const FITS = -1;
+/** Row fit: two or more answered columns differ. */
+const FAR = -2;
+
 /**
  * Step 3: option availability. An option is unavailable when its available_if is
  * false (unknown counts as true; the option's own key is the reason) or when a
  * table of an applying rule has no row with that option that is compatible with the
- * other answered columns (the rule's key is the reason). One pass over each table's
- * rows: a row compatible with all answered columns offers all its cells; a row
- * that differs in exactly one answered column offers that column's cell.
+ * other answered columns (the rule's key is the reason). Per table, one pass over
+ * the rows computes how each row fits (fits / differs only in column c / differs
+ * more); each option then looks only at the rows holding it.
  */
 export function computeAvailability(model: CompiledModel, state: EvaluationState): void {
+  let fit = new Int32Array(0);
   for (const rule of model.rules) {
-    if (rule.table === undefined || state.ruleGate[rule.index] !== 'applies') continue;
-    const offered = offeredByTable(rule.table, state.values);
-    state.tableMatched[rule.index] = offered.matched;
-    const columns = rule.table.columns;
-    for (let c = 0; c < columns.length; c++) {
-      const options = model.questions[columns[c]].options;
-      const cells = offered.cells[c];
+    const table = rule.table;
+    if (table === undefined || state.ruleGate[rule.index] !== 'applies') continue;
+    if (fit.length < table.rows.length) fit = new Int32Array(table.rows.length);
+    state.tableMatched[rule.index] = fitRows(table, state.values, fit);
+    for (let c = 0; c < table.columns.length; c++) {
+      const column = table.columns[c];
+      const options = model.questions[column].options;
+      const rowsByCell = table.rowsByCell[c];
       for (let o = 0; o < options.length; o++) {
-        if (!cells.has(options[o].key)) addReason(state, columns[c], options.length, o, rule.key);
+        if (!offers(rowsByCell.get(options[o].key), fit, c)) addReason(state, column, options.length, o, rule.key);
       }
     }
   }
@@ -47,51 +54,38 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
   }
 }
 
-function addReason(
-  state: EvaluationState,
-  question: number,
-  optionCount: number,
-  option: number,
-  reason: string,
-): void {
-  const reasons = (state.unavailableBecause[question] ??= new Array<string[] | undefined>(
-    optionCount,
-  ).fill(undefined));
+/** Fills `fit` per row; true when some row matches every answered column. */
+function fitRows(table: CompatibilityTable, values: ReadonlyArray<CelValue | null>, fit: Int32Array): boolean {
+  const columns = table.columns;
+  let matched = false;
+  for (let r = 0; r < table.rows.length; r++) {
+    const row = table.rows[r];
+    let state = FITS;
+    for (let c = 0; c < columns.length; c++) {
+      const value = values[columns[c]];
+      if (value === null || value === row[c]) continue;
+      if (state !== FITS) {
+        state = FAR;
+        break;
+      }
+      state = c;
+    }
+    fit[r] = state;
+    if (state === FITS) matched = true;
+  }
+  return matched;
+}
+
+/** Some row holding this cell is compatible with the other answered columns. */
+function offers(rows: readonly number[] | undefined, fit: Int32Array, column: number): boolean {
+  if (rows === undefined) return false;
+  for (const r of rows) if (fit[r] === FITS || fit[r] === column) return true;
+  return false;
+}
+
+function addReason(state: EvaluationState, question: number, optionCount: number, option: number, reason: string): void {
+  const reasons = (state.unavailableBecause[question] ??= new Array<string[] | undefined>(optionCount).fill(undefined));
   const list = reasons[option];
   if (list === undefined) reasons[option] = [reason];
   else list.push(reason);
-}
-
-interface Offered {
-  /** Some row matches every answered column. */
-  matched: boolean;
-  /** Per column: the cell values some compatible row offers. */
-  cells: Array<Set<CelValue>>;
-}
-
-function offeredByTable(
-  table: CompatibilityTable,
-  values: ReadonlyArray<CelValue | null>,
-): Offered {
-  const columnValues = table.columns.map((column) => values[column]);
-  const cells = table.columns.map(() => new Set<CelValue>());
-  let matched = false;
-  for (const row of table.rows) {
-    let mismatches = 0;
-    let mismatchAt = -1;
-    for (let c = 0; c < row.length && mismatches < 2; c++) {
-      const value = columnValues[c];
-      if (value !== null && value !== row[c]) {
-        mismatches++;
-        mismatchAt = c;
-      }
-    }
-    if (mismatches === 0) {
-      matched = true;
-      for (let c = 0; c < row.length; c++) cells[c].add(row[c]);
-    } else if (mismatches === 1) {
-      cells[mismatchAt].add(row[mismatchAt]);
-    }
-  }
-  return { matched, cells };
 }

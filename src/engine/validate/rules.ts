@@ -112,5 +112,14 @@ function readTable(
     });
     if (converted.length === columns.length) rows.push(converted);
   });
-  return { columns, rows };
+  const rowsByCell = columns.map((_, c) => {
+    const index = new Map<CelValue, number[]>();
+    rows.forEach((row, r) => {
+      const list = index.get(row[c]);
+      if (list === undefined) index.set(row[c], [r]);
+      else list.push(r);
+    });
+    return index;
+  });
+  return { columns, rows, rowsByCell };
 }
