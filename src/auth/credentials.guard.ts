@@ -9,6 +9,7 @@ import { AuthGuard, type IAuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { AccessService } from '../access/access.service.js';
 import { ApiError, AuthenticationError } from '../common/errors/api-error.js';
+import { parseId } from '../common/http/id-param.js';
 import { routeContract } from '../common/route-contract.js';
 import { AUTH_KEY, PUBLIC_KEY, type AuthRequirement } from './auth.decorator.js';
 import type { Principal } from './principal.js';
@@ -83,11 +84,4 @@ export class CredentialsGuard implements CanActivate {
     }
     return guard;
   }
-}
-
-/** Ids in paths are positive integers; anything else cannot name a resource (404). */
-export function parseId(raw: string | string[] | undefined): number {
-  const value = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(value) || value < 1) throw ApiError.notFound();
-  return value;
 }

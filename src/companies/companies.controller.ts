@@ -10,7 +10,7 @@ import { SeedContract } from '../common/seed-contract.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { CompaniesService } from './companies.service.js';
 import { CompanyDto, CreateCompanyDto } from './dto/company.dto.js';
-import { IdParam } from './id-param.js';
+import { IdParam } from '../common/http/id-param.js';
 
 @ApiTags('companies')
 @Controller('v1/companies')

@@ -7,7 +7,7 @@ import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { CompaniesService } from './companies.service.js';
 import { AddMemberDto, MemberDto } from './dto/member.dto.js';
-import { IdParam } from './id-param.js';
+import { IdParam } from '../common/http/id-param.js';
 
 /** Company memberships: managed by admins and by the company's own members (JWT only). */
 @ApiTags('companies')

@@ -15,7 +15,7 @@ import {
 import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../auth/auth.decorator.js';
-import { parseId } from '../auth/credentials.guard.js';
+import { parseId } from '../common/http/id-param.js';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';

@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../auth/auth.decorator.js';
 import { AddMemberDto, MemberDto } from '../companies/dto/member.dto.js';
-import { IdParam } from '../companies/id-param.js';
+import { IdParam } from '../common/http/id-param.js';
 import type { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';

@@ -54,7 +54,11 @@ function readValues(
   const question = model.questions[index];
   if (question.type === 'multi_choice') return readMultiple(question, values, path, state);
   if (values.length > 1) {
-    state.error('too_many_values', `${question.key} takes one value, got ${values.length}`, `${path}.values`);
+    state.error(
+      'too_many_values',
+      `${question.key} takes one value, got ${values.length}`,
+      `${path}.values`,
+    );
     return { value: null, raw: values, invalid: true };
   }
   const result = convertElement(question, values[0]);
@@ -77,11 +81,17 @@ function readMultiple(
       state.error(result.code, result.message, `${path}.values[${i}]`);
       invalid = true;
     } else if (keys.includes(result.value as string)) {
-      state.error('duplicate_value', `'${String(values[i])}' is selected twice`, `${path}.values[${i}]`);
+      state.error(
+        'duplicate_value',
+        `'${String(values[i])}' is selected twice`,
+        `${path}.values[${i}]`,
+      );
       invalid = true;
     } else {
       keys.push(result.value as string);
     }
   }
-  return invalid ? { value: null, raw: values, invalid: true } : { value: keys, raw: values, invalid: false };
+  return invalid
+    ? { value: null, raw: values, invalid: true }
+    : { value: keys, raw: values, invalid: false };
 }

@@ -39,7 +39,8 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
       const options = model.questions[column].options;
       const rowsByCell = table.rowsByCell[c];
       for (let o = 0; o < options.length; o++) {
-        if (!offers(rowsByCell.get(options[o].key), fit, c)) addReason(state, column, options.length, o, rule.key);
+        if (!offers(rowsByCell.get(options[o].key), fit, c))
+          addReason(state, column, options.length, o, rule.key);
       }
     }
   }
@@ -55,7 +56,11 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
 }
 
 /** Fills `fit` per row; true when some row matches every answered column. */
-function fitRows(table: CompatibilityTable, values: ReadonlyArray<CelValue | null>, fit: Int32Array): boolean {
+function fitRows(
+  table: CompatibilityTable,
+  values: ReadonlyArray<CelValue | null>,
+  fit: Int32Array,
+): boolean {
   const columns = table.columns;
   let matched = false;
   for (let r = 0; r < table.rows.length; r++) {
@@ -83,8 +88,16 @@ function offers(rows: readonly number[] | undefined, fit: Int32Array, column: nu
   return false;
 }
 
-function addReason(state: EvaluationState, question: number, optionCount: number, option: number, reason: string): void {
-  const reasons = (state.unavailableBecause[question] ??= new Array<string[] | undefined>(optionCount).fill(undefined));
+function addReason(
+  state: EvaluationState,
+  question: number,
+  optionCount: number,
+  option: number,
+  reason: string,
+): void {
+  const reasons = (state.unavailableBecause[question] ??= new Array<string[] | undefined>(
+    optionCount,
+  ).fill(undefined));
   const list = reasons[option];
   if (list === undefined) reasons[option] = [reason];
   else list.push(reason);

@@ -29,7 +29,9 @@ export function checkAnswers(model: CompiledModel, state: EvaluationState): void
 /** Where a problem with value i is reported (built only when there is a problem). */
 function at(question: CompiledQuestion, state: EvaluationState, i?: number): string {
   const base = `questions.${question.key}`;
-  return i === undefined || state.sources[question.index] !== 'user' ? base : `${base}.values[${i}]`;
+  return i === undefined || state.sources[question.index] !== 'user'
+    ? base
+    : `${base}.values[${i}]`;
 }
 
 function checkValue(question: CompiledQuestion, value: CelValue, state: EvaluationState): void {
@@ -42,10 +44,18 @@ function checkValue(question: CompiledQuestion, value: CelValue, state: Evaluati
       const keys = value as string[];
       for (let i = 0; i < keys.length; i++) checkAvailable(question, keys[i], i, state);
       if (question.minSelected !== undefined && keys.length < question.minSelected) {
-        state.error('too_few_selected', `select at least ${question.minSelected} for ${key}`, at(question, state));
+        state.error(
+          'too_few_selected',
+          `select at least ${question.minSelected} for ${key}`,
+          at(question, state),
+        );
       }
       if (question.maxSelected !== undefined && keys.length > question.maxSelected) {
-        state.error('too_many_selected', `select at most ${question.maxSelected} for ${key}`, at(question, state));
+        state.error(
+          'too_many_selected',
+          `select at most ${question.maxSelected} for ${key}`,
+          at(question, state),
+        );
       }
       return;
     }
@@ -56,10 +66,18 @@ function checkValue(question: CompiledQuestion, value: CelValue, state: Evaluati
     case 'text': {
       const length = codePoints(value as string);
       if (question.minLength !== undefined && length < question.minLength) {
-        state.error('too_short', `${key} needs at least ${question.minLength} characters`, at(question, state, 0));
+        state.error(
+          'too_short',
+          `${key} needs at least ${question.minLength} characters`,
+          at(question, state, 0),
+        );
       }
       if (question.maxLength !== undefined && length > question.maxLength) {
-        state.error('too_long', `${key} takes at most ${question.maxLength} characters`, at(question, state, 0));
+        state.error(
+          'too_long',
+          `${key} takes at most ${question.maxLength} characters`,
+          at(question, state, 0),
+        );
       }
       return;
     }
@@ -78,9 +96,15 @@ function codePoints(text: string): number {
   return count;
 }
 
-function checkAvailable(question: CompiledQuestion, key: string, i: number, state: EvaluationState): void {
+function checkAvailable(
+  question: CompiledQuestion,
+  key: string,
+  i: number,
+  state: EvaluationState,
+): void {
   const option = question.optionIndex.get(key);
-  const reasons = option === undefined ? undefined : state.unavailableBecause[question.index]?.[option];
+  const reasons =
+    option === undefined ? undefined : state.unavailableBecause[question.index]?.[option];
   if (reasons === undefined) return;
   const message = `option '${key}' of ${question.key} is not available (${reasons.join(', ')})`;
   state.error('option_unavailable', message, at(question, state, i));
@@ -94,7 +118,11 @@ function checkNumber(question: CompiledQuestion, value: number, state: Evaluatio
     state.error('out_of_range', `${key} must be at most ${max}`, at(question, state, 0));
   }
   if (step !== undefined && !onStep(value, min ?? 0, step)) {
-    state.error('off_step', `${key} must be ${min ?? 0} plus a multiple of ${step}`, at(question, state, 0));
+    state.error(
+      'off_step',
+      `${key} must be ${min ?? 0} plus a multiple of ${step}`,
+      at(question, state, 0),
+    );
   }
 }
 

@@ -167,7 +167,12 @@ export function missingPaths(
 }
 
 /** sha256 over model id, version, the answers with sorted keys, and the language. */
-export function fingerprint(modelId: number, versionNumber: number, answers: unknown, language: string): string {
+export function fingerprint(
+  modelId: number,
+  versionNumber: number,
+  answers: unknown,
+  language: string,
+): string {
   const canonical = canonicalJson([modelId, versionNumber, answers, language]);
   return createHash('sha256').update(canonical).digest('hex');
 }
