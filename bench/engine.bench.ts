@@ -32,18 +32,30 @@ function generate(questions: number, dir: string): { document: unknown; answers:
   const out = join(dir, `model-${questions}.json`);
   const answersOut = join(dir, `answers-${questions}.json`);
   if (existsSync(SHARED_GENERATOR)) {
-    execFileSync(process.execPath, [SHARED_GENERATOR, '--questions', String(questions), '--out', out, '--answers', answersOut]);
+    execFileSync(process.execPath, [
+      SHARED_GENERATOR,
+      '--questions',
+      String(questions),
+      '--out',
+      out,
+      '--answers',
+      answersOut,
+    ]);
   } else {
     const generated = generateModel(questions);
     writeFileSync(out, JSON.stringify(generated.model));
     writeFileSync(answersOut, JSON.stringify(generated.answers));
   }
-  return { document: JSON.parse(readFileSync(out, 'utf8')), answers: JSON.parse(readFileSync(answersOut, 'utf8')) };
+  return {
+    document: JSON.parse(readFileSync(out, 'utf8')),
+    answers: JSON.parse(readFileSync(answersOut, 'utf8')),
+  };
 }
 
 function compileOrThrow(document: unknown): CompiledModel {
   const result = compileModel(document);
-  if (!result.ok) throw new Error(`generated model rejected: ${JSON.stringify(result.problems.slice(0, 3))}`);
+  if (!result.ok)
+    throw new Error(`generated model rejected: ${JSON.stringify(result.problems.slice(0, 3))}`);
   return result.model;
 }
 
@@ -100,8 +112,11 @@ function bench(questions: number, dir: string): Row {
 function main(): void {
   const dir = mkdtempSync(join(tmpdir(), 'engine-bench-'));
   const source = existsSync(SHARED_GENERATOR) ? SHARED_GENERATOR : 'bench/generate-model.ts (port)';
-  console.log(`engine benchmark: generator ${source}; evaluations after ${WARM_UP} warm-up; node ${process.version}`);
-  if (gc === undefined) console.log('(run with --expose-gc to measure the heap a compiled model holds)');
+  console.log(
+    `engine benchmark: generator ${source}; evaluations after ${WARM_UP} warm-up; node ${process.version}`,
+  );
+  if (gc === undefined)
+    console.log('(run with --expose-gc to measure the heap a compiled model holds)');
   const rows: Row[] = [];
   try {
     for (const size of SIZES) rows.push(bench(size, dir));

@@ -24,10 +24,23 @@ export function generateModel(nQuestions: number, nOptions = 5): GeneratedModel 
   for (let i = 0; i < nQuestions; i++) {
     const key = `q${pad(i)}`;
     if (i % 4 === 3) {
-      questions.push({ key, type: 'integer', label: `Size ${i}`, required: true, min: 0, max: 10000, step: 1 });
+      questions.push({
+        key,
+        type: 'integer',
+        label: `Size ${i}`,
+        required: true,
+        min: 0,
+        max: 10000,
+        step: 1,
+      });
       answers[key] = { values: [100 + (i % 50)] };
       variables.push({ key: `v${pad(i)}`, expr: `${key} * 2 + ${i % 7}` });
-      rules.push({ key: `r${pad(i)}`, when: `${key} > 5000`, assert: `v${pad(i)} < 15000`, message: `Size ${i} too large` });
+      rules.push({
+        key: `r${pad(i)}`,
+        when: `${key} > 5000`,
+        assert: `v${pad(i)} < 15000`,
+        message: `Size ${i} too large`,
+      });
       bom.push({
         key: `b${pad(i)}`,
         sku: `SKU-${pad(i)}`,
@@ -42,14 +55,25 @@ export function generateModel(nQuestions: number, nOptions = 5): GeneratedModel 
     const options: Json[] = [];
     for (let o = 1; o <= nOptions; o++) {
       const option: Json = { key: `o${o}`, label: `Option ${o}`, price: `${o}.10` };
-      if (o === nOptions && i > 0 && (i - 1) % 4 !== 3) option.available_if = `q${pad(i - 1)} != 'o${nOptions}'`;
+      if (o === nOptions && i > 0 && (i - 1) % 4 !== 3)
+        option.available_if = `q${pad(i - 1)} != 'o${nOptions}'`;
       options.push(option);
     }
-    questions.push({ key, type: 'choice', label: `Choice ${i}`, required: i % 2 === 0, options, ...(i % 2 ? { default: 'o2' } : {}) });
+    questions.push({
+      key,
+      type: 'choice',
+      label: `Choice ${i}`,
+      required: i % 2 === 0,
+      options,
+      ...(i % 2 ? { default: 'o2' } : {}),
+    });
     if (i % 2 === 0) answers[key] = { values: ['o1'] };
     nl[`questions.${key}.label`] = `Keuze ${i}`;
     if (i > 0 && i % 4 === 1) {
-      const rows = Array.from({ length: nOptions }, (_, o) => [`o${o + 1}`, `o${((o + 1) % nOptions) + 1}`]);
+      const rows = Array.from({ length: nOptions }, (_, o) => [
+        `o${o + 1}`,
+        `o${((o + 1) % nOptions) + 1}`,
+      ]);
       rules.push({
         key: `t${pad(i)}`,
         allowed: { columns: [`q${pad(i - 1)}`, key], rows: [...rows, ['o1', 'o1'], ['o1', 'o2']] },
@@ -57,7 +81,11 @@ export function generateModel(nQuestions: number, nOptions = 5): GeneratedModel 
       });
     }
     if (i % 20 === 0 && i + 1 < nQuestions) {
-      triggers.push({ key: `g${pad(i)}`, when: `${key} == 'o3'`, set: { [`q${pad(i + 1)}`]: 'o4' } });
+      triggers.push({
+        key: `g${pad(i)}`,
+        when: `${key} == 'o3'`,
+        set: { [`q${pad(i + 1)}`]: 'o4' },
+      });
     }
     bom.push({
       key: `b${pad(i)}`,

@@ -5,6 +5,7 @@ import { AccessService } from '../access/access.service.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { evaluateConfiguration, type Evaluation } from '../engine/index.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { ModelsService } from '../models/models.service.js';
 import { CartLineEntity } from './cart-line.entity.js';
 import { CartsService } from './carts.service.js';
@@ -29,6 +30,7 @@ export class CartLinesService {
     private readonly carts: CartsService,
     private readonly models: ModelsService,
     private readonly access: AccessService,
+    private readonly metrics: MetricsService,
   ) {}
 
   /** POST /v1/carts: an invalid configuration answers 401 (seed contract) and stores nothing. */
@@ -104,6 +106,7 @@ export class CartLinesService {
       throw error;
     });
     if (!(await this.access.isLinked(input.company_id, loaded.model.supplierId))) throw forbidden();
+    const started = performance.now();
     const evaluation = evaluateConfiguration(loaded.compiled, {
       modelId: loaded.model.id,
       versionNumber: loaded.versionNumber,
@@ -112,6 +115,10 @@ export class CartLinesService {
       assetUrl: (path) =>
         `/v1/models/${loaded.model.id}/assets/${path.split('/').map(encodeURIComponent).join('/')}?version=${loaded.versionNumber}`,
     });
+    this.metrics.observeEvaluation(
+      performance.now() - started,
+      evaluation.valid ? 'valid' : 'invalid',
+    );
     return { modelId: loaded.model.id, versionNumber: loaded.versionNumber, evaluation };
   }
 }

@@ -2,11 +2,12 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from './data-source-options.js';
+import { MigrationRunner } from './migration-runner.js';
 import { TransactionRunner } from './transaction-runner.js';
 
 /**
- * Connects to SQLite (DATA_DIR) or PostgreSQL (DATABASE_URL) and runs pending
- * migrations before the app serves anything. Provides TransactionRunner everywhere.
+ * Connects to SQLite (DATA_DIR) or PostgreSQL (DATABASE_URL); MigrationRunner applies
+ * pending migrations before the app serves anything. Provides TransactionRunner everywhere.
  */
 @Global()
 @Module({
@@ -15,14 +16,14 @@ import { TransactionRunner } from './transaction-runner.js';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
         ...buildDataSourceOptions(config.database),
-        migrationsRun: true,
-        migrationsTransactionMode: 'each' as const,
+        // MigrationRunner runs them, under a lock on PostgreSQL.
+        migrationsRun: false,
         retryAttempts: config.isProduction ? 10 : 1,
         retryDelay: 2_000,
       }),
     }),
   ],
-  providers: [TransactionRunner],
+  providers: [MigrationRunner, TransactionRunner],
   exports: [TransactionRunner],
 })
 export class DatabaseModule {}

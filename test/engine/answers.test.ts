@@ -8,7 +8,15 @@ const compiled = compileOk(
       { key: 'size', type: 'integer', label: 'S', min: 10, max: 100, step: 5 },
       { key: 'thick', type: 'number', label: 'T', min: 0.5, max: 2, step: 0.1 },
       { key: 'ratio', type: 'number', label: 'R' },
-      { key: 'color', type: 'choice', label: 'C', options: [{ key: 'red', label: 'R' }, { key: 'blue', label: 'B' }] },
+      {
+        key: 'color',
+        type: 'choice',
+        label: 'C',
+        options: [
+          { key: 'red', label: 'R' },
+          { key: 'blue', label: 'B' },
+        ],
+      },
       {
         key: 'extras',
         type: 'multi_choice',
@@ -44,7 +52,12 @@ describe('answer validation', () => {
     expect(result.errors).toEqual([]);
     expect(result.valid).toBe(true);
     expect(question(result, 'size')).toMatchObject({ values: [15], source: 'user' });
-    expect(question(result, 'extras').options?.map((o) => o.selected)).toEqual([true, false, true, false]);
+    expect(question(result, 'extras').options?.map((o) => o.selected)).toEqual([
+      true,
+      false,
+      true,
+      false,
+    ]);
   });
 
   it('requires questions marked required (boolean or CEL)', () => {
@@ -71,7 +84,9 @@ describe('answer validation', () => {
   });
 
   it('rejects values of the wrong type, each its own problem', () => {
-    expect(codesAndPaths({ size: '15', thick: 'x', color: 3, flag: 'yes', name: 5, extras: ['a', 7] })).toEqual([
+    expect(
+      codesAndPaths({ size: '15', thick: 'x', color: 3, flag: 'yes', name: 5, extras: ['a', 7] }),
+    ).toEqual([
       ['wrong_type', 'questions.size.values[0]'],
       ['wrong_type', 'questions.thick.values[0]'],
       ['wrong_type', 'questions.color.values[0]'],
@@ -83,12 +98,16 @@ describe('answer validation', () => {
   });
 
   it('rejects unknown options, duplicates and several values for a single question', () => {
-    expect(codesAndPaths({ color: 'green' })).toEqual([['unknown_option', 'questions.color.values[0]']]);
+    expect(codesAndPaths({ color: 'green' })).toEqual([
+      ['unknown_option', 'questions.color.values[0]'],
+    ]);
     expect(codesAndPaths({ extras: ['a', 'zz', 'a'] })).toEqual([
       ['unknown_option', 'questions.extras.values[1]'],
       ['duplicate_value', 'questions.extras.values[2]'],
     ]);
-    expect(codesAndPaths({ color: ['red', 'blue'] })).toEqual([['too_many_values', 'questions.color.values']]);
+    expect(codesAndPaths({ color: ['red', 'blue'] })).toEqual([
+      ['too_many_values', 'questions.color.values'],
+    ]);
   });
 
   it('checks min and max', () => {
@@ -107,14 +126,18 @@ describe('answer validation', () => {
 
   it('checks min_selected / max_selected', () => {
     expect(codesAndPaths({ extras: ['a'] })).toEqual([['too_few_selected', 'questions.extras']]);
-    expect(codesAndPaths({ extras: ['a', 'b', 'c', 'd'] })).toEqual([['too_many_selected', 'questions.extras']]);
+    expect(codesAndPaths({ extras: ['a', 'b', 'c', 'd'] })).toEqual([
+      ['too_many_selected', 'questions.extras'],
+    ]);
   });
 
   it('checks min_length / max_length, with 1000 as the default maximum', () => {
     expect(codesAndPaths({ name: 'a' })).toEqual([['too_short', 'questions.name.values[0]']]);
     expect(codesAndPaths({ name: 'abcdef' })).toEqual([['too_long', 'questions.name.values[0]']]);
     expect(codesAndPaths({ memo: 'x'.repeat(1000) })).toEqual([]);
-    expect(codesAndPaths({ memo: 'x'.repeat(1001) })).toEqual([['too_long', 'questions.memo.values[0]']]);
+    expect(codesAndPaths({ memo: 'x'.repeat(1001) })).toEqual([
+      ['too_long', 'questions.memo.values[0]'],
+    ]);
   });
 
   it('treats [] as unanswered', () => {

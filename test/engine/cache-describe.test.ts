@@ -50,9 +50,21 @@ describe('CompiledModelCache', () => {
 describe('describeModel', () => {
   it('lists the questions with translated labels, options, prices and constraints', () => {
     const description = describeModel(compileOk(windowDocument()), 'nl');
-    expect(description.general).toMatchObject({ name: 'Draairaam', currency: 'EUR', code: 'WIN-CASEMENT' });
+    expect(description.general).toMatchObject({
+      name: 'Draairaam',
+      currency: 'EUR',
+      code: 'WIN-CASEMENT',
+    });
     expect(description.language).toBe('nl');
-    expect(description.questions.map((q) => q.key)).toEqual(['width', 'height', 'frame', 'color', 'glazing', 'extras', 'engraving']);
+    expect(description.questions.map((q) => q.key)).toEqual([
+      'width',
+      'height',
+      'frame',
+      'color',
+      'glazing',
+      'extras',
+      'engraving',
+    ]);
     expect(description.questions[0]).toEqual({
       key: 'width',
       type: 'integer',
@@ -71,8 +83,15 @@ describe('describeModel', () => {
     ]);
     expect(description.questions[2].default).toEqual(['pvc']);
     expect(description.questions[5]).toMatchObject({ max_selected: 2 });
-    expect(description.questions[5].options?.[1]).toMatchObject({ key: 'lock', available_if: "frame != 'wood'" });
-    expect(description.questions[6]).toMatchObject({ visible_if: "frame == 'wood'", max_length: 20, required: false });
+    expect(description.questions[5].options?.[1]).toMatchObject({
+      key: 'lock',
+      available_if: "frame != 'wood'",
+    });
+    expect(description.questions[6]).toMatchObject({
+      visible_if: "frame == 'wood'",
+      max_length: 20,
+      required: false,
+    });
   });
 
   it('describes expression-required questions and maps option images', () => {
@@ -91,7 +110,9 @@ describe('describeModel', () => {
     );
     const [question] = describeModel(compiled, null, { assetUrl: (p) => `/assets/${p}` }).questions;
     expect(question).toMatchObject({ required: false, required_if: 'true' });
-    expect(question.options).toEqual([{ key: 'x', label: 'X', description: 'Ex', price: '0.00', image: '/assets/img/x.png' }]);
+    expect(question.options).toEqual([
+      { key: 'x', label: 'X', description: 'Ex', price: '0.00', image: '/assets/img/x.png' },
+    ]);
   });
 
   it('works for the door (fragment questions included)', () => {

@@ -8,7 +8,12 @@ describe('door (zip source with a fragment)', () => {
   it('keeps the import record and the fragment questions', () => {
     const result = evaluate(door, { leaf_width: 900 });
     expect(result.line.imports).toEqual([{ path: 'fragments/hardware.yaml' }]);
-    expect(result.line.questions.map((q) => q.key)).toEqual(['leaf_width', 'glass_panel', 'hinge_count', 'handle']);
+    expect(result.line.questions.map((q) => q.key)).toEqual([
+      'leaf_width',
+      'glass_panel',
+      'hinge_count',
+      'handle',
+    ]);
   });
 
   it('900 mm with every default', () => {
@@ -27,13 +32,20 @@ describe('door (zip source with a fragment)', () => {
     expect(question(result, 'hinge_count')).toMatchObject({ values: [2], source: 'default' });
     expect(question(result, 'glass_panel')).toMatchObject({ values: [false], source: 'default' });
     expect(rule(result, 'wide_needs_three_hinges').status).toBe('skipped');
-    expect(result.line.images).toEqual([{ key: 'door', url: '/v1/models/7/assets/images/door.svg', layer: 0, alt: 'Door' }]);
+    expect(result.line.images).toEqual([
+      { key: 'door', url: '/v1/models/7/assets/images/door.svg', layer: 0, alt: 'Door' },
+    ]);
   });
 
   it('1100 mm with glass, a pull bar and three hinges', () => {
     // options: pull 65.00; BOM: leaf 420.00 + glass 95.00 + hinges 3*9.00 = 27.00 → 542.00
     // subtotal = total = 200.00 + 65.00 + 542.00 = 807.00
-    const result = evaluate(door, { leaf_width: 1100, glass_panel: true, handle: 'pull', hinge_count: 3 });
+    const result = evaluate(door, {
+      leaf_width: 1100,
+      glass_panel: true,
+      handle: 'pull',
+      hinge_count: 3,
+    });
     expect(result.valid).toBe(true);
     expect(result.line.pricing.total).toBe('807.00');
     expect(result.line.bom_items.map((b) => [b.key, b.quantity, b.total_price])).toEqual([
@@ -52,7 +64,11 @@ describe('door (zip source with a fragment)', () => {
     const result = evaluate(door, { leaf_width: 1100 });
     expect(result.valid).toBe(false);
     expect(result.errors).toEqual([
-      { code: 'rule_failed', message: 'Leaves wider than 1000 mm need three hinges', path: 'rules.wide_needs_three_hinges' },
+      {
+        code: 'rule_failed',
+        message: 'Leaves wider than 1000 mm need three hinges',
+        path: 'rules.wide_needs_three_hinges',
+      },
     ]);
     // still priced: 200 + 420 + 2*9 = 638.00
     expect(result.line.pricing.total).toBe('638.00');
@@ -61,7 +77,9 @@ describe('door (zip source with a fragment)', () => {
   it('checks the step from min (700 + multiples of 5)', () => {
     expect(evaluate(door, { leaf_width: 905 }).valid).toBe(true);
     const result = evaluate(door, { leaf_width: 903 });
-    expect(result.errors.map((e) => [e.code, e.path])).toEqual([['off_step', 'questions.leaf_width.values[0]']]);
+    expect(result.errors.map((e) => [e.code, e.path])).toEqual([
+      ['off_step', 'questions.leaf_width.values[0]'],
+    ]);
   });
 
   it('uses the fragment translation and a custom asset URL', () => {

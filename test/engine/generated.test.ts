@@ -12,8 +12,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function generate(questions: number) {
   const out = join(dir, `model-${questions}.json`);
   const answersOut = join(dir, `answers-${questions}.json`);
-  execFileSync(process.execPath, [GENERATOR, '--questions', String(questions), '--out', out, '--answers', answersOut]);
-  return { document: JSON.parse(readFileSync(out, 'utf8')) as unknown, answers: JSON.parse(readFileSync(answersOut, 'utf8')) as unknown };
+  execFileSync(process.execPath, [
+    GENERATOR,
+    '--questions',
+    String(questions),
+    '--out',
+    out,
+    '--answers',
+    answersOut,
+  ]);
+  return {
+    document: JSON.parse(readFileSync(out, 'utf8')) as unknown,
+    answers: JSON.parse(readFileSync(answersOut, 'utf8')) as unknown,
+  };
 }
 
 describe('generated models (gen-model.mjs)', () => {
@@ -23,14 +34,23 @@ describe('generated models (gen-model.mjs)', () => {
     expect(compiled.ok).toBe(true);
     if (!compiled.ok) return;
     expect(compiled.model.questions).toHaveLength(200);
-    const result = evaluateConfiguration(compiled.model, { modelId: 1, versionNumber: 1, questions: answers });
+    const result = evaluateConfiguration(compiled.model, {
+      modelId: 1,
+      versionNumber: 1,
+      questions: answers,
+    });
     expect(result.errors).toEqual([]);
     expect(result.valid).toBe(true);
     expect(result.line.questions).toHaveLength(200);
     expect(result.line.bom_items.length).toBeGreaterThan(100);
     expect(result.line.pricing.total).toMatch(/^\d+\.\d{2}$/);
     // the Dutch labels of the generator are used
-    const dutch = evaluateConfiguration(compiled.model, { modelId: 1, versionNumber: 1, questions: answers, languageCode: 'nl' });
+    const dutch = evaluateConfiguration(compiled.model, {
+      modelId: 1,
+      versionNumber: 1,
+      questions: answers,
+      languageCode: 'nl',
+    });
     expect(dutch.line.questions[0].label).toBe('Keuze 0');
     expect(dutch.line.pricing.total).toBe(result.line.pricing.total);
   });
@@ -41,8 +61,16 @@ describe('generated models (gen-model.mjs)', () => {
     if (!compiled.ok) throw new Error('expected a valid model');
     // q00000 == 'o3' fires g00000, which sets the optional q00001 to o4 (its default is o2)
     const changed = { ...(answers as Record<string, unknown>), q00000: { values: ['o3'] } };
-    const result = evaluateConfiguration(compiled.model, { modelId: 1, versionNumber: 1, questions: changed });
-    expect(result.line.triggers[0]).toMatchObject({ key: 'g00000', fired: true, set: { q00001: 'o4' } });
+    const result = evaluateConfiguration(compiled.model, {
+      modelId: 1,
+      versionNumber: 1,
+      questions: changed,
+    });
+    expect(result.line.triggers[0]).toMatchObject({
+      key: 'g00000',
+      fired: true,
+      set: { q00001: 'o4' },
+    });
     expect(result.line.questions[1]).toMatchObject({ values: ['o4'], source: 'trigger' });
   });
 });

@@ -35,10 +35,15 @@ export function doorDocument(): Doc {
   const fragment = loadYaml(join(dir, 'fragments/hardware.yaml'));
   for (const section of LIST_SECTIONS) {
     if (fragment[section] === undefined) continue;
-    model[section] = [...((model[section] as unknown[]) ?? []), ...(fragment[section] as unknown[])];
+    model[section] = [
+      ...((model[section] as unknown[]) ?? []),
+      ...(fragment[section] as unknown[]),
+    ];
   }
   const translation = { ...((model.translation as Record<string, Doc>) ?? {}) };
-  for (const [language, texts] of Object.entries((fragment.translation as Record<string, Doc>) ?? {})) {
+  for (const [language, texts] of Object.entries(
+    (fragment.translation as Record<string, Doc>) ?? {},
+  )) {
     translation[language] = { ...(translation[language] ?? {}), ...texts };
   }
   model.translation = translation;
@@ -47,7 +52,8 @@ export function doorDocument(): Doc {
 
 export function compileOk(document: unknown): CompiledModel {
   const result = compileModel(document);
-  if (!result.ok) throw new Error(`expected the model to compile: ${JSON.stringify(result.problems, null, 1)}`);
+  if (!result.ok)
+    throw new Error(`expected the model to compile: ${JSON.stringify(result.problems, null, 1)}`);
   return result.model;
 }
 
@@ -67,7 +73,10 @@ export function expectProblem(problems: readonly Problem[], code: string, path?:
 /** `{key: value}` or `{key: [values]}` → the request's `{key: {values: [...]}}`. */
 export function answers(values: Record<string, unknown>): Record<string, { values: unknown[] }> {
   return Object.fromEntries(
-    Object.entries(values).map(([key, value]) => [key, { values: Array.isArray(value) ? value : [value] }]),
+    Object.entries(values).map(([key, value]) => [
+      key,
+      { values: Array.isArray(value) ? value : [value] },
+    ]),
   );
 }
 
@@ -76,7 +85,12 @@ export function evaluate(
   values: Record<string, unknown>,
   options: Partial<EvaluationRequest> = {},
 ): Evaluation {
-  return evaluateConfiguration(model, { modelId: 7, versionNumber: 3, questions: answers(values), ...options });
+  return evaluateConfiguration(model, {
+    modelId: 7,
+    versionNumber: 3,
+    questions: answers(values),
+    ...options,
+  });
 }
 
 /** A minimal valid model plus the given sections. */

@@ -27,41 +27,72 @@ describe('limits', () => {
     const questions = [text(0), { key: 'q1', type: 'nope' }, text(2)];
     const problems = problemsOf(model({ questions }), { questions: 2 });
     expect(problems).toEqual([
-      { code: 'limit_exceeded', message: 'questions has 3 entries; the limit questions is 2', path: 'questions' },
+      {
+        code: 'limit_exceeded',
+        message: 'questions has 3 entries; the limit questions is 2',
+        path: 'questions',
+      },
     ]);
   });
 
   it('options per question', () => {
     const options = Array.from({ length: 4 }, (_, i) => ({ key: `o${i}`, label: 'O' }));
-    const problems = problemsOf(model({ questions: [{ key: 'c', type: 'choice', label: 'C', options }] }), {
-      optionsPerQuestion: 3,
-    });
-    expect(expectProblem(problems, 'limit_exceeded', 'questions[0].options').message).toContain('optionsPerQuestion');
+    const problems = problemsOf(
+      model({ questions: [{ key: 'c', type: 'choice', label: 'C', options }] }),
+      {
+        optionsPerQuestion: 3,
+      },
+    );
+    expect(expectProblem(problems, 'limit_exceeded', 'questions[0].options').message).toContain(
+      'optionsPerQuestion',
+    );
   });
 
   it('rules', () => {
-    const rules = Array.from({ length: 3 }, (_, i) => ({ key: `r${i}`, assert: 'true', message: 'm' }));
-    expect(expectProblem(problemsOf(model({ rules }), { rules: 2 }), 'limit_exceeded', 'rules').message).toContain(
-      'rules',
-    );
+    const rules = Array.from({ length: 3 }, (_, i) => ({
+      key: `r${i}`,
+      assert: 'true',
+      message: 'm',
+    }));
+    expect(
+      expectProblem(problemsOf(model({ rules }), { rules: 2 }), 'limit_exceeded', 'rules').message,
+    ).toContain('rules');
   });
 
   it('BOM items are counted over every level of children', () => {
     const bom_items = [
-      { key: 'a', sku: 'A', description: 'A', children: [{ key: 'b', sku: 'B', description: 'B', children: [{ key: 'c', sku: 'C', description: 'C' }] }] },
+      {
+        key: 'a',
+        sku: 'A',
+        description: 'A',
+        children: [
+          {
+            key: 'b',
+            sku: 'B',
+            description: 'B',
+            children: [{ key: 'c', sku: 'C', description: 'C' }],
+          },
+        ],
+      },
     ];
     compileOk(model({ bom_items }));
-    const problem = expectProblem(problemsOf(model({ bom_items }), { bomItems: 2 }), 'limit_exceeded', 'bom_items');
+    const problem = expectProblem(
+      problemsOf(model({ bom_items }), { bomItems: 2 }),
+      'limit_exceeded',
+      'bom_items',
+    );
     expect(problem.message).toContain('bomItems');
     expect(problem.message).toContain('3 entries');
   });
 
   it('BOM nesting depth', () => {
     let items: unknown[] = [{ key: 'leaf', sku: 'L', description: 'L' }];
-    for (let i = 0; i < 5; i++) items = [{ key: `n${i}`, sku: 'N', description: 'N', children: items }];
-    expect(expectProblem(problemsOf(model({ bom_items: items }), { nestingDepth: 4 }), 'limit_exceeded').message).toContain(
-      'nestingDepth',
-    );
+    for (let i = 0; i < 5; i++)
+      items = [{ key: `n${i}`, sku: 'N', description: 'N', children: items }];
+    expect(
+      expectProblem(problemsOf(model({ bom_items: items }), { nestingDepth: 4 }), 'limit_exceeded')
+        .message,
+    ).toContain('nestingDepth');
   });
 
   it('expression length, counted in UTF-8 bytes', () => {
@@ -69,6 +100,8 @@ describe('limits', () => {
       model({ questions: [{ ...text(0), visible_if: `q0 == '${'é'.repeat(30)}'` }] }),
       { expressionBytes: 40 },
     );
-    expect(expectProblem(problems, 'limit_exceeded', 'questions[0].visible_if').message).toContain('expressionBytes');
+    expect(expectProblem(problems, 'limit_exceeded', 'questions[0].visible_if').message).toContain(
+      'expressionBytes',
+    );
   });
 });

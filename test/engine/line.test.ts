@@ -13,8 +13,16 @@ describe('translation', () => {
       bom_items: [{ key: 'leaf', sku: 'L', description: 'Leaf' }],
       images: [{ key: 'pic', src: 'a.svg', alt: 'Picture' }],
       translation: {
-        de: { 'general.name': 'Tür', 'questions.color.label': 'Farbe', 'questions.size.label': 'Größe' },
-        nl: { 'general.name': 'Deur', 'questions.color.label': 'Kleur', 'images.pic.alt': 'Plaatje' },
+        de: {
+          'general.name': 'Tür',
+          'questions.color.label': 'Farbe',
+          'questions.size.label': 'Größe',
+        },
+        nl: {
+          'general.name': 'Deur',
+          'questions.color.label': 'Kleur',
+          'images.pic.alt': 'Plaatje',
+        },
       },
     }),
   );
@@ -81,13 +89,26 @@ describe('images', () => {
       { key: 'mid_b', url: '/v1/models/7/assets/img/b.svg', layer: 1, alt: null },
       { key: 'top', url: '/v1/models/7/assets/img/top%20layer.svg', layer: 2, alt: null },
     ]);
-    expect(evaluate(compiled, { on: false }).line.images.map((i) => i.key)).toEqual(['below', 'base', 'mid_a', 'top']);
+    expect(evaluate(compiled, { on: false }).line.images.map((i) => i.key)).toEqual([
+      'below',
+      'base',
+      'mid_a',
+      'top',
+    ]);
   });
 });
 
 describe('validity period', () => {
-  const compiled = compileOk({ general: { name: 'X', valid_from: '2026-01-01', valid_until: '2026-06-30' } });
-  const at = (iso: string) => evaluateConfiguration(compiled, { modelId: 1, versionNumber: 1, questions: {}, now: new Date(iso) });
+  const compiled = compileOk({
+    general: { name: 'X', valid_from: '2026-01-01', valid_until: '2026-06-30' },
+  });
+  const at = (iso: string) =>
+    evaluateConfiguration(compiled, {
+      modelId: 1,
+      versionNumber: 1,
+      questions: {},
+      now: new Date(iso),
+    });
 
   it('is valid from the first to the last day inclusive (UTC)', () => {
     expect(at('2026-01-01T00:00:00Z').valid).toBe(true);
@@ -96,13 +117,22 @@ describe('validity period', () => {
 
   it('is not valid outside, with model_not_valid', () => {
     expect(at('2025-12-31T23:59:59Z').errors).toEqual([
-      { code: 'model_not_valid', message: 'the model is valid from 2026-01-01', path: 'general.valid_from' },
+      {
+        code: 'model_not_valid',
+        message: 'the model is valid from 2026-01-01',
+        path: 'general.valid_from',
+      },
     ]);
-    expect(at('2026-07-01T00:00:00Z').errors[0]).toMatchObject({ code: 'model_not_valid', path: 'general.valid_until' });
+    expect(at('2026-07-01T00:00:00Z').errors[0]).toMatchObject({
+      code: 'model_not_valid',
+      path: 'general.valid_until',
+    });
   });
 
   it('accepts dates parsed by YAML (Date objects) and timestamps', () => {
-    const fromYaml = compileOk({ general: { name: 'X', valid_until: new Date('2026-06-30T00:00:00Z') } });
+    const fromYaml = compileOk({
+      general: { name: 'X', valid_until: new Date('2026-06-30T00:00:00Z') },
+    });
     expect(fromYaml.general.validUntil).toBe('2026-06-30');
     const stamped = compileOk({ general: { name: 'X', valid_from: '2026-01-01T12:00:00+02:00' } });
     expect(stamped.general.validFromTime).toBe(Date.parse('2026-01-01T10:00:00Z'));
@@ -111,12 +141,29 @@ describe('validity period', () => {
 
 describe('the cart line', () => {
   const window = compileOk(windowDocument());
-  const request = { modelId: 12, versionNumber: 4, questions: answers({ width: 1200, height: 1000, color: 'white' }) };
+  const request = {
+    modelId: 12,
+    versionNumber: 4,
+    questions: answers({ width: 1200, height: 1000, color: 'white' }),
+  };
 
   it('has every member of MODEL_FORMAT.md except id', () => {
     const line = evaluateConfiguration(window, request).line;
     expect(Object.keys(line).sort()).toEqual(
-      ['bom_items', 'cache', 'general', 'images', 'imports', 'pricing', 'questions', 'rules', 'translation', 'triggers', 'variables', 'version_number'].sort(),
+      [
+        'bom_items',
+        'cache',
+        'general',
+        'images',
+        'imports',
+        'pricing',
+        'questions',
+        'rules',
+        'translation',
+        'triggers',
+        'variables',
+        'version_number',
+      ].sort(),
     );
     expect(line.version_number).toBe(4);
     expect(line.general).toEqual({
@@ -147,8 +194,13 @@ describe('the cart line', () => {
       ...value,
       line: { ...value.line, cache: { ...value.line.cache, evaluated_in_ms: 0 } },
     });
-    const reordered = { ...request, questions: answers({ color: 'white', height: 1000, width: 1200 }) };
-    expect(strip(evaluateConfiguration(window, request))).toEqual(strip(evaluateConfiguration(window, reordered)));
+    const reordered = {
+      ...request,
+      questions: answers({ color: 'white', height: 1000, width: 1200 }),
+    };
+    expect(strip(evaluateConfiguration(window, request))).toEqual(
+      strip(evaluateConfiguration(window, reordered)),
+    );
   });
 
   it('fingerprints model id, version, canonical answers and language', () => {
@@ -158,12 +210,23 @@ describe('the cart line', () => {
     expect(base).toMatch(/^[0-9a-f]{64}$/);
     expect(fp({ questions: answers({ color: 'white', width: 1200, height: 1000 }) })).toBe(base);
     expect(fp({ languageCode: 'en' })).toBe(base); // the default language, named or not
-    expect(new Set([base, fp({ modelId: 13 }), fp({ versionNumber: 5 }), fp({ languageCode: 'nl' }), fp({ questions: answers({ width: 1210 }) })]).size).toBe(5);
+    expect(
+      new Set([
+        base,
+        fp({ modelId: 13 }),
+        fp({ versionNumber: 5 }),
+        fp({ languageCode: 'nl' }),
+        fp({ questions: answers({ width: 1210 }) }),
+      ]).size,
+    ).toBe(5);
   });
 
   it('does not share mutable state between evaluations', () => {
     const first = evaluateConfiguration(window, request);
-    evaluateConfiguration(window, { ...request, questions: answers({ width: 2000, height: 2000, frame: 'alu', color: 'white' }) });
+    evaluateConfiguration(window, {
+      ...request,
+      questions: answers({ width: 2000, height: 2000, frame: 'alu', color: 'white' }),
+    });
     expect(first.line.pricing.total).toBe('253.44');
     expect(question(first, 'glazing').values).toEqual(['double']);
   });

@@ -37,14 +37,23 @@ describe('rules', () => {
   it('a failed error rule is an error at rules.<key> with its (translated) message', () => {
     const result = evaluate(compiled, { w: 120, kind: 'a' }, { languageCode: 'nl' });
     expect(result.valid).toBe(false);
-    expect(result.errors).toEqual([{ code: 'rule_failed', message: 'Te breed', path: 'rules.limit' }]);
-    expect(rule(result, 'limit')).toEqual({ key: 'limit', status: 'failed', severity: 'error', message: 'Te breed' });
+    expect(result.errors).toEqual([
+      { code: 'rule_failed', message: 'Te breed', path: 'rules.limit' },
+    ]);
+    expect(rule(result, 'limit')).toEqual({
+      key: 'limit',
+      status: 'failed',
+      severity: 'error',
+      message: 'Te breed',
+    });
   });
 
   it('a failed warning rule is a warning and keeps the line valid', () => {
     const result = evaluate(compiled, { w: 70 });
     expect(result.valid).toBe(true);
-    expect(result.warnings).toEqual([{ code: 'rule_failed', message: 'Rather wide', path: 'rules.soft' }]);
+    expect(result.warnings).toEqual([
+      { code: 'rule_failed', message: 'Rather wide', path: 'rules.soft' },
+    ]);
   });
 });
 
@@ -75,13 +84,27 @@ describe('compatibility tables (allowed)', () => {
           key: 'thickness',
           when: 'thick > 0',
           message: 'Thickness not available',
-          allowed: { columns: ['frame', 'thick'], rows: [['alu', 60], ['wood', 68]] },
+          allowed: {
+            columns: ['frame', 'thick'],
+            rows: [
+              ['alu', 60],
+              ['wood', 68],
+            ],
+          },
         },
         {
           key: 'finishes',
           message: 'Finish',
           // gloss only with oak
-          allowed: { columns: ['color', 'finish'], rows: [['white', 'matt'], ['grey', 'matt'], ['oak', 'matt'], ['oak', 'gloss']] },
+          allowed: {
+            columns: ['color', 'finish'],
+            rows: [
+              ['white', 'matt'],
+              ['grey', 'matt'],
+              ['oak', 'matt'],
+              ['oak', 'gloss'],
+            ],
+          },
         },
       ],
     }),
@@ -124,9 +147,15 @@ describe('compatibility tables (allowed)', () => {
   });
 
   it('integer columns compare by value; a table restricts only while its rule applies', () => {
-    expect(rule(evaluate(compiled, { frame: 'alu', color: 'white', thick: 60 }), 'thickness').status).toBe('passed');
-    expect(rule(evaluate(compiled, { frame: 'alu', color: 'white', thick: 68 }), 'thickness').status).toBe('failed');
-    expect(rule(evaluate(compiled, { frame: 'pvc', color: 'white', thick: 0 }), 'thickness').status).toBe('skipped');
+    expect(
+      rule(evaluate(compiled, { frame: 'alu', color: 'white', thick: 60 }), 'thickness').status,
+    ).toBe('passed');
+    expect(
+      rule(evaluate(compiled, { frame: 'alu', color: 'white', thick: 68 }), 'thickness').status,
+    ).toBe('failed');
+    expect(
+      rule(evaluate(compiled, { frame: 'pvc', color: 'white', thick: 0 }), 'thickness').status,
+    ).toBe('skipped');
     // when unknown (thick unanswered) → pending, and the table restricts nothing
     const pending = evaluate(compiled, { frame: 'pvc' });
     expect(rule(pending, 'thickness').status).toBe('pending');
@@ -153,12 +182,32 @@ describe('compatibility tables (allowed)', () => {
       model({
         questions: [
           choice('a', ['x', 'y']),
-          choice('b', ['p', 'q'], { options: [{ key: 'p', label: 'p' }, { key: 'q', label: 'q', available_if: "a == 'y'" }] }),
+          choice('b', ['p', 'q'], {
+            options: [
+              { key: 'p', label: 'p' },
+              { key: 'q', label: 'q', available_if: "a == 'y'" },
+            ],
+          }),
         ],
-        rules: [{ key: 't', message: 'm', allowed: { columns: ['a', 'b'], rows: [['x', 'p'], ['y', 'q']] } }],
+        rules: [
+          {
+            key: 't',
+            message: 'm',
+            allowed: {
+              columns: ['a', 'b'],
+              rows: [
+                ['x', 'p'],
+                ['y', 'q'],
+              ],
+            },
+          },
+        ],
       }),
     );
     const result = evaluate(several, { a: 'x' });
-    expect(question(result, 'b').options?.map((o) => o.unavailable_because)).toEqual([[], ['t', 'q']]);
+    expect(question(result, 'b').options?.map((o) => o.unavailable_because)).toEqual([
+      [],
+      ['t', 'q'],
+    ]);
   });
 });

@@ -8,17 +8,39 @@ describe('defaults, triggers and visibility', () => {
     model({
       questions: [
         { key: 'size', type: 'integer', label: 'Size' },
-        { key: 'glazing', type: 'choice', label: 'Glazing', options: options('double', 'triple', 'quad'), default: 'double' },
+        {
+          key: 'glazing',
+          type: 'choice',
+          label: 'Glazing',
+          options: options('double', 'triple', 'quad'),
+          default: 'double',
+        },
         { key: 'color', type: 'choice', label: 'Color', options: options('white', 'black', 'red') },
         { key: 'count', type: 'integer', label: 'Count', default_expr: 'size > 10 ? 3 : 1' },
         { key: 'ratio', type: 'number', label: 'Ratio', default_expr: 'size' },
-        { key: 'extras', type: 'multi_choice', label: 'Extras', options: options('x', 'y'), default: ['x'] },
-        { key: 'secret', type: 'text', label: 'Secret', visible_if: 'size > 100', default: 'hidden default' },
+        {
+          key: 'extras',
+          type: 'multi_choice',
+          label: 'Extras',
+          options: options('x', 'y'),
+          default: ['x'],
+        },
+        {
+          key: 'secret',
+          type: 'text',
+          label: 'Secret',
+          visible_if: 'size > 100',
+          default: 'hidden default',
+        },
       ],
       triggers: [
         { key: 'big', when: 'size > 10', set: { glazing: 'triple', color: 'black' } },
         { key: 'huge', when: 'size > 20', set: { glazing: 'quad' } },
-        { key: 'computed', when: 'size > 30', set: { color: { expr: "size > 40 ? 'red' : 'white'" } } },
+        {
+          key: 'computed',
+          when: 'size > 30',
+          set: { color: { expr: "size > 40 ? 'red' : 'white'" } },
+        },
       ],
     }),
   );
@@ -41,7 +63,11 @@ describe('defaults, triggers and visibility', () => {
     const result = evaluate(compiled, { size: 15 });
     expect(question(result, 'glazing')).toMatchObject({ values: ['triple'], source: 'trigger' });
     expect(question(result, 'color')).toMatchObject({ values: ['black'], source: 'trigger' });
-    expect(result.line.triggers[0]).toEqual({ key: 'big', fired: true, set: { glazing: 'triple', color: 'black' } });
+    expect(result.line.triggers[0]).toEqual({
+      key: 'big',
+      fired: true,
+      set: { glazing: 'triple', color: 'black' },
+    });
   });
 
   it('when several triggers set a question, the last one in the list that fires wins', () => {
@@ -60,7 +86,9 @@ describe('defaults, triggers and visibility', () => {
     const result = evaluate(compiled, { size: 45, glazing: 'double', color: 'white' });
     expect(question(result, 'glazing')).toMatchObject({ values: ['double'], source: 'user' });
     expect(question(result, 'color')).toMatchObject({ values: ['white'], source: 'user' });
-    expect(result.line.triggers.every((t) => t.fired && Object.keys(t.set).length === 0)).toBe(true);
+    expect(result.line.triggers.every((t) => t.fired && Object.keys(t.set).length === 0)).toBe(
+      true,
+    );
   });
 
   it('a hidden question is null: its answer is discarded and reported, its default unused', () => {
@@ -72,7 +100,12 @@ describe('defaults, triggers and visibility', () => {
       discarded: ['abc'],
     });
     const shown = evaluate(compiled, { size: 150 });
-    expect(question(shown, 'secret')).toMatchObject({ visible: true, values: ['hidden default'], source: 'default', discarded: [] });
+    expect(question(shown, 'secret')).toMatchObject({
+      visible: true,
+      values: ['hidden default'],
+      source: 'default',
+      discarded: [],
+    });
   });
 
   it('a trigger runs before every expression that reads the question it sets', () => {
@@ -80,7 +113,13 @@ describe('defaults, triggers and visibility', () => {
       model({
         questions: [
           { key: 'a', type: 'integer', label: 'A' },
-          { key: 'mode', type: 'choice', label: 'M', options: options('low', 'high'), default: 'low' },
+          {
+            key: 'mode',
+            type: 'choice',
+            label: 'M',
+            options: options('low', 'high'),
+            default: 'low',
+          },
           { key: 'detail', type: 'text', label: 'D', visible_if: "mode == 'high'" },
         ],
         variables: [{ key: 'is_high', expr: "mode == 'high'" }],
@@ -104,6 +143,8 @@ describe('defaults, triggers and visibility', () => {
     );
     const result = evaluate(bad, { a: 1 });
     expect(question(result, 'pick')).toMatchObject({ values: [], source: 'none' });
-    expect(result.warnings.map((w) => [w.code, w.path])).toEqual([['invalid_trigger_value', 'triggers.t']]);
+    expect(result.warnings.map((w) => [w.code, w.path])).toEqual([
+      ['invalid_trigger_value', 'triggers.t'],
+    ]);
   });
 });

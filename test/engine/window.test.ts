@@ -34,7 +34,14 @@ describe('window.yaml', () => {
       ['glass_double', '1.2', '45.60'],
       ['hardware_kit', '1', '0.00'],
     ]);
-    expect(result.line.bom_items[2].children.map((b) => [b.key, b.quantity, b.unit_price, b.total_price])).toEqual([
+    expect(
+      result.line.bom_items[2].children.map((b) => [
+        b.key,
+        b.quantity,
+        b.unit_price,
+        b.total_price,
+      ]),
+    ).toEqual([
       ['handle', '1', '18.00', '18.00'],
       ['hinges', '2', '6.50', '13.00'],
     ]);
@@ -72,12 +79,21 @@ describe('window.yaml', () => {
     expect(result.line.pricing.total).toBe('728.58');
     expect(question(result, 'glazing')).toMatchObject({ values: ['triple'], source: 'trigger' });
     expect(result.line.triggers).toEqual([
-      { key: 'triple_for_large', fired: true, set: { glazing: 'triple' }, message: 'Large windows get triple glazing' },
+      {
+        key: 'triple_for_large',
+        fired: true,
+        set: { glazing: 'triple' },
+        message: 'Large windows get triple glazing',
+      },
     ]);
     // heavy_glass is a warning: it fails (3.2 > 3.0) without making the line invalid.
     expect(rule(result, 'heavy_glass').status).toBe('failed');
     expect(result.warnings).toEqual([
-      { code: 'rule_failed', message: 'Triple glazing above 3 m² needs a second handle', path: 'rules.heavy_glass' },
+      {
+        code: 'rule_failed',
+        message: 'Triple glazing above 3 m² needs a second handle',
+        path: 'rules.heavy_glass',
+      },
     ]);
     expect(result.line.images.map((i) => [i.key, i.layer])).toEqual([
       ['outline', 0],
@@ -86,7 +102,13 @@ describe('window.yaml', () => {
   });
 
   it('the trigger never overrides the glazing the user chose', () => {
-    const result = evaluate(window, { width: 2000, height: 1600, frame: 'alu', color: 'white', glazing: 'double' });
+    const result = evaluate(window, {
+      width: 2000,
+      height: 1600,
+      frame: 'alu',
+      color: 'white',
+      glazing: 'double',
+    });
     expect(question(result, 'glazing')).toMatchObject({ values: ['double'], source: 'user' });
     expect(result.line.triggers[0]).toMatchObject({ fired: true, set: {} });
     // double glass 3.2*38.00 = 121.60 instead of triple
@@ -107,7 +129,11 @@ describe('window.yaml', () => {
       engraving: 'Smith family',
     });
     expect(result.valid).toBe(true);
-    expect(question(result, 'engraving')).toMatchObject({ visible: true, values: ['Smith family'], source: 'user' });
+    expect(question(result, 'engraving')).toMatchObject({
+      visible: true,
+      values: ['Smith family'],
+      source: 'user',
+    });
     expect(result.line.pricing).toMatchObject({
       options_total: '195.00',
       bom_total: '239.80',
@@ -116,11 +142,20 @@ describe('window.yaml', () => {
     });
     // the lock's available_if (frame != 'wood') is false: unavailable, naming the option itself
     const lock = question(result, 'extras').options?.find((o) => o.key === 'lock');
-    expect(lock).toMatchObject({ available: false, unavailable_because: ['lock'], selected: false });
+    expect(lock).toMatchObject({
+      available: false,
+      unavailable_because: ['lock'],
+      selected: false,
+    });
   });
 
   it('an engraving on a pvc window is discarded, not priced, not an error', () => {
-    const result = evaluate(window, { width: 1200, height: 1000, color: 'white', engraving: 'Hello' });
+    const result = evaluate(window, {
+      width: 1200,
+      height: 1000,
+      color: 'white',
+      engraving: 'Hello',
+    });
     expect(result.valid).toBe(true);
     expect(question(result, 'engraving')).toMatchObject({
       visible: false,
@@ -132,7 +167,12 @@ describe('window.yaml', () => {
 
   it('an invalid configuration lists every problem with its path', () => {
     // pvc is the default; 1900 mm breaks max_pvc_width; oak is not made for pvc.
-    const result = evaluate(window, { width: 1900, height: 1000, color: 'oak', extras: ['screen', 'lock', 'vent'] });
+    const result = evaluate(window, {
+      width: 1900,
+      height: 1000,
+      color: 'oak',
+      extras: ['screen', 'lock', 'vent'],
+    });
     expect(result.valid).toBe(false);
     expect(errorPaths(result).sort()).toEqual([
       'questions.color.values[0]', // oak: unavailable (frame_colors)
@@ -146,7 +186,11 @@ describe('window.yaml', () => {
       message: 'PVC frames are at most 1800 mm wide',
     });
     const oak = question(result, 'color').options?.find((o) => o.key === 'oak');
-    expect(oak).toMatchObject({ available: false, unavailable_because: ['frame_colors'], selected: true });
+    expect(oak).toMatchObject({
+      available: false,
+      unavailable_because: ['frame_colors'],
+      selected: true,
+    });
     // the line is still priced: 150 + (oak 60 + screen 45 + lock 30 + vent 15) + BOM
     expect(result.line.pricing.options_total).toBe('150.00');
   });
@@ -165,10 +209,18 @@ describe('window.yaml', () => {
   });
 
   it('translates into Dutch and reports what fell back', () => {
-    const result = evaluate(window, { width: 1200, height: 1000, color: 'white' }, { languageCode: 'nl' });
+    const result = evaluate(
+      window,
+      { width: 1200, height: 1000, color: 'white' },
+      { languageCode: 'nl' },
+    );
     expect(result.line.general.name).toBe('Draairaam');
     expect(question(result, 'width').label).toBe('Breedte');
-    expect(question(result, 'frame').options?.map((o) => o.label)).toEqual(['PVC', 'Aluminium', 'Hout']);
+    expect(question(result, 'frame').options?.map((o) => o.label)).toEqual([
+      'PVC',
+      'Aluminium',
+      'Hout',
+    ]);
     expect(result.line.pricing.adjustments[0].label).toBe('Handelskorting');
     expect(result.line.translation.language).toBe('nl');
     expect(result.line.translation.fallback_used).toBe(true);

@@ -19,10 +19,14 @@ export interface TestContext {
 
 /**
  * The real app (AppModule with its global guard, pipe, interceptor and filter) on a
- * database of its own. `env` overrides configuration for one test file.
+ * database of its own (or `sharedDatabase`, to run several instances on one database).
+ * `env` overrides configuration for one test file.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestContext> {
-  const database = await createTestDatabase();
+export async function createTestApp(
+  env: Record<string, string> = {},
+  sharedDatabase?: TestDatabase,
+): Promise<TestContext> {
+  const database = sharedDatabase ?? (await createTestDatabase());
   const config = new AppConfig({
     NODE_ENV: 'test',
     DATA_DIR: database.dataDir,
@@ -51,7 +55,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     database,
     close: async () => {
       await app.close();
-      await database.drop();
+      // A database handed in belongs to the caller, who drops it.
+      if (!sharedDatabase) await database.drop();
     },
   };
 }

@@ -32,6 +32,15 @@ export class Expression {
     this.program = program;
   }
 
+  /** A copy sharing the compiled program (see compile/compact.ts). */
+  clone(): Expression {
+    const copy = new Expression(this.source, this.path);
+    copy.names = this.names;
+    copy.type = this.type;
+    copy.program = this.program;
+    return copy;
+  }
+
   /** The value, or UNKNOWN when evaluation fails (null operands, overflow, division by zero…). */
   run(context: EvaluationContext): unknown {
     try {

@@ -16,6 +16,7 @@ import { validateVariables } from '../validate/variables.js';
 import { expectations } from './expectations.js';
 import { ExpressionCompiler } from './expressions.js';
 import { orderValueGraph } from './graph.js';
+import { compactModel } from './compact.js';
 import { optionPriceTables, priceBom } from './prices.js';
 
 export type CompileResult = { ok: true; model: CompiledModel } | { ok: false; problems: Problem[] };
@@ -117,7 +118,7 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
     ),
     extensions,
   };
-  return { ok: true, model };
+  return { ok: true, model: compactModel(model) };
 }
 
 function registerInferred(

@@ -189,10 +189,18 @@ function canonicalJson(value: unknown): string {
     const keys = Object.keys(record).sort();
     let out = '{';
     for (let i = 0; i < keys.length; i++) {
-      out += (i > 0 ? ',' : '') + JSON.stringify(keys[i]) + ':' + canonicalJson(record[keys[i]]);
+      out += (i > 0 ? ',' : '') + jsonString(keys[i]) + ':' + canonicalJson(record[keys[i]]);
     }
     return out + '}';
   }
+  if (typeof value === 'string') return jsonString(value);
   if (typeof value === 'bigint') return value.toString();
   return JSON.stringify(value) ?? 'null';
+}
+
+/** Keys and option keys need no escaping; anything else goes through JSON.stringify. */
+const PLAIN_TEXT = /^[A-Za-z0-9_. -]*$/;
+
+function jsonString(text: string): string {
+  return PLAIN_TEXT.test(text) ? `"${text}"` : JSON.stringify(text);
 }

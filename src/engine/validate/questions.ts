@@ -247,5 +247,13 @@ function readDefault(
     v.fail('invalid_default', `default of ${question.key}: ${converted.message}`, at);
     return { defaultValue: null, defaultExpr };
   }
+  const number = typeof converted.value === 'bigint' ? Number(converted.value) : converted.value;
+  const { min, max } = question;
+  if (
+    typeof number === 'number' &&
+    ((min !== undefined && number < min) || (max !== undefined && number > max))
+  ) {
+    v.fail('invalid_default', `default of ${question.key} is outside min/max`, at);
+  }
   return { defaultValue: converted.value, defaultExpr };
 }

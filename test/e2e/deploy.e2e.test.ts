@@ -1,0 +1,194 @@
+import yaml from 'js-yaml';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppConfig } from '../../src/config/app-config.js';
+import { createTestApp, type TestContext } from '../support/test-app.js';
+
+/**
+ * The Dockerfile, docker-compose.yml and Kubernetes manifests cannot be run here (no
+ * container engine, no cluster): these tests parse them and check that they agree with
+ * the app itself (probe paths it serves, variables AppConfig reads, the start command).
+ */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+type Doc = Record<string, unknown> & { kind?: string; metadata?: { name?: string } };
+
+/** Reads one YAML file of the repository (all documents in it). */
+function readYaml(path: string): Doc[] {
+  return yaml.loadAll(readFileSync(join(ROOT, path), 'utf8')) as Doc[];
+}
+
+function get(value: unknown, ...keys: (string | number)[]): unknown {
+  let current = value;
+  for (const key of keys)
+    current = (current as Record<string | number, unknown> | undefined)?.[key];
+  return current;
+}
+
+describe('deploy: Docker, compose and Kubernetes files agree with the app', () => {
+  let ctx: TestContext;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+  });
+  afterAll(() => ctx?.close());
+
+  const k8s = (file: string): Doc => {
+    const [doc] = readYaml(`deploy/k8s/${file}`);
+    expect(doc, file).toEqual(
+      expect.objectContaining({ apiVersion: expect.any(String), kind: expect.any(String) }),
+    );
+    return doc;
+  };
+
+  it('lists only existing, well-formed manifests in kustomization.yaml', () => {
+    const kustomization = k8s('kustomization.yaml');
+    const resources = kustomization.resources as string[];
+    expect(resources).toEqual(
+      expect.arrayContaining([
+        'deployment.yaml',
+        'service.yaml',
+        'pdb.yaml',
+        'hpa.yaml',
+        'configmap.yaml',
+      ]),
+    );
+    for (const file of resources) {
+      expect(existsSync(join(ROOT, 'deploy/k8s', file)), file).toBe(true);
+      const doc = k8s(file);
+      expect(doc.metadata?.name, file).toEqual(expect.any(String));
+      // Namespace-agnostic: the namespace is chosen at apply time.
+      expect(get(doc, 'metadata', 'namespace'), file).toBeUndefined();
+    }
+    // The example Secret is documentation, never applied with placeholder values.
+    expect(resources).not.toContain('secret.example.yaml');
+  });
+
+  it('probes paths the app serves without credentials, on the container port', async () => {
+    const deployment = k8s('deployment.yaml');
+    const container = get(deployment, 'spec', 'template', 'spec', 'containers', 0) as Record<
+      string,
+      unknown
+    >;
+    expect(get(container, 'livenessProbe', 'httpGet', 'path')).toBe('/health/live');
+    expect(get(container, 'readinessProbe', 'httpGet', 'path')).toBe('/health/ready');
+    expect(get(container, 'startupProbe', 'httpGet', 'path')).toEqual(expect.any(String));
+    for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+      const path = get(container, probe, 'httpGet', 'path') as string;
+      expect((await ctx.http.get(path)).status, `${probe} ${path}`).toBe(200);
+      expect(get(container, probe, 'httpGet', 'port')).toBe(get(container, 'ports', 0, 'name'));
+    }
+    expect(get(container, 'ports', 0, 'containerPort')).toBe(3000);
+    const annotations = get(deployment, 'spec', 'template', 'metadata', 'annotations') as Record<
+      string,
+      string
+    >;
+    expect((await ctx.http.get(annotations['prometheus.io/path'])).status).toBe(200);
+  });
+
+  it('runs as non-root on a read-only root filesystem with /tmp writable', () => {
+    const deployment = k8s('deployment.yaml');
+    const pod = get(deployment, 'spec', 'template', 'spec');
+    const container = get(pod, 'containers', 0);
+    expect(get(deployment, 'spec', 'replicas')).toBe(2);
+    expect(get(pod, 'securityContext', 'runAsNonRoot')).toBe(true);
+    expect(get(container, 'securityContext', 'readOnlyRootFilesystem')).toBe(true);
+    expect(get(container, 'securityContext', 'allowPrivilegeEscalation')).toBe(false);
+    expect(get(container, 'volumeMounts', 0)).toEqual({ name: 'tmp', mountPath: '/tmp' });
+    expect(get(pod, 'volumes', 0, 'name')).toBe('tmp');
+    expect(get(pod, 'volumes', 0, 'emptyDir')).toBeDefined();
+    expect(get(container, 'resources', 'requests', 'cpu')).toEqual(expect.any(String));
+    expect(get(container, 'resources', 'limits', 'memory')).toEqual(expect.any(String));
+  });
+
+  it('takes secrets from the Secret and settings from the ConfigMap, all read by AppConfig', () => {
+    const deployment = k8s('deployment.yaml');
+    const container = get(deployment, 'spec', 'template', 'spec', 'containers', 0);
+    const env = get(container, 'env') as {
+      name: string;
+      valueFrom: { secretKeyRef: { name: string; key: string } };
+    }[];
+    const secretKeys = Object.keys(
+      (readYaml('deploy/k8s/secret.example.yaml')[0].stringData ?? {}) as object,
+    );
+    for (const variable of env) {
+      expect(variable.valueFrom.secretKeyRef.name).toBe('configurator-secrets');
+      expect(secretKeys).toContain(variable.valueFrom.secretKeyRef.key);
+    }
+    expect(env.map((v) => v.name)).toEqual(
+      expect.arrayContaining(['JWT_SECRET', 'DATABASE_URL', 'ADMIN_EMAIL', 'ADMIN_PASSWORD']),
+    );
+    const configMap = k8s('configmap.yaml');
+    expect(get(container, 'envFrom', 0, 'configMapRef', 'name')).toBe(configMap.metadata?.name);
+    const settings = configMap.data as Record<string, string>;
+    expect(settings.NODE_ENV).toBe('production');
+    // Every value is one AppConfig accepts (it throws on a bad one).
+    expect(() => new AppConfig({ ...settings, JWT_SECRET: 'x'.repeat(32) })).not.toThrow();
+    const appConfigSource = readFileSync(join(ROOT, 'src/config/app-config.ts'), 'utf8');
+    for (const name of [...Object.keys(settings), ...env.map((v) => v.name)]) {
+      expect(appConfigSource, `AppConfig reads ${name}`).toContain(name);
+    }
+  });
+
+  it('points the Service, PodDisruptionBudget and autoscaler at the Deployment', () => {
+    const deployment = k8s('deployment.yaml');
+    const podLabels = get(deployment, 'spec', 'template', 'metadata', 'labels') as Record<
+      string,
+      string
+    >;
+    expect(podLabels).toEqual(
+      expect.objectContaining(get(deployment, 'spec', 'selector', 'matchLabels') as object),
+    );
+    const service = k8s('service.yaml');
+    expect(podLabels).toEqual(expect.objectContaining(get(service, 'spec', 'selector') as object));
+    expect(get(service, 'spec', 'ports', 0, 'targetPort')).toBe('http');
+    const pdb = k8s('pdb.yaml');
+    expect(podLabels).toEqual(
+      expect.objectContaining(get(pdb, 'spec', 'selector', 'matchLabels') as object),
+    );
+    const hpa = k8s('hpa.yaml');
+    expect(get(hpa, 'spec', 'scaleTargetRef', 'name')).toBe(deployment.metadata?.name);
+    expect(get(hpa, 'spec', 'minReplicas')).toBeGreaterThanOrEqual(2);
+  });
+
+  it('builds a non-root image that starts and probes as package.json says', async () => {
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    expect(dockerfile).toMatch(/^FROM \$\{NODE_IMAGE\} AS runtime$/m);
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-slim$/m);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^EXPOSE 3000$/m);
+    expect(dockerfile).toContain('NODE_ENV=production');
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]';
+    expect((JSON.parse(cmd) as string[]).join(' ')).toBe(pkg.scripts.start);
+    const healthcheck = dockerfile.slice(dockerfile.indexOf('\nHEALTHCHECK'));
+    const probe = /\/health\/\w+/.exec(healthcheck.slice(0, healthcheck.indexOf('\nCMD')))?.[0];
+    expect(probe).toBe('/health/live');
+    expect((await ctx.http.get(probe as string)).status).toBe(200);
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    expect(ignored).toEqual(
+      expect.arrayContaining(['node_modules', 'dist', 'data', '.env', '.git']),
+    );
+  });
+
+  it('composes the service with PostgreSQL 16 and Redis 7, each with a health check', () => {
+    const [compose] = readYaml('docker-compose.yml');
+    const services = compose.services as Record<string, Record<string, unknown>>;
+    expect(Object.keys(services).sort()).toEqual(['app', 'postgres', 'redis']);
+    expect(services.postgres.image).toMatch(/^postgres:16/);
+    expect(services.redis.image).toMatch(/^redis:7/);
+    for (const [name, service] of Object.entries(services)) {
+      expect(get(service, 'healthcheck', 'test'), name).toBeDefined();
+    }
+    const env = services.app.environment as Record<string, string>;
+    expect(env.DATABASE_URL).toMatch(/^postgres:\/\/.*@postgres:5432\//);
+    expect(env.REDIS_URL).toBe('redis://redis:6379');
+    for (const name of ['JWT_SECRET', 'ADMIN_EMAIL', 'ADMIN_PASSWORD'])
+      expect(env[name], name).toBeDefined();
+    expect(get(services.app, 'depends_on', 'postgres', 'condition')).toBe('service_healthy');
+    expect(get(compose, 'volumes')).toHaveProperty('postgres-data');
+  });
+});
