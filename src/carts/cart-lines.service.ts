@@ -6,6 +6,7 @@ import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { evaluateConfiguration, type Evaluation } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
+import { companyAssetUrl } from '../models/asset-response.js';
 import { ModelsService } from '../models/models.service.js';
 import { CartLineEntity } from './cart-line.entity.js';
 import { CartsService } from './carts.service.js';
@@ -112,8 +113,9 @@ export class CartLinesService {
       versionNumber: loaded.versionNumber,
       questions: input.questions,
       languageCode: input.language_code ?? null,
+      // Company-scoped, so that whoever may use the line (an intent token too) may load them.
       assetUrl: (path) =>
-        `/v1/models/${loaded.model.id}/assets/${path.split('/').map(encodeURIComponent).join('/')}?version=${loaded.versionNumber}`,
+        companyAssetUrl(input.company_id, loaded.model.id, loaded.versionNumber, path),
     });
     this.metrics.observeEvaluation(
       performance.now() - started,

@@ -14,6 +14,8 @@ export const ZERO = new Money(0);
 /** A decimal string: optional sign, digits, optional fraction (`"12.50"`, `"-10"`). */
 export const DECIMAL_PATTERN = /^[-+]?\d{1,30}(\.\d{1,30})?$/;
 
+const SHORT_DECIMAL = /^-?\d+(\.\d{1,6})?$/;
+
 /** Digits kept from a CEL double before it enters a price or a quantity. */
 export const CEL_DOUBLE_DECIMALS = 6;
 
@@ -37,7 +39,11 @@ export function formatMoney(value: Money, scale: number, mode: RoundingMode): st
 export function celNumberToMoney(value: number | bigint, mode: RoundingMode): Money | undefined {
   if (typeof value === 'bigint') return new Money(value.toString());
   if (!Number.isFinite(value)) return undefined;
-  return new Money(value).toDecimalPlaces(CEL_DOUBLE_DECIMALS, roundingConstant(mode));
+  // decimal.js reads a number through its shortest decimal text as well; reading that
+  // text once and skipping the rounding when it has at most 6 decimals is the same value.
+  const text = String(value);
+  if (SHORT_DECIMAL.test(text)) return new Money(text);
+  return new Money(text).toDecimalPlaces(CEL_DOUBLE_DECIMALS, roundingConstant(mode));
 }
 
 /** Plain text of an exact quantity without exponent (`"4.4"`, `"2"`). */

@@ -1,17 +1,25 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { Auth } from '../auth/auth.decorator.js';
-import { parseId } from '../common/http/id-param.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
+import { IdParam, parseId } from '../common/http/id-param.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+import { assetResponse } from './asset-response.js';
 import { CompanyModelsService } from './company-models.service.js';
+import { AssetQueryDto } from './dto/asset-query.dto.js';
 import { CompanyModelDto, CompanyModelsQueryDto } from './dto/company-model.dto.js';
+import { ModelAssetsService } from './model-assets.service.js';
 
+/** What a buyer (a company's users, or its web shop's intent token) may configure. */
 @ApiTags('models')
 @Controller('v1/companies')
 export class CompanyModelsController {
-  constructor(private readonly companyModels: CompanyModelsService) {}
+  constructor(
+    private readonly companyModels: CompanyModelsService,
+    private readonly assets: ModelAssetsService,
+  ) {}
 
   @Get(':id/models')
   @Auth('jwt', 'intent', { companyMember: 'id' })
@@ -26,9 +34,39 @@ export class CompanyModelsController {
   @ApiEnvelope(CompanyModelDto, { paginated: true })
   @ApiErrors(400, 401, 404)
   list(
-    @Param('id') id: string,
+    @IdParam() id: number,
     @Query() query: CompanyModelsQueryDto,
   ): Promise<Page<CompanyModelDto>> {
-    return this.companyModels.list(parseId(id), query);
+    return this.companyModels.list(id, query);
+  }
+
+  @Get(':id/models/:modelId/assets/*path')
+  @Auth('jwt', 'intent', { companyMember: 'id' })
+  @ApiOperation({
+    summary: 'An image of a model company {id} may configure (not wrapped in the envelope)',
+    description:
+      'The URLs in cart lines and in the company’s model list point here, so that a web ' +
+      'shop holding only an intent token can show them. `?version=` names a version.',
+  })
+  @ApiParam({ name: 'id', description: 'Company id' })
+  @ApiParam({ name: 'modelId', description: 'Model id' })
+  @ApiParam({
+    name: 'path',
+    type: String,
+    description: 'Path inside the zip, e.g. images/door.svg',
+  })
+  @ApiProduces('image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp')
+  @ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } })
+  @ApiErrors(400, 401, 404)
+  async asset(
+    @IdParam() id: number,
+    @Param('modelId') modelId: string,
+    @Param('path') path: string | string[],
+    @Query() query: AssetQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<StreamableFile> {
+    const assetPath = Array.isArray(path) ? path.join('/') : path;
+    const file = await this.assets.getForCompany(id, parseId(modelId), assetPath, query.version);
+    return assetResponse(res, file, query.version !== undefined);
   }
 }

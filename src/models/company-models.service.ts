@@ -4,6 +4,7 @@ import { Repository } from 'typeorm';
 import { Page } from '../common/envelope/envelope.js';
 import { describeModel } from '../engine/index.js';
 import { CompanySupplierEntity } from '../suppliers/company-supplier.entity.js';
+import { companyAssetUrl } from './asset-response.js';
 import { CompanyModelDto, type CompanyModelsQueryDto } from './dto/company-model.dto.js';
 import { ModelEntity } from './model.entity.js';
 import { ModelsService } from './models.service.js';
@@ -37,15 +38,10 @@ export class CompanyModelsService {
         row.id,
         row.versionNumber,
       );
-      const assetUrl = (path: string) =>
-        `/v1/models/${row.id}/assets/${encodeAssetPath(path)}?version=${versionNumber}`;
+      const assetUrl = (path: string) => companyAssetUrl(companyId, row.id, versionNumber, path);
       const description = describeModel(compiled, query.language_code, { assetUrl });
       items.push(CompanyModelDto.describe(row, description));
     }
     return new Page(items, query.page, query.per_page, total, 'Models found');
   }
-}
-
-function encodeAssetPath(path: string): string {
-  return path.split('/').map(encodeURIComponent).join('/');
 }

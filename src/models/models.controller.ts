@@ -22,6 +22,7 @@ import { ResponseMessage } from '../common/envelope/response-message.decorator.j
 import { RawBody } from '../common/http/raw-body.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { AppConfig } from '../config/app-config.js';
+import { assetResponse } from './asset-response.js';
 import { AssetQueryDto } from './dto/asset-query.dto.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
 import { ModelAssetsService } from './model-assets.service.js';
@@ -32,8 +33,6 @@ import { MODEL_UPLOAD_BODY } from './upload/model-upload.openapi.js';
 import { readModelUpload } from './upload/read-model-upload.js';
 
 const LOCK_MINUTES = LOCK_TTL_MS / 60_000;
-// Images may be SVG: never sniffed, and rendered without scripts or outside requests.
-const ASSET_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
 @ApiTags('models')
 @Controller('v1/models')
@@ -152,13 +151,6 @@ export class ModelsController {
   ): Promise<StreamableFile> {
     const assetPath = Array.isArray(path) ? path.join('/') : path;
     const file = await this.assets.get(principal, parseId(id), assetPath, query.version);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', ASSET_CSP);
-    // A version's files never change; the current version's may be replaced.
-    res.setHeader(
-      'Cache-Control',
-      query.version === undefined ? 'private, no-cache' : 'private, max-age=86400, immutable',
-    );
-    return new StreamableFile(file.bytes, { type: file.contentType, length: file.bytes.length });
+    return assetResponse(res, file, query.version !== undefined);
   }
 }

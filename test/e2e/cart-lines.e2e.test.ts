@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, createUser, expectEnvelope } from '../support/factories.js';
 import {
+  DOOR_DIR,
   createModelWorld,
   minimalModel,
   uploadModel,
+  zipFolder,
   windowYaml,
   type ModelWorld,
   type TestModel,
@@ -264,5 +266,46 @@ describe('cart lines: POST /v1/carts and /v1/carts/preview', () => {
     const line = expectEnvelope(second, 201).data as Record<string, any>;
     expect(line.version_number).toBe(2);
     expect(line.pricing.total).toBe('210.00');
+  });
+
+  it('links images that the line’s users can load, an intent token too', async () => {
+    const door = await uploadModel(
+      ctx,
+      world.supplier.id,
+      world.supplierMember.token,
+      await zipFolder(DOOR_DIR),
+    );
+    const intent = await createIntent(ctx, world.companyMember, world.company.id);
+    const res = await ctx.http
+      .post('/v1/carts/preview')
+      .set(bearer(intent))
+      .send({
+        model_id: door.id,
+        company_id: world.company.id,
+        questions: { leaf_width: { values: [900] } },
+      });
+    const line = expectEnvelope(res, 200).data as Record<string, any>;
+    expect(line.valid).toBe(true);
+    expect(line.images.map((image: { key: string }) => image.key)).toEqual(['door']);
+    const url = line.images[0].url as string;
+    expect(url).toBe(
+      `/v1/companies/${world.company.id}/models/${door.id}/assets/images/door.svg?version=1`,
+    );
+
+    const image = await ctx.http.get(url).set(bearer(intent)).buffer(true);
+    expect(image.status).toBe(200);
+    expect(image.headers['content-type']).toContain('image/svg+xml');
+    expect(image.headers['content-security-policy']).toContain('sandbox');
+    expect(image.body.toString()).toContain('<svg');
+
+    // Someone whose company does not buy from the supplier cannot load it.
+    const outsiderCompany = await createCompany(ctx, world.outsider);
+    const foreign = url.replace(
+      `/companies/${world.company.id}/`,
+      `/companies/${outsiderCompany.id}/`,
+    );
+    expectEnvelope(await ctx.http.get(foreign).set(bearer(world.outsider.token)), 404);
+    expectEnvelope(await ctx.http.get(url).set(bearer(world.outsider.token)), 404);
+    expectEnvelope(await ctx.http.get(url), 401);
   });
 });

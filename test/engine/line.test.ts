@@ -221,6 +221,52 @@ describe('the cart line', () => {
     ).toBe(5);
   });
 
+  it('gives the same line whatever was evaluated before (the context is reused)', () => {
+    const fresh = compileOk(windowDocument());
+    const expected = evaluateConfiguration(fresh, request);
+    evaluateConfiguration(window, {
+      ...request,
+      questions: answers({
+        width: 2000,
+        height: 1600,
+        frame: 'wood',
+        color: 'oak',
+        engraving: 'x',
+      }),
+    });
+    const again = evaluateConfiguration(window, request);
+    expect(again.line.variables).toEqual(expected.line.variables);
+    expect(again.line.pricing).toEqual(expected.line.pricing);
+    expect(again.line.questions).toEqual(expected.line.questions);
+  });
+
+  it('survives a re-entrant evaluation from inside a callback', () => {
+    const doorLike = compileOk(
+      model({
+        questions: [{ key: 'on', type: 'boolean', label: 'On' }],
+        images: [{ key: 'pic', src: 'a.svg', when: 'on' }],
+      }),
+    );
+    let inner: boolean | undefined;
+    const outer = evaluateConfiguration(doorLike, {
+      modelId: 1,
+      versionNumber: 1,
+      questions: answers({ on: true }),
+      assetUrl: (path) => {
+        const nested = evaluateConfiguration(doorLike, {
+          modelId: 1,
+          versionNumber: 1,
+          questions: answers({ on: false }),
+        });
+        inner = nested.line.images.length === 0;
+        return `/x/${path}`;
+      },
+    });
+    expect(inner).toBe(true);
+    expect(outer.line.images).toEqual([{ key: 'pic', url: '/x/a.svg', layer: 0, alt: null }]);
+    expect(outer.line.questions[0].values).toEqual([true]);
+  });
+
   it('does not share mutable state between evaluations', () => {
     const first = evaluateConfiguration(window, request);
     evaluateConfiguration(window, {

@@ -41,7 +41,11 @@ export function compactModel(model: CompiledModel): CompiledModel {
     bomItems: compactBom(model.bomItems),
     pricing: {
       ...model.pricing,
-      adjustments: model.pricing.adjustments.map((a) => ({ ...a, when: x(a.when), expr: x(a.expr) })),
+      adjustments: model.pricing.adjustments.map((a) => ({
+        ...a,
+        when: x(a.when),
+        expr: x(a.expr),
+      })),
     },
     images: model.images.map((image) => ({ ...image, when: x(image.when) })),
   };
@@ -50,10 +54,14 @@ export function compactModel(model: CompiledModel): CompiledModel {
 function compactQuestion(question: CompiledQuestion): CompiledQuestion {
   return {
     ...question,
-    required: typeof question.required === 'boolean' ? question.required : question.required.clone(),
+    required:
+      typeof question.required === 'boolean' ? question.required : question.required.clone(),
     visibleIf: x(question.visibleIf),
     defaultExpr: x(question.defaultExpr),
-    options: question.options.map((option): CompiledOption => ({ ...option, availableIf: x(option.availableIf) })),
+    options: question.options.map((option): CompiledOption => ({
+      ...option,
+      availableIf: x(option.availableIf),
+    })),
     optionIndex: new Map(question.optionIndex),
     triggers: [...question.triggers],
     tableRules: [...question.tableRules],

@@ -33,6 +33,25 @@ export function evaluateConfiguration(
 ): Evaluation {
   const started = performance.now();
   const state = new EvaluationState(model);
+  try {
+    const line = buildLine(model, request, state);
+    line.cache.evaluated_in_ms = Math.round((performance.now() - started) * 1000) / 1000;
+    return {
+      valid: state.errors.length === 0,
+      errors: state.errors,
+      warnings: state.warnings,
+      line,
+    };
+  } finally {
+    state.release();
+  }
+}
+
+function buildLine(
+  model: CompiledModel,
+  request: EvaluationRequest,
+  state: EvaluationState,
+): CartLine {
   const language = resolveLanguage(model, request.languageCode);
   const texts = language.texts;
 
@@ -86,8 +105,7 @@ export function evaluateConfiguration(
       evaluated_in_ms: 0,
     },
   };
-  line.cache.evaluated_in_ms = Math.round((performance.now() - started) * 1000) / 1000;
-  return { valid: state.errors.length === 0, errors: state.errors, warnings: state.warnings, line };
+  return line;
 }
 
 /** general.valid_from / valid_until: outside them the configuration is not accepted. */

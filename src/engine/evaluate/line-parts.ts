@@ -173,34 +173,37 @@ export function fingerprint(
   answers: unknown,
   language: string,
 ): string {
-  const canonical = canonicalJson([modelId, versionNumber, answers, language]);
+  const canonical = JSON.stringify([modelId, versionNumber, sortedAnswers(answers), language]);
   return createHash('sha256').update(canonical).digest('hex');
 }
 
-/** JSON with object keys sorted (string concatenation: V8 ropes make this cheap). */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) {
-    let out = '[';
-    for (let i = 0; i < value.length; i++) out += (i > 0 ? ',' : '') + canonicalJson(value[i]);
-    return out + ']';
-  }
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).sort();
-    let out = '{';
-    for (let i = 0; i < keys.length; i++) {
-      out += (i > 0 ? ',' : '') + jsonString(keys[i]) + ':' + canonicalJson(record[keys[i]]);
-    }
-    return out + '}';
-  }
-  if (typeof value === 'string') return jsonString(value);
-  if (typeof value === 'bigint') return value.toString();
-  return JSON.stringify(value) ?? 'null';
+/**
+ * The answers rebuilt with keys inserted in sorted order, so that one native
+ * JSON.stringify gives a canonical text (JavaScript lists integer-like keys first,
+ * in numeric order, whatever the insertion order: still canonical). The usual
+ * answer, `{values: [primitives]}`, is canonical as it is and is not copied.
+ */
+function sortedAnswers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortedAnswers);
+  if (value === null || typeof value !== 'object')
+    return typeof value === 'bigint' ? value.toString() : value;
+  if (isPlainAnswer(value)) return value;
+  const record = value as Record<string, unknown>;
+  // A null prototype keeps a `__proto__` key an ordinary member.
+  const sorted = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(record).sort()) sorted[key] = sortedAnswers(record[key]);
+  return sorted;
 }
 
-/** Keys and option keys need no escaping; anything else goes through JSON.stringify. */
-const PLAIN_TEXT = /^[A-Za-z0-9_. -]*$/;
-
-function jsonString(text: string): string {
-  return PLAIN_TEXT.test(text) ? `"${text}"` : JSON.stringify(text);
+/** `{values: [strings, finite numbers, booleans]}`. */
+function isPlainAnswer(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const values = (value as { values?: unknown }).values;
+  if (!Array.isArray(values) || Object.keys(value).length !== 1) return false;
+  for (const item of values) {
+    const type = typeof item;
+    if (type !== 'string' && type !== 'boolean' && !(type === 'number' && Number.isFinite(item)))
+      return false;
+  }
+  return true;
 }

@@ -3,6 +3,30 @@ import type { CelValue, CompiledModel } from '../model.js';
 import type { Problem } from '../problems.js';
 import type { RuleStatus, ValueSource } from '../types.js';
 
+/**
+ * One reusable expression context per model: a large model's context is thousands of
+ * entries, and rebuilding it per evaluation is pure garbage. Safe because evaluation
+ * is synchronous (one at a time per context, guarded by `contextsInUse`) and the
+ * value phase sets every key before any expression can read it (each expression
+ * reads only names that precede it in the topological order).
+ */
+const pooledContexts = new WeakMap<CompiledModel, EvaluationContext>();
+const contextsInUse = new WeakSet<EvaluationContext>();
+
+function acquireContext(model: CompiledModel): EvaluationContext {
+  const pooled = pooledContexts.get(model);
+  if (pooled !== undefined && !contextsInUse.has(pooled)) {
+    contextsInUse.add(pooled);
+    return pooled;
+  }
+  const context: EvaluationContext = new Map();
+  for (const question of model.questions) context.set(question.key, null);
+  for (const variable of model.variables) context.set(variable.key, null);
+  if (pooled === undefined) pooledContexts.set(model, context);
+  contextsInUse.add(context);
+  return context;
+}
+
 /** One question's answer as parsed from the request. */
 export interface UserAnswer {
   /** The CEL value, or null when unanswered or invalid. */
@@ -38,9 +62,7 @@ export class EvaluationState {
 
   constructor(readonly model: CompiledModel) {
     const questionCount = model.questions.length;
-    this.context = new Map();
-    for (const question of model.questions) this.context.set(question.key, null);
-    for (const variable of model.variables) this.context.set(variable.key, null);
+    this.context = acquireContext(model);
     this.answers = new Array<UserAnswer>(questionCount);
     this.values = new Array<CelValue | null>(questionCount).fill(null);
     this.sources = new Array<ValueSource>(questionCount).fill('none');
@@ -55,6 +77,11 @@ export class EvaluationState {
     );
     this.tableMatched = new Array<boolean>(model.rules.length).fill(true);
     this.unavailableBecause = new Array<Array<string[] | undefined> | undefined>(questionCount);
+  }
+
+  /** Returns the context to the pool (call once the evaluation no longer needs it). */
+  release(): void {
+    contextsInUse.delete(this.context);
   }
 
   error(code: string, message: string, path?: string): void {
