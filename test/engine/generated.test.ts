@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileModel, evaluateConfiguration } from '../../src/engine/index.js';
+import { MODEL_GENERATOR } from '../support/shared-dir.js';
 
-const GENERATOR = '/work/shared/tools/gen-model.mjs';
+const GENERATOR = MODEL_GENERATOR;
 const dir = mkdtempSync(join(tmpdir(), 'engine-gen-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -10,8 +10,9 @@ import {
   type EvaluationRequest,
   type Problem,
 } from '../../src/engine/index.js';
+import { SHARED_MODELS_DIR } from '../support/shared-dir.js';
 
-export const SHARED_MODELS = '/work/shared/models';
+export const SHARED_MODELS = SHARED_MODELS_DIR;
 
 type Doc = Record<string, unknown>;
 
