@@ -16,14 +16,20 @@ export class CompiledModelCache {
     return this.entries.size;
   }
 
-  getOrCompile(key: string, compile: () => CompiledModel): CompiledModel {
+  /** The cached model (now the most recently used), or undefined. */
+  get(key: string): CompiledModel | undefined {
     const cached = this.entries.get(key);
     if (cached !== undefined) {
       // Re-insert: Map iteration order is insertion order, so the first entry is the LRU.
       this.entries.delete(key);
       this.entries.set(key, cached);
-      return cached;
     }
+    return cached;
+  }
+
+  getOrCompile(key: string, compile: () => CompiledModel): CompiledModel {
+    const cached = this.get(key);
+    if (cached !== undefined) return cached;
     const model = compile();
     this.entries.set(key, model);
     if (this.entries.size > this.maxEntries) {

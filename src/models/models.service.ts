@@ -40,7 +40,6 @@ export interface LoadedModel {
 export type UploadReader = () => Promise<ModelUpload>;
 
 const cacheKey = (modelId: number, versionNumber: number) => `${modelId}:${versionNumber}`;
-const CACHE_MISS = Symbol('cache-miss');
 
 @Injectable()
 export class ModelsService {
@@ -175,7 +174,7 @@ export class ModelsService {
     if (!model) throw ApiError.notFound('No model found');
     const number = versionNumber ?? model.versionNumber;
     const key = cacheKey(modelId, number);
-    const cached = this.cachedModel(key);
+    const cached = this.cache.get(key);
     if (cached) return { model, versionNumber: number, compiled: cached };
 
     const version = await this.versions.findOneBy({ modelId, versionNumber: number });
@@ -198,21 +197,6 @@ export class ModelsService {
       where: rows.map((row) => ({ modelId: row.id, versionNumber: row.versionNumber })),
     });
     return new Map(versions.map((version) => [version.modelId, version.definition]));
-  }
-
-  /**
-   * The cache's entry without compiling on a miss, so that a hit needs no definition
-   * from the database (CompiledModelCache only offers getOrCompile).
-   */
-  private cachedModel(key: string): CompiledModel | undefined {
-    try {
-      return this.cache.getOrCompile(key, () => {
-        throw CACHE_MISS;
-      });
-    } catch (error) {
-      if (error === CACHE_MISS) return undefined;
-      throw error;
-    }
   }
 
   /** Why the conditional version update matched no row: a lock taken meanwhile, or a newer version. */

@@ -35,6 +35,18 @@ describe('CompiledModelCache', () => {
     expect(compiled).toEqual(['a', 'b', 'c', 'b']);
   });
 
+  it('answers get() without compiling, counting it as a use', () => {
+    const cache = new CompiledModelCache(2);
+    expect(cache.get('a')).toBeUndefined();
+    cache.getOrCompile('a', () => small);
+    cache.getOrCompile('b', () => small);
+    expect(cache.get('a')).toBe(small); // a is now the most recent
+    cache.getOrCompile('c', () => small); // evicts b
+    expect(cache.get('b')).toBeUndefined();
+    expect(cache.get('a')).toBe(small);
+    expect(cache.size).toBe(2);
+  });
+
   it('does not cache a failed compile and rejects a bad size', () => {
     const cache = new CompiledModelCache();
     expect(() =>
