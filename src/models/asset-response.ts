@@ -1,4 +1,6 @@
-import { StreamableFile } from '@nestjs/common';
+import { applyDecorators, StreamableFile } from '@nestjs/common';
+import { ApiOkResponse, ApiParam, ApiProduces } from '@nestjs/swagger';
+import { ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import type { Response } from 'express';
 import type { AssetFile } from './model-assets.service.js';
 
@@ -26,4 +28,23 @@ export function companyAssetUrl(
 ): string {
   const encoded = path.split('/').map(encodeURIComponent).join('/');
   return `/v1/companies/${companyId}/models/${modelId}/assets/${encoded}?version=${versionNumber}`;
+}
+
+/** Swagger for an asset route: the `path` wildcard, the image types, raw bytes. */
+export function ApiAssetResponse() {
+  return applyDecorators(
+    ApiParam({
+      name: 'path',
+      type: String,
+      description: 'Path inside the zip, e.g. images/door.svg',
+    }),
+    ApiProduces('image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp'),
+    ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } }),
+    ApiErrors(400, 401, 404),
+  );
+}
+
+/** The wildcard `*path` param arrives as its segments (Express 5). */
+export function joinAssetPath(path: string | string[]): string {
+  return Array.isArray(path) ? path.join('/') : path;
 }

@@ -1,12 +1,12 @@
 import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Auth } from '../auth/auth.decorator.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { IdParam, parseId } from '../common/http/id-param.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
-import { assetResponse } from './asset-response.js';
+import { ApiAssetResponse, assetResponse, joinAssetPath } from './asset-response.js';
 import { CompanyModelsService } from './company-models.service.js';
 import { AssetQueryDto } from './dto/asset-query.dto.js';
 import { CompanyModelDto, CompanyModelsQueryDto } from './dto/company-model.dto.js';
@@ -50,14 +50,7 @@ export class CompanyModelsController {
   })
   @ApiParam({ name: 'id', description: 'Company id' })
   @ApiParam({ name: 'modelId', description: 'Model id' })
-  @ApiParam({
-    name: 'path',
-    type: String,
-    description: 'Path inside the zip, e.g. images/door.svg',
-  })
-  @ApiProduces('image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp')
-  @ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } })
-  @ApiErrors(400, 401, 404)
+  @ApiAssetResponse()
   async asset(
     @IdParam() id: number,
     @Param('modelId') modelId: string,
@@ -65,8 +58,12 @@ export class CompanyModelsController {
     @Query() query: AssetQueryDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const assetPath = Array.isArray(path) ? path.join('/') : path;
-    const file = await this.assets.getForCompany(id, parseId(modelId), assetPath, query.version);
+    const file = await this.assets.getForCompany(
+      id,
+      parseId(modelId),
+      joinAssetPath(path),
+      query.version,
+    );
     return assetResponse(res, file, query.version !== undefined);
   }
 }

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ModelDto } from './dto/model.dto.js';
 import { ModelAccessService } from './model-access.service.js';
-import { activeLockHolder, lockCutoff, lockedError } from './model-lock.js';
+import { activeLockHolder, lockedError, lockFreeFor } from './model-lock.js';
 import { ModelVersionEntity } from './model-version.entity.js';
 import { ModelEntity } from './model.entity.js';
 
@@ -32,14 +32,7 @@ export class ModelLockService {
       .update(ModelEntity)
       .set({ lockedById: principal.userId, lockedAt: now })
       .where('id = :id', { id: modelId })
-      .andWhere(
-        new Brackets((lock) =>
-          lock
-            .where('locked_by_id IS NULL')
-            .orWhere('locked_by_id = :me', { me: principal.userId })
-            .orWhere('locked_at < :cutoff', { cutoff: lockCutoff(now) }),
-        ),
-      )
+      .andWhere(lockFreeFor(principal.userId, now))
       .execute();
     const model = await this.models.findOneByOrFail({ id: modelId });
     if (!result.affected) {

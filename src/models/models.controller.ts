@@ -12,7 +12,7 @@ import {
   Res,
   StreamableFile,
 } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiParam, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../auth/auth.decorator.js';
 import { parseId } from '../common/http/id-param.js';
@@ -22,7 +22,7 @@ import { ResponseMessage } from '../common/envelope/response-message.decorator.j
 import { RawBody } from '../common/http/raw-body.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { AppConfig } from '../config/app-config.js';
-import { assetResponse } from './asset-response.js';
+import { ApiAssetResponse, assetResponse, joinAssetPath } from './asset-response.js';
 import { AssetQueryDto } from './dto/asset-query.dto.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
 import { ModelAssetsService } from './model-assets.service.js';
@@ -134,14 +134,7 @@ export class ModelsController {
     description: "The current version's file, or that of `?version=`.",
   })
   @ApiParam({ name: 'id', description: 'Model id' })
-  @ApiParam({
-    name: 'path',
-    type: String,
-    description: 'Path inside the zip, e.g. images/door.svg',
-  })
-  @ApiProduces('image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp')
-  @ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } })
-  @ApiErrors(400, 401, 404)
+  @ApiAssetResponse()
   async asset(
     @Param('id') id: string,
     @Param('path') path: string | string[],
@@ -149,8 +142,7 @@ export class ModelsController {
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const assetPath = Array.isArray(path) ? path.join('/') : path;
-    const file = await this.assets.get(principal, parseId(id), assetPath, query.version);
+    const file = await this.assets.get(principal, parseId(id), joinAssetPath(path), query.version);
     return assetResponse(res, file, query.version !== undefined);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, Repository, type EntityManager } from 'typeorm';
+import { Repository, type EntityManager } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -14,7 +14,7 @@ import {
   activeLockHolder,
   assertNotLockedByOther,
   ifMatchAccepts,
-  lockCutoff,
+  lockFreeFor,
   lockedError,
 } from './model-lock.js';
 import {
@@ -116,14 +116,7 @@ export class ModelsService {
             id: model.id,
             current: model.versionNumber,
           })
-          .andWhere(
-            new Brackets((lock) =>
-              lock
-                .where('locked_by_id IS NULL')
-                .orWhere('locked_by_id = :me', { me: principal.userId })
-                .orWhere('locked_at < :cutoff', { cutoff: lockCutoff(now) }),
-            ),
-          )
+          .andWhere(lockFreeFor(principal.userId, now))
           .execute();
         if (!result.affected) throw await this.updateRefusal(manager, model.id, principal);
         await insertVersion(manager, model.id, next, built, principal.userId, now);
