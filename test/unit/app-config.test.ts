@@ -1,0 +1,80 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppConfig } from '../../src/config/app-config.js';
+
+const SECRET = 'a-secret-that-is-long-enough-0123456789';
+
+describe('AppConfig: fail fast on a bad environment', () => {
+  const dirs: string[] = [];
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'config-test-'));
+    dirs.push(dir);
+    return dir;
+  };
+  afterEach(() => dirs.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it('uses SQLite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set', () => {
+    const dir = dataDir();
+    const sqlite = new AppConfig({ DATA_DIR: dir, JWT_SECRET: SECRET });
+    expect(sqlite.database).toEqual({ type: 'sqlite', path: join(dir, 'configurator.sqlite') });
+    expect(sqlite.port).toBe(3000);
+    const pg = new AppConfig({
+      DATA_DIR: dir,
+      JWT_SECRET: SECRET,
+      DATABASE_URL: 'postgres://u@h:5432/db',
+    });
+    expect(pg.database).toEqual({ type: 'postgres', url: 'postgres://u@h:5432/db', ssl: false });
+  });
+
+  it('refuses to start in production without JWT_SECRET', () => {
+    expect(() => new AppConfig({ NODE_ENV: 'production', DATA_DIR: dataDir() })).toThrow(
+      /JWT_SECRET is required/,
+    );
+  });
+
+  it('outside production generates a secret once and keeps it in DATA_DIR', () => {
+    const dir = dataDir();
+    const first = new AppConfig({ DATA_DIR: dir });
+    const second = new AppConfig({ DATA_DIR: dir });
+    expect(first.jwt.secret.length).toBeGreaterThanOrEqual(32);
+    expect(second.jwt.secret).toBe(first.jwt.secret);
+    expect(readFileSync(join(dir, 'jwt-secret'), 'utf8').trim()).toBe(first.jwt.secret);
+  });
+
+  it('lists every bad value at once', () => {
+    const error = (() => {
+      try {
+        new AppConfig({
+          DATA_DIR: dataDir(),
+          JWT_SECRET: 'short',
+          PORT: 'eighty',
+          DATABASE_URL: 'mysql://x',
+          ADMIN_EMAIL: 'a@b.c',
+          LOG_LEVEL: 'loud',
+        });
+      } catch (e) {
+        return e as Error;
+      }
+      throw new Error('expected the configuration to be refused');
+    })();
+    for (const name of ['JWT_SECRET', 'PORT', 'DATABASE_URL', 'ADMIN_PASSWORD', 'LOG_LEVEL']) {
+      expect(error.message).toContain(name);
+    }
+  });
+
+  it('reads limits and lifetimes', () => {
+    const config = new AppConfig({
+      DATA_DIR: dataDir(),
+      JWT_SECRET: SECRET,
+      JWT_ACCESS_TTL: '60',
+      MODEL_UPLOAD_LIMIT: '2048',
+      LOGIN_RATE_LIMIT: '3',
+    });
+    expect(config.jwt.accessTtlSeconds).toBe(60);
+    expect(config.engineLimits.uploadBytes).toBe(2048);
+    expect(config.engineLimits.zipEntries).toBe(1000);
+    expect(config.loginRateLimit).toEqual({ max: 3, windowSeconds: 60 });
+  });
+});
