@@ -19,16 +19,31 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
 }
 
-/** True when the database itself could not be reached (connection refused, pool timeout). */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'SQLITE_BUSY',
+]);
+const UNAVAILABLE_MESSAGES =
+  /Driver not Connected|database connection is not open|Connection terminated|Cannot use a pool after calling end|timeout exceeded when trying to connect/i;
+
+/**
+ * True when the database itself could not be used (down, unreachable, shut down, out of
+ * connections, or the connection closed): answered 503, not 500. PostgreSQL SQLSTATE
+ * classes 08 (connection exception) and 57P (operator intervention), and 53300.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: string } | null)?.code;
-  return (
-    code === 'ECONNREFUSED' ||
-    code === 'ETIMEDOUT' ||
-    code === '57P01' ||
-    code === '57P03' ||
-    code === 'SQLITE_BUSY' ||
-    (error instanceof Error &&
-      /Connection terminated|timeout exceeded when trying to connect/i.test(error.message))
-  );
+  const candidates = [error, error instanceof QueryFailedError ? error.driverError : undefined];
+  return candidates.some((candidate) => {
+    if (candidate === null || typeof candidate !== 'object') return false;
+    const code = (candidate as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('57P'))
+        return true;
+      if (code === '53300') return true;
+    }
+    return candidate instanceof Error && UNAVAILABLE_MESSAGES.test(candidate.message);
+  });
 }

@@ -2,12 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
   createUser,
+  errorPaths,
   expectEnvelope,
-  loginAdmin,
-  unique,
+  idsOf as ids,
+  postRawJson,
   type TestUser,
 } from '../support/factories.js';
-import { createCompany, createIntent, type TestCompany } from '../support/org.factories.js';
+import {
+  companyBody,
+  createCompany,
+  createIntent,
+  createOrgWorld,
+  type TestCompany,
+} from '../support/org.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
 const COMPANY_FIELDS = [
@@ -24,16 +31,6 @@ const COMPANY_FIELDS = [
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
-const companyBody = (overrides: Record<string, unknown> = {}) => ({
-  email: `${unique('co')}@example.test`,
-  name: unique('Company'),
-  vat_number: unique('NL-VAT'),
-  coc_number: unique('COC'),
-  ...overrides,
-});
-
-const ids = (data: unknown): number[] => (data as { id: number }[]).map((c) => c.id);
-
 describe('companies: create, list, get, visibility', () => {
   let ctx: TestContext;
   let admin: TestUser;
@@ -45,10 +42,7 @@ describe('companies: create, list, get, visibility', () => {
 
   beforeAll(async () => {
     ctx = await createTestApp();
-    admin = await loginAdmin(ctx);
-    alice = await createUser(ctx, admin);
-    bob = await createUser(ctx, admin);
-    aliceFirst = await createCompany(ctx, alice);
+    ({ admin, member: alice, outsider: bob, company: aliceFirst } = await createOrgWorld(ctx));
     aliceSecond = await createCompany(ctx, alice);
     bobCompany = await createCompany(ctx, bob);
   });
@@ -106,19 +100,13 @@ describe('companies: create, list, get, visibility', () => {
         .set(bearer(alice.token))
         .send({ email: 'not-an-email', name: '   ', website: 42, unknown: true });
       const body = expectEnvelope(res, 401);
-      const paths = (body.errors as { path?: string }[]).map((e) => e.path);
-      expect(paths).toEqual(
+      expect(errorPaths(body)).toEqual(
         expect.arrayContaining(['email', 'name', 'vat_number', 'coc_number', 'website', 'unknown']),
       );
     });
 
     it('answers 401 for malformed JSON', async () => {
-      const res = await ctx.http
-        .post('/v1/companies')
-        .set(bearer(alice.token))
-        .set('Content-Type', 'application/json')
-        .send('{"name":');
-      expectEnvelope(res, 401);
+      expectEnvelope(await postRawJson(ctx, '/v1/companies', alice.token, '{"name":'), 401);
     });
 
     it('answers 400 "Error while inserting the new company" for a duplicate vat_number', async () => {

@@ -1,17 +1,12 @@
 import { DataSource, type Repository } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IntentTokenEntity } from '../../src/intents/intent-token.entity.js';
-import {
-  bearer,
-  createUser,
-  expectEnvelope,
-  loginAdmin,
-  type TestUser,
-} from '../support/factories.js';
+import { bearer, errorPaths, expectEnvelope, type TestUser } from '../support/factories.js';
 import {
   createApiToken,
   createCompany,
   createIntent,
+  createOrgWorld,
   type TestCompany,
 } from '../support/org.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
@@ -44,10 +39,7 @@ describe('intent tokens: POST /v1/intents, DELETE /v1/intents/{id}', () => {
 
   beforeAll(async () => {
     ctx = await createTestApp();
-    admin = await loginAdmin(ctx);
-    member = await createUser(ctx, admin);
-    outsider = await createUser(ctx, admin);
-    company = await createCompany(ctx, member);
+    ({ admin, member, outsider, company } = await createOrgWorld(ctx));
     otherCompany = await createCompany(ctx, outsider);
     repo = ctx.app.get(DataSource).getRepository(IntentTokenEntity);
   });
@@ -104,8 +96,7 @@ describe('intent tokens: POST /v1/intents, DELETE /v1/intents/{id}', () => {
     ];
     for (const [input, paths] of cases) {
       const body = expectEnvelope(await issue(member, input), 400);
-      const found = (body.errors as { path?: string }[]).map((e) => e.path);
-      expect(found, JSON.stringify(input)).toEqual(expect.arrayContaining(paths));
+      expect(errorPaths(body), JSON.stringify(input)).toEqual(expect.arrayContaining(paths));
     }
   });
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
   createUser,
+  errorPaths,
   expectEnvelope,
-  loginAdmin,
   type TestUser,
 } from '../support/factories.js';
 import {
@@ -12,6 +12,7 @@ import {
   createApiToken,
   createCompany,
   createIntent,
+  createOrgWorld,
   createSupplier,
   type TestCompany,
   type TestSupplier,
@@ -30,10 +31,7 @@ describe('memberships: supplier members and company members', () => {
 
   beforeAll(async () => {
     ctx = await createTestApp();
-    admin = await loginAdmin(ctx);
-    owner = await createUser(ctx, admin);
-    outsider = await createUser(ctx, admin);
-    company = await createCompany(ctx, owner);
+    ({ admin, member: owner, outsider, company } = await createOrgWorld(ctx));
     supplier = await createSupplier(ctx, admin, company.id);
   });
   afterAll(() => ctx?.close());
@@ -96,8 +94,9 @@ describe('memberships: supplier members and company members', () => {
         .post(`/v1/suppliers/${supplier.id}/members`)
         .set(bearer(admin.token))
         .send({ user_id: '7', role: 'boss' });
-      const paths = (expectEnvelope(res, 400).errors as { path?: string }[]).map((e) => e.path);
-      expect(paths).toEqual(expect.arrayContaining(['user_id', 'role']));
+      expect(errorPaths(expectEnvelope(res, 400))).toEqual(
+        expect.arrayContaining(['user_id', 'role']),
+      );
     });
 
     it('answers 403 for a non-admin (even a supplier member) and 401 without a credential', async () => {

@@ -1,17 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
-  createUser,
+  errorPaths,
   expectEnvelope,
-  loginAdmin,
-  unique,
+  idsOf as ids,
   type TestUser,
 } from '../support/factories.js';
 import {
   createApiToken,
   createCompany,
   createIntent,
+  createOrgWorld,
   createSupplier,
+  supplierBody,
   type TestCompany,
   type TestSupplier,
 } from '../support/org.factories.js';
@@ -28,15 +29,6 @@ const LISTED_SUPPLIER_FIELDS = [
   'coc_number',
 ].sort();
 
-const supplierBody = (overrides: Record<string, unknown> = {}) => ({
-  email: `${unique('sup')}@example.test`,
-  name: unique('Supplier'),
-  website: 'https://maker.example.test',
-  ...overrides,
-});
-
-const ids = (data: unknown): number[] => (data as { id: number }[]).map((s) => s.id);
-
 describe('suppliers: create, link, list for a company', () => {
   let ctx: TestContext;
   let admin: TestUser;
@@ -48,14 +40,15 @@ describe('suppliers: create, link, list for a company', () => {
 
   beforeAll(async () => {
     ctx = await createTestApp();
-    admin = await loginAdmin(ctx);
-    buyer = await createUser(ctx, admin);
-    stranger = await createUser(ctx, admin);
-    company = await createCompany(ctx, buyer);
+    ({ admin, member: buyer, outsider: stranger, company } = await createOrgWorld(ctx));
     strangerCompany = await createCompany(ctx, stranger);
     supplier = await createSupplier(ctx, admin, company.id);
   });
   afterAll(() => ctx?.close());
+
+  /** POST /v1/suppliers/{companyId} as `token`, by default with a valid body. */
+  const postSupplier = (companyId: number | string, token: string, body: object = supplierBody()) =>
+    ctx.http.post(`/v1/suppliers/${companyId}`).set(bearer(token)).send(body);
 
   describe('POST /v1/suppliers/{id} (id = the company it is linked to)', () => {
     it('creates a supplier (201) with every field and links it to the company', async () => {
@@ -67,10 +60,7 @@ describe('suppliers: create, link, list for a company', () => {
         vat_number: 'NL987654321B01',
         coc_number: '87654321',
       });
-      const res = await ctx.http
-        .post(`/v1/suppliers/${target.id}`)
-        .set(bearer(admin.token))
-        .send(input);
+      const res = await postSupplier(target.id, admin.token, input);
       const body = expectEnvelope(res, 201);
       expect(body.message).toBe('Supplier created');
       expect(body.data).toEqual({
@@ -91,10 +81,7 @@ describe('suppliers: create, link, list for a company', () => {
     });
 
     it('answers null for optional fields that were not sent', async () => {
-      const res = await ctx.http
-        .post(`/v1/suppliers/${company.id}`)
-        .set(bearer(admin.token))
-        .send(supplierBody());
+      const res = await postSupplier(company.id, admin.token);
       const data = expectEnvelope(res, 201).data as Record<string, unknown>;
       for (const field of ['contact_person', 'phone_number', 'vat_number', 'coc_number']) {
         expect(data[field]).toBeNull();
@@ -103,19 +90,14 @@ describe('suppliers: create, link, list for a company', () => {
 
     it('accepts an admin API token', async () => {
       const token = await createApiToken(ctx, admin);
-      const res = await ctx.http
-        .post(`/v1/suppliers/${company.id}`)
-        .set(bearer(token))
-        .send(supplierBody());
+      const res = await postSupplier(company.id, token);
       expectEnvelope(res, 201);
     });
 
     it('answers 409 for a duplicate email (case-insensitive) and links nothing', async () => {
       const target = await createCompany(ctx, buyer);
-      const res = await ctx.http
-        .post(`/v1/suppliers/${target.id}`)
-        .set(bearer(admin.token))
-        .send(supplierBody({ email: supplier.email.toUpperCase() }));
+      const duplicate = supplierBody({ email: supplier.email.toUpperCase() });
+      const res = await postSupplier(target.id, admin.token, duplicate);
       const body = expectEnvelope(res, 409);
       expect(body.message).toBe('Error while inserting the new supplier');
       expect(body.errors).toEqual([expect.objectContaining({ path: 'email' })]);
@@ -126,40 +108,28 @@ describe('suppliers: create, link, list for a company', () => {
     });
 
     it('answers 404 when the company does not exist', async () => {
-      const res = await ctx.http
-        .post('/v1/suppliers/999999')
-        .set(bearer(admin.token))
-        .send(supplierBody());
+      const res = await postSupplier(999999, admin.token);
       expectEnvelope(res, 404);
-      const notAnId = await ctx.http
-        .post('/v1/suppliers/abc')
-        .set(bearer(admin.token))
-        .send(supplierBody());
+      const notAnId = await postSupplier('abc', admin.token);
       expectEnvelope(notAnId, 404);
     });
 
     it('answers 400 with every problem for an invalid body', async () => {
-      const res = await ctx.http
-        .post(`/v1/suppliers/${company.id}`)
-        .set(bearer(admin.token))
-        .send({ email: 'nope', vat_number: 12, extra: 'x' });
-      const paths = (expectEnvelope(res, 400).errors as { path?: string }[]).map((e) => e.path);
-      expect(paths).toEqual(
+      const res = await postSupplier(company.id, admin.token, {
+        email: 'nope',
+        vat_number: 12,
+        extra: 'x',
+      });
+      expect(errorPaths(expectEnvelope(res, 400))).toEqual(
         expect.arrayContaining(['email', 'name', 'website', 'vat_number', 'extra']),
       );
     });
 
     it('answers 403 for a non-admin, by JWT or API token', async () => {
-      const res = await ctx.http
-        .post(`/v1/suppliers/${company.id}`)
-        .set(bearer(buyer.token))
-        .send(supplierBody());
+      const res = await postSupplier(company.id, buyer.token);
       expectEnvelope(res, 403);
       const token = await createApiToken(ctx, buyer);
-      const viaApi = await ctx.http
-        .post(`/v1/suppliers/${company.id}`)
-        .set(bearer(token))
-        .send(supplierBody());
+      const viaApi = await postSupplier(company.id, token);
       expectEnvelope(viaApi, 403);
     });
 
@@ -167,10 +137,7 @@ describe('suppliers: create, link, list for a company', () => {
       const none = await ctx.http.post(`/v1/suppliers/${company.id}`).send(supplierBody());
       expectEnvelope(none, 403);
       const intent = await createIntent(ctx, admin, company.id);
-      const viaIntent = await ctx.http
-        .post(`/v1/suppliers/${company.id}`)
-        .set(bearer(intent))
-        .send(supplierBody());
+      const viaIntent = await postSupplier(company.id, intent);
       expectEnvelope(viaIntent, 403);
     });
   });

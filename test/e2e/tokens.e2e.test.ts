@@ -6,8 +6,10 @@ import { ApiTokenEntity } from '../../src/tokens/api-token.entity.js';
 import {
   bearer,
   createUser,
+  errorPaths,
   expectEnvelope,
   loginAdmin,
+  postRawJson,
   unique,
   type TestUser,
 } from '../support/factories.js';
@@ -93,15 +95,9 @@ describe('API tokens: POST/GET /v1/tokens, DELETE /v1/tokens/{id}', () => {
     ];
     for (const [input, paths] of cases) {
       const body = expectEnvelope(await createToken(user, input), 400);
-      const found = (body.errors as { path?: string }[]).map((e) => e.path);
-      expect(found, JSON.stringify(input)).toEqual(expect.arrayContaining(paths));
+      expect(errorPaths(body), JSON.stringify(input)).toEqual(expect.arrayContaining(paths));
     }
-    const malformed = await ctx.http
-      .post('/v1/tokens')
-      .set(bearer(user.token))
-      .set('Content-Type', 'application/json')
-      .send('{"name":');
-    expectEnvelope(malformed, 400);
+    expectEnvelope(await postRawJson(ctx, '/v1/tokens', user.token, '{"name":'), 400);
   });
 
   it('accepts a name of exactly 100 characters', async () => {

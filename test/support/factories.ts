@@ -45,6 +45,28 @@ export async function createUser(
   return login(ctx, email, password);
 }
 
+/** A problem of an error envelope. */
+export interface Problem {
+  code: string;
+  message: string;
+  path?: string;
+}
+
+/** The problems (`errors`) of an envelope. */
+export const problemsOf = (body: Record<string, unknown>): Problem[] => body.errors as Problem[];
+
+/** The paths of the problems of an envelope. */
+export const errorPaths = (body: Record<string, unknown>): (string | undefined)[] =>
+  problemsOf(body).map((problem) => problem.path);
+
+/** The ids of the items of a list. */
+export const idsOf = (data: unknown): number[] => (data as { id: number }[]).map((item) => item.id);
+
+/** POST `text` as-is with Content-Type application/json (for malformed JSON). */
+export function postRawJson(ctx: TestContext, path: string, token: string, text: string) {
+  return ctx.http.post(path).set(bearer(token)).set('Content-Type', 'application/json').send(text);
+}
+
 /** Asserts the envelope's shape and returns the body. */
 export function expectEnvelope(
   res: { status: number; body: Record<string, unknown> },

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { bearer, unique, type TestUser } from './factories.js';
+import { bearer, createUser, loginAdmin, unique, type TestUser } from './factories.js';
 import type { TestContext } from './test-app.js';
 
 export interface TestCompany {
@@ -14,19 +14,30 @@ export interface TestSupplier {
   email: string;
 }
 
+/** A valid body for POST /v1/companies, unique values throughout. */
+export const companyBody = (overrides: Record<string, unknown> = {}) => ({
+  email: `${unique('co')}@example.test`,
+  name: unique('Company'),
+  vat_number: unique('NL-VAT'),
+  coc_number: unique('COC'),
+  ...overrides,
+});
+
+/** A valid body for POST /v1/suppliers/{id}, unique values throughout. */
+export const supplierBody = (overrides: Record<string, unknown> = {}) => ({
+  email: `${unique('sup')}@example.test`,
+  name: unique('Supplier'),
+  website: 'https://supplier.example.test',
+  ...overrides,
+});
+
 /** A company created by `owner` (who becomes its member). */
 export async function createCompany(
   ctx: TestContext,
   owner: TestUser,
   overrides: Record<string, unknown> = {},
 ): Promise<TestCompany> {
-  const body = {
-    email: `${unique('co')}@example.test`,
-    name: unique('Company'),
-    vat_number: unique('NL-VAT'),
-    coc_number: unique('COC'),
-    ...overrides,
-  };
+  const body = companyBody(overrides);
   const res = await ctx.http.post('/v1/companies').set(bearer(owner.token)).send(body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as TestCompany;
@@ -39,12 +50,7 @@ export async function createSupplier(
   companyId: number,
   overrides: Record<string, unknown> = {},
 ): Promise<TestSupplier> {
-  const body = {
-    email: `${unique('sup')}@example.test`,
-    name: unique('Supplier'),
-    website: 'https://supplier.example.test',
-    ...overrides,
-  };
+  const body = supplierBody(overrides);
   const res = await ctx.http.post(`/v1/suppliers/${companyId}`).set(bearer(admin.token)).send(body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as TestSupplier;
@@ -98,4 +104,23 @@ export async function createApiToken(ctx: TestContext, user: TestUser): Promise<
     .send({ name: unique('token') });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data.token as string;
+}
+
+/**
+ * The people most organisation tests start from: the admin, a `member` with a `company`
+ * of their own, and an `outsider` who belongs to no company (yet). Created in that order.
+ */
+export interface OrgWorld {
+  admin: TestUser;
+  member: TestUser;
+  outsider: TestUser;
+  company: TestCompany;
+}
+
+export async function createOrgWorld(ctx: TestContext): Promise<OrgWorld> {
+  const admin = await loginAdmin(ctx);
+  const member = await createUser(ctx, admin);
+  const outsider = await createUser(ctx, admin);
+  const company = await createCompany(ctx, member);
+  return { admin, member, outsider, company };
 }
