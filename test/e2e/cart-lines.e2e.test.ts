@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createUser, expectEnvelope } from '../support/factories.js';
+import { bearer, createUser, errorPaths, expectEnvelope } from '../support/factories.js';
 import {
   DOOR_DIR,
+  createCompanyMember,
   createModelWorld,
   minimalModel,
   uploadModel,
@@ -10,7 +11,7 @@ import {
   type ModelWorld,
   type TestModel,
 } from '../support/model.factories.js';
-import { addCompanyMember, createCompany, createIntent } from '../support/org.factories.js';
+import { createCompany, createIntent } from '../support/org.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
 /**
@@ -48,14 +49,17 @@ describe('cart lines: POST /v1/carts and /v1/carts/preview', () => {
 
   const addLine = (token: string, body: Record<string, unknown>) =>
     ctx.http.post('/v1/carts').set(bearer(token)).send(body);
+  /** A line of the window for the world's company, answered with WINDOW_ANSWERS. */
+  const windowLine = (extra: Record<string, unknown> = {}) => ({
+    model_id: windowModel.id,
+    company_id: world.company.id,
+    questions: WINDOW_ANSWERS,
+    ...extra,
+  });
 
   it('adds a valid configuration to the default cart (created on the fly), priced to the cent', async () => {
     const user = world.companyMember;
-    const res = await addLine(user.token, {
-      model_id: windowModel.id,
-      company_id: world.company.id,
-      questions: WINDOW_ANSWERS,
-    });
+    const res = await addLine(user.token, windowLine());
     const body = expectEnvelope(res, 201);
     expect(body.message).toBe('Configuration added to the cart');
     const line = body.data as Record<string, any>;
@@ -113,15 +117,13 @@ describe('cart lines: POST /v1/carts and /v1/carts/preview', () => {
   });
 
   it('refuses an invalid configuration with 401 and every problem, storing nothing', async () => {
-    const user = await createUser(ctx, world.admin);
-    await addCompanyMember(ctx, world.admin, world.company.id, user.id);
+    const user = await createCompanyMember(ctx, world);
     const res = await addLine(user.token, {
       model_id: windowModel.id,
       company_id: world.company.id,
       questions: { width: { values: [1205] }, color: { values: ['oak'] }, nope: { values: [1] } },
     });
-    const body = expectEnvelope(res, 401);
-    const paths = (body.errors as { path?: string }[]).map((e) => e.path);
+    const paths = errorPaths(expectEnvelope(res, 401));
     expect(paths).toEqual(
       expect.arrayContaining(['questions.width.values[0]', 'questions.height', 'questions.nope']),
     );
@@ -134,8 +136,7 @@ describe('cart lines: POST /v1/carts and /v1/carts/preview', () => {
   it('answers 401 for an invalid body and 403 without a credential', async () => {
     const user = world.companyMember;
     const bad = await addLine(user.token, { model_id: 'x', questions: [] });
-    const body = expectEnvelope(bad, 401);
-    const paths = (body.errors as { path?: string }[]).map((e) => e.path);
+    const paths = errorPaths(expectEnvelope(bad, 401));
     expect(paths).toEqual(expect.arrayContaining(['model_id', 'company_id', 'questions']));
     expectEnvelope(await ctx.http.post('/v1/carts').send({}), 403);
   });
@@ -162,33 +163,17 @@ describe('cart lines: POST /v1/carts and /v1/carts/preview', () => {
       .set(bearer(user.token))
       .send({ reference: 'job 42' });
     const cartId = created.body.data.cart_id as string;
-    const res = await addLine(user.token, {
-      model_id: windowModel.id,
-      company_id: world.company.id,
-      questions: WINDOW_ANSWERS,
-      cart_id: cartId,
-    });
+    const res = await addLine(user.token, windowLine({ cart_id: cartId }));
     expect(expectEnvelope(res, 201).data).toEqual(expect.objectContaining({ cart_id: cartId }));
 
-    const stranger = await createUser(ctx, world.admin);
-    await addCompanyMember(ctx, world.admin, world.company.id, stranger.id);
-    const refused = await addLine(stranger.token, {
-      model_id: windowModel.id,
-      company_id: world.company.id,
-      questions: WINDOW_ANSWERS,
-      cart_id: cartId,
-    });
+    const stranger = await createCompanyMember(ctx, world);
+    const refused = await addLine(stranger.token, windowLine({ cart_id: cartId }));
     expectEnvelope(refused, 404);
   });
 
   it('accepts an intent token for its company, with translated labels', async () => {
     const intent = await createIntent(ctx, world.companyMember, world.company.id);
-    const body = {
-      model_id: windowModel.id,
-      company_id: world.company.id,
-      language_code: 'nl',
-      questions: WINDOW_ANSWERS,
-    };
+    const body = windowLine({ language_code: 'nl' });
     // The user's default cart was made with a JWT (no company): an intent token may not
     // use it, and must name a cart of its company or make one its default.
     const refused = expectEnvelope(await addLine(intent, body), 403);
@@ -209,8 +194,7 @@ describe('cart lines: POST /v1/carts and /v1/carts/preview', () => {
   });
 
   it('previews without storing: 200 with valid, errors and warnings', async () => {
-    const user = await createUser(ctx, world.admin);
-    await addCompanyMember(ctx, world.admin, world.company.id, user.id);
+    const user = await createCompanyMember(ctx, world);
     const preview = (questions: Record<string, unknown>) =>
       ctx.http
         .post('/v1/carts/preview')

@@ -1,19 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CartsService } from '../../src/carts/carts.service.js';
 import {
   countCarts,
   createCart,
+  createCartWorld,
   insertLine,
-  insertModel,
   newCompany,
-  principalOf,
-  refusalStatus,
 } from '../support/cart.factories.js';
 import {
   bearer,
   createUser,
+  errorPaths,
   expectEnvelope,
-  loginAdmin,
+  postRawJson,
   type TestUser,
 } from '../support/factories.js';
 import { addCompanyMember, createIntent } from '../support/org.factories.js';
@@ -36,11 +34,7 @@ describe('carts', () => {
 
   beforeAll(async () => {
     ctx = await createTestApp();
-    admin = await loginAdmin(ctx);
-    alice = await newUser();
-    bob = await newUser();
-    modelId = await insertModel(ctx);
-    companyA = await newCompany(ctx, alice);
+    ({ admin, alice, bob, modelId, companyA } = await createCartWorld(ctx));
   });
   afterAll(() => ctx?.close());
 
@@ -90,17 +84,13 @@ describe('carts', () => {
           .set(bearer(alice.token))
           .send(body as object);
       const res = await send({ default: 'yes', extra: 1 });
-      const paths = (expectEnvelope(res, 401).errors as { path?: string }[]).map((e) => e.path);
-      expect(paths).toEqual(expect.arrayContaining(['reference', 'default', 'extra']));
+      expect(errorPaths(expectEnvelope(res, 401))).toEqual(
+        expect.arrayContaining(['reference', 'default', 'extra']),
+      );
       for (const reference of ['', '   ', 'x'.repeat(201), 42]) {
         expectEnvelope(await send({ reference }), 401);
       }
-      const malformed = await ctx.http
-        .post('/v1/carts/new')
-        .set(bearer(alice.token))
-        .set('Content-Type', 'application/json')
-        .send('{"reference":');
-      expectEnvelope(malformed, 401);
+      expectEnvelope(await postRawJson(ctx, '/v1/carts/new', alice.token, '{"reference":'), 401);
       expect(await cartsOf(alice.id)).toBe(0);
     });
 
@@ -290,125 +280,6 @@ describe('carts', () => {
       await addCompanyMember(ctx, user, companyX, bob.id);
       const bobIntent = await createIntent(ctx, bob, companyX);
       expectEnvelope(await ctx.http.get(`/v1/carts/${viaX.cart_id}`).set(bearer(bobIntent)), 404);
-    });
-  });
-
-  describe('CartsService (for the line endpoints)', () => {
-    it('resolves the named cart, else the default, creating "default" when missing', async () => {
-      const service = ctx.app.get(CartsService);
-      const user = await newUser();
-      const created = await service.resolveTargetCart(principalOf(user));
-      expect(created).toMatchObject({ reference: 'default', isDefault: true, companyId: null });
-      expect((await service.resolveTargetCart(principalOf(user))).id).toBe(created.id);
-      const named = await createCart(ctx, user.token);
-      expect((await service.resolveTargetCart(principalOf(user), named.cart_id)).id).toBe(
-        named.cart_id,
-      );
-      expect(await refusalStatus(service.resolveTargetCart(principalOf(bob), named.cart_id))).toBe(
-        404,
-      );
-
-      const companyId = await newCompany(ctx, user);
-      const intent = principalOf(user, companyId);
-      expect(await refusalStatus(service.resolveTargetCart(intent))).toBe(403);
-    });
-
-    it('tells why a line may not join a cart: another company or currency', async () => {
-      const service = ctx.app.get(CartsService);
-      const intent = await createIntent(ctx, alice, companyA);
-      const cart = await createCart(ctx, intent);
-      const entity = await service.resolveTargetCart(principalOf(alice, companyA), cart.cart_id);
-      expect(await service.lineProblems(entity, companyA, 'EUR')).toEqual([]);
-      await insertLine(ctx, { ...ids(cart), total: '1.00' });
-      const otherCompany = await newCompany(ctx, alice);
-      const problems = await service.lineProblems(entity, otherCompany, 'USD');
-      expect(problems.map((p) => p.code)).toEqual(['cart_company_mismatch', 'currency_mismatch']);
-    });
-  });
-
-  describe('exactly one default cart per user, under concurrency', () => {
-    it('20 parallel first carts: all 201, exactly one default', async () => {
-      const user = await newUser();
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          ctx.http
-            .post('/v1/carts/new')
-            .set(bearer(user.token))
-            .send({ reference: `r${i}` }),
-        ),
-      );
-      expect(answers.map((res) => res.status)).toEqual(Array(20).fill(201));
-      expect(answers.filter((res) => res.body.data.default === true)).toHaveLength(1);
-      expect(await cartsOf(user.id)).toBe(20);
-      expect(await defaultsOf(user.id)).toBe(1);
-
-      // The service directly: no HTTP stack staggering the calls, so they really collide.
-      const other = await newUser();
-      const carts = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          ctx.app.get(CartsService).create(principalOf(other), { reference: `s${i}` }),
-        ),
-      );
-      expect(carts.filter((cart) => cart.isDefault)).toHaveLength(1);
-      expect(await cartsOf(other.id)).toBe(20);
-      expect(await defaultsOf(other.id)).toBe(1);
-    });
-
-    it('20 parallel moves of the default: all 201, exactly one default', async () => {
-      const user = await newUser();
-      await createCart(ctx, user.token);
-      const answers = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          ctx.http
-            .post('/v1/carts/new')
-            .set(bearer(user.token))
-            .send({ reference: `m${i}`, default: true }),
-        ),
-      );
-      expect(answers.map((res) => res.status)).toEqual(Array(20).fill(201));
-      expect(await defaultsOf(user.id)).toBe(1);
-      const current = await ctx.http.get('/v1/carts/default').set(bearer(user.token));
-      const ids = answers.map((res) => res.body.data.cart_id);
-      expect(ids).toContain((expectEnvelope(current, 200).data as { cart_id: string }).cart_id);
-
-      const service = ctx.app.get(CartsService);
-      const moved = await Promise.all(
-        Array.from({ length: 20 }, (_, i) =>
-          service.create(principalOf(user), { reference: `d${i}`, default: true }),
-        ),
-      );
-      expect(moved.every((cart) => cart.isDefault)).toBe(true);
-      expect(await defaultsOf(user.id)).toBe(1);
-      expect(await cartsOf(user.id)).toBe(41);
-    });
-
-    it('20 parallel resolveTargetCart calls: one cart, which every call gets', async () => {
-      const service = ctx.app.get(CartsService);
-      const user = await newUser();
-      const carts = await Promise.all(
-        Array.from({ length: 20 }, () => service.resolveTargetCart(principalOf(user))),
-      );
-      expect(new Set(carts.map((cart) => cart.id)).size).toBe(1);
-      expect(await cartsOf(user.id)).toBe(1);
-      expect(await defaultsOf(user.id)).toBe(1);
-    });
-
-    it('resolving and moving the default at once never fails and leaves one default', async () => {
-      const service = ctx.app.get(CartsService);
-      const user = await newUser();
-      const work: Promise<unknown>[] = [];
-      for (let i = 0; i < 10; i += 1) {
-        work.push(service.resolveTargetCart(principalOf(user)));
-        work.push(
-          ctx.http
-            .post('/v1/carts/new')
-            .set(bearer(user.token))
-            .send({ reference: `x${i}`, default: true })
-            .then((res) => expect(res.status, JSON.stringify(res.body)).toBe(201)),
-        );
-      }
-      await Promise.all(work);
-      expect(await defaultsOf(user.id)).toBe(1);
     });
   });
 

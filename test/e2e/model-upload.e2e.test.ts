@@ -1,10 +1,8 @@
-import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, expectEnvelope, unique } from '../support/factories.js';
+import { bearer, expectEnvelope, postRawJson, problemsOf, unique } from '../support/factories.js';
 import {
   DOOR_DIR,
   createModelWorld,
@@ -22,9 +20,6 @@ import { createTestApp, type TestContext } from '../support/test-app.js';
 const windowWithCode = (code: string): string =>
   windowYaml().replace('code: WIN-CASEMENT', `code: ${code}`);
 const windowDocument = (code: string) => yaml.load(windowWithCode(code)) as Record<string, unknown>;
-
-type Problem = { code: string; message: string; path?: string };
-const problemsOf = (body: Record<string, unknown>) => body.errors as Problem[];
 
 describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
   let ctx: TestContext;
@@ -200,11 +195,7 @@ describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
   it('answers 400 for YAML and JSON that do not parse', async () => {
     const badYaml = await sendModel(ctx, 'post', url, world.supplierMember.token, 'general: [');
     expectEnvelope(badYaml, 400);
-    const badJson = await ctx.http
-      .post(url)
-      .set(bearer(world.supplierMember.token))
-      .set('Content-Type', 'application/json')
-      .send('{"general": ');
+    const badJson = await postRawJson(ctx, url, world.supplierMember.token, '{"general": ');
     expectEnvelope(badJson, 400);
   });
 
@@ -267,72 +258,5 @@ describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
       minimalModel(unique('ADMIN')),
     );
     expect(viaAdmin.supplier_id).toBe(world.supplier.id);
-  });
-});
-
-describe('POST /v1/suppliers/{id}/models: the upload size limit', () => {
-  let ctx: TestContext;
-  let world: ModelWorld;
-  let url: string;
-
-  beforeAll(async () => {
-    ctx = await createTestApp({ MODEL_UPLOAD_LIMIT: '2048' });
-    world = await createModelWorld(ctx);
-    url = `/v1/suppliers/${world.supplier.id}/models`;
-    await new Promise<void>((resolve) => ctx.app.getHttpServer().listen(0, resolve));
-  });
-  afterAll(() => ctx?.close());
-
-  it('accepts a model under the limit', async () => {
-    await uploadModel(ctx, world.supplier.id, world.supplierMember.token, minimalModel('SMALL'));
-  });
-
-  it('answers 413 for a declared length over the limit, naming the limit', async () => {
-    const res = await sendModel(ctx, 'post', url, world.supplierMember.token, windowYaml());
-    const body = expectEnvelope(res, 413);
-    expect(problemsOf(body)[0]).toEqual(
-      expect.objectContaining({
-        code: 'limit_exceeded',
-        message: expect.stringContaining('2048'),
-      }),
-    );
-  });
-
-  it('answers 413 for a multipart file over the limit', async () => {
-    const res = await ctx.http
-      .post(url)
-      .set(bearer(world.supplierMember.token))
-      .attach('file', Buffer.from(windowYaml()), 'window.yaml');
-    expectEnvelope(res, 413);
-  });
-
-  it('answers 413 for a chunked body (no Content-Length) once it passes the limit', async () => {
-    const { port } = ctx.app.getHttpServer().address() as AddressInfo;
-    const answer = await new Promise<{ status: number; body: Record<string, unknown> }>(
-      (resolve, reject) => {
-        const req = httpRequest(
-          {
-            port,
-            method: 'POST',
-            path: url,
-            headers: {
-              ...bearer(world.supplierMember.token),
-              'Content-Type': 'application/yaml',
-              'Transfer-Encoding': 'chunked',
-            },
-          },
-          (res) => {
-            let text = '';
-            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-          },
-        );
-        req.on('error', reject);
-        const text = windowYaml();
-        for (let at = 0; at < text.length; at += 512) req.write(text.slice(at, at + 512));
-        req.end();
-      },
-    );
-    expectEnvelope(answer, 413);
   });
 });

@@ -7,7 +7,7 @@ import { ApiError } from '../../src/common/errors/api-error.js';
 import { ModelEntity } from '../../src/models/model.entity.js';
 import { SupplierEntity } from '../../src/suppliers/supplier.entity.js';
 import { bearer, unique, type TestUser } from './factories.js';
-import { createCompany } from './org.factories.js';
+import { createCompany, createOrgWorld } from './org.factories.js';
 import type { TestContext } from './test-app.js';
 
 /*
@@ -124,4 +124,22 @@ export function refusalStatus(promise: Promise<unknown>): Promise<number | strin
     () => 'resolved',
     (error: unknown) => (error instanceof ApiError ? error.getStatus() : String(error)),
   );
+}
+
+/**
+ * The world of the cart tests: the admin, `alice` (member of `companyA`), `bob` (no
+ * company) and one model to put in lines.
+ */
+export interface CartWorld {
+  admin: TestUser;
+  alice: TestUser;
+  bob: TestUser;
+  companyA: number;
+  modelId: number;
+}
+
+export async function createCartWorld(ctx: TestContext): Promise<CartWorld> {
+  const { admin, member, outsider, company } = await createOrgWorld(ctx);
+  const modelId = await insertModel(ctx);
+  return { admin, alice: member, bob: outsider, companyA: company.id, modelId };
 }

@@ -4,6 +4,7 @@ import JSZip from 'jszip';
 import { expect } from 'vitest';
 import { bearer, createUser, loginAdmin, type TestUser } from './factories.js';
 import {
+  addCompanyMember,
   addSupplierMember,
   createCompany,
   createSupplier,
@@ -126,4 +127,11 @@ export async function createModelWorld(ctx: TestContext): Promise<ModelWorld> {
   await addSupplierMember(ctx, admin, supplier.id, supplierMember.id);
   const outsider = await createUser(ctx, admin);
   return { admin, company, supplier, supplierMember, companyMember, outsider };
+}
+
+/** Another member of the world's company, added by the admin. */
+export async function createCompanyMember(ctx: TestContext, world: ModelWorld): Promise<TestUser> {
+  const user = await createUser(ctx, world.admin);
+  await addCompanyMember(ctx, world.admin, world.company.id, user.id);
+  return user;
 }

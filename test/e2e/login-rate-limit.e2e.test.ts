@@ -1,0 +1,93 @@
+import { randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectEnvelope, unique } from '../support/factories.js';
+import { createTestApp, type TestContext } from '../support/test-app.js';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+/** A client address of its own, so that per-client counters start at zero. */
+const someClient = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+describe('login rate limit (memory store)', () => {
+  let ctx: TestContext;
+
+  const attempt = (email: string, client: string, password = 'wrong-password') =>
+    ctx.http.post('/v1/login').set('X-Forwarded-For', client).send({ email, password });
+
+  beforeAll(async () => {
+    ctx = await createTestApp({ LOGIN_RATE_LIMIT: '3' });
+  });
+  afterAll(() => ctx?.close());
+
+  it('answers 429 with Retry-After on the 4th attempt for one email, from any client', async () => {
+    const email = `${unique('victim')}@example.test`;
+    for (let i = 0; i < 3; i++) expectEnvelope(await attempt(email, someClient()), 403);
+    const limited = await attempt(email, someClient());
+    const body = expectEnvelope(limited, 429);
+    expect(body.errors).toEqual([expect.objectContaining({ code: 'rate_limited' })]);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
+    // Another email from a fresh client is not affected.
+    expectEnvelope(await attempt(`${unique('other')}@example.test`, someClient()), 403);
+  });
+
+  it('answers 429 on the 4th attempt from one client, whatever the email', async () => {
+    const client = someClient();
+    for (let i = 0; i < 3; i++) {
+      expectEnvelope(await attempt(`${unique('spray')}@example.test`, client), 403);
+    }
+    const limited = await attempt(`${unique('spray')}@example.test`, client);
+    expectEnvelope(limited, 429);
+    expect(limited.headers['retry-after']).toMatch(/^\d+$/);
+  });
+
+  it('limits even the right password once the limit is reached', async () => {
+    const client = someClient();
+    for (let i = 0; i < 3; i++) expectEnvelope(await attempt('admin@example.test', client), 403);
+    const right = await attempt('admin@example.test', client, 'admin-password-for-tests');
+    expectEnvelope(right, 429);
+  });
+});
+
+describe('login rate limit shared through Redis', () => {
+  const apps: TestContext[] = [];
+
+  beforeAll(async () => {
+    for (let i = 0; i < 2; i++) {
+      apps.push(await createTestApp({ LOGIN_RATE_LIMIT: '3', REDIS_URL }));
+    }
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+  });
+
+  it('counts the attempts of two instances together', async () => {
+    const [first, second] = apps;
+    const email = `${unique('shared')}@example.test`;
+    const attempt = (app: TestContext) =>
+      app.http
+        .post('/v1/login')
+        .set('X-Forwarded-For', someClient())
+        .send({ email, password: 'wrong-password' });
+    expectEnvelope(await attempt(first), 403);
+    expectEnvelope(await attempt(second), 403);
+    expectEnvelope(await attempt(first), 403);
+    // Each instance saw at most two attempts itself; together they saw three.
+    const limited = await attempt(second);
+    expectEnvelope(limited, 429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expectEnvelope(await attempt(first), 429);
+  });
+
+  it('answers 503 with Retry-After, not 500 and not unlimited, when Redis is unreachable', async () => {
+    const offline = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const res = await offline.http
+        .post('/v1/login')
+        .send({ email: 'admin@example.test', password: 'admin-password-for-tests' });
+      expectEnvelope(res, 503);
+      expect(res.headers['retry-after']).toBe('5');
+    } finally {
+      await offline.close();
+    }
+  });
+});
