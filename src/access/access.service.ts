@@ -65,7 +65,8 @@ export class AccessService {
     const supplier = await this.suppliers.findOneBy({ id: supplierId });
     if (!supplier) throw ApiError.notFound('The supplier does not exist');
     if (!(await this.isSupplierMember(principal, supplierId))) {
-      throw new ApiError(notMemberStatus, 'You are not a member of this supplier', [
+      // The seed contract's wording for POST /v1/suppliers/{id}/models (401).
+      throw new ApiError(notMemberStatus, 'User is not part of this supplier', [
         { code: 'not_a_member', message: 'You are not a member of this supplier' },
       ]);
     }

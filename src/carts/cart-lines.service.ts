@@ -1,9 +1,8 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { TransactionRunner } from '../database/transaction-runner.js';
 import { evaluateConfiguration, type Evaluation } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { companyAssetUrl } from '../models/asset-response.js';
@@ -27,7 +26,7 @@ interface Configured {
 @Injectable()
 export class CartLinesService {
   constructor(
-    @InjectRepository(CartLineEntity) private readonly lines: Repository<CartLineEntity>,
+    private readonly transactions: TransactionRunner,
     private readonly carts: CartsService,
     private readonly models: ModelsService,
     private readonly access: AccessService,
@@ -46,25 +45,35 @@ export class CartLinesService {
     }
     const cart = await this.carts.resolveTargetCart(principal, input.cart_id);
     const pricing = evaluation.line.pricing;
-    const mismatch = await this.carts.lineProblems(cart, input.company_id, pricing.currency);
-    if (mismatch.length > 0) {
-      const companyMismatch = mismatch.some((p) => p.code === 'cart_company_mismatch');
-      const status = companyMismatch ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
-      throw new ApiError(status, 'The line cannot go into this cart', mismatch);
-    }
-    const stored = await this.lines.save(
-      this.lines.create({
-        cartId: cart.id,
-        modelId,
-        versionNumber,
-        companyId: input.company_id,
-        languageCode: input.language_code ?? null,
-        answers: input.questions,
-        line: evaluation.line as unknown as Record<string, unknown>,
-        total: pricing.total,
-        currency: pricing.currency,
-      }),
-    );
+    // Check and insert under the cart's lock: two lines in different currencies racing
+    // into one cart must not both get in.
+    const stored = await this.transactions.run(async (manager) => {
+      await this.carts.lockForNewLine(manager, cart.id);
+      const mismatch = await this.carts.lineProblems(
+        cart,
+        input.company_id,
+        pricing.currency,
+        manager,
+      );
+      if (mismatch.length > 0) {
+        const companyMismatch = mismatch.some((p) => p.code === 'cart_company_mismatch');
+        const status = companyMismatch ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
+        throw new ApiError(status, 'The line cannot go into this cart', mismatch);
+      }
+      return manager.save(
+        manager.create(CartLineEntity, {
+          cartId: cart.id,
+          modelId,
+          versionNumber,
+          companyId: input.company_id,
+          languageCode: input.language_code ?? null,
+          answers: input.questions,
+          line: evaluation.line as unknown as Record<string, unknown>,
+          total: pricing.total,
+          currency: pricing.currency,
+        }),
+      );
+    });
     return {
       ...evaluation.line,
       id: stored.id,

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, type FindOptionsWhere } from 'typeorm';
+import { Repository, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
 import { ApiError, type Problem } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
@@ -141,7 +141,12 @@ export class CartsService {
    * and a cart recorded with a company only holds that company's lines, so that an
    * intent token never sees another company's configurations. For POST /v1/carts.
    */
-  async lineProblems(cart: CartEntity, companyId: number, currency: string): Promise<Problem[]> {
+  async lineProblems(
+    cart: CartEntity,
+    companyId: number,
+    currency: string,
+    manager: EntityManager = this.lines.manager,
+  ): Promise<Problem[]> {
     const problems: Problem[] = [];
     if (cart.companyId !== null && cart.companyId !== companyId) {
       problems.push({
@@ -150,8 +155,8 @@ export class CartsService {
         path: 'company_id',
       });
     }
-    const other = await this.lines
-      .createQueryBuilder('line')
+    const other = await manager
+      .createQueryBuilder(CartLineEntity, 'line')
       .where('line.cart_id = :cartId', { cartId: cart.id })
       .andWhere('line.currency <> :currency', { currency })
       .select('line.currency', 'currency')
@@ -163,6 +168,16 @@ export class CartsService {
       });
     }
     return problems;
+  }
+
+  /**
+   * Holds the cart row until the transaction ends, so that checking a new line against
+   * the cart's lines and inserting it cannot interleave with another line's (PostgreSQL;
+   * SQLite transactions already run one at a time, see TransactionRunner).
+   */
+  async lockForNewLine(manager: EntityManager, cartId: string): Promise<void> {
+    if (manager.connection.options.type !== 'postgres') return;
+    await manager.query('SELECT "id" FROM "carts" WHERE "id" = $1 FOR UPDATE', [cartId]);
   }
 
   /** Which of the user's carts the principal sees (see the class comment). */

@@ -22,7 +22,7 @@ export class AppConfig {
     accessTtlSeconds: number;
     refreshTtlSeconds: number;
   };
-  readonly intent: { defaultTtlSeconds: number; maxTtlSeconds: number };
+  readonly intent: { defaultTtlSeconds: number };
   readonly admin: { email: string; password: string } | null;
   readonly redisUrl: string | null;
   readonly jsonBodyLimitBytes: number;
@@ -54,8 +54,8 @@ export class AppConfig {
       refreshTtlSeconds: read.int('JWT_REFRESH_TTL', 30 * 24 * 3600, 60, 365 * 24 * 3600),
     };
     this.intent = {
-      defaultTtlSeconds: read.int('INTENT_TTL', 3600, 10, 24 * 3600),
-      maxTtlSeconds: 24 * 3600,
+      // The bounds a client's `expires_in` has too (POST /v1/intents).
+      defaultTtlSeconds: read.int('INTENT_TTL', 3600, 60, 24 * 3600),
     };
     const adminEmail = env.ADMIN_EMAIL?.trim();
     const adminPassword = env.ADMIN_PASSWORD;

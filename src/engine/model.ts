@@ -50,11 +50,12 @@ export interface CompiledVariable {
 
 export interface CompatibilityTable {
   /** Question index of each column. */
-  readonly columns: readonly number[];
-  /** Cells as CEL values, comparable with `===` to question values. */
-  readonly rows: ReadonlyArray<readonly CelValue[]>;
-  /** Per column: cell value → the rows that have it (for option availability). */
-  readonly rowsByCell: ReadonlyArray<ReadonlyMap<CelValue, readonly number[]>>;
+  readonly columns: Int32Array;
+  /** Cells row by row (`cells[row * columns.length + column]`), CEL values comparable with `===`. */
+  readonly cells: readonly CelValue[];
+  readonly rowCount: number;
+  /** Per column, per option: the rows holding it (layout: compile/table-index.ts). */
+  readonly offers: Int32Array;
 }
 
 export interface CompiledRule {
@@ -101,6 +102,8 @@ export interface FixedBomLine {
   readonly quantityText: string;
   readonly total: Money;
   readonly totalText: string;
+  /** `total` in minor units (see money.ts `minorUnits`). */
+  readonly totalMinor: number;
 }
 
 export interface CompiledAdjustment {
@@ -191,6 +194,10 @@ export interface CompiledModel {
   readonly optionPrices: ReadonlyArray<ReadonlyArray<Money | undefined>>;
   /** Per question, per option: that price as text with exactly `scale` decimals. */
   readonly optionPriceTexts: ReadonlyArray<readonly string[]>;
+  /** Per question: where its options start in `optionPriceMinor`. */
+  readonly optionBase: Int32Array;
+  /** Every option's rounded price in minor units, flat (0: no price; NaN: use optionPrices). */
+  readonly optionPriceMinor: Float64Array;
   /** Top-level `x-*` members, verbatim. */
   readonly extensions: Readonly<Record<string, unknown>>;
 }

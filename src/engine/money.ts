@@ -50,3 +50,61 @@ export function celNumberToMoney(value: number | bigint, mode: RoundingMode): Mo
 export function formatQuantity(value: Money): string {
   return value.toFixed();
 }
+
+/**
+ * A money amount that is already rounded to `scale`, as an integer number of
+ * 10^-scale units ("12.50" at scale 2 → 1250), or NaN when that integer is not a safe
+ * integer. Sums of safe integers that stay safe are exact, so `MinorSum` can add
+ * thousands of option prices and BOM totals without allocating a Decimal per addend.
+ */
+export function minorUnits(value: Money, scale: number): number {
+  const scaled = value.times(new Money(10).pow(scale));
+  return scaled.isInteger() && scaled.abs().lte(Number.MAX_SAFE_INTEGER) ? scaled.toNumber() : NaN;
+}
+
+/** minorUnits of a text with exactly `scale` decimals (`formatMoney` output), without allocating. */
+export function minorUnitsOfText(text: string): number {
+  let minor = 0;
+  let digits = 0;
+  const negative = text.charCodeAt(0) === 45; // '-'
+  for (let i = negative ? 1 : 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 46) continue; // '.'
+    minor = minor * 10 + (code - 48);
+    digits++;
+  }
+  if (digits > 15) return NaN;
+  return negative ? -minor : minor;
+}
+
+/**
+ * An exact sum of amounts rounded to one scale: integer minor units while every
+ * addend and partial sum is a safe integer, decimal.js from the first one that is not.
+ */
+export class MinorSum {
+  private minor = 0;
+  private exact: Money | undefined;
+
+  constructor(private readonly scale: number) {}
+
+  /** `minor` is `minorUnits(value, scale)` (NaN when unknown or unsafe). */
+  add(minor: number, value: Money): void {
+    if (this.exact === undefined) {
+      const sum = this.minor + minor;
+      if (Number.isSafeInteger(sum)) {
+        this.minor = sum;
+        return;
+      }
+      this.exact = this.fromMinor();
+    }
+    this.exact = this.exact.plus(value);
+  }
+
+  get total(): Money {
+    return this.exact ?? this.fromMinor();
+  }
+
+  private fromMinor(): Money {
+    return this.minor === 0 ? ZERO : new Money(this.minor).dividedBy(new Money(10).pow(this.scale));
+  }
+}

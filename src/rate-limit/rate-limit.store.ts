@@ -2,7 +2,6 @@
 export interface RateLimitStore {
   /** Adds one hit; answers the count in the current window and the seconds left in it. */
   hit(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }>;
-  reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,10 +22,6 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     window.count += 1;
     return { count: window.count, resetInSeconds: Math.ceil((window.resetAt - now) / 1000) };
-  }
-
-  async reset(key: string): Promise<void> {
-    this.windows.delete(key);
   }
 
   async close(): Promise<void> {

@@ -43,10 +43,6 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { count, resetInSeconds: ttl > 0 ? ttl : windowSeconds };
   }
 
-  async reset(key: string): Promise<void> {
-    await this.redis.del(`ratelimit:${key}`);
-  }
-
   async close(): Promise<void> {
     // QUIT would wait for a connection that may never come; drop it instead.
     if (this.redis.status !== 'ready') return this.redis.disconnect();

@@ -57,8 +57,4 @@ export class UsersService implements OnApplicationBootstrap {
     if (!user) throw ApiError.notFound('No such user');
     return user;
   }
-
-  async exists(id: number): Promise<boolean> {
-    return this.users.existsBy({ id });
-  }
 }

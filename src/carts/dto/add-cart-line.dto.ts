@@ -1,19 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsInt, IsObject, IsOptional, IsString, IsUUID, Matches, Min } from 'class-validator';
+import { IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
+import { IsId } from '../../common/validation/is-id.decorator.js';
 
 /** A configuration of a model: POST /v1/carts and POST /v1/carts/preview. */
 export class ConfigurationDto {
   @ApiProperty({ example: 1, description: 'The model to configure (its current version is used)' })
-  @IsInt()
-  @Min(1)
+  @IsId()
   model_id: number;
 
   @ApiProperty({
     example: 1,
     description: 'The buying company; it must be linked to the model’s supplier',
   })
-  @IsInt()
-  @Min(1)
+  @IsId()
   company_id: number;
 
   @ApiPropertyOptional({
@@ -24,7 +23,8 @@ export class ConfigurationDto {
   })
   @IsOptional()
   @IsString()
-  @Matches(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, {
+  @MaxLength(16)
+  @Matches(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8}){0,3}$/, {
     message: 'language_code must be a language tag',
   })
   language_code?: string | null;

@@ -1,10 +1,13 @@
 import { Param } from '@nestjs/common';
 import { ApiError } from '../errors/api-error.js';
 
-/** Ids in paths are positive integers; anything else cannot name a resource (404). */
+/** The largest id a row can have: ids are 32-bit `integer` columns (PostgreSQL's limit). */
+export const MAX_ID = 2_147_483_647;
+
+/** Ids in paths are positive integers up to MAX_ID; anything else names nothing (404). */
 export function parseId(raw: unknown): number {
-  const value = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(value) || value < 1) throw ApiError.notFound();
+  const value = typeof raw === 'string' && /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_ID) throw ApiError.notFound();
   return value;
 }
 

@@ -12,13 +12,17 @@ const RAW_BODY_ROUTES: ReadonlyArray<{ method: string; path: RegExp }> = [
   { method: 'PUT', path: /^\/v1\/models\/[^/]+\/?$/i },
 ];
 
+/** Deeper JSON is refused: validation walks bodies recursively and must not overflow. */
+export const MAX_JSON_DEPTH = 64;
+
 const readsOwnBody = (req: Request): boolean =>
   RAW_BODY_ROUTES.some((route) => route.method === req.method && route.path.test(req.path));
 
 /**
  * JSON body parsing with the size limit (413 at once). A body that is not valid JSON
- * is not answered here: the error is kept on the request so the route can answer it
- * with its own status (a few seed endpoints answer 401 for a bad body, not 400).
+ * (malformed, badly encoded, or nested deeper than MAX_JSON_DEPTH) is not answered
+ * here: the error is kept on the request so the route can answer it with its own
+ * status (a few seed endpoints answer 401 for a bad body, not 400).
  */
 export function jsonBodyParser(limitBytes: number): RequestHandler {
   const parse = express.json({
@@ -28,15 +32,34 @@ export function jsonBodyParser(limitBytes: number): RequestHandler {
   return (req, res, next) => {
     if (readsOwnBody(req)) return next();
     parse(req, res, (error?: unknown) => {
-      const type = (error as { type?: string } | undefined)?.type;
-      if (type === 'entity.parse.failed') {
-        (req as WithParseError)[PARSE_ERROR] = 'The body is not valid JSON';
-        req.body = undefined;
-        return next();
+      const status = (error as { status?: number } | undefined)?.status;
+      // 413 (too large) and 415 (unsupported charset/encoding) stand as they are.
+      if (status === 400) return deferToRoute(req, 'The body is not valid JSON', next);
+      if (error) return next(error as Error);
+      if (depthExceeds(req.body, MAX_JSON_DEPTH)) {
+        return deferToRoute(req, `The body is nested deeper than ${MAX_JSON_DEPTH} levels`, next);
       }
-      next(error as Error | undefined);
+      next();
     });
   };
+}
+
+function deferToRoute(req: Request, message: string, next: () => void): void {
+  (req as WithParseError)[PARSE_ERROR] = message;
+  req.body = undefined;
+  next();
+}
+
+/** Iterative, so that the check itself cannot overflow the stack. */
+function depthExceeds(value: unknown, maxDepth: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth > maxDepth) return true;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 export function bodyParseError(req: Request): string | undefined {

@@ -4,14 +4,17 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 200;
+/** Past this, the offset would not fit the databases' integer arithmetic. */
+export const MAX_PAGE = 1_000_000;
 
 /** `?page=&per_page=` of every list (DESIGN.md: default 50, max 200). */
 export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, default: 1 })
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
   @Min(1)
+  @Max(MAX_PAGE)
   page: number = 1;
 
   @ApiPropertyOptional({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })

@@ -1,13 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsInt, Max, Min } from 'class-validator';
+
 import type { UserEntity } from '../../users/user.entity.js';
+import { IsId } from '../../common/validation/is-id.decorator.js';
 
 /** Body of POST /v1/companies/{id}/members and /v1/suppliers/{id}/members. */
 export class AddMemberDto {
   @ApiProperty({ example: 42, description: 'The user who becomes a member' })
-  @IsInt()
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @IsId()
   user_id: number;
 }
 

@@ -33,13 +33,12 @@ export function readAnswers(model: CompiledModel, raw: unknown, state: Evaluatio
     }
     const answer = raw[key];
     const values = isRecord(answer) ? answer.values : undefined;
-    const path = `questions.${key}`;
     if (!Array.isArray(values)) {
-      state.error('invalid_answer', 'an answer is {values: [...]}', path);
+      state.error('invalid_answer', 'an answer is {values: [...]}', `questions.${key}`);
       state.answers[index] = { value: null, raw: [], invalid: true };
       continue;
     }
-    state.answers[index] = readValues(model, index, values, path, state);
+    state.answers[index] = readValues(model, index, values, key, state);
   }
 }
 
@@ -47,11 +46,22 @@ function readValues(
   model: CompiledModel,
   index: number,
   values: unknown[],
-  path: string,
+  key: string,
   state: EvaluationState,
 ): UserAnswer {
   if (values.length === 0) return UNANSWERED;
   const question = model.questions[index];
+  const first = values[0];
+  // The usual answer, one known option key, without building a conversion result.
+  if (
+    values.length === 1 &&
+    question.type === 'choice' &&
+    typeof first === 'string' &&
+    question.optionIndex.has(first)
+  )
+    return { value: first, raw: values, invalid: false };
+  // Paths are built only for problems: a large request has thousands of answers.
+  const path = `questions.${key}`;
   if (question.type === 'multi_choice') return readMultiple(question, values, path, state);
   if (values.length > 1) {
     state.error(

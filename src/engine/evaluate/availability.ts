@@ -32,14 +32,15 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
   for (const rule of model.rules) {
     const table = rule.table;
     if (table === undefined || state.ruleGate[rule.index] !== 'applies') continue;
-    if (fit.length < table.rows.length) fit = new Int32Array(table.rows.length);
+    if (fit.length < table.rowCount) fit = new Int32Array(table.rowCount);
     state.tableMatched[rule.index] = fitRows(table, state.values, fit);
-    for (let c = 0; c < table.columns.length; c++) {
-      const column = table.columns[c];
+    const { columns, offers } = table;
+    for (let c = 0; c < columns.length; c++) {
+      const column = columns[c];
       const options = model.questions[column].options;
-      const rowsByCell = table.rowsByCell[c];
+      const first = offers[c];
       for (let o = 0; o < options.length; o++) {
-        if (!offers(rowsByCell.get(options[o].key), fit, c))
+        if (!offered(offers, first + o, fit, c))
           addReason(state, column, options.length, o, rule.key);
       }
     }
@@ -61,14 +62,14 @@ function fitRows(
   values: ReadonlyArray<CelValue | null>,
   fit: Int32Array,
 ): boolean {
-  const columns = table.columns;
+  const { columns, cells, rowCount } = table;
+  const width = columns.length;
   let matched = false;
-  for (let r = 0; r < table.rows.length; r++) {
-    const row = table.rows[r];
+  for (let r = 0, at = 0; r < rowCount; r++, at += width) {
     let state = FITS;
-    for (let c = 0; c < columns.length; c++) {
+    for (let c = 0; c < width; c++) {
       const value = values[columns[c]];
-      if (value === null || value === row[c]) continue;
+      if (value === null || value === cells[at + c]) continue;
       if (state !== FITS) {
         state = FAR;
         break;
@@ -81,10 +82,12 @@ function fitRows(
   return matched;
 }
 
-/** Some row holding this cell is compatible with the other answered columns. */
-function offers(rows: readonly number[] | undefined, fit: Int32Array, column: number): boolean {
-  if (rows === undefined) return false;
-  for (const r of rows) if (fit[r] === FITS || fit[r] === column) return true;
+/** Some row holding option entry `entry` is compatible with the other answered columns. */
+function offered(offers: Int32Array, entry: number, fit: Int32Array, column: number): boolean {
+  for (let i = offers[entry], end = offers[entry + 1]; i < end; i++) {
+    const state = fit[offers[i]];
+    if (state === FITS || state === column) return true;
+  }
   return false;
 }
 

@@ -1,7 +1,16 @@
 import { conditionOr, Expression, UNKNOWN } from '../cel/expression.js';
 import { unitPriceText } from '../compile/prices.js';
 import type { CompiledBomItem, CompiledPricing, LanguageTexts } from '../model.js';
-import { celNumberToMoney, formatMoney, formatQuantity, Money, round, ZERO } from '../money.js';
+import {
+  celNumberToMoney,
+  formatMoney,
+  formatQuantity,
+  MinorSum,
+  minorUnitsOfText,
+  Money,
+  round,
+  ZERO,
+} from '../money.js';
 import type { LineBomItem } from '../types.js';
 import { empty } from './empty.js';
 import type { EvaluationState } from './state.js';
@@ -27,9 +36,10 @@ export function evaluateBom(
   pricing: CompiledPricing,
   texts: LanguageTexts,
 ): BomResult {
-  const result: BomResult = { lines: [], total: ZERO, slots: [] };
-  result.lines = evaluateLevel(items, ONE, state, pricing, texts, result);
-  return result;
+  const sum = new MinorSum(pricing.scale);
+  const slots: number[] = [];
+  const lines = evaluateLevel(items, ONE, state, pricing, texts, sum, slots);
+  return { lines, total: sum.total, slots };
 }
 
 function evaluateLevel(
@@ -38,7 +48,8 @@ function evaluateLevel(
   state: EvaluationState,
   pricing: CompiledPricing,
   texts: LanguageTexts,
-  result: BomResult,
+  sum: MinorSum,
+  slots: number[],
 ): LineBomItem[] {
   const lines: LineBomItem[] = [];
   for (const item of items) {
@@ -48,8 +59,8 @@ function evaluateLevel(
         ? fixedLine(item, texts)
         : computedLine(item, parentQuantity, state, pricing, texts);
     if (line === undefined) continue;
-    result.total = result.total.plus(line.total);
-    result.slots.push(item.descriptionSlot);
+    sum.add(line.minor, line.total);
+    slots.push(item.descriptionSlot);
     if (item.children.length > 0) {
       line.line.children = evaluateLevel(
         item.children,
@@ -57,7 +68,8 @@ function evaluateLevel(
         state,
         pricing,
         texts,
-        result,
+        sum,
+        slots,
       );
     }
     lines.push(line.line);
@@ -69,12 +81,14 @@ interface PricedLine {
   line: LineBomItem;
   quantity: Money;
   total: Money;
+  /** `total` in minor units (NaN: add `total` exactly). */
+  minor: number;
 }
 
 function fixedLine(item: CompiledBomItem, texts: LanguageTexts): PricedLine | undefined {
   const fixed = item.fixedLine as NonNullable<CompiledBomItem['fixedLine']>;
   const line = lineOf(item, texts, fixed.quantityText, item.unitPriceText, fixed.totalText);
-  return { line, quantity: item.quantity as Money, total: fixed.total };
+  return { line, quantity: item.quantity as Money, total: fixed.total, minor: fixed.totalMinor };
 }
 
 function computedLine(
@@ -93,14 +107,9 @@ function computedLine(
     : round(lineQuantity.times(unitPrice), pricing.scale, pricing.mode);
   const priceText =
     item.unitPriceText !== '' ? item.unitPriceText : unitPriceText(unitPrice, pricing.scale);
-  const line = lineOf(
-    item,
-    texts,
-    formatQuantity(lineQuantity),
-    priceText,
-    formatMoney(total, pricing.scale, pricing.mode),
-  );
-  return { line, quantity: lineQuantity, total };
+  const totalText = formatMoney(total, pricing.scale, pricing.mode);
+  const line = lineOf(item, texts, formatQuantity(lineQuantity), priceText, totalText);
+  return { line, quantity: lineQuantity, total, minor: minorUnitsOfText(totalText) };
 }
 
 function lineOf(

@@ -63,20 +63,37 @@ export function lineQuestions(
     const value = state.values[index];
     const visible = state.visible[index];
     const hiddenAnswer = visible ? undefined : state.answers[index].raw;
-    const line: LineQuestion = {
-      key: question.key,
-      type: question.type,
-      label: labels[question.labelSlot],
-      visible,
-      required: state.required[index],
-      values: value === null ? empty<unknown>() : toAnswerValues(value),
-      source: state.sources[index],
-      discarded:
-        hiddenAnswer === undefined || hiddenAnswer.length === 0 ? empty<unknown>() : hiddenAnswer,
-    };
-    if (question.options.length > 0)
-      line.options = lineOptions(model, question, value, state, labels);
-    lines[index] = line;
+    const label = labels[question.labelSlot];
+    const required = state.required[index];
+    const values = value === null ? empty<unknown>() : toAnswerValues(value);
+    const source = state.sources[index];
+    const discarded =
+      hiddenAnswer === undefined || hiddenAnswer.length === 0 ? empty<unknown>() : hiddenAnswer;
+    // Two literals rather than adding `options` afterwards: an added member would put
+    // the line's members in a separate array (one more allocation per question).
+    lines[index] =
+      question.options.length > 0
+        ? {
+            key: question.key,
+            type: question.type,
+            label,
+            visible,
+            required,
+            values,
+            source,
+            discarded,
+            options: lineOptions(model, question, value, state, labels),
+          }
+        : {
+            key: question.key,
+            type: question.type,
+            label,
+            visible,
+            required,
+            values,
+            source,
+            discarded,
+          };
   }
   return lines;
 }
@@ -189,21 +206,44 @@ function sortedAnswers(value: unknown): unknown {
     return typeof value === 'bigint' ? value.toString() : value;
   if (isPlainAnswer(value)) return value;
   const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  // Already canonical (the usual request: keys in order, plain answers): not copied.
+  if (isCanonicalRecord(record, keys)) return record;
   // A null prototype keeps a `__proto__` key an ordinary member.
   const sorted = Object.create(null) as Record<string, unknown>;
-  for (const key of Object.keys(record).sort()) sorted[key] = sortedAnswers(record[key]);
+  for (const key of keys.sort()) sorted[key] = sortedAnswers(record[key]);
   return sorted;
+}
+
+/**
+ * Keys already in sorted order and every member a plain answer: JSON.stringify gives
+ * the same text as for the sorted copy (integer-like keys come first, in numeric
+ * order, in both; that order is sorted only when it agrees with the string order).
+ */
+function isCanonicalRecord(record: Record<string, unknown>, keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (!(keys[i - 1] < keys[i])) return false;
+  if (keys.includes('__proto__')) return false;
+  for (const key of keys) if (!isPlainAnswer(record[key])) return false;
+  return true;
 }
 
 /** `{values: [strings, finite numbers, booleans]}`. */
 function isPlainAnswer(value: unknown): boolean {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const values = (value as { values?: unknown }).values;
-  if (!Array.isArray(values) || Object.keys(value).length !== 1) return false;
+  if (!Array.isArray(values) || !hasOneOwnKey(value)) return false;
   for (const item of values) {
     const type = typeof item;
     if (type !== 'string' && type !== 'boolean' && !(type === 'number' && Number.isFinite(item)))
       return false;
   }
   return true;
+}
+
+/** Exactly one own enumerable member (`Object.keys(value).length === 1`, without the array). */
+function hasOneOwnKey(value: object): boolean {
+  let count = 0;
+  for (const key in value)
+    if (Object.prototype.hasOwnProperty.call(value, key) && ++count > 1) return false;
+  return count === 1;
 }

@@ -1,6 +1,6 @@
 import { conditionOr, UNKNOWN } from '../cel/expression.js';
 import type { CompiledModel, LanguageTexts } from '../model.js';
-import { celNumberToMoney, formatMoney, type Money, round, ZERO } from '../money.js';
+import { celNumberToMoney, formatMoney, MinorSum, type Money, round } from '../money.js';
 import type { LineAdjustment, LinePricing } from '../types.js';
 import type { EvaluationState } from './state.js';
 
@@ -65,15 +65,25 @@ export function evaluatePricing(
 
 /** Prices of the selected options of visible questions (hidden questions have no value). */
 function optionsSum(model: CompiledModel, state: EvaluationState): Money {
-  let sum = ZERO;
+  const sum = new MinorSum(model.pricing.scale);
+  const { optionBase, optionPriceMinor, optionPrices } = model;
+  const values = state.values;
   for (const question of model.questions) {
-    const value = state.values[question.index];
+    const value = values[question.index];
     if (value === null || question.options.length === 0) continue;
-    const keys = typeof value === 'string' ? [value] : (value as string[]);
-    for (const key of keys) {
-      const price = model.optionPrices[question.index][question.optionIndex.get(key) ?? -1];
-      if (price !== undefined) sum = sum.plus(price);
+    const base = optionBase[question.index];
+    const prices = optionPrices[question.index];
+    if (typeof value === 'string') {
+      const o = question.optionIndex.get(value);
+      const price = o === undefined ? undefined : prices[o];
+      if (price !== undefined) sum.add(optionPriceMinor[base + (o as number)], price);
+      continue;
+    }
+    for (const key of value as string[]) {
+      const o = question.optionIndex.get(key);
+      const price = o === undefined ? undefined : prices[o];
+      if (price !== undefined) sum.add(optionPriceMinor[base + (o as number)], price);
     }
   }
-  return sum;
+  return sum.total;
 }

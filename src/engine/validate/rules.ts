@@ -1,4 +1,5 @@
 import type { CompatibilityTable, CompiledQuestion, CompiledRule, CelValue } from '../model.js';
+import { indexTable } from '../compile/table-index.js';
 import { convertElement } from '../question-values.js';
 import type { Validation } from './context.js';
 import { childPath, type JsonRecord, SECTION_KEY_PATTERN } from './reader.js';
@@ -112,14 +113,5 @@ function readTable(
     });
     if (converted.length === columns.length) rows.push(converted);
   });
-  const rowsByCell = columns.map((_, c) => {
-    const index = new Map<CelValue, number[]>();
-    rows.forEach((row, r) => {
-      const list = index.get(row[c]);
-      if (list === undefined) index.set(row[c], [r]);
-      else list.push(r);
-    });
-    return index;
-  });
-  return { columns, rows, rowsByCell };
+  return indexTable(columns, rows, questions);
 }

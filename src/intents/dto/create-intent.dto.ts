@@ -1,13 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsId } from '../../common/validation/is-id.decorator.js';
 
 export const MIN_INTENT_TTL_SECONDS = 60;
 export const MAX_INTENT_TTL_SECONDS = 24 * 3600;
 
 export class CreateIntentDto {
   @ApiProperty({ example: 12, description: 'The one company the token may act for' })
-  @IsInt()
-  @Min(1)
+  @IsId()
   company_id: number;
 
   @ApiPropertyOptional({

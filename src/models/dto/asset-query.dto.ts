@@ -1,13 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { IsId } from '../../common/validation/is-id.decorator.js';
 
 /** `?version=` of GET /v1/models/{id}/assets/{path}: an older version's file. */
 export class AssetQueryDto {
   @ApiPropertyOptional({ minimum: 1, description: 'Model version (default: the current one)' })
   @IsOptional()
   @Type(() => Number)
-  @IsInt()
-  @Min(1)
+  @IsId()
   version?: number;
 }

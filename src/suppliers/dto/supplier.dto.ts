@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsInt, Max, Min } from 'class-validator';
+import { IsEmail } from 'class-validator';
 import { OptionalText, RequiredText } from '../../companies/dto/text-fields.js';
 import type { SupplierEntity } from '../supplier.entity.js';
+import { IsId } from '../../common/validation/is-id.decorator.js';
 
 export class CreateSupplierDto {
   @ApiProperty({ example: 'sales@maker.example', maxLength: 320, description: 'Unique' })
@@ -37,9 +38,7 @@ export class CreateSupplierDto {
 /** Body of POST /v1/companies/{id}/suppliers: link an existing supplier to the company. */
 export class LinkSupplierDto {
   @ApiProperty({ example: 7 })
-  @IsInt()
-  @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @IsId()
   supplier_id: number;
 }
 
