@@ -58,8 +58,14 @@ export function formatQuantity(value: Money): string {
  * thousands of option prices and BOM totals without allocating a Decimal per addend.
  */
 export function minorUnits(value: Money, scale: number): number {
-  const scaled = value.times(new Money(10).pow(scale));
+  const scaled = value.times(powerOfTen(scale));
   return scaled.isInteger() && scaled.abs().lte(Number.MAX_SAFE_INTEGER) ? scaled.toNumber() : NaN;
+}
+
+const POWERS_OF_TEN: Money[] = [];
+
+function powerOfTen(scale: number): Money {
+  return (POWERS_OF_TEN[scale] ??= new Money(10).pow(scale));
 }
 
 /** minorUnits of a text with exactly `scale` decimals (`formatMoney` output), without allocating. */
@@ -105,6 +111,6 @@ export class MinorSum {
   }
 
   private fromMinor(): Money {
-    return this.minor === 0 ? ZERO : new Money(this.minor).dividedBy(new Money(10).pow(this.scale));
+    return this.minor === 0 ? ZERO : new Money(this.minor).dividedBy(powerOfTen(this.scale));
   }
 }

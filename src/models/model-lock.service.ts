@@ -2,11 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
-import { ApiError } from '../common/errors/api-error.js';
 import { ModelDto } from './dto/model.dto.js';
 import { ModelAccessService } from './model-access.service.js';
 import { activeLockHolder, lockedError, lockFreeFor } from './model-lock.js';
-import { ModelVersionEntity } from './model-version.entity.js';
 import { ModelEntity } from './model.entity.js';
 
 /**
@@ -17,8 +15,6 @@ import { ModelEntity } from './model.entity.js';
 export class ModelLockService {
   constructor(
     @InjectRepository(ModelEntity) private readonly models: Repository<ModelEntity>,
-    @InjectRepository(ModelVersionEntity)
-    private readonly versions: Repository<ModelVersionEntity>,
     private readonly modelAccess: ModelAccessService,
   ) {}
 
@@ -60,11 +56,7 @@ export class ModelLockService {
     return this.dto(await this.models.findOneByOrFail({ id: modelId }));
   }
 
-  private async dto(model: ModelEntity): Promise<ModelDto> {
-    const version = await this.versions.findOne({
-      where: { modelId: model.id, versionNumber: model.versionNumber },
-    });
-    if (!version) throw ApiError.notFound('No model found');
-    return ModelDto.from(model, version.definition.general);
+  private dto(model: ModelEntity): ModelDto {
+    return ModelDto.from(model, model.general ?? { name: model.name });
   }
 }

@@ -16,6 +16,10 @@ export class ModelEntity {
   @Column({ type: 'varchar', length: 100, nullable: true })
   code: string | null;
 
+  /** The current version's `general` section (for lists without loading definitions). */
+  @Column({ type: 'simple-json', nullable: true })
+  general: Record<string, unknown> | null;
+
   /** The newest version; versions are numbered from 1. */
   @Column({ type: 'integer' })
   versionNumber: number;

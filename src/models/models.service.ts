@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import type { Principal } from '../auth/principal.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -9,7 +10,7 @@ import { AppConfig } from '../config/app-config.js';
 import { CompiledModelCache, compileModel, type CompiledModel } from '../engine/index.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
 import { ModelAccessService } from './model-access.service.js';
-import { ModelBuilderService } from './model-builder.service.js';
+import { ModelBuilderService, type BuiltModel } from './model-builder.service.js';
 import {
   activeLockHolder,
   assertNotLockedByOther,
@@ -41,6 +42,9 @@ export type UploadReader = () => Promise<ModelUpload>;
 
 const cacheKey = (modelId: number, versionNumber: number) => `${modelId}:${versionNumber}`;
 
+/** The `general` section a version gives its model row (validated by the compile). */
+const generalOf = (built: BuiltModel) => built.definition.general as Record<string, unknown>;
+
 @Injectable()
 export class ModelsService {
   constructor(
@@ -71,6 +75,7 @@ export class ModelsService {
             supplierId,
             name,
             code,
+            general: generalOf(built),
             versionNumber: 1,
             lockedById: null,
             lockedAt: null,
@@ -111,7 +116,13 @@ export class ModelsService {
         const result = await manager
           .createQueryBuilder()
           .update(ModelEntity)
-          .set({ versionNumber: next, name, code, updatedAt: now })
+          .set({
+            versionNumber: next,
+            name,
+            code,
+            general: generalOf(built),
+            updatedAt: now,
+          } as QueryDeepPartialEntity<ModelEntity>)
           .where('id = :id AND version_number = :current', {
             id: model.id,
             current: model.versionNumber,
@@ -139,11 +150,8 @@ export class ModelsService {
       skip: query.offset,
       take: query.per_page,
     });
-    const definitions = await this.currentDefinitions(rows);
     const now = new Date();
-    const items = rows.map((row) =>
-      ModelDto.from(row, definitions.get(row.id)?.general ?? { name: row.name }, now),
-    );
+    const items = rows.map((row) => ModelDto.from(row, row.general ?? { name: row.name }, now));
     return new Page(items, query.page, query.per_page, total, 'Models found');
   }
 
@@ -179,17 +187,6 @@ export class ModelsService {
       return result.model;
     });
     return { model, versionNumber: number, compiled };
-  }
-
-  /** The general section of each model's current version (list answers). */
-  private async currentDefinitions(
-    rows: ModelEntity[],
-  ): Promise<Map<number, Record<string, unknown>>> {
-    if (rows.length === 0) return new Map();
-    const versions = await this.versions.find({
-      where: rows.map((row) => ({ modelId: row.id, versionNumber: row.versionNumber })),
-    });
-    return new Map(versions.map((version) => [version.modelId, version.definition]));
   }
 
   /** Why the conditional version update matched no row: a lock taken meanwhile, or a newer version. */

@@ -35,13 +35,16 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
     if (fit.length < table.rowCount) fit = new Int32Array(table.rowCount);
     state.tableMatched[rule.index] = fitRows(table, state.values, fit);
     const { columns, offers } = table;
+    // One frozen reason list shared by every option this table makes unavailable
+    // (lines are read-only; see empty.ts).
+    let reason: readonly string[] | undefined;
     for (let c = 0; c < columns.length; c++) {
       const column = columns[c];
       const options = model.questions[column].options;
       const first = offers[c];
       for (let o = 0; o < options.length; o++) {
         if (!offered(offers, first + o, fit, c))
-          addReason(state, column, options.length, o, rule.key);
+          addReason(state, column, options.length, o, (reason ??= Object.freeze([rule.key])));
       }
     }
   }
@@ -50,7 +53,7 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
     for (let o = 0; o < options.length; o++) {
       const condition = options[o].availableIf;
       if (condition !== undefined && condition.condition(state.context) === false) {
-        addReason(state, question.index, options.length, o, options[o].key);
+        addReason(state, question.index, options.length, o, [options[o].key]);
       }
     }
   }
@@ -91,17 +94,17 @@ function offered(offers: Int32Array, entry: number, fit: Int32Array, column: num
   return false;
 }
 
+/** `reason` is a one-key list that may be shared: lists are never modified, only replaced. */
 function addReason(
   state: EvaluationState,
   question: number,
   optionCount: number,
   option: number,
-  reason: string,
+  reason: readonly string[],
 ): void {
-  const reasons = (state.unavailableBecause[question] ??= new Array<string[] | undefined>(
+  const reasons = (state.unavailableBecause[question] ??= new Array<readonly string[] | undefined>(
     optionCount,
   ).fill(undefined));
   const list = reasons[option];
-  if (list === undefined) reasons[option] = [reason];
-  else list.push(reason);
+  reasons[option] = list === undefined ? reason : [...list, reason[0]];
 }

@@ -59,36 +59,35 @@ function evaluateLevel(
         ? fixedLine(item, texts)
         : computedLine(item, parentQuantity, state, pricing, texts);
     if (line === undefined) continue;
-    sum.add(line.minor, line.total);
+    // Read `priced` before the children overwrite it.
+    const quantity = priced.quantity;
+    sum.add(priced.minor, priced.total);
     slots.push(item.descriptionSlot);
     if (item.children.length > 0) {
-      line.line.children = evaluateLevel(
-        item.children,
-        line.quantity,
-        state,
-        pricing,
-        texts,
-        sum,
-        slots,
-      );
+      line.children = evaluateLevel(item.children, quantity, state, pricing, texts, sum, slots);
     }
-    lines.push(line.line);
+    lines.push(line);
   }
   return lines;
 }
 
-interface PricedLine {
-  line: LineBomItem;
-  quantity: Money;
-  total: Money;
+/**
+ * The quantity and total of the line just built (one object reused for every line
+ * instead of a result object per line; evaluation is synchronous).
+ */
+const priced: { quantity: Money; total: Money; minor: number } = {
+  quantity: ONE,
+  total: ZERO,
   /** `total` in minor units (NaN: add `total` exactly). */
-  minor: number;
-}
+  minor: 0,
+};
 
-function fixedLine(item: CompiledBomItem, texts: LanguageTexts): PricedLine | undefined {
+function fixedLine(item: CompiledBomItem, texts: LanguageTexts): LineBomItem {
   const fixed = item.fixedLine as NonNullable<CompiledBomItem['fixedLine']>;
-  const line = lineOf(item, texts, fixed.quantityText, item.unitPriceText, fixed.totalText);
-  return { line, quantity: item.quantity as Money, total: fixed.total, minor: fixed.totalMinor };
+  priced.quantity = item.quantity as Money;
+  priced.total = fixed.total;
+  priced.minor = fixed.totalMinor;
+  return lineOf(item, texts, fixed.quantityText, item.unitPriceText, fixed.totalText);
 }
 
 function computedLine(
@@ -97,7 +96,7 @@ function computedLine(
   state: EvaluationState,
   pricing: CompiledPricing,
   texts: LanguageTexts,
-): PricedLine | undefined {
+): LineBomItem | undefined {
   const quantity = itemQuantity(item, state, pricing);
   if (quantity === undefined) return undefined;
   const lineQuantity = parentQuantity === ONE ? quantity : quantity.times(parentQuantity);
@@ -108,8 +107,10 @@ function computedLine(
   const priceText =
     item.unitPriceText !== '' ? item.unitPriceText : unitPriceText(unitPrice, pricing.scale);
   const totalText = formatMoney(total, pricing.scale, pricing.mode);
-  const line = lineOf(item, texts, formatQuantity(lineQuantity), priceText, totalText);
-  return { line, quantity: lineQuantity, total, minor: minorUnitsOfText(totalText) };
+  priced.quantity = lineQuantity;
+  priced.total = total;
+  priced.minor = minorUnitsOfText(totalText);
+  return lineOf(item, texts, formatQuantity(lineQuantity), priceText, totalText);
 }
 
 function lineOf(

@@ -118,7 +118,7 @@ function lineOptions(
       label: labels[option.labelSlot],
       price: priceTexts[o],
       available: because === undefined,
-      unavailable_because: because ?? empty<string>(),
+      unavailable_because: (because as string[] | undefined) ?? empty<string>(),
       selected:
         selectedList === undefined ? value === option.key : selectedList.includes(option.key),
     };

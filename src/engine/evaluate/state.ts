@@ -58,7 +58,7 @@ export class EvaluationState {
   /** Per rule with a table: whether some row matches the answered columns. */
   readonly tableMatched: boolean[];
   /** Per question, per option: availability and the keys that make it unavailable. */
-  readonly unavailableBecause: Array<Array<string[] | undefined> | undefined>;
+  readonly unavailableBecause: Array<Array<readonly string[] | undefined> | undefined>;
 
   constructor(readonly model: CompiledModel) {
     const questionCount = model.questions.length;
@@ -76,7 +76,9 @@ export class EvaluationState {
       'applies',
     );
     this.tableMatched = new Array<boolean>(model.rules.length).fill(true);
-    this.unavailableBecause = new Array<Array<string[] | undefined> | undefined>(questionCount);
+    this.unavailableBecause = new Array<Array<readonly string[] | undefined> | undefined>(
+      questionCount,
+    );
   }
 
   /** Returns the context to the pool (call once the evaluation no longer needs it). */
