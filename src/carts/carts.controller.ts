@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../auth/auth.decorator.js';
-import { parseId } from '../common/http/id-param.js';
+import { IdParam } from '../common/http/id-param.js';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { Page } from '../common/envelope/envelope.js';
@@ -94,9 +94,9 @@ export class CartsController {
   async removeLine(
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,
-    @Param('line_id') lineId: string,
+    @IdParam('line_id') lineId: number,
   ): Promise<CartDetailDto> {
-    await this.carts.removeLine(principal, cartId, parseId(lineId));
+    await this.carts.removeLine(principal, cartId, lineId);
     const { cart, lines } = await this.carts.getWithLines(principal, cartId);
     return CartDetailDto.withLines(cart, lines);
   }

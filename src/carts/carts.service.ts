@@ -4,6 +4,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import type { Principal } from '../auth/principal.js';
 import { ApiError, type Problem } from '../common/errors/api-error.js';
+import { isUuid } from '../common/http/id-param.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { isUniqueViolation } from '../database/db-errors.js';
 import { CartLineEntity } from './cart-line.entity.js';
@@ -13,8 +14,6 @@ import type { CreateCartDto } from './dto/create-cart.dto.js';
 
 /** The reference of a default cart created on the caller's behalf (DESIGN.md, POST /v1/carts). */
 export const DEFAULT_CART_REFERENCE = 'default';
-
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Re-reads after losing a race for the default; the winner is committed by then. */
 const CLAIM_ATTEMPTS = 3;
@@ -76,7 +75,7 @@ export class CartsService {
 
   /** A cart the caller may see, or 404 exactly as if it did not exist. */
   async getVisible(principal: Principal, cartId: string): Promise<CartEntity> {
-    const cart = UUID_PATTERN.test(cartId)
+    const cart = isUuid(cartId)
       ? await this.carts.findOneBy({ ...this.scope(principal), id: cartId.toLowerCase() })
       : null;
     if (!cart) throw ApiError.notFound('Cart not found', [notFound('Cart not found', 'cart_id')]);

@@ -9,8 +9,7 @@ import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator
 import { CreateIntentDto } from './dto/create-intent.dto.js';
 import { IntentDto } from './dto/intent.dto.js';
 import { IntentsService } from './intents.service.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from '../common/http/id-param.js';
 
 @ApiTags('intents')
 @Controller('v1/intents')
@@ -44,7 +43,7 @@ export class IntentsController {
   @ApiErrors(401, 404)
   async revoke(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<null> {
     // Not a UUID cannot name an intent: 404, like any unknown id.
-    if (!UUID.test(id)) throw ApiError.notFound('No such intent token');
+    if (!isUuid(id)) throw ApiError.notFound('No such intent token');
     await this.intents.revoke(principal.userId, id);
     return null;
   }

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Auth } from '../auth/auth.decorator.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
-import { IdParam, parseId } from '../common/http/id-param.js';
+import { IdParam } from '../common/http/id-param.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { ApiAssetResponse, assetResponse, joinAssetPath } from './asset-response.js';
 import { CompanyModelsService } from './company-models.service.js';
@@ -53,17 +53,12 @@ export class CompanyModelsController {
   @ApiAssetResponse()
   async asset(
     @IdParam() id: number,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: number,
     @Param('path') path: string | string[],
     @Query() query: AssetQueryDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const file = await this.assets.getForCompany(
-      id,
-      parseId(modelId),
-      joinAssetPath(path),
-      query.version,
-    );
+    const file = await this.assets.getForCompany(id, modelId, joinAssetPath(path), query.version);
     return assetResponse(res, file, query.version !== undefined);
   }
 }

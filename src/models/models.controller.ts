@@ -15,7 +15,7 @@ import {
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../auth/auth.decorator.js';
-import { parseId } from '../common/http/id-param.js';
+import { IdParam } from '../common/http/id-param.js';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
@@ -55,11 +55,11 @@ export class ModelsController {
   @ApiEnvelope(ModelDetailDto)
   @ApiErrors(401, 404)
   async get(
-    @Param('id') id: string,
+    @IdParam() id: number,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ModelDetailDto> {
-    const model = await this.models.get(principal, parseId(id));
+    const model = await this.models.get(principal, id);
     res.setHeader('ETag', `"${model.version_number}"`);
     return model;
   }
@@ -80,14 +80,14 @@ export class ModelsController {
   @ApiEnvelope(ModelDto)
   @ApiErrors(400, 401, 403, 404, 409, 413, 415, 423)
   async update(
-    @Param('id') id: string,
+    @IdParam() id: number,
     @Headers('if-match') ifMatch: string | undefined,
     @Req() req: Request,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ModelDto> {
     const limit = this.config.engineLimits.uploadBytes;
-    const model = await this.models.update(principal, parseId(id), ifMatch, () =>
+    const model = await this.models.update(principal, id, ifMatch, () =>
       readModelUpload(req, limit),
     );
     res.setHeader('ETag', `"${model.version_number}"`);
@@ -107,8 +107,8 @@ export class ModelsController {
   @ApiParam({ name: 'id', description: 'Model id' })
   @ApiEnvelope(ModelDto)
   @ApiErrors(401, 403, 404, 423)
-  lock(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ModelDto> {
-    return this.locks.lock(principal, parseId(id));
+  lock(@IdParam() id: number, @CurrentPrincipal() principal: Principal): Promise<ModelDto> {
+    return this.locks.lock(principal, id);
   }
 
   @Delete(':id/lock')
@@ -123,8 +123,8 @@ export class ModelsController {
   @ApiParam({ name: 'id', description: 'Model id' })
   @ApiEnvelope(ModelDto)
   @ApiErrors(401, 403, 404, 423)
-  unlock(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<ModelDto> {
-    return this.locks.unlock(principal, parseId(id));
+  unlock(@IdParam() id: number, @CurrentPrincipal() principal: Principal): Promise<ModelDto> {
+    return this.locks.unlock(principal, id);
   }
 
   @Get(':id/assets/*path')
@@ -136,13 +136,13 @@ export class ModelsController {
   @ApiParam({ name: 'id', description: 'Model id' })
   @ApiAssetResponse()
   async asset(
-    @Param('id') id: string,
+    @IdParam() id: number,
     @Param('path') path: string | string[],
     @Query() query: AssetQueryDto,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const file = await this.assets.get(principal, parseId(id), joinAssetPath(path), query.version);
+    const file = await this.assets.get(principal, id, joinAssetPath(path), query.version);
     return assetResponse(res, file, query.version !== undefined);
   }
 }

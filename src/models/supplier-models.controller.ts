@@ -1,8 +1,8 @@
-import { Controller, Get, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, Post, Query, Req } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { Auth } from '../auth/auth.decorator.js';
-import { parseId } from '../common/http/id-param.js';
+import { IdParam } from '../common/http/id-param.js';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { Page } from '../common/envelope/envelope.js';
@@ -42,12 +42,12 @@ export class SupplierModelsController {
   @ApiEnvelope(ModelDto, { status: 201 })
   @ApiErrors(400, 401, 403, 404, 409, 413, 415)
   create(
-    @Param('id') id: string,
+    @IdParam() id: number,
     @Req() req: Request,
     @CurrentPrincipal() principal: Principal,
   ): Promise<ModelDto> {
     const limit = this.config.engineLimits.uploadBytes;
-    return this.models.create(principal, parseId(id), () => readModelUpload(req, limit));
+    return this.models.create(principal, id, () => readModelUpload(req, limit));
   }
 
   @Get(':id/models')
@@ -63,10 +63,10 @@ export class SupplierModelsController {
   @ApiEnvelope(ModelDto, { paginated: true })
   @ApiErrors(400, 401, 404)
   list(
-    @Param('id') id: string,
+    @IdParam() id: number,
     @Query() query: PageQueryDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<Page<ModelDto>> {
-    return this.models.listForSupplier(principal, parseId(id), query);
+    return this.models.listForSupplier(principal, id, query);
   }
 }

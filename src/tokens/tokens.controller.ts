@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../auth/auth.decorator.js';
-import { parseId } from '../common/http/id-param.js';
+import { IdParam } from '../common/http/id-param.js';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
 import { Page } from '../common/envelope/envelope.js';
@@ -59,8 +59,8 @@ export class TokensController {
   @ApiOperation({ summary: 'Revoke one of your API tokens; it stops working at once' })
   @ApiEnvelope(null)
   @ApiErrors(401, 404)
-  async revoke(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<null> {
-    await this.tokens.revoke(principal.userId, parseId(id));
+  async revoke(@IdParam() id: number, @CurrentPrincipal() principal: Principal): Promise<null> {
+    await this.tokens.revoke(principal.userId, id);
     return null;
   }
 }

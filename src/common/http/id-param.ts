@@ -14,3 +14,8 @@ export function parseId(raw: unknown): number {
 /** A positive integer id from the path (404 for anything else): `@IdParam() id: number`. */
 export const IdParam = (name = 'id') =>
   Param(name, { transform: (raw: unknown) => parseId(String(raw)) });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** UUID ids (carts, intent tokens): anything else cannot name one. */
+export const isUuid = (value: string): boolean => UUID.test(value);
