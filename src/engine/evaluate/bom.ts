@@ -147,6 +147,17 @@ function itemQuantity(
       `the quantity of ${item.key} is unknown; the item is left out`,
       `bom_items.${item.key}`,
     );
+    return undefined;
+  }
+  if (quantity.isNegative() && !quantity.isZero()) {
+    // A quantity is never negative (a literal one is refused at upload); a computed one
+    // that comes out negative would lower the price, so the item is left out the same way.
+    state.warning(
+      'bom_quantity_negative',
+      `the quantity of ${item.key} is negative (${quantity.toString()}); the item is left out`,
+      `bom_items.${item.key}`,
+    );
+    return undefined;
   }
   return quantity;
 }

@@ -64,9 +64,12 @@ function computeQuestion(question: CompiledQuestion, state: EvaluationState): vo
       value = answer.value;
       state.sources[index] = 'user';
     } else {
-      value = fromTriggers(question, state);
-      if (value !== null) state.sources[index] = 'trigger';
-      else {
+      const triggered = fromTriggers(question, state);
+      if (triggered !== NOT_SET) {
+        // A trigger's value, even an empty one (`[]`), replaces the default.
+        value = triggered;
+        state.sources[index] = 'trigger';
+      } else {
         value = fromDefault(question, state);
         if (value !== null) state.sources[index] = 'default';
       }
@@ -76,8 +79,17 @@ function computeQuestion(question: CompiledQuestion, state: EvaluationState): vo
   state.context.set(question.key, value);
 }
 
-/** The last trigger in list order that fired with a usable value for this question. */
-function fromTriggers(question: CompiledQuestion, state: EvaluationState): CelValue | null {
+/** No firing trigger gave this question a usable value. */
+const NOT_SET = Symbol('not-set');
+
+/**
+ * The last trigger in list order that fired with a usable value for this question;
+ * null when that value is empty (a multi_choice set to `[]`), which still counts.
+ */
+function fromTriggers(
+  question: CompiledQuestion,
+  state: EvaluationState,
+): CelValue | null | typeof NOT_SET {
   const model = state.model;
   for (let i = question.triggers.length - 1; i >= 0; i--) {
     const triggerIndex = question.triggers[i];
@@ -85,11 +97,12 @@ function fromTriggers(question: CompiledQuestion, state: EvaluationState): CelVa
     const trigger = model.triggers[triggerIndex];
     const target = trigger.targets.findIndex((t) => t.question === question.index);
     const value = state.triggerValues[triggerIndex][target];
-    if (value === undefined || value === null) continue;
-    state.triggerApplied[triggerIndex][question.key] = toJsonValue(value);
+    if (value === undefined) continue;
+    state.triggerApplied[triggerIndex][question.key] =
+      value === null ? (question.type === 'multi_choice' ? [] : null) : toJsonValue(value);
     return value;
   }
-  return null;
+  return NOT_SET;
 }
 
 function fromDefault(question: CompiledQuestion, state: EvaluationState): CelValue | null {
