@@ -1,31 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileOk, compileProblems, evaluate, expectProblem, model } from './helpers.js';
-
-const dims = [
-  { key: 'width', type: 'integer', label: 'W' },
-  { key: 'height', type: 'integer', label: 'H' },
-  { key: 'ratio', type: 'number', label: 'R' },
-  {
-    key: 'frame',
-    type: 'choice',
-    label: 'F',
-    options: [
-      { key: 'pvc', label: 'PVC' },
-      { key: 'alu', label: 'Alu' },
-    ],
-  },
-  {
-    key: 'extras',
-    type: 'multi_choice',
-    label: 'E',
-    options: [
-      { key: 'lock', label: 'L' },
-      { key: 'vent', label: 'V' },
-    ],
-  },
-  { key: 'glass', type: 'boolean', label: 'G' },
-  { key: 'note', type: 'text', label: 'N' },
-];
+import { compileOk, compileProblems, evaluate, expectProblem, model, dims } from './helpers.js';
 
 describe('expressions at upload', () => {
   it('reports syntax errors with the path of the expression', () => {

@@ -114,3 +114,30 @@ export function rule(evaluation: Evaluation, key: string) {
 export function errorPaths(evaluation: Evaluation): Array<string | undefined> {
   return evaluation.errors.map((e) => e.path);
 }
+
+/** One question of every type, for expression tests. */
+export const dims = [
+  { key: 'width', type: 'integer', label: 'W' },
+  { key: 'height', type: 'integer', label: 'H' },
+  { key: 'ratio', type: 'number', label: 'R' },
+  {
+    key: 'frame',
+    type: 'choice',
+    label: 'F',
+    options: [
+      { key: 'pvc', label: 'PVC' },
+      { key: 'alu', label: 'Alu' },
+    ],
+  },
+  {
+    key: 'extras',
+    type: 'multi_choice',
+    label: 'E',
+    options: [
+      { key: 'lock', label: 'L' },
+      { key: 'vent', label: 'V' },
+    ],
+  },
+  { key: 'glass', type: 'boolean', label: 'G' },
+  { key: 'note', type: 'text', label: 'N' },
+];
