@@ -25,5 +25,9 @@ export function setupSwagger(app: INestApplication): void {
     );
   }
   const document = SwaggerModule.createDocument(app, builder.build());
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    // Keeps the token entered under "Authorize" across page reloads.
+    swaggerOptions: { persistAuthorization: true },
+  });
 }
