@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { Principal } from '../auth/principal.js';
+import { isAdmin, type Principal } from '../auth/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { CompanyMemberEntity } from '../companies/company-member.entity.js';
 import { CompanyEntity } from '../companies/company.entity.js';
@@ -33,26 +33,39 @@ export class AccessService {
         principal.companyId === companyId && (await this.companies.existsBy({ id: companyId }))
       );
     }
-    if (principal.role === 'admin') return this.companies.existsBy({ id: companyId });
-    return this.companyMembers.existsBy({ companyId, userId: principal.userId });
+    if (isAdmin(principal)) return this.companies.existsBy({ id: companyId });
+    // A membership row implies the company exists (foreign key).
+    return this.isCompanyMember(principal, companyId);
+  }
+
+  /** The user may act for the company: an admin, or one of its members. */
+  async isCompanyMember(
+    user: Pick<Principal, 'userId' | 'role'>,
+    companyId: number,
+  ): Promise<boolean> {
+    if (user.role === 'admin') return true;
+    return this.companyMembers.existsBy({ companyId, userId: user.userId });
   }
 
   /** Admins see every company, except through an intent token (its one company only). */
   seesAllCompanies(principal: Principal): boolean {
-    return principal.via !== 'intent' && principal.role === 'admin';
+    return principal.via !== 'intent' && isAdmin(principal);
   }
 
   /** The company, or 404 exactly as if it did not exist. */
   async requireVisibleCompany(principal: Principal, companyId: number): Promise<CompanyEntity> {
-    const company = (await this.canSeeCompany(principal, companyId))
-      ? await this.companies.findOneBy({ id: companyId })
-      : null;
-    if (!company) throw ApiError.notFound('No company found');
+    const company = await this.companies.findOneBy({ id: companyId });
+    const visible =
+      company !== null &&
+      (principal.via === 'intent'
+        ? principal.companyId === companyId
+        : await this.isCompanyMember(principal, companyId));
+    if (!visible) throw ApiError.notFound('No company found');
     return company;
   }
 
   async isSupplierMember(principal: Principal, supplierId: number): Promise<boolean> {
-    if (principal.role === 'admin') return true;
+    if (isAdmin(principal)) return true;
     return this.supplierMembers.existsBy({ supplierId, userId: principal.userId });
   }
 

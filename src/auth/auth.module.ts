@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { CompanyMemberEntity } from '../companies/company-member.entity.js';
 import { IntentTokenEntity } from '../intents/intent-token.entity.js';
 import { ApiTokenEntity } from '../tokens/api-token.entity.js';
 import { UserEntity } from '../users/user.entity.js';
@@ -22,13 +21,7 @@ import { TokenIssuer } from './token-issuer.service.js';
   imports: [
     PassportModule,
     JwtModule.register({}),
-    TypeOrmModule.forFeature([
-      UserEntity,
-      RefreshFamilyEntity,
-      ApiTokenEntity,
-      IntentTokenEntity,
-      CompanyMemberEntity,
-    ]),
+    TypeOrmModule.forFeature([UserEntity, RefreshFamilyEntity, ApiTokenEntity, IntentTokenEntity]),
   ],
   controllers: [AuthController],
   providers: [

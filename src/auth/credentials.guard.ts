@@ -12,7 +12,7 @@ import { ApiError, AuthenticationError } from '../common/errors/api-error.js';
 import { parseId } from '../common/http/id-param.js';
 import { routeContract } from '../common/route-contract.js';
 import { AUTH_KEY, PUBLIC_KEY, type AuthRequirement } from './auth.decorator.js';
-import type { Principal } from './principal.js';
+import { isAdmin, type Principal } from './principal.js';
 
 /**
  * The one global guard. Deny by default: a route must say `@Public()` or `@Auth(...)`.
@@ -43,7 +43,7 @@ export class CredentialsGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request & { user: Principal }>();
     const principal = request.user;
 
-    if (requirement.role === 'admin' && principal.role !== 'admin') {
+    if (requirement.role === 'admin' && !isAdmin(principal)) {
       throw ApiError.forbidden('Only admins may do this');
     }
     if (requirement.supplierMember) {
@@ -52,7 +52,9 @@ export class CredentialsGuard implements CanActivate {
     }
     if (requirement.companyMember) {
       const id = parseId(request.params[requirement.companyMember]);
-      await this.access.requireVisibleCompany(principal, id);
+      if (!(await this.access.canSeeCompany(principal, id))) {
+        throw ApiError.notFound('No company found');
+      }
     }
     return true;
   }

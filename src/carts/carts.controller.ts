@@ -96,8 +96,7 @@ export class CartsController {
     @Param('cart_id') cartId: string,
     @IdParam('line_id') lineId: number,
   ): Promise<CartDetailDto> {
-    await this.carts.removeLine(principal, cartId, lineId);
-    const { cart, lines } = await this.carts.getWithLines(principal, cartId);
+    const { cart, lines } = await this.carts.removeLine(principal, cartId, lineId);
     return CartDetailDto.withLines(cart, lines);
   }
 }

@@ -88,21 +88,25 @@ export class CartsService {
     cartId: string,
   ): Promise<{ cart: CartEntity; lines: CartLineEntity[] }> {
     const cart = await this.getVisible(principal, cartId);
-    const lines = await this.lines.find({
-      where: { cartId: cart.id },
-      order: { createdAt: 'ASC', id: 'ASC' },
-    });
-    return { cart, lines };
+    return { cart, lines: await this.linesOf(cart) };
   }
 
-  /** Removes one line of a visible cart; 404 for a line that is not in it. */
-  async removeLine(principal: Principal, cartId: string, lineId: number): Promise<void> {
+  /** Removes one line of a visible cart (404 for a line not in it); answers the cart left. */
+  async removeLine(
+    principal: Principal,
+    cartId: string,
+    lineId: number,
+  ): Promise<{ cart: CartEntity; lines: CartLineEntity[] }> {
     const cart = await this.getVisible(principal, cartId);
-    const line = await this.lines.findOneBy({ id: lineId, cartId: cart.id });
-    if (!line) {
+    const { affected } = await this.lines.delete({ id: lineId, cartId: cart.id });
+    if (!affected) {
       throw ApiError.notFound('Cart line not found', [notFound('Cart line not found', 'line_id')]);
     }
-    await this.lines.delete({ id: line.id, cartId: cart.id });
+    return { cart, lines: await this.linesOf(cart) };
+  }
+
+  private linesOf(cart: CartEntity): Promise<CartLineEntity[]> {
+    return this.lines.find({ where: { cartId: cart.id }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
   /**

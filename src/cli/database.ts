@@ -1,13 +1,16 @@
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { runMigrationsLocked } from '../database/migration-runner.js';
 
 /**
  * The app's own data source (same entities, migrations and naming), with pending
- * migrations applied first, as the service does at start-up: a command run against a
- * fresh database works. The caller destroys it.
+ * migrations applied first under the same lock as the service's start-up, so that a
+ * command works on a fresh database. The caller destroys it.
  */
-export async function openDatabase(config: AppConfig): Promise<DataSource> {
+async function openAndMigrate(
+  config: AppConfig,
+): Promise<{ dataSource: DataSource; applied: string[] }> {
   const dataSource = new DataSource({
     ...buildDataSourceOptions(config.database),
     // The migration log lines would mix with the command's output; `migrate` prints its own.
@@ -15,25 +18,20 @@ export async function openDatabase(config: AppConfig): Promise<DataSource> {
   });
   await dataSource.initialize();
   try {
-    await dataSource.runMigrations({ transaction: 'each' });
+    return { dataSource, applied: await runMigrationsLocked(dataSource) };
   } catch (error) {
     await dataSource.destroy();
     throw error;
   }
-  return dataSource;
+}
+
+export async function openDatabase(config: AppConfig): Promise<DataSource> {
+  return (await openAndMigrate(config)).dataSource;
 }
 
 /** Applies pending migrations and names each one applied. */
 export async function migrate(config: AppConfig): Promise<string[]> {
-  const dataSource = new DataSource({
-    ...buildDataSourceOptions(config.database),
-    logging: ['warn'],
-  });
-  await dataSource.initialize();
-  try {
-    const applied = await dataSource.runMigrations({ transaction: 'each' });
-    return applied.map((migration) => migration.name);
-  } finally {
-    await dataSource.destroy();
-  }
+  const { dataSource, applied } = await openAndMigrate(config);
+  await dataSource.destroy();
+  return applied;
 }

@@ -1,7 +1,6 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
 import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module.js';
 import type { Principal } from '../auth/principal.js';
@@ -14,17 +13,11 @@ import { UserEntity } from '../users/user.entity.js';
 import { CliError, usageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { findUser } from './user-commands.js';
-
-const FORMATS: Record<string, ModelSourceFormat> = {
-  '.json': 'json',
-  '.yaml': 'yaml',
-  '.yml': 'yaml',
-  '.zip': 'zip',
-};
+import { formatOfFileName } from '../models/upload/read-model-upload.js';
 
 /** The upload format a file name implies. */
 export function formatOfFile(path: string): ModelSourceFormat {
-  const format = FORMATS[extname(path).toLowerCase()];
+  const format = formatOfFileName(path);
   if (!format) throw usageError(`--file must end in .json, .yaml, .yml or .zip (got ${path})`);
   return format;
 }

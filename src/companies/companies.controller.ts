@@ -63,7 +63,7 @@ export class CompaniesController {
   })
   @ApiEnvelope(CompanyDto, { isArray: true })
   @ApiErrors(403, 404)
-  get(@IdParam() id: number, @CurrentPrincipal() principal: Principal): Promise<CompanyDto[]> {
-    return this.companies.get(principal, id);
+  get(@IdParam() id: number): Promise<CompanyDto[]> {
+    return this.companies.get(id);
   }
 }

@@ -93,9 +93,14 @@ export class CompaniesService {
     return new Page(rows.map(CompanyDto.from), query.page, query.per_page, total);
   }
 
-  /** The seed answers one company as an array holding it. */
-  async get(principal: Principal, companyId: number): Promise<CompanyDto[]> {
-    return [CompanyDto.from(await this.access.requireVisibleCompany(principal, companyId))];
+  /**
+   * The seed answers one company as an array holding it. The route's guard has checked
+   * that the caller may see it (companyMember).
+   */
+  async get(companyId: number): Promise<CompanyDto[]> {
+    const company = await this.companies.findOneBy({ id: companyId });
+    if (!company) throw ApiError.notFound('No company found');
+    return [CompanyDto.from(company)];
   }
 
   /** The guard has checked that the caller may see (so manage) the company. */
@@ -104,6 +109,6 @@ export class CompaniesService {
   }
 
   listMembers(companyId: number, query: PageQueryDto): Promise<Page<MemberDto>> {
-    return listMembers(this.members, this.users, { companyId }, query, 'Members found');
+    return listMembers(this.members, this.users, { companyId }, query);
   }
 }

@@ -52,7 +52,6 @@ export async function listMembers<T extends MembershipRow>(
   users: Repository<UserEntity>,
   where: FindOptionsWhere<T>,
   query: PageQueryDto,
-  message: string,
 ): Promise<Page<MemberDto>> {
   const [rows, total] = await members.findAndCount({
     where,
@@ -66,5 +65,5 @@ export async function listMembers<T extends MembershipRow>(
     const user = byId.get(row.userId);
     return user ? [MemberDto.from(user, row.createdAt)] : [];
   });
-  return new Page(items, query.page, query.per_page, total, message);
+  return new Page(items, query.page, query.per_page, total);
 }

@@ -16,8 +16,6 @@ import { TransactionRunner } from './transaction-runner.js';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => ({
         ...buildDataSourceOptions(config.database),
-        // MigrationRunner runs them, under a lock on PostgreSQL.
-        migrationsRun: false,
         retryAttempts: config.isProduction ? 10 : 1,
         retryDelay: 2_000,
       }),

@@ -34,14 +34,11 @@ export class CompanyModelsService {
     const items: CompanyModelDto[] = [];
     for (const row of rows) {
       // Compiled once per version (cache); describing is a walk over the compiled model.
-      const { compiled, versionNumber } = await this.modelsService.loadCompiled(
-        row.id,
-        row.versionNumber,
-      );
+      const { compiled, versionNumber } = await this.modelsService.compiledFor(row);
       const assetUrl = (path: string) => companyAssetUrl(companyId, row.id, versionNumber, path);
       const description = describeModel(compiled, query.language_code, { assetUrl });
       items.push(CompanyModelDto.describe(row, description));
     }
-    return new Page(items, query.page, query.per_page, total, 'Models found');
+    return new Page(items, query.page, query.per_page, total);
   }
 }

@@ -28,14 +28,17 @@ export class ModelAccessService {
     return model;
   }
 
+  /** The supplier's members may change it; readers who may not get 403, anyone else 404. */
   async requireWritable(principal: Principal, modelId: number): Promise<ModelEntity> {
-    const model = await this.requireReadable(principal, modelId);
-    if (!(await this.access.isSupplierMember(principal, model.supplierId))) {
-      throw ApiError.forbidden("Only the supplier's members may change its models", [
-        { code: 'not_a_member', message: 'You are not a member of this supplier' },
-      ]);
+    const model = await this.models.findOneBy({ id: modelId });
+    if (!model) throw ApiError.notFound('No model found');
+    if (await this.access.isSupplierMember(principal, model.supplierId)) return model;
+    if (!(await this.access.canReadSupplierModels(principal, model.supplierId))) {
+      throw ApiError.notFound('No model found');
     }
-    return model;
+    throw ApiError.forbidden("Only the supplier's members may change its models", [
+      { code: 'not_a_member', message: 'You are not a member of this supplier' },
+    ]);
   }
 
   /** The supplier's models are readable by the caller (404 otherwise, also when it does not exist). */

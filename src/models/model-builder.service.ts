@@ -76,23 +76,23 @@ export class ModelBuilderService {
     const assets = new Map<string, ModelAsset>();
     if (ids.length === 0) return { models, assets };
     const rows = await this.models.findBy({ id: In(ids), supplierId });
-    for (const row of rows) {
-      const version = await this.versions.findOneBy({
-        modelId: row.id,
-        versionNumber: row.versionNumber,
-      });
-      if (!version) continue;
-      models.set(row.id, {
-        modelId: row.id,
-        versionNumber: row.versionNumber,
+    const current = rows.map((row) => ({ modelId: row.id, versionNumber: row.versionNumber }));
+    if (current.length === 0) return { models, assets };
+    const [versions, files] = await Promise.all([
+      this.versions.findBy(current),
+      this.assets.findBy(current),
+    ]);
+    for (const version of versions) {
+      models.set(version.modelId, {
+        modelId: version.modelId,
+        versionNumber: version.versionNumber,
         document: version.definition,
       });
-      const files = await this.assets.findBy({
-        modelId: row.id,
-        versionNumber: row.versionNumber,
-      });
+    }
+    // In import order: the first import that ships a path provides it.
+    for (const id of ids) {
       for (const file of files) {
-        if (assets.has(file.path)) continue;
+        if (file.modelId !== id || assets.has(file.path)) continue;
         const bytes = Buffer.from(file.contentBase64, 'base64');
         assets.set(file.path, { bytes, contentType: file.contentType });
       }

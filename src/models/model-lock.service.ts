@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import type { Principal } from '../auth/principal.js';
+import { isAdmin, type Principal } from '../auth/principal.js';
 import { ModelDto } from './dto/model.dto.js';
 import { ModelAccessService } from './model-access.service.js';
 import { activeLockHolder, lockedError, lockFreeFor } from './model-lock.js';
@@ -34,7 +34,7 @@ export class ModelLockService {
     if (!result.affected) {
       throw lockedError(activeLockHolder(model, now));
     }
-    return this.dto(model);
+    return ModelDto.fromRow(model);
   }
 
   /**
@@ -44,7 +44,7 @@ export class ModelLockService {
   async unlock(principal: Principal, modelId: number): Promise<ModelDto> {
     const model = await this.modelAccess.requireWritable(principal, modelId);
     const holder = activeLockHolder(model);
-    if (holder !== null && holder !== principal.userId && principal.role !== 'admin') {
+    if (holder !== null && holder !== principal.userId && !isAdmin(principal)) {
       throw lockedError(holder);
     }
     if (model.lockedById !== null) {
@@ -53,10 +53,6 @@ export class ModelLockService {
         { lockedById: null, lockedAt: null },
       );
     }
-    return this.dto(await this.models.findOneByOrFail({ id: modelId }));
-  }
-
-  private dto(model: ModelEntity): ModelDto {
-    return ModelDto.from(model, model.general ?? { name: model.name });
+    return ModelDto.fromRow(await this.models.findOneByOrFail({ id: modelId }));
   }
 }

@@ -151,8 +151,8 @@ export class ModelsService {
       take: query.per_page,
     });
     const now = new Date();
-    const items = rows.map((row) => ModelDto.from(row, row.general ?? { name: row.name }, now));
-    return new Page(items, query.page, query.per_page, total, 'Models found');
+    const items = rows.map((row) => ModelDto.fromRow(row, now));
+    return new Page(items, query.page, query.per_page, total);
   }
 
   /** The model with the full definition of its current version. */
@@ -173,12 +173,16 @@ export class ModelsService {
   async loadCompiled(modelId: number, versionNumber?: number): Promise<LoadedModel> {
     const model = await this.models.findOneBy({ id: modelId });
     if (!model) throw ApiError.notFound('No model found');
-    const number = versionNumber ?? model.versionNumber;
-    const key = cacheKey(modelId, number);
-    const cached = this.cache.get(key);
-    if (cached) return { model, versionNumber: number, compiled: cached };
+    return this.compiledFor(model, versionNumber);
+  }
 
-    const version = await this.versions.findOneBy({ modelId, versionNumber: number });
+  /** As loadCompiled, for a model row the caller already has. */
+  async compiledFor(model: ModelEntity, versionNumber = model.versionNumber): Promise<LoadedModel> {
+    const key = cacheKey(model.id, versionNumber);
+    const cached = this.cache.get(key);
+    if (cached) return { model, versionNumber, compiled: cached };
+
+    const version = await this.versions.findOneBy({ modelId: model.id, versionNumber });
     if (!version) throw ApiError.notFound('No such model version');
     const compiled = this.cache.getOrCompile(key, () => {
       const result = compileModel(version.definition, this.config.engineLimits);
@@ -186,7 +190,7 @@ export class ModelsService {
       if (!result.ok) throw new Error(`Stored model ${key} no longer compiles`);
       return result.model;
     });
-    return { model, versionNumber: number, compiled };
+    return { model, versionNumber, compiled };
   }
 
   /** Why the conditional version update matched no row: a lock taken meanwhile, or a newer version. */

@@ -128,6 +128,6 @@ export class SuppliersService {
 
   /** The guard checked that the supplier exists and the caller is a member or admin. */
   listMembers(supplierId: number, query: PageQueryDto): Promise<Page<MemberDto>> {
-    return listMembers(this.members, this.users, { supplierId }, query, 'Members found');
+    return listMembers(this.members, this.users, { supplierId }, query);
   }
 }

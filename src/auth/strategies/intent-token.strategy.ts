@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { CompanyMemberEntity } from '../../companies/company-member.entity.js';
+import { AccessService } from '../../access/access.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { IntentTokenEntity } from '../../intents/intent-token.entity.js';
 import { TOKEN_TYPES, type JwtClaims } from '../jwt-claims.js';
@@ -20,8 +20,7 @@ export class IntentTokenStrategy extends PassportStrategy(JwtStrategyBase, 'inte
     config: AppConfig,
     private readonly principals: PrincipalLoader,
     @InjectRepository(IntentTokenEntity) private readonly intents: Repository<IntentTokenEntity>,
-    @InjectRepository(CompanyMemberEntity)
-    private readonly companyMembers: Repository<CompanyMemberEntity>,
+    private readonly access: AccessService,
   ) {
     super(jwtVerifyOptions(config));
   }
@@ -37,9 +36,7 @@ export class IntentTokenStrategy extends PassportStrategy(JwtStrategyBase, 'inte
       tokenId: intent.id,
     });
     if (!principal) return false;
-    const allowed =
-      principal.role === 'admin' ||
-      (await this.companyMembers.existsBy({ companyId: intent.companyId, userId: intent.userId }));
+    const allowed = await this.access.isCompanyMember(principal, intent.companyId);
     return allowed ? principal : false;
   }
 }

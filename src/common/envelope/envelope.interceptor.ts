@@ -57,7 +57,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
     if (result instanceof Page) {
       return {
         code: status,
-        message: result.message ?? defaultMessage ?? statusText(status),
+        message: defaultMessage ?? statusText(status),
         data: result.items,
         links: pageLinks(url, result.page, result.perPage, result.lastPage),
         errors: [],

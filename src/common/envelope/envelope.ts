@@ -26,7 +26,6 @@ export class Page<T> {
     readonly page: number,
     readonly perPage: number,
     readonly total: number,
-    readonly message?: string,
   ) {}
 
   get lastPage(): number {

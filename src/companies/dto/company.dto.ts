@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail } from 'class-validator';
 import type { CompanyEntity } from '../company.entity.js';
-import { OptionalText, RequiredText } from './text-fields.js';
+import { OptionalText, RequiredText } from '../../common/validation/text-fields.js';
 
 export class CreateCompanyDto {
   @ApiProperty({ example: 'info@dealer.example', maxLength: 320 })

@@ -45,6 +45,11 @@ export class ModelDto {
   })
   general: Record<string, unknown>;
 
+  /** From the row alone: its stored `general` (the name, for rows from before it was kept). */
+  static fromRow(model: ModelEntity, now = new Date()): ModelDto {
+    return ModelDto.from(model, model.general ?? { name: model.name }, now);
+  }
+
   static from(model: ModelEntity, general: unknown, now = new Date()): ModelDto {
     return {
       id: model.id,

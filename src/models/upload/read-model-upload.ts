@@ -81,8 +81,7 @@ async function readMultipart(req: Request, limitBytes: number): Promise<ModelUpl
       { code: 'required', message: 'Send the model in a multipart part named file', path: 'file' },
     ]);
   }
-  const format =
-    sourceFormatOf(file.mimetype) ?? FORMAT_OF_EXTENSION[extensionOf(file.originalname)] ?? null;
+  const format = sourceFormatOf(file.mimetype) ?? formatOfFileName(file.originalname);
   if (format === null) throw unsupportedMediaType(file.mimetype, file.originalname);
   return { bytes: file.buffer, format };
 }
@@ -99,9 +98,11 @@ function multipartError(error: unknown, limitBytes: number): ApiError {
   ]);
 }
 
-function extensionOf(fileName: string): string {
+/** The model format a file name implies (`.json`, `.yaml`/`.yml`, `.zip`), or null. */
+export function formatOfFileName(fileName: string): ModelSourceFormat | null {
   const dot = fileName.lastIndexOf('.');
-  return dot >= 0 ? fileName.slice(dot + 1).toLowerCase() : '';
+  const extension = dot >= 0 ? fileName.slice(dot + 1).toLowerCase() : '';
+  return FORMAT_OF_EXTENSION[extension] ?? null;
 }
 
 function tooLarge(limitBytes: number): ApiError {

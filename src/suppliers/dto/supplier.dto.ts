@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail } from 'class-validator';
-import { OptionalText, RequiredText } from '../../companies/dto/text-fields.js';
+import { OptionalText, RequiredText } from '../../common/validation/text-fields.js';
 import type { SupplierEntity } from '../supplier.entity.js';
 import { IsId } from '../../common/validation/is-id.decorator.js';
 

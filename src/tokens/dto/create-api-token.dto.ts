@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
 import {
   IsISO8601,
   IsOptional,
@@ -9,6 +8,7 @@ import {
   ValidateBy,
   type ValidationOptions,
 } from 'class-validator';
+import { Trim } from '../../common/validation/text-fields.js';
 
 export const MAX_TOKEN_NAME_LENGTH = 100;
 
@@ -35,7 +35,7 @@ export class CreateApiTokenDto {
     description: 'Unique among your live tokens; surrounding spaces are dropped',
   })
   // Trimmed so that "erp" and "erp " do not become two tokens that look the same in a list.
-  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  @Trim()
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_TOKEN_NAME_LENGTH)
