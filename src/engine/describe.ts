@@ -1,7 +1,7 @@
 import type { QuestionType } from './cel/environment.js';
 import type { CompiledModel, CompiledQuestion, LanguageTexts } from './model.js';
 import { toAnswerValues } from './question-values.js';
-import { lineGeneral, resolveLanguage } from './evaluate/line-parts.js';
+import { imageUrl, lineGeneral, resolveLanguage } from './evaluate/line-parts.js';
 import type { LineGeneral } from './types.js';
 
 export interface DescribedOption {
@@ -108,9 +108,7 @@ function describeQuestion(
         entry.description = texts.texts[option.descriptionSlot];
       if (option.availableIf !== undefined) entry.available_if = option.availableIf.source;
       if (option.image !== undefined) {
-        const image = option.image;
-        entry.image =
-          image.startsWith('https://') || !options.assetUrl ? image : options.assetUrl(image);
+        entry.image = imageUrl(option.image, options.assetUrl);
       }
       return entry;
     });

@@ -1,6 +1,7 @@
 import type { Expression } from './cel/expression.js';
 import type { QuestionType } from './cel/environment.js';
 import type { Money, RoundingMode } from './money.js';
+import type { LineImport } from './types.js';
 
 /** A value as CEL sees it: string, bigint (int), number (double), boolean, string[]… */
 export type CelValue = unknown;
@@ -37,8 +38,8 @@ export interface CompiledQuestion {
   readonly maxLength: number | undefined;
   /** Triggers that set this question, in list order (filled by compile). */
   readonly triggers: number[];
-  /** Rules whose compatibility table has this question as a column (filled by compile). */
-  readonly tableRules: number[];
+  /** Parallel to `triggers`: the index of this question's target in that trigger's `targets`. */
+  readonly triggerTargets: number[];
 }
 
 export interface CompiledVariable {
@@ -146,7 +147,8 @@ export interface CompiledGeneral {
   readonly validUntilTime: number | undefined;
 }
 
-export type ImportRecord = { path: string } | { model_id: number; version_number?: number };
+/** An `imports` entry after merging, as echoed in every cart line. */
+export type ImportRecord = LineImport;
 
 /** Texts of one language, by slot (see TextCatalog). */
 export interface LanguageTexts {
@@ -154,13 +156,16 @@ export interface LanguageTexts {
   readonly texts: readonly string[];
   /** Slots with no text in this language (they fell back). */
   readonly missing: Uint8Array;
+  /**
+   * Paths of the texts in every line (general, questions, options, rules, triggers)
+   * that fell back, in slot order; frozen, `[]` for the base language.
+   */
+  readonly staticMissing: readonly string[];
 }
 
 /** Every translatable text of the model: a slot number per text, with its path. */
 export interface TextCatalog {
   readonly paths: readonly string[];
-  /** Slots of general, questions, options, variables, rules and triggers: part of every line. */
-  readonly staticSlots: readonly number[];
   readonly byLanguage: ReadonlyMap<string, LanguageTexts>;
   /** The model's own texts (and the default language's translations). */
   readonly base: LanguageTexts;

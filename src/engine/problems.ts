@@ -23,10 +23,6 @@ export class ProblemList {
     this.items.push(path === undefined ? { code, message } : { code, message, path });
   }
 
-  get full(): boolean {
-    return this.items.length >= MAX_REPORTED_PROBLEMS;
-  }
-
   get empty(): boolean {
     return this.items.length === 0;
   }

@@ -15,8 +15,6 @@ export type EvaluationContext = Map<string, unknown>;
 export class Expression {
   /** Free names read by the expression (set by compile). */
   names: readonly string[] = [];
-  /** CEL type inferred by the checker (`bool`, `double`, `list<string>`, `dyn`…). */
-  type = 'dyn';
   private program: ParseResult | undefined;
 
   constructor(
@@ -36,7 +34,6 @@ export class Expression {
   clone(): Expression {
     const copy = new Expression(this.source, this.path);
     copy.names = this.names;
-    copy.type = this.type;
     copy.program = this.program;
     return copy;
   }

@@ -90,7 +90,7 @@ function compactQuestion(
     minLength: question.minLength,
     maxLength: question.maxLength,
     triggers: [...question.triggers],
-    tableRules: [...question.tableRules],
+    triggerTargets: [...question.triggerTargets],
   };
 }
 

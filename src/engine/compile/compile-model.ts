@@ -67,10 +67,11 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
   const images = validateImages(v, document.images);
   const translation = validateTranslation(v, document.translation);
   for (const trigger of triggers) {
-    for (const target of trigger.targets) questions[target.question].triggers.push(trigger.index);
-  }
-  for (const rule of rules) {
-    for (const column of rule.table?.columns ?? []) questions[column].tableRules.push(rule.index);
+    trigger.targets.forEach((target, t) => {
+      const question = questions[target.question];
+      question.triggers.push(trigger.index);
+      question.triggerTargets.push(t);
+    });
   }
 
   // Expressions: syntax and names, then the dependency order, then types.

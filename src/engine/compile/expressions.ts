@@ -92,7 +92,6 @@ export class ExpressionCompiler {
       this.parsed.delete(expression);
       return undefined;
     }
-    expression.type = result.type;
     return result.type;
   }
 

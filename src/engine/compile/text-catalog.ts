@@ -39,6 +39,7 @@ export class TextCatalogBuilder {
       language: defaultLanguage,
       texts: baseTexts,
       missing: new Uint8Array(this.paths.length),
+      staticMissing: Object.freeze([]),
     };
     const byLanguage = new Map<string, LanguageTexts>([[defaultLanguage, base]]);
     for (const [language, entries] of translation) {
@@ -50,8 +51,16 @@ export class TextCatalogBuilder {
         missing[slot] = 1;
         return baseTexts[slot];
       });
-      byLanguage.set(language, { language, texts, missing });
+      const staticMissing: string[] = [];
+      for (const slot of this.staticSlots)
+        if (missing[slot] === 1) staticMissing.push(this.paths[slot]);
+      byLanguage.set(language, {
+        language,
+        texts,
+        missing,
+        staticMissing: Object.freeze(staticMissing),
+      });
     }
-    return { paths: this.paths, staticSlots: this.staticSlots, byLanguage, base };
+    return { paths: this.paths, byLanguage, base };
   }
 }

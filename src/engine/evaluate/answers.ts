@@ -38,7 +38,7 @@ export function readAnswers(model: CompiledModel, raw: unknown, state: Evaluatio
       state.answers[index] = { value: null, raw: [], invalid: true };
       continue;
     }
-    state.answers[index] = readValues(model, index, values, key, state);
+    state.answers[index] = readValues(model, index, values, state);
   }
 }
 
@@ -46,7 +46,6 @@ function readValues(
   model: CompiledModel,
   index: number,
   values: unknown[],
-  key: string,
   state: EvaluationState,
 ): UserAnswer {
   if (values.length === 0) return UNANSWERED;
@@ -61,7 +60,7 @@ function readValues(
   )
     return { value: first, raw: values, invalid: false };
   // Paths are built only for problems: a large request has thousands of answers.
-  const path = `questions.${key}`;
+  const path = `questions.${question.key}`;
   if (question.type === 'multi_choice') return readMultiple(question, values, path, state);
   if (values.length > 1) {
     state.error(

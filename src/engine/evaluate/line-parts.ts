@@ -156,11 +156,16 @@ export function lineImages(
     if (image.altSlot !== undefined) slots.push(image.altSlot);
     return {
       key: image.key,
-      url: image.src.startsWith('https://') ? image.src : assetUrl(image.src),
+      url: imageUrl(image.src, assetUrl),
       layer: image.layer,
       alt: image.altSlot === undefined ? null : texts.texts[image.altSlot],
     };
   });
+}
+
+/** An image's URL: `https://…` passes through, a zip path goes through `assetUrl` (when given). */
+export function imageUrl(src: string, assetUrl: ((path: string) => string) | undefined): string {
+  return src.startsWith('https://') || !assetUrl ? src : assetUrl(src);
 }
 
 export function defaultAssetUrl(modelId: number): (path: string) => string {
@@ -168,19 +173,23 @@ export function defaultAssetUrl(modelId: number): (path: string) => string {
     `/v1/models/${modelId}/assets/${path.split('/').map(encodeURIComponent).join('/')}`;
 }
 
-/** Paths of the texts in this line that the requested language lacks. */
+/**
+ * Paths of the texts in this line that the requested language lacks: the static ones
+ * (precomputed per language, shared and frozen), then those of included BOM items,
+ * applied adjustments and included images, in that order.
+ */
 export function missingPaths(
   model: CompiledModel,
   language: ResolvedLanguage,
   dynamicSlots: readonly number[],
 ): string[] {
   if (language.unsupported) return [];
-  const { missing } = language.texts;
-  const paths: string[] = [];
-  for (const slot of model.text.staticSlots)
-    if (missing[slot] === 1) paths.push(model.text.paths[slot]);
-  for (const slot of dynamicSlots) if (missing[slot] === 1) paths.push(model.text.paths[slot]);
-  return paths;
+  const { missing, staticMissing } = language.texts;
+  let paths: string[] | undefined;
+  for (const slot of dynamicSlots)
+    if (missing[slot] === 1) (paths ??= [...staticMissing]).push(model.text.paths[slot]);
+  // Lines are read-only (see empty.ts): the shared list is handed out as it is.
+  return paths ?? (staticMissing as string[]);
 }
 
 /** sha256 over model id, version, the answers with sorted keys, and the language. */

@@ -90,13 +90,10 @@ function fromTriggers(
   question: CompiledQuestion,
   state: EvaluationState,
 ): CelValue | null | typeof NOT_SET {
-  const model = state.model;
   for (let i = question.triggers.length - 1; i >= 0; i--) {
     const triggerIndex = question.triggers[i];
     if (!state.triggerFired[triggerIndex]) continue;
-    const trigger = model.triggers[triggerIndex];
-    const target = trigger.targets.findIndex((t) => t.question === question.index);
-    const value = state.triggerValues[triggerIndex][target];
+    const value = state.triggerValues[triggerIndex][question.triggerTargets[i]];
     if (value === undefined) continue;
     state.triggerApplied[triggerIndex][question.key] =
       value === null ? (question.type === 'multi_choice' ? [] : null) : toJsonValue(value);

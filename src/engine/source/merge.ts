@@ -1,4 +1,5 @@
 import { ProblemList } from '../problems.js';
+import { isPositiveInteger } from '../validate/reader.js';
 import type { ModelSourceFormat } from './content-type.js';
 import { invalid, ok, type SourceResult } from './result.js';
 import { unsafePathReason } from './paths.js';
@@ -62,11 +63,8 @@ export function importedModelIds(document: Record<string, unknown>): number[] {
   const imports = document.imports;
   if (!Array.isArray(imports)) return [];
   const ids = imports.filter(isRecord).map((entry) => entry.model_id);
-  return [...new Set(ids.filter(isModelId))];
+  return [...new Set(ids.filter(isPositiveInteger))];
 }
-
-const isModelId = (value: unknown): value is number =>
-  Number.isSafeInteger(value) && (value as number) > 0;
 
 /**
  * The root document with its imports merged in, in import order: each import's lists are
@@ -271,7 +269,7 @@ function resolveImport(
   }
   const id = entry.model_id;
   const where = `${at}.model_id`;
-  if (!isModelId(id)) {
+  if (!isPositiveInteger(id)) {
     problems.add('invalid_import', 'model_id must be a positive integer', where);
     return null;
   }

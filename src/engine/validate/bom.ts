@@ -41,18 +41,15 @@ export function countBomItems(
 
 /** `bom_items`; keys are unique over all levels so that translation paths stay unambiguous. */
 export function validateBom(v: Validation, value: unknown): CompiledBomItem[] {
-  if (value === undefined || value === null) return [];
-  return readItems(v, value, 'bom_items', new Set());
+  return readItems(v, v.optionalList(value, 'bom_items'), 'bom_items', new Set());
 }
 
 function readItems(
   v: Validation,
-  value: unknown,
+  list: readonly unknown[],
   path: string,
   seen: Set<string>,
 ): CompiledBomItem[] {
-  const list = v.list(value, path);
-  if (list === undefined) return [];
   const items: CompiledBomItem[] = [];
   for (const [record, itemPath] of v.records(list, path)) {
     const item = readItem(v, record, itemPath, seen);
@@ -85,10 +82,11 @@ function readItem(
       childPath(path, 'price_expr'),
     );
   }
+  const childrenPath = childPath(path, 'children');
   const children =
     record.children === undefined
       ? []
-      : readItems(v, record.children, childPath(path, 'children'), seen);
+      : readItems(v, v.list(record.children, childrenPath) ?? [], childrenPath, seen);
   if (key === undefined || !unique || sku === undefined || quantity === undefined) return undefined;
   return {
     key,

@@ -31,11 +31,11 @@ export class Validation extends Reader {
   }
 
   /** Each element of a list member that is a record, with its path; reports the others. */
-  *records(list: readonly unknown[], path: string): Generator<[JsonRecord, string, number]> {
+  *records(list: readonly unknown[], path: string): Generator<[JsonRecord, string]> {
     for (let i = 0; i < list.length; i++) {
       const itemPath = childPath(path, i);
       const item = this.record(list[i], itemPath);
-      if (item !== undefined) yield [item, itemPath, i];
+      if (item !== undefined) yield [item, itemPath];
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { CompiledGeneral, ImportRecord } from '../model.js';
 import type { Validation } from './context.js';
-import { childPath, type JsonRecord } from './reader.js';
+import { childPath, isPositiveInteger, type JsonRecord } from './reader.js';
 
 const GENERAL_KEYS = new Set([
   'name',
@@ -108,15 +108,9 @@ export function validateGeneral(v: Validation, value: unknown): CompiledGeneral 
   };
 }
 
-function positiveInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-}
-
 /** `imports` after merging: records of what was merged, echoed in every cart line. */
 export function validateImports(v: Validation, value: unknown): ImportRecord[] {
-  if (value === undefined || value === null) return [];
-  const list = v.list(value, 'imports');
-  if (list === undefined) return [];
+  const list = v.optionalList(value, 'imports');
   const imports: ImportRecord[] = [];
   for (const [record, path] of v.records(list, 'imports')) {
     if ('path' in record) {
@@ -127,9 +121,9 @@ export function validateImports(v: Validation, value: unknown): ImportRecord[] {
       v.allowKeys(record, new Set(['model_id', 'version_number']), path);
       const modelId = record.model_id;
       const version = record.version_number;
-      if (!positiveInteger(modelId)) {
+      if (!isPositiveInteger(modelId)) {
         v.fail('invalid_type', 'model_id must be a positive integer', `${path}.model_id`);
-      } else if (version !== undefined && !positiveInteger(version)) {
+      } else if (version !== undefined && !isPositiveInteger(version)) {
         v.fail(
           'invalid_type',
           'version_number must be a positive integer',

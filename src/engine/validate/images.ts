@@ -14,9 +14,7 @@ export function isValidImageSource(src: string): boolean {
 }
 
 export function validateImages(v: Validation, value: unknown): CompiledImage[] {
-  if (value === undefined || value === null) return [];
-  const list = v.list(value, 'images');
-  if (list === undefined) return [];
+  const list = v.optionalList(value, 'images');
   const seen = new Set<string>();
   const images: CompiledImage[] = [];
   for (const [record, path] of v.records(list, 'images')) {

@@ -45,9 +45,7 @@ function readRounding(v: Validation, value: unknown): { scale: number; mode: Rou
 
 function readAdjustments(v: Validation, value: unknown): CompiledAdjustment[] {
   const path = 'pricing.adjustments';
-  if (value === undefined || value === null) return [];
-  const list = v.list(value, path);
-  if (list === undefined) return [];
+  const list = v.optionalList(value, path);
   const seen = new Set<string>();
   const adjustments: CompiledAdjustment[] = [];
   for (const [record, itemPath] of v.records(list, path)) {

@@ -48,9 +48,7 @@ export function validateQuestions(
   value: unknown,
   names: Set<string>,
 ): CompiledQuestion[] {
-  if (value === undefined || value === null) return [];
-  const list = v.list(value, 'questions');
-  if (list === undefined) return [];
+  const list = v.optionalList(value, 'questions');
   const questions: CompiledQuestion[] = [];
   for (const [record, path] of v.records(list, 'questions')) {
     const question = validateQuestion(v, record, path, questions.length);
@@ -138,7 +136,7 @@ function validateQuestion(
     ...counts,
     maxLength: type === 'text' ? (counts.maxLength ?? DEFAULT_TEXT_MAX_LENGTH) : undefined,
     triggers: [],
-    tableRules: [],
+    triggerTargets: [],
   };
   return { ...question, ...readDefault(v, record, path, question) };
 }

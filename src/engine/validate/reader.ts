@@ -30,6 +30,11 @@ export function isRecord(value: unknown): value is JsonRecord {
   );
 }
 
+/** A safe integer above 0 (`model_id`, `version_number`). */
+export function isPositiveInteger(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
 export function childPath(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
   return path === '' ? key : `${path}.${key}`;
@@ -66,6 +71,12 @@ export class Reader {
   list(value: unknown, path: string): unknown[] | undefined {
     if (Array.isArray(value)) return value;
     return this.fail('invalid_type', `${path} must be a list, got ${describeType(value)}`, path);
+  }
+
+  /** An optional list member: absent or null gives `[]`; not a list is reported and gives `[]`. */
+  optionalList(value: unknown, path: string): readonly unknown[] {
+    if (value === undefined || value === null) return [];
+    return this.list(value, path) ?? [];
   }
 
   /** Reports members that are neither allowed nor `x-` extensions. */

@@ -13,9 +13,7 @@ export function validateRules(
   questionIndex: ReadonlyMap<string, number>,
   questions: readonly CompiledQuestion[],
 ): CompiledRule[] {
-  if (value === undefined || value === null) return [];
-  const list = v.list(value, 'rules');
-  if (list === undefined) return [];
+  const list = v.optionalList(value, 'rules');
   const seen = new Set<string>();
   const rules: CompiledRule[] = [];
   for (const [record, path] of v.records(list, 'rules')) {

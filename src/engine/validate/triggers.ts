@@ -11,9 +11,7 @@ export function validateTriggers(
   questionIndex: ReadonlyMap<string, number>,
   questions: readonly CompiledQuestion[],
 ): CompiledTrigger[] {
-  if (value === undefined || value === null) return [];
-  const list = v.list(value, 'triggers');
-  if (list === undefined) return [];
+  const list = v.optionalList(value, 'triggers');
   const seen = new Set<string>();
   const triggers: CompiledTrigger[] = [];
   for (const [record, path] of v.records(list, 'triggers')) {

@@ -9,9 +9,7 @@ export function validateVariables(
   value: unknown,
   names: Set<string>,
 ): CompiledVariable[] {
-  if (value === undefined || value === null) return [];
-  const list = v.list(value, 'variables');
-  if (list === undefined) return [];
+  const list = v.optionalList(value, 'variables');
   const variables: CompiledVariable[] = [];
   for (const [record, path] of v.records(list, 'variables')) {
     v.allowKeys(record, VARIABLE_KEYS, path);
