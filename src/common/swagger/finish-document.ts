@@ -1,0 +1,148 @@
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+} from '@nestjs/swagger';
+import type { Problem } from '../../engine/problems.js';
+import { errorResponse } from './error-examples.js';
+import { ERROR_ENVELOPE, envelopeSchema, NULL_DATA } from './envelope.schema.js';
+import { IDEMPOTENT_ROUTES, OPERATION_IDS, WITHOUT_DATABASE } from './operations.js';
+import { INT32 } from './schema-types.js';
+import { MAX_ID } from '../http/id-param.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** Path parameters that are row ids (parsed by @IdParam: positive 32-bit integers). */
+const ID_PARAMS = new Set(['id', 'modelId', 'line_id']);
+
+/** Error problems specific to one operation, where the generic example would mislead. */
+const ERROR_PROBLEMS: Record<string, Record<number, Problem[]>> = {
+  login: { 403: [{ code: 'invalid_credentials', message: 'Invalid email or password' }] },
+  addCartLine: {
+    401: [
+      {
+        code: 'out_of_range',
+        message: 'width must be at most 2400',
+        path: 'questions.width.values[0]',
+      },
+    ],
+    403: [{ code: 'cart_company_mismatch', message: 'The cart belongs to another company' }],
+  },
+  createCart: {
+    401: [{ code: 'is_string', message: 'reference must be a string', path: 'reference' }],
+  },
+  createCompany: {
+    401: [{ code: 'is_email', message: 'email must be an email', path: 'email' }],
+    403: [{ code: 'intent_not_allowed', message: 'An intent token may not create a company' }],
+  },
+  createModel: {
+    400: [{ code: 'required', message: 'general.name is required', path: 'general.name' }],
+    401: [{ code: 'not_a_member', message: 'User is not part of this supplier' }],
+  },
+  refreshTokens: {
+    401: [
+      { code: 'invalid_refresh_token', message: 'The refresh token is invalid, used or revoked' },
+    ],
+  },
+};
+
+const REQUEST_ID_HEADER = {
+  description: 'The request id (echoed from the request, or generated): quote it in reports',
+  schema: { type: 'string', example: '0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10' },
+};
+
+const RETRY_AFTER_HEADER = {
+  description: 'Seconds to wait before retrying',
+  schema: { ...INT32, example: 5 },
+};
+
+const IDEMPOTENCY_KEY: ParameterObject = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A key unique to this attempt (a UUID): a retry with the same key answers what the ' +
+    'first request answered instead of doing the work twice.',
+  schema: { type: 'string', maxLength: 255 },
+};
+
+/**
+ * What the decorators cannot say, applied to the document in one place: operationIds,
+ * `security: []` on public routes, the error envelope and a real example on every error
+ * answer, the statuses every route of a kind may give (413/415 for bodies, 503 when the
+ * database is gone), the request-id and idempotency headers, integer path ids, and closed
+ * (`additionalProperties: false`) DTO schemas.
+ */
+export function finishDocument(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components ??= {}).schemas ?? {};
+  document.components.schemas = schemas;
+  schemas[ERROR_ENVELOPE] = envelopeSchema(NULL_DATA, 400);
+  for (const schema of Object.values(schemas)) closeSchema(schema);
+  document.components.headers = {
+    'X-Request-Id': REQUEST_ID_HEADER,
+    'Retry-After': RETRY_AFTER_HEADER,
+  };
+
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation) finishOperation(`${method.toUpperCase()} ${path}`, operation);
+    }
+  }
+  return document;
+}
+
+function finishOperation(route: string, operation: OperationObject): void {
+  operation.operationId = OPERATION_IDS[route] ?? operation.operationId;
+  operation.security ??= [];
+  const responses = operation.responses as Record<string, ResponseObject>;
+  if (hasBody(operation)) {
+    responses['413'] ??= { description: '' };
+    responses['415'] ??= { description: '' };
+  }
+  if (!WITHOUT_DATABASE.includes(route)) responses['503'] ??= { description: '' };
+  if (IDEMPOTENT_ROUTES.includes(route)) {
+    operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
+  }
+  for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
+    if (parameter.in === 'path' && ID_PARAMS.has(parameter.name)) {
+      parameter.schema = { ...INT32, minimum: 1, maximum: MAX_ID };
+      parameter.example ??= 1;
+    }
+  }
+  const problems = ERROR_PROBLEMS[operation.operationId ?? ''] ?? {};
+  for (const [code, response] of Object.entries(responses)) {
+    const status = Number(code);
+    if (status >= 400) {
+      const description = response.description || errorResponse(status).description;
+      Object.assign(response, errorResponse(status, problems[status]), { description });
+    }
+    response.headers = {
+      ...response.headers,
+      'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      ...(status === 429 || status === 503
+        ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+        : {}),
+    };
+  }
+  operation.responses = sortedByStatus(responses);
+}
+
+function hasBody(operation: OperationObject): boolean {
+  return operation.requestBody !== undefined;
+}
+
+/** An object schema with named properties and no word on others gets no others. */
+function closeSchema(schema: SchemaObject | ReferenceObject): void {
+  if ('$ref' in schema) return;
+  if (schema.properties && schema.additionalProperties === undefined) {
+    schema.additionalProperties = false;
+  }
+}
+
+function sortedByStatus<T>(responses: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}
