@@ -627,9 +627,13 @@ export interface components {
             access_token: string;
             /** @description Single-use refresh token for POST /v1/refresh */
             refresh_token: string;
-            /** @example Bearer */
-            token_type: string;
             /**
+             * @example Bearer
+             * @enum {string}
+             */
+            token_type: "Bearer";
+            /**
+             * Format: int32
              * @description Seconds until the access token expires
              * @example 900
              */
@@ -640,7 +644,7 @@ export interface components {
             email: string;
             /**
              * Format: password
-             * @example a long passphrase
+             * @example change-me-please
              */
             password: string;
         };
@@ -652,30 +656,41 @@ export interface components {
             /** @description Revoke this refresh token’s session */
             refresh_token?: string;
         };
+        /** @enum {string} */
+        UserRole: "admin" | "member";
         UserDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
             id: number;
             email: string;
             name: string | null;
-            /** @enum {string} */
-            role: "admin" | "member";
-            /** @example 2026-11-22T10:00:00.000Z */
+            role: components["schemas"]["UserRole"];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
         };
         CreateUserDto: {
             /** @example dealer@example.com */
             email: string;
-            /** Format: password */
+            /**
+             * Format: password
+             * @example a-long-passphrase-2026
+             */
             password: string;
             /** @example Dana Dealer */
             name?: string;
-            /**
-             * @default member
-             * @enum {string}
-             */
-            role: "admin" | "member";
+            /** @default member */
+            role: components["schemas"]["UserRole"];
         };
         CreatedApiTokenDto: {
-            /** @example 7 */
+            /**
+             * Format: int32
+             * @example 7
+             */
             id: number;
             /** @example ERP integration */
             name: string;
@@ -684,7 +699,10 @@ export interface components {
              * @example cfg_Ab12Cd
              */
             prefix: string;
-            /** @example 2026-11-22T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
             /** @example 2027-01-01T00:00:00.000Z */
             expires_at: string | null;
@@ -709,7 +727,10 @@ export interface components {
             expires_at?: string;
         };
         ApiTokenDto: {
-            /** @example 7 */
+            /**
+             * Format: int32
+             * @example 7
+             */
             id: number;
             /** @example ERP integration */
             name: string;
@@ -718,7 +739,10 @@ export interface components {
              * @example cfg_Ab12Cd
              */
             prefix: string;
-            /** @example 2026-11-22T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
             /** @example 2027-01-01T00:00:00.000Z */
             expires_at: string | null;
@@ -733,24 +757,36 @@ export interface components {
             id: string;
             /** @description The intent JWT (Authorization: Bearer …) */
             token: string;
-            /** @example 12 */
-            company_id: number;
-            /** @example 2026-11-22T11:00:00.000Z */
-            expires_at: string;
-        };
-        CreateIntentDto: {
             /**
-             * @description The one company the token may act for
+             * Format: int32
              * @example 12
              */
             company_id: number;
             /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expires_at: string;
+        };
+        CreateIntentDto: {
+            /**
+             * Format: int32
+             * @description The one company the token may act for
+             * @example 1
+             */
+            company_id: number;
+            /**
+             * Format: int32
              * @description Lifetime in seconds (default INTENT_TTL, 1 h)
              * @example 3600
              */
             expires_in?: number;
         };
         CompanyDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
             id: number;
             email: string;
             name: string;
@@ -759,33 +795,41 @@ export interface components {
             phone_number: string | null;
             website: string | null;
             contact_person: string | null;
-            /** @example 2026-11-22T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
         };
         CreateCompanyDto: {
-            /** @example info@dealer.example */
+            /** @example purchasing@dealer-two.example */
             email: string;
-            /** @example Dealer BV */
+            /** @example Second Dealer BV */
             name: string;
             /**
              * @description Unique
-             * @example NL123456789B01
+             * @example NL004495445B01
              */
             vat_number: string;
-            /** @example 12345678 */
+            /** @example 87654321 */
             coc_number: string;
             /** @example +31 20 123 4567 */
-            phone_number?: Record<string, never> | null;
+            phone_number?: string | null;
             /** @example https://dealer.example */
-            website?: Record<string, never> | null;
+            website?: string | null;
             /** @example Dana Dealer */
-            contact_person?: Record<string, never> | null;
+            contact_person?: string | null;
         };
         MemberDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
             user_id: number;
             email: string;
             name: string | null;
             /**
+             * Format: date-time
              * @description When the membership began
              * @example 2026-11-22T10:00:00.000Z
              */
@@ -793,12 +837,17 @@ export interface components {
         };
         AddMemberDto: {
             /**
+             * Format: int32
              * @description The user who becomes a member
              * @example 42
              */
             user_id: number;
         };
         SupplierDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
             id: number;
             email: string;
             name: string;
@@ -807,7 +856,10 @@ export interface components {
             phone_number: string | null;
             vat_number: string | null;
             coc_number: string | null;
-            /** @example 2026-11-22T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
         };
         CreateSupplierDto: {
@@ -821,15 +873,19 @@ export interface components {
             /** @example https://maker.example */
             website: string;
             /** @example Sam Seller */
-            contact_person?: Record<string, never> | null;
+            contact_person?: string | null;
             /** @example +31 10 765 4321 */
-            phone_number?: Record<string, never> | null;
+            phone_number?: string | null;
             /** @example NL987654321B01 */
-            vat_number?: Record<string, never> | null;
+            vat_number?: string | null;
             /** @example 87654321 */
-            coc_number?: Record<string, never> | null;
+            coc_number?: string | null;
         };
         CompanySupplierDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
             id: number;
             email: string;
             name: string;
@@ -840,32 +896,48 @@ export interface components {
             coc_number: string | null;
         };
         LinkSupplierDto: {
-            /** @example 7 */
+            /**
+             * Format: int32
+             * @example 7
+             */
             supplier_id: number;
         };
         ModelDto: {
-            /** @example 12 */
+            /**
+             * Format: int32
+             * @example 12
+             */
             id: number;
-            /** @example 3 */
+            /**
+             * Format: int32
+             * @example 3
+             */
             supplier_id: number;
             /**
+             * Format: int32
              * @description The current version (1 on create, +1 per upload)
              * @example 1
              */
             version_number: number;
-            /** @example 2026-11-22T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
             /**
+             * Format: date-time
              * @description When the current version was stored; null until a second version
              * @example null
              */
             updated_at: string | null;
             /**
+             * Format: int32
              * @description The user holding the edit lock (null when free or lapsed)
              * @example null
              */
             locked_by_id: number | null;
             /**
+             * Format: date-time
              * @description When the edit lock lapses unless renewed
              * @example null
              */
@@ -883,29 +955,67 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        ModelAnalysisDto: {
+            /** @description Whether the consistency form is exact (else an estimate) */
+            exact: boolean;
+            /**
+             * @description How many complete configurations the model allows (decimal string)
+             * @example 1296
+             */
+            configurations: string;
+            /**
+             * @description Options no complete configuration can select (`question.option`)
+             * @example []
+             */
+            dead_options: string[];
+            /**
+             * @description Compile time, milliseconds
+             * @example 12.5
+             */
+            compile_ms: number;
+            /**
+             * Format: int32
+             * @description Size of the consistency form (nodes)
+             * @example 420
+             */
+            size: number;
+        };
         ModelDetailDto: {
-            /** @example 12 */
+            /**
+             * Format: int32
+             * @example 12
+             */
             id: number;
-            /** @example 3 */
+            /**
+             * Format: int32
+             * @example 3
+             */
             supplier_id: number;
             /**
+             * Format: int32
              * @description The current version (1 on create, +1 per upload)
              * @example 1
              */
             version_number: number;
-            /** @example 2026-11-22T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
             /**
+             * Format: date-time
              * @description When the current version was stored; null until a second version
              * @example null
              */
             updated_at: string | null;
             /**
+             * Format: int32
              * @description The user holding the edit lock (null when free or lapsed)
              * @example null
              */
             locked_by_id: number | null;
             /**
+             * Format: date-time
              * @description When the edit lock lapses unless renewed
              * @example null
              */
@@ -922,34 +1032,48 @@ export interface components {
             general: {
                 [key: string]: unknown;
             };
+            analysis?: components["schemas"]["ModelAnalysisDto"];
             /** @description The model document of the current version, imports merged (MODEL_FORMAT.md) */
             definition: {
                 [key: string]: unknown;
             };
         };
         CompanyModelDto: {
-            /** @example 12 */
+            /**
+             * Format: int32
+             * @example 12
+             */
             id: number;
-            /** @example 3 */
+            /**
+             * Format: int32
+             * @example 3
+             */
             supplier_id: number;
             /**
+             * Format: int32
              * @description The current version (1 on create, +1 per upload)
              * @example 1
              */
             version_number: number;
-            /** @example 2026-11-22T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
             /**
+             * Format: date-time
              * @description When the current version was stored; null until a second version
              * @example null
              */
             updated_at: string | null;
             /**
+             * Format: int32
              * @description The user holding the edit lock (null when free or lapsed)
              * @example null
              */
             locked_by_id: number | null;
             /**
+             * Format: date-time
              * @description When the edit lock lapses unless renewed
              * @example null
              */
@@ -977,15 +1101,25 @@ export interface components {
             }[];
         };
         CartDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
+             */
             cart_id: string;
             /** @example Showroom order 2026-11 */
             reference: string;
             /** @description The caller's default cart (exactly one per user) */
             default: boolean;
-            /** @description The company of the intent token the cart was created with */
+            /**
+             * Format: int32
+             * @description The company of the intent token the cart was created with
+             * @example null
+             */
             company_id: number | null;
-            /** @example 2026-11-22T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
         };
         CreateCartDto: {
@@ -1000,41 +1134,320 @@ export interface components {
         CurrencyTotalDto: {
             /** @example EUR */
             currency: string;
-            /**
-             * @description Decimal string
-             * @example 1234.50
-             */
+            /** @example 1234.50 */
             total: string;
         };
-        CartLineDto: {
-            id: number;
+        LinePathImportDto: {
+            /** @example fragments/glazing.yaml */
+            path: string;
+        };
+        LineModelImportDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
             model_id: number;
-            /** @description The model version the line was evaluated with */
+            /**
+             * Format: int32
+             * @example 2
+             */
+            version_number?: number;
+        };
+        LineGeneralDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            model_id: number;
+            /** @example Casement window */
+            name: string;
+            /** @example WIN-CASEMENT */
+            code?: string;
+            /** @example Made-to-measure casement window */
+            description?: string;
+            /** @example EUR */
+            currency: string;
+            /** @example en */
+            default_language: string;
+            /** @example 2026-01-01 */
+            valid_from?: string;
+            /** @example 2027-01-01 */
+            valid_until?: string;
+        };
+        /** @enum {string} */
+        QuestionType: "choice" | "multi_choice" | "number" | "integer" | "boolean" | "text";
+        /** @enum {string} */
+        ValueSource: "user" | "default" | "trigger" | "none";
+        LineOptionDto: {
+            /** @example alu */
+            key: string;
+            /** @example Aluminium */
+            label: string;
+            /**
+             * @description Decimal string ("0.00" without a price)
+             * @example 85.00
+             */
+            price: string;
+            available: boolean;
+            /** @description Rule keys (compatibility tables) and option keys (their own available_if) */
+            unavailable_because: string[];
+            /** @description Question keys whose current answers rule this option out */
+            conflicts_with?: string[];
+            selected: boolean;
+        };
+        LineQuestionDto: {
+            /** @example frame */
+            key: string;
+            type: components["schemas"]["QuestionType"];
+            /** @example Frame material */
+            label: string;
+            visible: boolean;
+            required: boolean;
+            /**
+             * @description The effective values ([] when unanswered or hidden)
+             * @example [
+             *       "alu"
+             *     ]
+             */
+            values: (number | string | boolean)[];
+            source: components["schemas"]["ValueSource"];
+            /**
+             * @description What the user sent for a hidden question (dropped)
+             * @example []
+             */
+            discarded: (number | string | boolean)[];
+            /**
+             * @description Soft values left out
+             * @example []
+             */
+            suppressed?: (number | string | boolean)[];
+            /** @description Choice questions only */
+            options?: components["schemas"]["LineOptionDto"][];
+        };
+        /** @enum {string} */
+        RuleStatus: "passed" | "failed" | "pending" | "skipped";
+        /** @enum {string} */
+        RuleSeverity: "error" | "warning";
+        LineRuleDto: {
+            /** @example max_alu_width */
+            key: string;
+            status: components["schemas"]["RuleStatus"];
+            severity: components["schemas"]["RuleSeverity"];
+            /** @example Aluminium frames are at most 2000 mm wide */
+            message: string;
+        };
+        LineTriggerDto: {
+            /** @example wood_needs_oak */
+            key: string;
+            fired: boolean;
+            /**
+             * @description The values this trigger gave questions (only those that took effect)
+             * @example {
+             *       "color": [
+             *         "oak"
+             *       ]
+             *     }
+             */
+            set: {
+                [key: string]: (number | string | boolean)[];
+            };
+            /** @description The trigger's (translated) message, when it has one */
+            message?: string;
+        };
+        LineBomItemDto: {
+            /** @example frame */
+            key: string;
+            /** @example FRM-ALU */
+            sku: string;
+            /** @example Aluminium frame */
+            description: string;
+            /**
+             * @description Exact decimal: own quantity × the parent's
+             * @example 1
+             */
+            quantity: string;
+            /** @example pcs */
+            unit: string | null;
+            /** @example 250.00 */
+            unit_price: string;
+            /**
+             * @description quantity × unit_price, rounded
+             * @example 250.00
+             */
+            total_price: string;
+            /**
+             * @description Included sub-items
+             * @example []
+             */
+            children: components["schemas"]["LineBomItemDto"][];
+        };
+        LineAdjustmentDto: {
+            /** @example dealer_discount */
+            key: string;
+            /** @example Dealer discount */
+            label: string;
+            /** @example -25.00 */
+            amount: string;
+        };
+        LinePricingDto: {
+            /** @example EUR */
+            currency: string;
+            /** @example 250.00 */
+            base_price: string;
+            /** @example 85.00 */
+            options_total: string;
+            /** @example 0.00 */
+            bom_total: string;
+            /** @description The adjustments that apply */
+            adjustments: components["schemas"]["LineAdjustmentDto"][];
+            /** @example 335.00 */
+            subtotal: string;
+            /** @example 335.00 */
+            total: string;
+        };
+        LineTranslationDto: {
+            /** @example en */
+            language: string;
+            fallback_used: boolean;
+            /**
+             * @description Paths without a translation
+             * @example []
+             */
+            missing: string[];
+        };
+        LineImageDto: {
+            /** @example frame */
+            key: string;
+            /** @example /v1/companies/1/models/1/assets/images/frame.png?version=1 */
+            url: string;
+            /**
+             * Format: int32
+             * @example 0
+             */
+            layer: number;
+            /** @example The frame */
+            alt: string | null;
+        };
+        LineConsistencyDto: {
+            /** @description Whether the model was compiled to its exact consistency form */
+            exact: boolean;
+            /** @description Why not, when not exact */
+            reason?: string;
+            /**
+             * @description How many complete configurations remain (decimal string)
+             * @example 1296
+             */
+            configurations: string;
+        };
+        LineCacheDto: {
+            /** @description sha256 of model, version, answers, language */
+            fingerprint: string;
+            /** @example 1.0.0 */
+            engine_version: string;
+            /** @example 0.42 */
+            evaluated_in_ms: number;
+        };
+        CartLineDto: {
+            /**
+             * Format: int32
+             * @description The model version the line was evaluated with
+             * @example 1
+             */
             version_number: number;
+            /** @description The model’s general section, translated, plus model_id */
+            general: components["schemas"]["LineGeneralDto"];
+            /**
+             * @description What was merged in: a file of the zip or another model
+             * @example []
+             */
+            imports: (components["schemas"]["LinePathImportDto"] | components["schemas"]["LineModelImportDto"])[];
+            questions: components["schemas"]["LineQuestionDto"][];
+            /**
+             * @description Computed variables by key
+             * @example {
+             *       "area_m2": 1.2
+             *     }
+             */
+            variables: {
+                [key: string]: unknown;
+            };
+            rules: components["schemas"]["LineRuleDto"][];
+            triggers: components["schemas"]["LineTriggerDto"][];
+            /** @description Included BOM items, nested */
+            bom_items: components["schemas"]["LineBomItemDto"][];
+            /** @description Decimal strings */
+            pricing: components["schemas"]["LinePricingDto"];
+            translation: components["schemas"]["LineTranslationDto"];
+            /** @description Included images ordered by layer */
+            images: components["schemas"]["LineImageDto"][];
+            /** @description How many complete configurations the answers leave */
+            consistency?: components["schemas"]["LineConsistencyDto"];
+            cache: components["schemas"]["LineCacheDto"];
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            model_id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
             company_id: number;
+            /** @example en */
             language_code: string | null;
             /**
-             * @description pricing.total, a decimal string
+             * @description pricing.total
              * @example 1234.50
              */
             total: string;
             /** @example EUR */
             currency: string;
-            /** @description The answers the line was configured with (`questions` input) */
-            answers: Record<string, never>;
-            /** @example 2026-11-22T10:00:00.000Z */
+            /**
+             * @description The answers the line was configured with (`questions` input)
+             * @example {
+             *       "width": {
+             *         "values": [
+             *           1200
+             *         ]
+             *       }
+             *     }
+             */
+            answers: {
+                [key: string]: {
+                    values: unknown[];
+                };
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
         };
         CartDetailDto: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
+             */
             cart_id: string;
             /** @example Showroom order 2026-11 */
             reference: string;
             /** @description The caller's default cart (exactly one per user) */
             default: boolean;
-            /** @description The company of the intent token the cart was created with */
+            /**
+             * Format: int32
+             * @description The company of the intent token the cart was created with
+             * @example null
+             */
             company_id: number | null;
-            /** @example 2026-11-22T10:00:00.000Z */
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
             created_at: string;
             /**
              * @description Null while the cart is empty (or if it held several currencies)
@@ -1051,58 +1464,103 @@ export interface components {
             lines: components["schemas"]["CartLineDto"][];
         };
         AddedCartLineDto: {
-            /** @description The model version the line was evaluated with */
+            /**
+             * Format: int32
+             * @description The model version the line was evaluated with
+             * @example 1
+             */
             version_number: number;
             /** @description The model’s general section, translated, plus model_id */
-            general: {
-                [key: string]: unknown;
-            };
-            /** @description What was merged in */
-            imports: Record<string, never>[];
-            /** @description Per question: key, type, label, visible, required, values, source, discarded, options (key, label, price, available, unavailable_because, selected) */
-            questions: Record<string, never>[];
+            general: components["schemas"]["LineGeneralDto"];
+            /**
+             * @description What was merged in: a file of the zip or another model
+             * @example []
+             */
+            imports: (components["schemas"]["LinePathImportDto"] | components["schemas"]["LineModelImportDto"])[];
+            questions: components["schemas"]["LineQuestionDto"][];
+            /**
+             * @description Computed variables by key
+             * @example {
+             *       "area_m2": 1.2
+             *     }
+             */
             variables: {
                 [key: string]: unknown;
             };
-            /** @description key, status, severity, message */
-            rules: Record<string, never>[];
-            /** @description key, fired, set */
-            triggers: Record<string, never>[];
-            /** @description key, sku, description, quantity, unit, unit_price, total_price, children */
-            bom_items: Record<string, never>[];
-            /** @description currency, base_price, options_total, bom_total, adjustments, subtotal, total (decimal strings) */
-            pricing: {
-                [key: string]: unknown;
-            };
-            /** @description language, fallback_used, missing */
-            translation: {
-                [key: string]: unknown;
-            };
-            /** @description key, url, layer, alt */
-            images: Record<string, never>[];
-            /** @description fingerprint, engine_version, evaluated_in_ms */
-            cache: {
-                [key: string]: unknown;
-            };
-            /** @description The cart line id */
+            rules: components["schemas"]["LineRuleDto"][];
+            triggers: components["schemas"]["LineTriggerDto"][];
+            /** @description Included BOM items, nested */
+            bom_items: components["schemas"]["LineBomItemDto"][];
+            /** @description Decimal strings */
+            pricing: components["schemas"]["LinePricingDto"];
+            translation: components["schemas"]["LineTranslationDto"];
+            /** @description Included images ordered by layer */
+            images: components["schemas"]["LineImageDto"][];
+            /** @description How many complete configurations the answers leave */
+            consistency?: components["schemas"]["LineConsistencyDto"];
+            cache: components["schemas"]["LineCacheDto"];
+            /**
+             * Format: int32
+             * @description The cart line id
+             * @example 1
+             */
             id: number;
             /**
              * Format: uuid
              * @description The cart the line went into
              */
             cart_id: string;
+            /**
+             * Format: int32
+             * @example 1
+             */
             model_id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
             company_id: number;
             /** @description Failed warning rules (not blocking) */
-            warnings?: components["schemas"]["ProblemDto"][];
+            warnings: components["schemas"]["ProblemDto"][];
         };
+        /**
+         * @example {
+         *       "model_id": 1,
+         *       "company_id": 1,
+         *       "language_code": "en",
+         *       "questions": {
+         *         "width": {
+         *           "values": [
+         *             1200
+         *           ]
+         *         },
+         *         "height": {
+         *           "values": [
+         *             1000
+         *           ]
+         *         },
+         *         "frame": {
+         *           "values": [
+         *             "alu"
+         *           ]
+         *         },
+         *         "color": {
+         *           "values": [
+         *             "white"
+         *           ]
+         *         }
+         *       }
+         *     }
+         */
         AddCartLineDto: {
             /**
+             * Format: int32
              * @description The model to configure (its current version is used)
              * @example 1
              */
             model_id: number;
             /**
+             * Format: int32
              * @description The buying company; it must be linked to the model’s supplier
              * @example 1
              */
@@ -1127,7 +1585,7 @@ export interface components {
              *       },
              *       "frame": {
              *         "values": [
-             *           "pvc"
+             *           "alu"
              *         ]
              *       },
              *       "color": {
@@ -1139,51 +1597,54 @@ export interface components {
              */
             questions: {
                 [key: string]: {
-                    values?: unknown[];
+                    values: (number | string | boolean)[];
                 };
             };
             /**
              * Format: uuid
              * @description The cart to add to; default: the caller’s default cart (created when missing)
+             * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
              */
             cart_id?: string;
         };
         PreviewLineDto: {
-            /** @description The model version the line was evaluated with */
+            /**
+             * Format: int32
+             * @description The model version the line was evaluated with
+             * @example 1
+             */
             version_number: number;
             /** @description The model’s general section, translated, plus model_id */
-            general: {
-                [key: string]: unknown;
-            };
-            /** @description What was merged in */
-            imports: Record<string, never>[];
-            /** @description Per question: key, type, label, visible, required, values, source, discarded, options (key, label, price, available, unavailable_because, selected) */
-            questions: Record<string, never>[];
+            general: components["schemas"]["LineGeneralDto"];
+            /**
+             * @description What was merged in: a file of the zip or another model
+             * @example []
+             */
+            imports: (components["schemas"]["LinePathImportDto"] | components["schemas"]["LineModelImportDto"])[];
+            questions: components["schemas"]["LineQuestionDto"][];
+            /**
+             * @description Computed variables by key
+             * @example {
+             *       "area_m2": 1.2
+             *     }
+             */
             variables: {
                 [key: string]: unknown;
             };
-            /** @description key, status, severity, message */
-            rules: Record<string, never>[];
-            /** @description key, fired, set */
-            triggers: Record<string, never>[];
-            /** @description key, sku, description, quantity, unit, unit_price, total_price, children */
-            bom_items: Record<string, never>[];
-            /** @description currency, base_price, options_total, bom_total, adjustments, subtotal, total (decimal strings) */
-            pricing: {
-                [key: string]: unknown;
-            };
-            /** @description language, fallback_used, missing */
-            translation: {
-                [key: string]: unknown;
-            };
-            /** @description key, url, layer, alt */
-            images: Record<string, never>[];
-            /** @description fingerprint, engine_version, evaluated_in_ms */
-            cache: {
-                [key: string]: unknown;
-            };
+            rules: components["schemas"]["LineRuleDto"][];
+            triggers: components["schemas"]["LineTriggerDto"][];
+            /** @description Included BOM items, nested */
+            bom_items: components["schemas"]["LineBomItemDto"][];
+            /** @description Decimal strings */
+            pricing: components["schemas"]["LinePricingDto"];
+            translation: components["schemas"]["LineTranslationDto"];
+            /** @description Included images ordered by layer */
+            images: components["schemas"]["LineImageDto"][];
+            /** @description How many complete configurations the answers leave */
+            consistency?: components["schemas"]["LineConsistencyDto"];
+            cache: components["schemas"]["LineCacheDto"];
             /** @description Always null: nothing is stored */
-            id: number | null;
+            id: Record<string, never> | null;
             /** @description Whether POST /v1/carts would accept this configuration */
             valid: boolean;
             /** @description What makes it invalid (empty when valid) */
@@ -1191,13 +1652,44 @@ export interface components {
             /** @description Failed warning rules (not blocking) */
             warnings: components["schemas"]["ProblemDto"][];
         };
+        /**
+         * @example {
+         *       "model_id": 1,
+         *       "company_id": 1,
+         *       "language_code": "en",
+         *       "questions": {
+         *         "width": {
+         *           "values": [
+         *             1200
+         *           ]
+         *         },
+         *         "height": {
+         *           "values": [
+         *             1000
+         *           ]
+         *         },
+         *         "frame": {
+         *           "values": [
+         *             "alu"
+         *           ]
+         *         },
+         *         "color": {
+         *           "values": [
+         *             "white"
+         *           ]
+         *         }
+         *       }
+         *     }
+         */
         ConfigurationDto: {
             /**
+             * Format: int32
              * @description The model to configure (its current version is used)
              * @example 1
              */
             model_id: number;
             /**
+             * Format: int32
              * @description The buying company; it must be linked to the model’s supplier
              * @example 1
              */
@@ -1222,7 +1714,7 @@ export interface components {
              *       },
              *       "frame": {
              *         "values": [
-             *           "pvc"
+             *           "alu"
              *         ]
              *       },
              *       "color": {
@@ -1234,7 +1726,7 @@ export interface components {
              */
             questions: {
                 [key: string]: {
-                    values?: unknown[];
+                    values: (number | string | boolean)[];
                 };
             };
         };
@@ -1346,7 +1838,7 @@ export interface operations {
                      *       "errors": [
                      *         {
                      *           "code": "invalid_credentials",
-                     *           "message": "Invalid email or password"
+                     *           "message": "Wrong email or password"
                      *         }
                      *       ]
                      *     }
@@ -1419,7 +1911,7 @@ export interface operations {
                      *       "errors": [
                      *         {
                      *           "code": "rate_limited",
-                     *           "message": "Too many login attempts; try again later"
+                     *           "message": "Too many attempts; retry in 60 s"
                      *         }
                      *       ]
                      *     }
@@ -4704,7 +5196,9 @@ export interface operations {
             content: {
                 "application/json": {
                     general: {
-                        name?: string;
+                        name: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 } & {
                     [key: string]: unknown;
@@ -5068,7 +5562,9 @@ export interface operations {
             content: {
                 "application/json": {
                     general: {
-                        name?: string;
+                        name: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 } & {
                     [key: string]: unknown;

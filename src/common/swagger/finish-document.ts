@@ -10,7 +10,7 @@ import type { Problem } from '../../engine/problems.js';
 import { errorResponse } from './error-examples.js';
 import { ERROR_ENVELOPE, envelopeSchema, NULL_DATA } from './envelope.schema.js';
 import { IDEMPOTENT_ROUTES, OPERATION_IDS, WITHOUT_DATABASE } from './operations.js';
-import { INT32 } from './schema-types.js';
+import { INT32, SCHEMA_EXAMPLES } from './schema-types.js';
 import { MAX_ID } from '../http/id-param.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -20,7 +20,7 @@ const ID_PARAMS = new Set(['id', 'modelId', 'line_id']);
 
 /** Error problems specific to one operation, where the generic example would mislead. */
 const ERROR_PROBLEMS: Record<string, Record<number, Problem[]>> = {
-  login: { 403: [{ code: 'invalid_credentials', message: 'Invalid email or password' }] },
+  login: { 403: [{ code: 'invalid_credentials', message: 'Wrong email or password' }] },
   addCartLine: {
     401: [
       {
@@ -81,6 +81,10 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   document.components.schemas = schemas;
   schemas[ERROR_ENVELOPE] = envelopeSchema(NULL_DATA, 400);
   for (const schema of Object.values(schemas)) closeSchema(schema);
+  for (const [name, example] of SCHEMA_EXAMPLES) {
+    const schema = schemas[name];
+    if (schema && !('$ref' in schema)) schema.example = example;
+  }
   document.components.headers = {
     'X-Request-Id': REQUEST_ID_HEADER,
     'Retry-After': RETRY_AFTER_HEADER,

@@ -43,3 +43,17 @@ export const ApiDecimal = (options: ApiPropertyOptions = {}) =>
     example: '125.00',
     ...options,
   } as ApiPropertyOptions);
+
+/** Whole-body examples by schema name, applied by finishDocument. */
+export const SCHEMA_EXAMPLES = new Map<string, unknown>();
+
+/**
+ * The example of a whole DTO: what Swagger UI prefills a request body with. Used where
+ * per-property examples would not add up to a body that succeeds as it is (an optional
+ * id that must name something, values that must be unique).
+ */
+export const ApiSchemaExample =
+  (example: unknown): ClassDecorator =>
+  (target) => {
+    SCHEMA_EXAMPLES.set(target.name, example);
+  };
