@@ -1,5 +1,4 @@
 import { ApiId, ApiIntOptional } from '../../common/swagger/schema-types.js';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { IsId } from '../../common/validation/is-id.decorator.js';
 
