@@ -4,6 +4,7 @@ import supertest from 'supertest';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
 import { AppConfig } from '../../src/config/app-config.js';
+import { recordResponses } from './response-recorder.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const ADMIN_EMAIL = 'admin@example.test';
@@ -46,6 +47,8 @@ export async function createTestApp(
     bodyParser: false,
     logger: ['error'],
   });
+  // First, so that it sees every answer, those of the body parser included.
+  app.use(recordResponses());
   configureApp(app);
   await app.init();
   return {
