@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+import { LivenessDto, ReadinessDto } from './dto/health.dto.js';
 
 /** Kubernetes probes: live = the process answers; ready = it can reach its database. */
 @ApiTags('health')
@@ -16,7 +17,7 @@ export class HealthController {
   @Public()
   @HttpCode(200)
   @ApiOperation({ summary: 'Liveness probe' })
-  @ApiEnvelope(null)
+  @ApiEnvelope(LivenessDto)
   live(): { status: string } {
     return { status: 'ok' };
   }
@@ -24,7 +25,7 @@ export class HealthController {
   @Get('ready')
   @Public()
   @ApiOperation({ summary: 'Readiness probe: checks the database' })
-  @ApiEnvelope(null)
+  @ApiEnvelope(ReadinessDto)
   @ApiErrors(503)
   async ready(): Promise<{ status: string; database: string }> {
     try {

@@ -1730,6 +1730,25 @@ export interface components {
                 };
             };
         };
+        LivenessDto: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
+        };
+        ReadinessDto: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
+            /**
+             * @example postgres
+             * @enum {string}
+             */
+            database: "better-sqlite3" | "postgres";
+        };
         ErrorEnvelope: {
             /**
              * Format: int32
@@ -7506,8 +7525,7 @@ export interface operations {
                         code: number;
                         /** @example OK */
                         message: string;
-                        /** @description Always null */
-                        data: Record<string, never> | null;
+                        data: components["schemas"]["LivenessDto"];
                         /** @description Empty */
                         links: Record<string, never>;
                         /** @description Empty on success */
@@ -7542,8 +7560,7 @@ export interface operations {
                         code: number;
                         /** @example OK */
                         message: string;
-                        /** @description Always null */
-                        data: Record<string, never> | null;
+                        data: components["schemas"]["ReadinessDto"];
                         /** @description Empty */
                         links: Record<string, never>;
                         /** @description Empty on success */

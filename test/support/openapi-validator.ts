@@ -34,9 +34,7 @@ const validators = new Map<string, ValidateFunction>();
 const routes = Object.keys(document.paths)
   .map((template) => ({
     template,
-    pattern: new RegExp(
-      `^${template.replace(/\{path\}/g, '.+').replace(/\{[^}]+\}/g, '[^/]+')}$`,
-    ),
+    pattern: new RegExp(`^${template.replace(/\{path\}/g, '.+').replace(/\{[^}]+\}/g, '[^/]+')}$`),
     params: (template.match(/\{/g) ?? []).length,
   }))
   .sort((a, b) => a.params - b.params);

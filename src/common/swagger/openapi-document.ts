@@ -35,16 +35,14 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
       },
       SECURITY_SCHEMES.jwt,
     )
-    .addBearerAuth(
-      {
-        type: 'http',
-        scheme: 'bearer',
-        description:
-          'API token from POST /v1/tokens: an opaque secret starting with `cfg_` (not a JWT), ' +
-          'for integrations on /v1/suppliers/** and /v1/models/**',
-      },
-      SECURITY_SCHEMES.api,
-    )
+    // addSecurity, not addBearerAuth: that one would call the token a JWT.
+    .addSecurity(SECURITY_SCHEMES.api, {
+      type: 'http',
+      scheme: 'bearer',
+      description:
+        'API token from POST /v1/tokens: an opaque secret starting with `cfg_` (not a JWT), ' +
+        'for integrations on /v1/suppliers/** and /v1/models/**',
+    })
     .addBearerAuth(
       {
         type: 'http',
