@@ -2,12 +2,10 @@ import type { RequestBodyObject } from '@nestjs/swagger';
 import { load } from 'js-yaml';
 import { WINDOW_MODEL_YAML } from './window-example.js';
 
+// Examples on the media types (what Swagger UI prefills), not inside the schemas.
 const yamlBody = {
-  schema: {
-    type: 'string' as const,
-    description: 'The model document in YAML',
-    example: WINDOW_MODEL_YAML,
-  },
+  schema: { type: 'string' as const, description: 'The model document in YAML' },
+  example: WINDOW_MODEL_YAML,
 };
 
 /**
@@ -35,8 +33,8 @@ export const MODEL_UPLOAD_BODY: RequestBodyObject = {
           },
         },
         additionalProperties: true,
-        example: load(WINDOW_MODEL_YAML),
       },
+      example: load(WINDOW_MODEL_YAML),
     },
     'application/yaml': yamlBody,
     'application/x-yaml': yamlBody,
