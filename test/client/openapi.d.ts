@@ -1038,6 +1038,61 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /** @enum {string} */
+        QuestionType: "choice" | "multi_choice" | "number" | "integer" | "boolean" | "text";
+        DescribedOptionDto: {
+            /** @example alu */
+            key: string;
+            /** @example Aluminium */
+            label: string;
+            description?: string;
+            /** @example 85.00 */
+            price: string;
+            /**
+             * @description CEL expression
+             * @example frame != 'wood'
+             */
+            available_if?: string;
+            /** @description Image URL */
+            image?: string;
+        };
+        DescribedQuestionDto: {
+            /** @example frame */
+            key: string;
+            type: components["schemas"]["QuestionType"];
+            /** @example Frame material */
+            label: string;
+            description?: string;
+            /** @example mm */
+            unit?: string;
+            /** @description A literal required; false when required_if decides */
+            required: boolean;
+            /** @description CEL expression */
+            required_if?: string;
+            /** @description CEL expression */
+            visible_if?: string;
+            /**
+             * @description The literal default as answer values ([] when none)
+             * @example [
+             *       "pvc"
+             *     ]
+             */
+            default: (number | string | boolean)[];
+            /** @description CEL expression */
+            default_expr?: string;
+            options?: components["schemas"]["DescribedOptionDto"][];
+            /** Format: int32 */
+            min_selected?: number;
+            /** Format: int32 */
+            max_selected?: number;
+            min?: number;
+            max?: number;
+            step?: number;
+            /** Format: int32 */
+            min_length?: number;
+            /** Format: int32 */
+            max_length?: number;
+        };
         CompanyModelDto: {
             /**
              * Format: int32
@@ -1095,10 +1150,7 @@ export interface components {
              * @example en
              */
             language: string;
-            /** @description key, type, label, description, unit, required / required_if, visible_if, default / default_expr, options [{key, label, description, price, available_if, image}] and limits */
-            questions: {
-                [key: string]: unknown;
-            }[];
+            questions: components["schemas"]["DescribedQuestionDto"][];
         };
         CartDto: {
             /**
@@ -1174,8 +1226,6 @@ export interface components {
             /** @example 2027-01-01 */
             valid_until?: string;
         };
-        /** @enum {string} */
-        QuestionType: "choice" | "multi_choice" | "number" | "integer" | "boolean" | "text";
         /** @enum {string} */
         ValueSource: "user" | "default" | "trigger" | "none";
         LineOptionDto: {

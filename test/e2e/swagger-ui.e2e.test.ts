@@ -89,7 +89,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Swagger UI, executed as it is', () => {
     await scheme.locator('button.authorize').click();
     await scheme.getByText('Logout').waitFor();
     await scheme.locator('button.btn-done').click();
-    const stored = await page.evaluate(() => JSON.stringify(window.localStorage));
+    const stored = await page.evaluate<string>('JSON.stringify(localStorage)');
     expect(stored).not.toContain(accessToken);
   }, 60_000);
 

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { IsId } from '../../common/validation/is-id.decorator.js';
 import { ApiId, ApiSchemaExample } from '../../common/swagger/schema-types.js';
+import { ANSWER_VALUE } from '../../common/swagger/engine-enums.js';
 
 /** The README's window model (model 1) bought by its company 1: succeeds as it is. */
 const CONFIGURATION_EXAMPLE = {
@@ -52,7 +53,7 @@ export class ConfigurationDto {
       properties: {
         values: {
           type: 'array',
-          items: { oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }] },
+          items: ANSWER_VALUE,
         },
       },
     },

@@ -7,36 +7,18 @@ import {
   ApiIntOptional,
   ApiNullableString,
 } from '../../common/swagger/schema-types.js';
+import {
+  ANSWER_VALUE,
+  QUESTION_TYPES,
+  RULE_STATUSES,
+  VALUE_SOURCES,
+} from '../../common/swagger/engine-enums.js';
 
 /**
  * The members of a cart line (MODEL_FORMAT.md, "The cart line") as Swagger models: what
  * a generated client reads. The engine's types (src/engine/types.ts) are the source of
- * truth; the enums below are checked against them by `satisfies`.
+ * truth; the enums (common/swagger/engine-enums.ts) are checked against them.
  */
-
-const QUESTION_TYPES = [
-  'choice',
-  'multi_choice',
-  'number',
-  'integer',
-  'boolean',
-  'text',
-] as const satisfies readonly QuestionType[];
-const VALUE_SOURCES = [
-  'user',
-  'default',
-  'trigger',
-  'none',
-] as const satisfies readonly ValueSource[];
-const RULE_STATUSES = [
-  'passed',
-  'failed',
-  'pending',
-  'skipped',
-] as const satisfies readonly RuleStatus[];
-
-/** An answer value: a number, a string (option key, text) or a boolean. */
-const ANSWER_VALUE = { oneOf: [{ type: 'number' }, { type: 'string' }, { type: 'boolean' }] };
 
 export class LineGeneralDto {
   @ApiId() model_id: number;
