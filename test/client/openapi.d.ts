@@ -704,7 +704,7 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
-            /** @example 2027-01-01T00:00:00.000Z */
+            /** @example 2099-01-01T00:00:00.000Z */
             expires_at: string | null;
             /** @description Updated at most once a minute */
             last_used_at: string | null;
@@ -722,7 +722,7 @@ export interface components {
             name: string;
             /**
              * @description ISO 8601 timestamp in the future; without it the token lives until revoked
-             * @example 2027-01-01T00:00:00.000Z
+             * @example 2099-01-01T00:00:00.000Z
              */
             expires_at?: string;
         };
@@ -744,7 +744,7 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
-            /** @example 2027-01-01T00:00:00.000Z */
+            /** @example 2099-01-01T00:00:00.000Z */
             expires_at: string | null;
             /** @description Updated at most once a minute */
             last_used_at: string | null;
@@ -838,8 +838,8 @@ export interface components {
         AddMemberDto: {
             /**
              * Format: int32
-             * @description The user who becomes a member
-             * @example 42
+             * @description The user who becomes a member (the example: the first user created after the admin)
+             * @example 2
              */
             user_id: number;
         };
@@ -898,7 +898,7 @@ export interface components {
         LinkSupplierDto: {
             /**
              * Format: int32
-             * @example 7
+             * @example 1
              */
             supplier_id: number;
         };

@@ -6,7 +6,11 @@ import { IsId } from '../../common/validation/is-id.decorator.js';
 
 /** Body of POST /v1/companies/{id}/members and /v1/suppliers/{id}/members. */
 export class AddMemberDto {
-  @ApiId({ example: 42, description: 'The user who becomes a member' })
+  @ApiId({
+    example: 2,
+    description:
+      'The user who becomes a member (the example: the first user created after the admin)',
+  })
   @IsId()
   user_id: number;
 }

@@ -38,7 +38,7 @@ export class CreateSupplierDto {
 
 /** Body of POST /v1/companies/{id}/suppliers: link an existing supplier to the company. */
 export class LinkSupplierDto {
-  @ApiId({ example: 7 })
+  @ApiId({ example: 1 })
   @IsId()
   supplier_id: number;
 }

@@ -12,7 +12,7 @@ export class ApiTokenDto {
 
   @ApiTimestamp() created_at: string;
 
-  @ApiNullableString({ example: '2027-01-01T00:00:00.000Z' })
+  @ApiNullableString({ example: '2099-01-01T00:00:00.000Z' })
   expires_at: string | null;
 
   @ApiNullableString({ description: 'Updated at most once a minute' })
