@@ -8,6 +8,7 @@ import {
   ADMIN_EMAIL,
   ADMIN_PASSWORD,
   createTestApp,
+  listenOnFreePort,
   type TestContext,
 } from '../support/test-app.js';
 
@@ -22,9 +23,7 @@ describe('the README walkthrough with the generated client', () => {
 
   beforeAll(async () => {
     ctx = await createTestApp();
-    await ctx.app.listen(0, '127.0.0.1');
-    const address = ctx.app.getHttpServer().address() as { port: number };
-    client = createClient<paths>({ baseUrl: `http://127.0.0.1:${address.port}` });
+    client = createClient<paths>({ baseUrl: await listenOnFreePort(ctx) });
   });
   afterAll(() => ctx.close());
 

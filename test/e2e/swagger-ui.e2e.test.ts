@@ -2,9 +2,8 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WINDOW_MODEL_YAML } from '../../src/models/upload/window-example.js';
-import { bearer } from '../support/factories.js';
-import { loginAdmin } from '../support/factories.js';
-import { createTestApp, type TestContext } from '../support/test-app.js';
+import { bearer, loginAdmin } from '../support/factories.js';
+import { createTestApp, listenOnFreePort, type TestContext } from '../support/test-app.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -23,8 +22,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Swagger UI, executed as it is', () => {
 
   beforeAll(async () => {
     ctx = await createTestApp();
-    await ctx.app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(ctx.app.getHttpServer().address() as { port: number }).port}`;
+    base = await listenOnFreePort(ctx);
     await readmeWalkthrough();
     accessToken = (await loginAdmin(ctx)).token;
     browser = await chromium.launch({

@@ -63,3 +63,10 @@ export async function createTestApp(
     },
   };
 }
+
+/** Serves the test app on a free port of 127.0.0.1 (for real HTTP clients); its base URL. */
+export async function listenOnFreePort(ctx: TestContext): Promise<string> {
+  await ctx.app.listen(0, '127.0.0.1');
+  const { port } = ctx.app.getHttpServer().address() as { port: number };
+  return `http://127.0.0.1:${port}`;
+}

@@ -1,15 +1,8 @@
-import type { QuestionType, RuleStatus, ValueSource } from '../../engine/index.js';
+import type { RuleStatus, ValueSource } from '../../engine/index.js';
 
-/** The engine's enums for Swagger; `satisfies` keeps them in step with its types. */
-export const QUESTION_TYPES = [
-  'choice',
-  'multi_choice',
-  'number',
-  'integer',
-  'boolean',
-  'text',
-] as const satisfies readonly QuestionType[];
+export { QUESTION_TYPES } from '../../engine/index.js';
 
+/** The engine's other enums for Swagger; `satisfies` keeps them in step with its types. */
 export const VALUE_SOURCES = [
   'user',
   'default',
