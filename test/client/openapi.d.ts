@@ -1267,10 +1267,10 @@ export interface components {
              */
             discarded: (number | string | boolean)[];
             /**
-             * @description Soft values left out
+             * @description Soft values left out because they would leave no valid completion (trigger keys, `default`)
              * @example []
              */
-            suppressed?: (number | string | boolean)[];
+            suppressed?: string[];
             /** @description Choice questions only */
             options?: components["schemas"]["LineOptionDto"][];
         };

@@ -83,12 +83,12 @@ export class LineQuestionDto {
   })
   discarded: unknown[];
   @ApiPropertyOptional({
-    type: 'array',
-    items: ANSWER_VALUE,
+    type: [String],
     example: [],
-    description: 'Soft values left out',
+    description:
+      'Soft values left out because they would leave no valid completion (trigger keys, `default`)',
   })
-  suppressed?: unknown[];
+  suppressed?: string[];
   @ApiPropertyOptional({ type: () => [LineOptionDto], description: 'Choice questions only' })
   options?: LineOptionDto[];
 }
