@@ -1901,7 +1901,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Wrong email or password",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -1925,13 +1925,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -1949,7 +1949,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -1974,7 +1974,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 429,
-                     *       "message": "Too many requests",
+                     *       "message": "Too many attempts; retry in 60 s",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -2082,13 +2082,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "invalid_refresh_token",
-                     *           "message": "The refresh token is invalid, used or revoked"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -2106,13 +2106,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -2130,7 +2130,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -2239,13 +2239,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -2263,13 +2263,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -2287,7 +2287,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -2395,13 +2395,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -2419,13 +2419,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Only admins may do this",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
                      *         }
                      *       ]
                      *     }
@@ -2443,13 +2443,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 409,
-                     *       "message": "Conflict",
+                     *       "message": "A user with that email exists",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "duplicate",
-                     *           "message": "Another model of this supplier has that code"
+                     *           "message": "A user with that email exists",
+                     *           "path": "email"
                      *         }
                      *       ]
                      *     }
@@ -2467,13 +2468,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -2491,7 +2492,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -2570,13 +2571,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -2676,13 +2677,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -2784,13 +2785,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -2808,13 +2809,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 409,
-                     *       "message": "Conflict",
+                     *       "message": "You already have a token with that name",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "duplicate",
-                     *           "message": "Another model of this supplier has that code"
+                     *           "message": "You already have a token with that name",
+                     *           "path": "name"
                      *         }
                      *       ]
                      *     }
@@ -2832,13 +2834,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -2856,7 +2858,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -2939,13 +2941,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -2963,15 +2965,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "No such API token",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3071,13 +3068,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -3098,12 +3095,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3119,13 +3111,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -3143,7 +3135,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -3226,13 +3218,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -3250,15 +3242,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "No such intent token",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3356,13 +3343,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -3380,15 +3367,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "Companies not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3463,14 +3445,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 400,
-                     *       "message": "Bad request",
+                     *       "message": "Error while inserting the new company",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "is_email",
-                     *           "message": "email must be an email",
-                     *           "path": "email"
+                     *           "code": "duplicate",
+                     *           "message": "A company with this vat_number exists",
+                     *           "path": "vat_number"
                      *         }
                      *       ]
                      *     }
@@ -3488,7 +3470,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Bad request",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -3513,13 +3495,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "intent_not_allowed",
-                     *           "message": "An intent token may not create a company"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -3537,13 +3519,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -3561,7 +3543,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -3643,13 +3625,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -3667,15 +3649,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "No company found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3776,13 +3753,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -3803,12 +3780,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3911,13 +3883,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -3938,12 +3910,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -3959,13 +3926,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 409,
-                     *       "message": "Conflict",
+                     *       "message": "The user is already a member",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "duplicate",
-                     *           "message": "Another model of this supplier has that code"
+                     *           "message": "The user is already a member",
+                     *           "path": "user_id"
                      *         }
                      *       ]
                      *     }
@@ -3983,13 +3951,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -4007,7 +3975,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -4089,13 +4057,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -4113,15 +4081,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "The supplier does not exist",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -4224,13 +4187,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -4248,15 +4211,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "No company found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -4272,13 +4230,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 409,
-                     *       "message": "Conflict",
+                     *       "message": "Error while inserting the new supplier",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "duplicate",
-                     *           "message": "Another model of this supplier has that code"
+                     *           "message": "Error while inserting the new supplier"
                      *         }
                      *       ]
                      *     }
@@ -4296,13 +4254,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -4320,7 +4278,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -4429,13 +4387,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -4453,13 +4411,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Only admins may do this",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
                      *         }
                      *       ]
                      *     }
@@ -4480,12 +4438,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -4588,13 +4541,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -4612,13 +4565,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Only admins may do this",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
                      *         }
                      *       ]
                      *     }
@@ -4639,12 +4592,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -4660,13 +4608,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 409,
-                     *       "message": "Conflict",
+                     *       "message": "The user is already a member",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "duplicate",
-                     *           "message": "Another model of this supplier has that code"
+                     *           "message": "The user is already a member",
+                     *           "path": "user_id"
                      *         }
                      *       ]
                      *     }
@@ -4684,13 +4633,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -4708,7 +4657,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -4817,13 +4766,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -4841,15 +4790,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "No suppliers found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -4952,13 +4896,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -4976,13 +4920,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Only admins may do this",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
                      *         }
                      *       ]
                      *     }
@@ -5003,12 +4947,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -5024,13 +4963,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 409,
-                     *       "message": "Conflict",
+                     *       "message": "Conflicts with an existing resource",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "duplicate",
-                     *           "message": "Another model of this supplier has that code"
+                     *           "message": "Conflicts with an existing resource"
                      *         }
                      *       ]
                      *     }
@@ -5048,13 +4987,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -5072,7 +5011,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -5184,13 +5123,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -5211,12 +5150,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -6294,7 +6228,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 400,
-                     *       "message": "Bad request",
+                     *       "message": "general.name is required",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -6319,13 +6253,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "User is not part of this supplier",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "message": "You are not a member of this supplier"
                      *         }
                      *       ]
                      *     }
@@ -6343,13 +6277,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -6367,15 +6301,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "The supplier does not exist",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -6391,13 +6320,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 409,
-                     *       "message": "Conflict",
+                     *       "message": "Another model of this supplier has that code",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "duplicate",
-                     *           "message": "Another model of this supplier has that code"
+                     *           "message": "Another model of this supplier has that code",
+                     *           "path": "general.code"
                      *         }
                      *       ]
                      *     }
@@ -6415,13 +6345,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -6439,7 +6369,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -6524,13 +6454,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -6548,15 +6478,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "No model found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -7659,13 +7584,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -7683,13 +7608,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "User is not part of this supplier",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "message": "You are not a member of this supplier"
                      *         }
                      *       ]
                      *     }
@@ -7710,12 +7635,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -7731,13 +7651,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 409,
-                     *       "message": "Conflict",
+                     *       "message": "The model has a newer version",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "duplicate",
-                     *           "message": "Another model of this supplier has that code"
+                     *           "code": "stale_version",
+                     *           "message": "The model has a newer version"
                      *         }
                      *       ]
                      *     }
@@ -7755,13 +7675,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -7779,7 +7699,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -7803,13 +7723,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 423,
-                     *       "message": "Locked",
+                     *       "message": "admin@example.com holds the edit lock of this model",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "locked",
-                     *           "message": "The model is locked by another user"
+                     *           "message": "admin@example.com holds the edit lock of this model"
                      *         }
                      *       ]
                      *     }
@@ -7888,13 +7808,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -7912,13 +7832,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Only admins may do this",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
                      *         }
                      *       ]
                      *     }
@@ -7939,12 +7859,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -7960,13 +7875,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 423,
-                     *       "message": "Locked",
+                     *       "message": "admin@example.com holds the edit lock of this model",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "locked",
-                     *           "message": "The model is locked by another user"
+                     *           "message": "admin@example.com holds the edit lock of this model"
                      *         }
                      *       ]
                      *     }
@@ -8045,13 +7960,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -8069,13 +7984,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Only admins may do this",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
                      *         }
                      *       ]
                      *     }
@@ -8096,12 +8011,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -8117,13 +8027,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 423,
-                     *       "message": "Locked",
+                     *       "message": "admin@example.com holds the edit lock of this model",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "locked",
-                     *           "message": "The model is locked by another user"
+                     *           "message": "admin@example.com holds the edit lock of this model"
                      *         }
                      *       ]
                      *     }
@@ -8222,13 +8132,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -8249,12 +8159,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -8360,13 +8265,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -8387,12 +8292,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -8494,13 +8394,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -8521,12 +8421,7 @@ export interface operations {
                      *       "message": "Not found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -8604,13 +8499,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "reference should not be empty",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "is_string",
-                     *           "message": "reference must be a string",
+                     *           "code": "is_not_empty",
+                     *           "message": "reference should not be empty",
                      *           "path": "reference"
                      *         }
                      *       ]
@@ -8629,13 +8524,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -8653,13 +8548,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -8677,7 +8572,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -8758,14 +8653,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 400,
-                     *       "message": "Bad request",
+                     *       "message": "Carts not found",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "is_email",
-                     *           "message": "email must be an email",
-                     *           "path": "email"
+                     *           "code": "not_found",
+                     *           "message": "Carts not found"
                      *         }
                      *       ]
                      *     }
@@ -8783,13 +8677,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -8869,14 +8763,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "The configuration is not valid",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "out_of_range",
-                     *           "message": "width must be at most 2400",
-                     *           "path": "questions.width.values[0]"
+                     *           "code": "rule_failed",
+                     *           "message": "PVC frames are at most 1800 mm wide",
+                     *           "path": "rules.max_pvc_width"
                      *         }
                      *       ]
                      *     }
@@ -8894,13 +8788,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "cart_company_mismatch",
-                     *           "message": "The cart belongs to another company"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -8918,15 +8812,10 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "No model found",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": [
-                     *         {
-                     *           "code": "not_found",
-                     *           "message": "No company found"
-                     *         }
-                     *       ]
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];
@@ -8942,13 +8831,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -8966,7 +8855,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -9045,14 +8934,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 400,
-                     *       "message": "Bad request",
+                     *       "message": "Cart was not found",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "is_email",
-                     *           "message": "email must be an email",
-                     *           "path": "email"
+                     *           "code": "not_found",
+                     *           "message": "Cart was not found"
                      *         }
                      *       ]
                      *     }
@@ -9070,13 +8958,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -9151,13 +9039,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -9175,13 +9063,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "Cart not found",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "not_found",
-                     *           "message": "No company found"
+                     *           "message": "Cart not found",
+                     *           "path": "cart_id"
                      *         }
                      *       ]
                      *     }
@@ -9258,13 +9147,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -9282,13 +9171,14 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 404,
-                     *       "message": "Not found",
+                     *       "message": "Cart line not found",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "not_found",
-                     *           "message": "No company found"
+                     *           "message": "Cart line not found",
+                     *           "path": "line_id"
                      *         }
                      *       ]
                      *     }
@@ -9390,13 +9280,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 401,
-                     *       "message": "Unauthorized",
+                     *       "message": "Missing, invalid, expired or revoked credential",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
                      *           "code": "unauthenticated",
-                     *           "message": "Authentication required"
+                     *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
                      *     }
@@ -9414,13 +9304,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 403,
-                     *       "message": "Forbidden",
+                     *       "message": "Only admins may do this",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "not_a_member",
-                     *           "message": "User is not part of this supplier"
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
                      *         }
                      *       ]
                      *     }
@@ -9438,13 +9328,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 413,
-                     *       "message": "Payload too large",
+                     *       "message": "request entity too large",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "limit_exceeded",
-                     *           "message": "The body exceeds the limit of 1048576 bytes"
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
                      *         }
                      *       ]
                      *     }
@@ -9462,7 +9352,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 415,
-                     *       "message": "Unsupported media type",
+                     *       "message": "Expected application/json, got text/plain",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
@@ -9577,10 +9467,15 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 503,
-                     *       "message": "Service unavailable",
+                     *       "message": "The database does not answer",
                      *       "data": null,
                      *       "links": {},
-                     *       "errors": []
+                     *       "errors": [
+                     *         {
+                     *           "code": "database_unavailable",
+                     *           "message": "The database does not answer"
+                     *         }
+                     *       ]
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

@@ -6,7 +6,7 @@ import type {
   ResponseObject,
   SchemaObject,
 } from '@nestjs/swagger';
-import type { Problem } from '../../engine/problems.js';
+import { statusText } from '../envelope/envelope.js';
 import { errorResponse } from './error-examples.js';
 import { ERROR_ENVELOPE, envelopeSchema, NULL_DATA } from './envelope.schema.js';
 import { IDEMPOTENT_ROUTES, OPERATION_IDS, WITHOUT_DATABASE } from './operations.js';
@@ -17,37 +17,6 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** Path parameters that are row ids (parsed by @IdParam: positive 32-bit integers). */
 const ID_PARAMS = new Set(['id', 'modelId', 'line_id']);
-
-/** Error problems specific to one operation, where the generic example would mislead. */
-const ERROR_PROBLEMS: Record<string, Record<number, Problem[]>> = {
-  login: { 403: [{ code: 'invalid_credentials', message: 'Wrong email or password' }] },
-  addCartLine: {
-    401: [
-      {
-        code: 'out_of_range',
-        message: 'width must be at most 2400',
-        path: 'questions.width.values[0]',
-      },
-    ],
-    403: [{ code: 'cart_company_mismatch', message: 'The cart belongs to another company' }],
-  },
-  createCart: {
-    401: [{ code: 'is_string', message: 'reference must be a string', path: 'reference' }],
-  },
-  createCompany: {
-    401: [{ code: 'is_email', message: 'email must be an email', path: 'email' }],
-    403: [{ code: 'intent_not_allowed', message: 'An intent token may not create a company' }],
-  },
-  createModel: {
-    400: [{ code: 'required', message: 'general.name is required', path: 'general.name' }],
-    401: [{ code: 'not_a_member', message: 'User is not part of this supplier' }],
-  },
-  refreshTokens: {
-    401: [
-      { code: 'invalid_refresh_token', message: 'The refresh token is invalid, used or revoked' },
-    ],
-  },
-};
 
 const REQUEST_ID_HEADER = {
   description: 'The request id (echoed from the request, or generated): quote it in reports',
@@ -117,12 +86,11 @@ function finishOperation(route: string, operation: OperationObject): void {
       parameter.example ??= 1;
     }
   }
-  const problems = ERROR_PROBLEMS[operation.operationId ?? ''] ?? {};
   for (const [code, response] of Object.entries(responses)) {
     const status = Number(code);
     if (status >= 400) {
-      const description = response.description || errorResponse(status).description;
-      Object.assign(response, errorResponse(status, problems[status]), { description });
+      response.description ||= statusText(status);
+      Object.assign(response, errorResponse(status, operation.operationId));
     }
     response.headers = {
       ...response.headers,
