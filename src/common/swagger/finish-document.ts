@@ -77,8 +77,13 @@ function finishOperation(route: string, operation: OperationObject): void {
     responses['415'] ??= { description: '' };
   }
   if (!WITHOUT_DATABASE.includes(route)) responses['503'] ??= { description: '' };
-  if (IDEMPOTENT_ROUTES.includes(route)) {
-    operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY];
+  const parameters = (operation.parameters ?? []) as ParameterObject[];
+  // Once and only once, whether or not a decorator already declares it.
+  if (
+    IDEMPOTENT_ROUTES.includes(route) &&
+    !parameters.some((p) => p.name === IDEMPOTENCY_KEY.name)
+  ) {
+    operation.parameters = [...parameters, IDEMPOTENCY_KEY];
   }
   for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
     if (parameter.in === 'path' && ID_PARAMS.has(parameter.name)) {
