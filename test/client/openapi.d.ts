@@ -612,15 +612,15 @@ export interface components {
         };
         LinksDto: {
             /** @example /v1/companies?page=2&per_page=50 */
-            self?: string;
+            self: string;
             /** @example /v1/companies?page=1&per_page=50 */
-            first?: string;
+            first: string;
             /** @example /v1/companies?page=1&per_page=50 */
             prev?: string;
             /** @example /v1/companies?page=3&per_page=50 */
             next?: string;
             /** @example /v1/companies?page=3&per_page=50 */
-            last?: string;
+            last: string;
         };
         LoginResultDto: {
             /** @description JWT access token (Authorization: Bearer …) */

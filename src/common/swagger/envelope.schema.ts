@@ -18,13 +18,13 @@ export class ProblemDto {
   path?: string;
 }
 
-/** The envelope's `links` (relative URLs; filled on paginated lists, `{}` elsewhere). */
+/** The `links` of a paginated list (relative URLs); other answers have `links: {}`. */
 export class LinksDto {
-  @ApiPropertyOptional({ example: '/v1/companies?page=2&per_page=50' }) self?: string;
-  @ApiPropertyOptional({ example: '/v1/companies?page=1&per_page=50' }) first?: string;
+  @ApiProperty({ example: '/v1/companies?page=2&per_page=50' }) self: string;
+  @ApiProperty({ example: '/v1/companies?page=1&per_page=50' }) first: string;
   @ApiPropertyOptional({ example: '/v1/companies?page=1&per_page=50' }) prev?: string;
   @ApiPropertyOptional({ example: '/v1/companies?page=3&per_page=50' }) next?: string;
-  @ApiPropertyOptional({ example: '/v1/companies?page=3&per_page=50' }) last?: string;
+  @ApiProperty({ example: '/v1/companies?page=3&per_page=50' }) last: string;
 }
 
 export type Schema = SchemaObject | ReferenceObject;
