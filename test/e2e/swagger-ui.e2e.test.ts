@@ -2,29 +2,30 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WINDOW_MODEL_YAML } from '../../src/models/upload/window-example.js';
-import { bearer, loginAdmin } from '../support/factories.js';
+import { bearer, login } from '../support/factories.js';
 import { createTestApp, listenOnFreePort, type TestContext } from '../support/test-app.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** The README's admin, whom the login example names. */
+const README_ADMIN = { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'change-me-please' };
 
 /**
  * Swagger UI as an integrator uses it, in headless Chromium: on a fresh database after
- * the README walkthrough, authorize with a fresh access token and execute the model
- * upload (with a file), a preview and an add-to-cart from the prefilled examples, as
- * they are. CI installs Debian's chromium (.ci/run); elsewhere set CHROMIUM_PATH.
+ * the README walkthrough, log in and authorize with the fresh access token, then execute
+ * the company and supplier creation, the model upload (with a file), a preview and an
+ * add-to-cart from the prefilled examples, as they are. CI installs Debian's chromium
+ * (.ci/run); elsewhere set CHROMIUM_PATH.
  */
 describe.skipIf(!existsSync(CHROMIUM))('Swagger UI, executed as it is', () => {
   let ctx: TestContext;
   let browser: Browser;
   let page: Page;
   let base: string;
-  let accessToken: string;
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp(README_ADMIN);
     base = await listenOnFreePort(ctx);
     await readmeWalkthrough();
-    accessToken = (await loginAdmin(ctx)).token;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
@@ -41,7 +42,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Swagger UI, executed as it is', () => {
 
   /** README steps 2–4: company 1, supplier 1 linked to it, the window model 1. */
   async function readmeWalkthrough(): Promise<void> {
-    const admin = await loginAdmin(ctx);
+    const admin = await login(ctx, README_ADMIN.ADMIN_EMAIL, README_ADMIN.ADMIN_PASSWORD);
     const company = await ctx.http.post('/v1/companies').set(bearer(admin.token)).send({
       email: 'buyer@example.com',
       name: 'Dealer BV',
@@ -80,7 +81,10 @@ describe.skipIf(!existsSync(CHROMIUM))('Swagger UI, executed as it is', () => {
     return { status: response.status(), body: (await response.json()) as Record<string, any> };
   }
 
-  it('authorizes with an access token and keeps it out of localStorage', async () => {
+  it('logs in with the example and authorizes with its access token, kept out of localStorage', async () => {
+    const loggedIn = await execute('auth', 'login');
+    expect(loggedIn.status, JSON.stringify(loggedIn.body)).toBe(201);
+    const accessToken = loggedIn.body.data.access_token as string;
     await page.locator('button.authorize').first().click();
     const scheme = page.locator('.auth-container', { hasText: 'access-token' });
     await scheme.locator('input').fill(accessToken);
@@ -89,6 +93,13 @@ describe.skipIf(!existsSync(CHROMIUM))('Swagger UI, executed as it is', () => {
     await scheme.locator('button.btn-done').click();
     const stored = await page.evaluate<string>('JSON.stringify(localStorage)');
     expect(stored).not.toContain(accessToken);
+  }, 60_000);
+
+  it('creates the example company and the example supplier of company 1 (201)', async () => {
+    const company = await execute('companies', 'createCompany');
+    expect(company.status, JSON.stringify(company.body)).toBe(201);
+    const supplier = await execute('suppliers', 'createSupplier');
+    expect(supplier.status, JSON.stringify(supplier.body)).toBe(201);
   }, 60_000);
 
   it('uploads the example model as a file (201)', async () => {
