@@ -1891,7 +1891,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description Wrong email or password (403, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2775,7 +2775,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3333,7 +3333,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3460,7 +3460,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description Invalid body (401 on this route, as API-v1.md fixes) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3485,7 +3485,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3615,7 +3615,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Forbidden */
+            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4177,7 +4177,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4756,7 +4756,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6243,7 +6243,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Unauthorized */
+            /** @description Not a member of the supplier (401, as API-v1.md fixes) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6267,7 +6267,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8489,7 +8489,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
+            /** @description Invalid body (401 on this route, as API-v1.md fixes) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8514,7 +8514,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8667,7 +8667,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8753,7 +8753,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unauthorized */
+            /** @description Invalid body or configuration (401, as API-v1.md fixes); nothing is stored */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8778,7 +8778,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description No usable credential, or a cart of another company (403, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8948,7 +8948,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Forbidden */
+            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -7,6 +7,8 @@ import { ERROR_ENVELOPE } from './envelope.schema.js';
 export interface ErrorExample {
   message: string;
   errors: Problem[];
+  /** When the status means something else here than its name says (seed routes). */
+  description?: string;
 }
 
 const problem = (code: string, message: string, path?: string): ErrorExample => ({
@@ -19,6 +21,14 @@ const UNAUTHENTICATED = problem(
   'unauthenticated',
   'Missing, invalid, expired or revoked credential',
 );
+const SEED_UNAUTHENTICATED: ErrorExample = {
+  ...UNAUTHENTICATED,
+  description: 'No usable credential (403 on this route, as API-v1.md fixes)',
+};
+const seedInvalid = (example: ErrorExample): ErrorExample => ({
+  ...example,
+  description: 'Invalid body (401 on this route, as API-v1.md fixes)',
+});
 const INVALID_BODY: ErrorExample = {
   message: 'Bad request',
   errors: [{ code: 'is_email', message: 'email must be an email', path: 'email' }],
@@ -46,9 +56,14 @@ const BY_STATUS: Record<number, ErrorExample> = {
 
 /** Where an operation's answer differs from the status's usual one. */
 const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
-  login: { 403: problem('invalid_credentials', 'Wrong email or password') },
+  login: {
+    403: {
+      ...problem('invalid_credentials', 'Wrong email or password'),
+      description: 'Wrong email or password (403, as API-v1.md fixes)',
+    },
+  },
   createApiToken: {
-    403: UNAUTHENTICATED,
+    403: SEED_UNAUTHENTICATED,
     409: problem('duplicate', 'You already have a token with that name', 'name'),
   },
   createUser: { 409: problem('duplicate', 'A user with that email exists', 'email') },
@@ -59,21 +74,21 @@ const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
         { code: 'duplicate', message: 'A company with this vat_number exists', path: 'vat_number' },
       ],
     },
-    401: INVALID_BODY,
-    403: UNAUTHENTICATED,
+    401: seedInvalid(INVALID_BODY),
+    403: SEED_UNAUTHENTICATED,
   },
-  listCompanies: { 403: UNAUTHENTICATED, 404: notFound('Companies not found') },
-  getCompany: { 403: UNAUTHENTICATED, 404: notFound('No company found') },
-  listCompanySuppliers: { 403: UNAUTHENTICATED, 404: notFound('No suppliers found') },
+  listCompanies: { 403: SEED_UNAUTHENTICATED, 404: notFound('Companies not found') },
+  getCompany: { 403: SEED_UNAUTHENTICATED, 404: notFound('No company found') },
+  listCompanySuppliers: { 403: SEED_UNAUTHENTICATED, 404: notFound('No suppliers found') },
   createSupplier: {
-    403: UNAUTHENTICATED,
+    403: SEED_UNAUTHENTICATED,
     404: notFound('No company found'),
     409: problem('duplicate', 'Error while inserting the new supplier'),
   },
   createModel: {
     400: problem('required', 'general.name is required', 'general.name'),
-    401: NOT_A_MEMBER,
-    403: UNAUTHENTICATED,
+    401: { ...NOT_A_MEMBER, description: 'Not a member of the supplier (401, as API-v1.md fixes)' },
+    403: SEED_UNAUTHENTICATED,
     404: notFound('The supplier does not exist'),
     409: problem('duplicate', 'Another model of this supplier has that code', 'general.code'),
   },
@@ -84,13 +99,14 @@ const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
   addCompanyMember: { 409: problem('duplicate', 'The user is already a member', 'user_id') },
   addSupplierMember: { 409: problem('duplicate', 'The user is already a member', 'user_id') },
   createCart: {
-    401: problem('is_not_empty', 'reference should not be empty', 'reference'),
-    403: UNAUTHENTICATED,
+    401: seedInvalid(problem('is_not_empty', 'reference should not be empty', 'reference')),
+    403: SEED_UNAUTHENTICATED,
   },
-  listCarts: { 400: problem('not_found', 'Carts not found'), 403: UNAUTHENTICATED },
-  getDefaultCart: { 400: problem('not_found', 'Cart was not found'), 403: UNAUTHENTICATED },
+  listCarts: { 400: problem('not_found', 'Carts not found'), 403: SEED_UNAUTHENTICATED },
+  getDefaultCart: { 400: problem('not_found', 'Cart was not found'), 403: SEED_UNAUTHENTICATED },
   addCartLine: {
     401: {
+      description: 'Invalid body or configuration (401, as API-v1.md fixes); nothing is stored',
       message: 'The configuration is not valid',
       errors: [
         {
@@ -100,7 +116,10 @@ const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
         },
       ],
     },
-    403: UNAUTHENTICATED,
+    403: {
+      ...SEED_UNAUTHENTICATED,
+      description: 'No usable credential, or a cart of another company (403, as API-v1.md fixes)',
+    },
     404: notFound('No model found'),
   },
   getCart: { 404: problem('not_found', 'Cart not found', 'cart_id') },
@@ -119,6 +138,11 @@ export function errorExample(status: number, operationId = '') {
   const example = BY_OPERATION[operationId]?.[status] ??
     BY_STATUS[status] ?? { message: statusText(status), errors: [] };
   return { code: status, message: example.message, data: null, links: {}, errors: example.errors };
+}
+
+/** The description of an error status of an operation (undefined: the status's name). */
+export function errorDescription(status: number, operationId = ''): string | undefined {
+  return BY_OPERATION[operationId]?.[status]?.description;
 }
 
 /** The response object of an error status: the error envelope with a real example. */

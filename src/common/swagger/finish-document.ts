@@ -7,7 +7,7 @@ import type {
   SchemaObject,
 } from '@nestjs/swagger';
 import { statusText } from '../envelope/envelope.js';
-import { errorResponse } from './error-examples.js';
+import { errorDescription, errorResponse } from './error-examples.js';
 import { ERROR_ENVELOPE, envelopeSchema, NULL_DATA } from './envelope.schema.js';
 import { IDEMPOTENT_ROUTES, OPERATION_IDS, WITHOUT_DATABASE } from './operations.js';
 import { INT32, SCHEMA_EXAMPLES } from './schema-types.js';
@@ -94,7 +94,9 @@ function finishOperation(route: string, operation: OperationObject): void {
   for (const [code, response] of Object.entries(responses)) {
     const status = Number(code);
     if (status >= 400) {
-      response.description ||= statusText(status);
+      response.description =
+        errorDescription(status, operation.operationId) ??
+        (response.description || statusText(status));
       Object.assign(response, errorResponse(status, operation.operationId));
     }
     response.headers = {
