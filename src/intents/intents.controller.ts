@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../auth/auth.decorator.js';
 import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
 import type { Principal } from '../auth/principal.js';
@@ -39,6 +39,7 @@ export class IntentsController {
   @Auth('jwt')
   @ResponseMessage('Intent token revoked')
   @ApiOperation({ summary: 'Revoke one of your intent tokens before it expires' })
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The token id (jti)' })
   @ApiEnvelope(null)
   @ApiErrors(401, 404)
   async revoke(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<null> {

@@ -3176,8 +3176,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example 1 */
-                id: number;
+                /** @description The token id (jti) */
+                id: string;
             };
             cookie?: never;
         };

@@ -15,9 +15,6 @@ import { MAX_ID } from '../http/id-param.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
-/** Path parameters that are row ids (parsed by @IdParam: positive 32-bit integers). */
-const ID_PARAMS = new Set(['id', 'modelId', 'line_id']);
-
 const REQUEST_ID_HEADER = {
   description: 'The request id (echoed from the request, or generated): quote it in reports',
   schema: { type: 'string', example: '0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10' },
@@ -86,7 +83,9 @@ function finishOperation(route: string, operation: OperationObject): void {
     operation.parameters = [...parameters, IDEMPOTENCY_KEY];
   }
   for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
-    if (parameter.in === 'path' && ID_PARAMS.has(parameter.name)) {
+    // Numeric path parameters are row ids (@IdParam: positive 32-bit integers, else 404).
+    const schema = parameter.schema as SchemaObject | undefined;
+    if (parameter.in === 'path' && schema?.type === 'number') {
       parameter.schema = { ...INT32, minimum: 1, maximum: MAX_ID };
       parameter.example ??= 1;
     }
