@@ -19,6 +19,42 @@ export default tseslint.config(
     },
   },
   {
+    // The engine is plain TypeScript: no framework, ORM or HTTP package may reach it.
+    files: ['src/engine/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex:
+                '^(@nestjs/|typeorm|express|passport|class-validator|class-transformer|rxjs|ioredis|pg$|better-sqlite3|multer|prom-client)',
+              message: 'src/engine is plain TypeScript: no framework or database imports.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Everything else enters the engine through its index only.
+    files: ['src/**/*.ts'],
+    ignores: ['src/engine/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)engine/(?!index\\.js$)',
+              message: 'Import the engine through src/engine/index.ts only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // Tests read deep JSON answers; typing every one of them would say nothing more.
     files: ['test/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

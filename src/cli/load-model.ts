@@ -6,7 +6,7 @@ import { AppModule } from '../app.module.js';
 import type { Principal } from '../auth/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
-import type { ModelSourceFormat } from '../engine/source/index.js';
+import type { ModelSourceFormat } from '../engine/index.js';
 import { ModelsService } from '../models/models.service.js';
 import { SupplierEntity } from '../suppliers/supplier.entity.js';
 import { UserEntity } from '../users/user.entity.js';

@@ -3,9 +3,11 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
-import { compileModel, MAX_REPORTED_PROBLEMS, type CompiledModel } from '../engine/index.js';
-import type { Problem } from '../engine/problems.js';
 import {
+  compileModel,
+  MAX_REPORTED_PROBLEMS,
+  type CompiledModel,
+  type Problem,
   importedModelIds,
   mergeImports,
   readModelSource,
@@ -14,7 +16,7 @@ import {
   type ModelSourceFormat,
   type SourceResult,
   unsafePathReason,
-} from '../engine/source/index.js';
+} from '../engine/index.js';
 import { ModelAssetEntity } from './model-asset.entity.js';
 import { ModelVersionEntity } from './model-version.entity.js';
 import { ModelEntity } from './model.entity.js';
