@@ -68,7 +68,13 @@ const membershipCommand = (target: MembershipTarget): Command => ({
     const config = new AppConfig(env);
     const dataSource = await openDatabase(config);
     try {
-      const result = await addMembership(dataSource, target, targetId, String(options.user));
+      const result = await addMembership(
+        dataSource,
+        config,
+        target,
+        targetId,
+        String(options.user),
+      );
       const who = `#${result.user.id} ${result.user.email}`;
       io.out(
         result.added
