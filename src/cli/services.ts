@@ -15,6 +15,8 @@ import { UsersService } from '../users/users.service.js';
  * The app's own services and repositories over the CLI's data source, wired by hand:
  * the user and membership commands need these few, not the whole application.
  */
+export type CliServices = ReturnType<typeof cliServices>;
+
 export function cliServices(dataSource: DataSource, config: AppConfig) {
   const transactions = new TransactionRunner(dataSource);
   const access = new AccessService(new AccessRepository(dataSource));

@@ -1,14 +1,12 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import type { DataSource } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
-import type { AppConfig } from '../config/app-config.js';
 import { systemPrincipal, type UserRole } from '../principal/principal.js';
 import { CreateUserDto, type UserDto } from '../users/dto/user.dto.js';
 import type { UserEntity } from '../users/user.entity.js';
 import type { UserRepository } from '../users/user.repository.js';
 import { CliError, usageError } from './cli-error.js';
-import { cliServices } from './services.js';
+import type { CliServices } from './services.js';
 
 export interface NewUser {
   email: string;
@@ -24,11 +22,7 @@ const OPERATOR = systemPrincipal({ id: 0, email: 'cli' });
  * Creates a user through UsersService, with the same validation as POST /v1/users
  * (email format, password length) and the same argon2id hashing.
  */
-export async function createUser(
-  dataSource: DataSource,
-  config: AppConfig,
-  input: NewUser,
-): Promise<UserDto> {
+export async function createUser(services: CliServices, input: NewUser): Promise<UserDto> {
   const dto = plainToInstance(CreateUserDto, input);
   const errors = await validate(dto, { forbidUnknownValues: true });
   if (errors.length > 0) {
@@ -36,7 +30,7 @@ export async function createUser(
     throw usageError(`Invalid user: ${reasons.join('; ')}`);
   }
   try {
-    return await cliServices(dataSource, config).users.create(OPERATOR, dto);
+    return await services.users.create(OPERATOR, dto);
   } catch (error) {
     throw asCliError(error);
   }
@@ -49,13 +43,11 @@ export type MembershipTarget = 'supplier' | 'company';
  * an error: running the same provisioning script twice must succeed.
  */
 export async function addMembership(
-  dataSource: DataSource,
-  config: AppConfig,
+  services: CliServices,
   target: MembershipTarget,
   targetId: number,
   userRef: string,
 ): Promise<{ user: UserEntity; added: boolean; name: string }> {
-  const services = cliServices(dataSource, config);
   const user = await findUser(services.userRows, userRef);
   const owner =
     target === 'supplier'
