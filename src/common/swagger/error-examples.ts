@@ -1,5 +1,5 @@
 import { getSchemaPath } from '@nestjs/swagger';
-import type { Problem } from '../../engine/problems.js';
+import type { Problem } from '../../engine/index.js';
 import { statusText } from '../envelope/envelope.js';
 import { ERROR_ENVELOPE } from './envelope.schema.js';
 
