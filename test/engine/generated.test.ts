@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileModel, evaluateConfiguration } from '../../src/engine/index.js';
-import { MODEL_GENERATOR } from '../support/shared-dir.js';
+import { MODEL_GENERATOR } from '../support/examples.js';
 
 const GENERATOR = MODEL_GENERATOR;
 const dir = mkdtempSync(join(tmpdir(), 'engine-gen-'));
@@ -76,12 +76,12 @@ describe('generated models (gen-model.mjs)', () => {
   });
 });
 
-describe('bench/generate-model.ts', () => {
-  it('produces exactly what the shared generator produces', async () => {
-    const { generateModel } = await import('../../bench/generate-model.js');
-    const shared = generate(40);
-    const port = generateModel(40);
-    expect(port.model).toEqual(shared.document);
-    expect(port.answers).toEqual(shared.answers);
+describe('tools/gen-model.mjs as a module', () => {
+  it('answers what its command line writes', async () => {
+    const { generateModel } = await import('../../tools/gen-model.mjs');
+    const written = generate(40);
+    const generated = generateModel(40);
+    expect(generated.model).toEqual(written.document);
+    expect(generated.answers).toEqual(written.answers);
   });
 });
