@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config.js';
+import { AppLogger } from '../logging/app-logger.js';
+import { TypeOrmPinoLogger } from '../logging/typeorm-logger.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { MigrationRunner } from './migration-runner.js';
 import { TransactionRunner } from './transaction-runner.js';
@@ -13,9 +15,10 @@ import { TransactionRunner } from './transaction-runner.js';
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
+      inject: [AppConfig, AppLogger],
+      useFactory: (config: AppConfig, logger: AppLogger) => ({
         ...buildDataSourceOptions(config.database),
+        logger: new TypeOrmPinoLogger(logger.pino),
         retryAttempts: config.isProduction ? 10 : 1,
         retryDelay: 2_000,
       }),

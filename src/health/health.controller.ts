@@ -1,16 +1,36 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import {
+  HealthCheckService,
+  HealthIndicatorService,
+  TypeOrmHealthIndicator,
+  type HealthCheckResult,
+  type HealthIndicatorFunction,
+} from '@nestjs/terminus';
 import { Public } from '../auth/auth.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+import { AppConfig } from '../config/app-config.js';
+import { ShutdownState } from '../lifecycle/shutdown-state.js';
+import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
 
-/** Kubernetes probes: live = the process answers; ready = it can reach its database. */
+const CHECK_TIMEOUT_MS = 2_000;
+
+/**
+ * Kubernetes probes: live = the process answers; ready = it is not shutting down and
+ * every dependency answers (the database; Redis when REDIS_URL is set).
+ */
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly typeorm: TypeOrmHealthIndicator,
+    private readonly indicators: HealthIndicatorService,
+    private readonly rateLimiter: RateLimiterService,
+    private readonly shutdown: ShutdownState,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get('live')
   @Public()
@@ -23,17 +43,48 @@ export class HealthController {
 
   @Get('ready')
   @Public()
-  @ApiOperation({ summary: 'Readiness probe: checks the database' })
+  @ApiOperation({ summary: 'Readiness probe: the database, and Redis when configured' })
   @ApiEnvelope(null)
   @ApiErrors(503)
-  async ready(): Promise<{ status: string; database: string }> {
-    try {
-      await this.dataSource.query('SELECT 1');
-    } catch {
-      throw new ApiError(503, 'Database unavailable', [
-        { code: 'database_unavailable', message: 'The database does not answer' },
+  async ready(): Promise<{ status: string; checks: HealthCheckResult['details'] }> {
+    if (this.shutdown.draining) {
+      throw new ApiError(503, 'Shutting down', [
+        { code: 'shutting_down', message: 'The instance is shutting down' },
       ]);
     }
-    return { status: 'ok', database: this.dataSource.options.type };
+    const checks: HealthIndicatorFunction[] = [() => this.typeorm.pingCheck('database', { timeout: CHECK_TIMEOUT_MS })];
+    if (this.config.redisUrl) checks.push(() => this.redis());
+    let result: HealthCheckResult;
+    try {
+      result = await this.health.check(checks);
+    } catch (error) {
+      const details = (error as { response?: HealthCheckResult }).response?.details ?? {};
+      const down = Object.entries(details).filter(([, check]) => check.status === 'down');
+      throw new ApiError(
+        503,
+        'Not ready',
+        down.map(([name]) => ({ code: `${name}_unavailable`, message: `${name} does not answer` })),
+        { 'Retry-After': '5' },
+      );
+    }
+    return { status: 'ok', checks: result.details };
+  }
+
+  private async redis() {
+    const check = this.indicators.check('redis');
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.rateLimiter.ping(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
+        }),
+      ]);
+      return check.up();
+    } catch (error) {
+      return check.down({ message: (error as Error).message });
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

@@ -1,0 +1,66 @@
+import { Injectable, type NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { routePattern } from '../metrics/http-metrics.middleware.js';
+import { requestContext, requestIdFor, type RequestContext } from './request-context.js';
+
+const CONTEXT = Symbol('request-context');
+type WithContext = Request & { [CONTEXT]?: RequestContext; user?: { userId?: number } };
+
+/**
+ * One line per answered request: method, route pattern, status, duration (ms), request
+ * id, user id. The URL is logged without its query string; headers and bodies are not
+ * logged. Runs first, so the request id exists before anything else can log.
+ */
+export function requestLogging(logger: Logger): RequestHandler {
+  const http = pinoHttp({
+    logger,
+    genReqId: requestIdFor,
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
+    serializers: {
+      req: (req: { method: string; url: string }) => ({
+        method: req.method,
+        path: req.url.split('?')[0],
+      }),
+      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessMessage: (req, res) => `${req.method} ${routePattern(req as Request)} ${res.statusCode}`,
+    customErrorMessage: (req, res) => `${req.method} ${routePattern(req as Request)} ${res.statusCode}`,
+    customSuccessObject: (req, res, fields) => requestFields(req as WithContext, res, fields),
+    customErrorObject: (req, res, _error, fields) => requestFields(req as WithContext, res, fields),
+  });
+  return (req, res, next) => {
+    http(req, res);
+    const context: RequestContext = { requestId: String(req.id), request: req };
+    (req as WithContext)[CONTEXT] = context;
+    requestContext.run(context, next);
+  };
+}
+
+function requestFields(req: WithContext, res: { statusCode: number }, fields: object): object {
+  return {
+    ...fields,
+    method: req.method,
+    route: routePattern(req),
+    status: res.statusCode,
+    request_id: String(req.id),
+    user_id: req.user?.userId ?? null,
+  };
+}
+
+/**
+ * Re-enters the request's context once Express has parsed the body: stream callbacks
+ * run in the socket's async context, so guards and handlers would otherwise log
+ * without the request id.
+ */
+@Injectable()
+export class RequestContextMiddleware implements NestMiddleware {
+  use(req: Request, _res: Response, next: NextFunction): void {
+    const context = (req as WithContext)[CONTEXT];
+    if (context) requestContext.run(context, next);
+    else next();
+  }
+}
