@@ -177,7 +177,8 @@ class EnvReader {
       } catch {
         origin = null;
       }
-      if (origin === null) this.problems.push(`${name}: "${item}" is not an origin (scheme://host[:port])`);
+      if (origin === null)
+        this.problems.push(`${name}: "${item}" is not an origin (scheme://host[:port])`);
       else origins.push(origin);
     }
     return origins;

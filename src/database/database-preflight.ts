@@ -32,7 +32,9 @@ export async function waitForDatabase(config: AppConfig, logger: Logger): Promis
     } catch (error) {
       const { code, message } = error as { code?: string; message?: string };
       const hint =
-        code === '3D000' ? `; create it: createdb -h ${where.host} -p ${where.port} ${where.database}` : '';
+        code === '3D000'
+          ? `; create it: createdb -h ${where.host} -p ${where.port} ${where.database}`
+          : '';
       const last = attempt === attempts;
       logger[last ? 'fatal' : 'warn'](
         { ...where, code, attempt, attempts },

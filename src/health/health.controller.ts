@@ -52,7 +52,9 @@ export class HealthController {
         { code: 'shutting_down', message: 'The instance is shutting down' },
       ]);
     }
-    const checks: HealthIndicatorFunction[] = [() => this.typeorm.pingCheck('database', { timeout: CHECK_TIMEOUT_MS })];
+    const checks: HealthIndicatorFunction[] = [
+      () => this.typeorm.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),
+    ];
     if (this.config.redisUrl) checks.push(() => this.redis());
     let result: HealthCheckResult;
     try {

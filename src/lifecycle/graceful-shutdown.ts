@@ -23,11 +23,7 @@ export function closeConnectionsWhileDraining(state: ShutdownState): RequestHand
  * enableShutdownHooks, which closes the app before requests finish and re-raises
  * the signal (exit 143).
  */
-export function handleTermination(
-  app: INestApplication,
-  logger: Logger,
-  timeoutMs: number,
-): void {
+export function handleTermination(app: INestApplication, logger: Logger, timeoutMs: number): void {
   let started = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (started) return;

@@ -94,7 +94,11 @@ export class NestPinoLogger implements LoggerService {
     this.logger.error(fields, text(message));
   }
 
-  private write(level: 'info' | 'warn' | 'debug' | 'trace' | 'fatal', message: unknown, params: unknown[]): void {
+  private write(
+    level: 'info' | 'warn' | 'debug' | 'trace' | 'fatal',
+    message: unknown,
+    params: unknown[],
+  ): void {
     const context = typeof params.at(-1) === 'string' ? params.at(-1) : undefined;
     this.logger[level]({ context }, text(message));
   }

@@ -27,8 +27,10 @@ export function requestLogging(logger: Logger): RequestHandler {
       res: (res: { statusCode: number }) => ({ status: res.statusCode }),
     },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: (req, res) => `${req.method} ${routePattern(req as Request)} ${res.statusCode}`,
-    customErrorMessage: (req, res) => `${req.method} ${routePattern(req as Request)} ${res.statusCode}`,
+    customSuccessMessage: (req, res) =>
+      `${req.method} ${routePattern(req as Request)} ${res.statusCode}`,
+    customErrorMessage: (req, res) =>
+      `${req.method} ${routePattern(req as Request)} ${res.statusCode}`,
     customSuccessObject: (req, res, fields) => requestFields(req as WithContext, res, fields),
     customErrorObject: (req, res, _error, fields) => requestFields(req as WithContext, res, fields),
   });

@@ -4,6 +4,8 @@ import supertest from 'supertest';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
 import { AppConfig } from '../../src/config/app-config.js';
+import { AppLogger, createAppLogger, NestPinoLogger } from '../../src/logging/app-logger.js';
+import type { LogCapture } from './log-capture.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const ADMIN_EMAIL = 'admin@example.test';
@@ -25,6 +27,7 @@ export interface TestContext {
 export async function createTestApp(
   env: Record<string, string> = {},
   sharedDatabase?: TestDatabase,
+  options: { logs?: LogCapture } = {},
 ): Promise<TestContext> {
   const database = sharedDatabase ?? (await createTestDatabase());
   const config = new AppConfig({
@@ -41,11 +44,15 @@ export async function createTestApp(
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(AppConfig)
     .useValue(config)
+    .overrideProvider(AppLogger)
+    .useValue({ pino: createAppLogger(config, options.logs?.stream ?? { write: () => undefined }) })
     .compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({
     bodyParser: false,
     logger: ['error'],
   });
+  // With a capture, Nest's own messages (errors from the filter) go to it as JSON too.
+  if (options.logs) app.useLogger(new NestPinoLogger(app.get(AppLogger).pino));
   configureApp(app);
   await app.init();
   return {
