@@ -10,22 +10,17 @@ type WithContext = Request & { [CONTEXT]?: RequestContext; user?: { userId?: num
 
 /**
  * One line per answered request: method, route pattern, status, duration (ms), request
- * id, user id. The URL is logged without its query string; headers and bodies are not
- * logged. Runs first, so the request id exists before anything else can log.
+ * id, user id. Only the route pattern is logged (not the URL with its ids and query);
+ * headers and bodies are not logged. Runs first, so the request id exists before anything else can log.
  */
 export function requestLogging(logger: Logger): RequestHandler {
   const http = pinoHttp({
     logger,
     genReqId: requestIdFor,
-    quietReqLogger: true,
+    // The one line per request is built by requestFields (no nested req/res objects).
+    quietResLogger: true,
+    serializers: { req: (req: { method: string }) => ({ method: req.method }) },
     customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
-    serializers: {
-      req: (req: { method: string; url: string }) => ({
-        method: req.method,
-        path: req.url.split('?')[0],
-      }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
     customSuccessMessage: (req, res) =>
       `${req.method} ${routePattern(req as Request)} ${res.statusCode}`,
@@ -42,14 +37,18 @@ export function requestLogging(logger: Logger): RequestHandler {
   };
 }
 
-function requestFields(req: WithContext, res: { statusCode: number }, fields: object): object {
+function requestFields(
+  req: WithContext,
+  res: { statusCode: number },
+  fields: { duration_ms?: number },
+): object {
   return {
-    ...fields,
     method: req.method,
     route: routePattern(req),
     status: res.statusCode,
     request_id: String(req.id),
     user_id: req.user?.userId ?? null,
+    duration_ms: fields.duration_ms,
   };
 }
 
