@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ShutdownState } from '../../src/lifecycle/shutdown-state.js';
 import { expectEnvelope, problemsOf } from '../support/factories.js';
 import { LogCapture } from '../support/log-capture.js';
 import { startRedis } from '../support/processes.js';
@@ -55,5 +56,20 @@ describe('readiness checks every dependency (database, Redis when configured)', 
       level: 'error',
     });
     expectEnvelope(await ctx.http.get('/health/live'), 200);
+  });
+
+  it('answers 503 at once when the instance starts draining (SIGTERM), while liveness stays 200', async () => {
+    const draining = await createTestApp();
+    try {
+      expectEnvelope(await draining.http.get('/health/ready'), 200);
+      draining.app.get(ShutdownState).startDraining();
+      const ready = await draining.http.get('/health/ready');
+      expectEnvelope(ready, 503);
+      expect(problemsOf(ready.body)[0]).toMatchObject({ code: 'shutting_down' });
+      expect(ready.headers.connection).toBe('close');
+      expectEnvelope(await draining.http.get('/health/live'), 200);
+    } finally {
+      await draining.close();
+    }
   });
 });
