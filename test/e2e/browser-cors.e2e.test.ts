@@ -80,7 +80,7 @@ describe.skipIf(!existsSync(CHROMIUM))('a web shop on another origin, in headles
             return {
               ok: true,
               status: res.status,
-              body: await res.json(),
+              body: (await res.json()) as { data: Record<string, unknown> },
               requestId: res.headers.get('X-Request-Id'),
               replayed: res.headers.get('Idempotent-Replayed'),
             };
