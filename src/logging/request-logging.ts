@@ -31,6 +31,9 @@ export function requestLogging(logger: Logger): RequestHandler {
   });
   return (req, res, next) => {
     http(req, res);
+    // At debug level, also the moment a request is received (what a drain waits for).
+    if (logger.isLevelEnabled('debug'))
+      logger.debug({ request_id: String(req.id), method: req.method }, 'Request received');
     const context: RequestContext = { requestId: String(req.id), request: req };
     (req as WithContext)[CONTEXT] = context;
     requestContext.run(context, next);
