@@ -3,11 +3,11 @@
  * compiled model holds, for generated models of 100, 1,000 and 5,000 questions.
  * Run with `npm run bench` (builds with tsconfig.bench.json, runs with --expose-gc).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compileModel, type CompiledModel, evaluateConfiguration } from '../src/engine/index.js';
+import { runGenerator } from './run-generator.js';
 
 const SIZES = [100, 1000, 5000];
 const WARM_UP = 50;
@@ -25,25 +25,6 @@ interface Row {
   heapMb: number | undefined;
   runs: number;
   valid: boolean;
-}
-
-/** Writes model and answers to `dir` with the generator. */
-function generate(questions: number, dir: string): { document: unknown; answers: unknown } {
-  const out = join(dir, `model-${questions}.json`);
-  const answersOut = join(dir, `answers-${questions}.json`);
-  execFileSync(process.execPath, [
-    GENERATOR,
-    '--questions',
-    String(questions),
-    '--out',
-    out,
-    '--answers',
-    answersOut,
-  ]);
-  return {
-    document: JSON.parse(readFileSync(out, 'utf8')),
-    answers: JSON.parse(readFileSync(answersOut, 'utf8')),
-  };
 }
 
 function compileOrThrow(document: unknown): CompiledModel {
@@ -72,7 +53,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 function bench(questions: number, dir: string): Row {
-  const { document, answers } = generate(questions, dir);
+  const { document, answers } = runGenerator(GENERATOR, questions, dir);
   const compileTimes: number[] = [];
   for (let i = 0; i < 3; i++) {
     const started = performance.now();

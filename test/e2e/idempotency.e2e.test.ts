@@ -20,6 +20,9 @@ import { createTestApp, type TestContext } from '../support/test-app.js';
 
 const answers = { size: { values: ['l'] } };
 
+const uploadMinimalModel = (ctx: TestContext, world: ModelWorld): Promise<TestModel> =>
+  uploadModel(ctx, world.supplier.id, world.supplierMember.token, minimalModel(unique('M')));
+
 describe('Idempotency-Key (DESIGN.md "Resources")', () => {
   let ctx: TestContext;
   let world: ModelWorld;
@@ -28,12 +31,7 @@ describe('Idempotency-Key (DESIGN.md "Resources")', () => {
   beforeAll(async () => {
     ctx = await createTestApp();
     world = await createModelWorld(ctx);
-    model = await uploadModel(
-      ctx,
-      world.supplier.id,
-      world.supplierMember.token,
-      minimalModel(unique('M')),
-    );
+    model = await uploadMinimalModel(ctx, world);
   });
   afterAll(() => ctx?.close());
 
@@ -201,12 +199,7 @@ describe('Idempotency-Key across two instances on one database', () => {
     one = await createTestApp();
     two = await createTestApp({}, one.database);
     world = await createModelWorld(one);
-    model = await uploadModel(
-      one,
-      world.supplier.id,
-      world.supplierMember.token,
-      minimalModel(unique('M')),
-    );
+    model = await uploadMinimalModel(one, world);
   });
   afterAll(async () => {
     await two?.close();

@@ -1,32 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileModel, evaluateConfiguration } from '../../src/engine/index.js';
+import { runGenerator } from '../../bench/run-generator.js';
 import { MODEL_GENERATOR } from '../support/examples.js';
 
-const GENERATOR = MODEL_GENERATOR;
 const dir = mkdtempSync(join(tmpdir(), 'engine-gen-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function generate(questions: number) {
-  const out = join(dir, `model-${questions}.json`);
-  const answersOut = join(dir, `answers-${questions}.json`);
-  execFileSync(process.execPath, [
-    GENERATOR,
-    '--questions',
-    String(questions),
-    '--out',
-    out,
-    '--answers',
-    answersOut,
-  ]);
-  return {
-    document: JSON.parse(readFileSync(out, 'utf8')) as unknown,
-    answers: JSON.parse(readFileSync(answersOut, 'utf8')) as unknown,
-  };
-}
+const generate = (questions: number) => runGenerator(MODEL_GENERATOR, questions, dir);
 
 describe('generated models (gen-model.mjs)', () => {
   it('a 200-question model compiles and its answers evaluate valid', () => {
