@@ -62,6 +62,8 @@ function prettyAvailable(): boolean {
   }
 }
 
+const NEST_WIRING = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
 /** Nest's own messages (start-up, errors through `new Logger(context)`) as pino lines. */
 export class NestPinoLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
@@ -100,7 +102,9 @@ export class NestPinoLogger implements LoggerService {
     params: unknown[],
   ): void {
     const context = typeof params.at(-1) === 'string' ? params.at(-1) : undefined;
-    this.logger[level]({ context }, text(message));
+    // Nest's wiring report (one line per module and route) is for debugging only.
+    const quiet = level === 'info' && NEST_WIRING.has(String(context));
+    this.logger[quiet ? 'debug' : level]({ context }, text(message));
   }
 }
 
