@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, expectEnvelope, loginAdmin, type TestUser } from '../support/factories.js';
 import { LogCapture } from '../support/log-capture.js';
@@ -97,5 +98,22 @@ describe('logs: JSON lines with request ids, no secrets', () => {
     // nothing JWT-shaped at all
     expect(text).not.toMatch(/eyJ[\w-]+\.eyJ[\w-]+\.[\w-]+/);
     expect(text).not.toContain('cfg_');
+  });
+
+  // Last: it closes the app's database.
+  it('logs an error from the exception filter as JSON under the request id; the client sees no detail', async () => {
+    await ctx.app.get(DataSource).destroy();
+    const res = await ctx.http
+      .get('/v1/users/me')
+      .set(bearer(admin.token))
+      .set('X-Request-Id', 'db-gone-1');
+    expectEnvelope(res, 503);
+    expect(res.body.errors).toEqual([]);
+    expect(JSON.stringify(res.body)).not.toMatch(
+      /stack|QueryFailed|TypeORM|sqlite|postgres|\.ts\b/i,
+    );
+    const mine = logs.lines().filter((line) => line.request_id === 'db-gone-1');
+    expect(mine.find((line) => line.context === 'Errors')).toMatchObject({ level: 'error' });
+    expect(mine.find((line) => line.route === '/v1/users/me')).toMatchObject({ status: 503 });
   });
 });
