@@ -11,7 +11,8 @@ type WithContext = Request & { [CONTEXT]?: RequestContext; user?: { userId?: num
 /**
  * One line per answered request: method, route pattern, status, duration (ms), request
  * id, user id. Only the route pattern is logged (not the URL with its ids and query);
- * headers and bodies are not logged. Runs first, so the request id exists before anything else can log.
+ * headers and bodies are not logged. Runs first, so that the request id exists before
+ * anything else can log.
  */
 export function requestLogging(logger: Logger): RequestHandler {
   const http = pinoHttp({
@@ -20,12 +21,10 @@ export function requestLogging(logger: Logger): RequestHandler {
     // The one line per request is built by requestFields (no nested req/res objects).
     quietResLogger: true,
     serializers: { req: (req: { method: string }) => ({ method: req.method }) },
-    customAttributeKeys: { reqId: 'request_id', responseTime: 'duration_ms' },
+    customAttributeKeys: { responseTime: 'duration_ms' },
     customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: (req, res) =>
-      `${req.method} ${routePattern(req as Request)} ${res.statusCode}`,
-    customErrorMessage: (req, res) =>
-      `${req.method} ${routePattern(req as Request)} ${res.statusCode}`,
+    customSuccessMessage: summary,
+    customErrorMessage: summary,
     customSuccessObject: (req, res, fields) => requestFields(req as WithContext, res, fields),
     customErrorObject: (req, res, _error, fields) => requestFields(req as WithContext, res, fields),
   });
@@ -39,6 +38,9 @@ export function requestLogging(logger: Logger): RequestHandler {
     requestContext.run(context, next);
   };
 }
+
+const summary = (req: { method?: string }, res: { statusCode: number }): string =>
+  `${req.method} ${routePattern(req as Request)} ${res.statusCode}`;
 
 function requestFields(
   req: WithContext,
