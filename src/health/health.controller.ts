@@ -46,7 +46,11 @@ export class HealthController {
   @ApiOperation({ summary: 'Readiness probe: the database, and Redis when configured' })
   @ApiEnvelope(null)
   @ApiErrors(503)
-  async ready(): Promise<{ status: string; checks: HealthCheckResult['details'] }> {
+  async ready(): Promise<{
+    status: string;
+    database: string;
+    checks: HealthCheckResult['details'];
+  }> {
     if (this.shutdown.draining) {
       throw new ApiError(503, 'Shutting down', [
         { code: 'shutting_down', message: 'The instance is shutting down' },
@@ -69,7 +73,7 @@ export class HealthController {
         { 'Retry-After': '5' },
       );
     }
-    return { status: 'ok', checks: result.details };
+    return { status: 'ok', database: this.config.database.type, checks: result.details };
   }
 
   private async redis() {
