@@ -21,10 +21,17 @@ import { IDEMPOTENT_KEY, type IdempotentOptions } from './idempotency-options.js
 /** 1–255 printable ASCII characters (DESIGN.md). */
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
 
-/** What is stored of a successful answer: the handler's result, before the envelope. */
+/** Headers a handler may set that belong to the answer (PUT /v1/models/{id} sets ETag). */
+const REPLAYED_HEADERS = ['etag', 'location'] as const;
+
+/**
+ * What is stored of a successful answer: the handler's result, before the envelope, and
+ * the answer headers it set.
+ */
 interface StoredAnswer {
   data: unknown;
   message?: string;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -81,14 +88,19 @@ export class IdempotencyInterceptor implements NestInterceptor {
         );
       case 'replay': {
         const stored = JSON.parse(claim.body) as StoredAnswer;
-        context.switchToHttp().getResponse<Response>().setHeader('Idempotent-Replayed', 'true');
+        const response = context.switchToHttp().getResponse<Response>();
+        for (const [name, value] of Object.entries(stored.headers ?? {}))
+          response.setHeader(name, value);
+        response.setHeader('Idempotent-Replayed', 'true');
         return of(new Reply(stored.data, stored.message));
       }
       case 'claimed': {
         const status = this.successStatus(context, request);
+        const response = context.switchToHttp().getResponse<Response>();
         return next.handle().pipe(
           mergeMap(async (result: unknown) => {
-            await this.keys.complete(claim.id, status, JSON.stringify(toStored(result)));
+            const stored = toStored(result, response);
+            await this.keys.complete(claim.id, status, JSON.stringify(stored));
             return result;
           }),
           catchError((error: unknown) =>
@@ -116,8 +128,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
   }
 }
 
-function toStored(result: unknown): StoredAnswer {
-  return result instanceof Reply
-    ? { data: result.data, message: result.message }
-    : { data: result };
+function toStored(result: unknown, response: Response): StoredAnswer {
+  const headers: Record<string, string> = {};
+  for (const name of REPLAYED_HEADERS) {
+    const value = response.getHeader(name);
+    if (value !== undefined) headers[name] = String(value);
+  }
+  const answer =
+    result instanceof Reply ? { data: result.data, message: result.message } : { data: result };
+  return { ...answer, headers };
 }

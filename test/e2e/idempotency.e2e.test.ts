@@ -158,6 +158,7 @@ describe('Idempotency-Key (DESIGN.md "Resources")', () => {
     expect(v2.body.data.version_number).toBe(2);
     const again = await put(body);
     expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.headers.etag).toBe('"2"');
     expect(again.body.data.version_number).toBe(2);
     expectEnvelope(await put({ ...body, pricing: { base_price: '1.00' } }), 422);
   });
