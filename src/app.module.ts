@@ -9,6 +9,7 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
 import { CompaniesModule } from './companies/companies.module.js';
 import { ConfigModule } from './config/config.module.js';
+import { buildDataSourceOptions } from './data-source-options.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
@@ -31,7 +32,7 @@ import { UsersModule } from './users/users.module.js';
     ConfigModule,
     LoggingModule,
     LifecycleModule,
-    DatabaseModule,
+    DatabaseModule.forRoot((config) => buildDataSourceOptions(config.database)),
     IdempotencyModule,
     RateLimitModule,
     AccessModule,

@@ -3,12 +3,12 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
   HealthCheckService,
   HealthIndicatorService,
-  TypeOrmHealthIndicator,
   type HealthCheckResult,
   type HealthIndicatorFunction,
 } from '@nestjs/terminus';
-import { Public } from '../auth/auth.decorator.js';
+import { Public } from '../principal/auth.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { DatabaseProbe } from '../database/database-probe.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { AppConfig } from '../config/app-config.js';
 import { ShutdownState } from '../lifecycle/shutdown-state.js';
@@ -25,8 +25,8 @@ const CHECK_TIMEOUT_MS = 2_000;
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly typeorm: TypeOrmHealthIndicator,
     private readonly indicators: HealthIndicatorService,
+    private readonly database: DatabaseProbe,
     private readonly rateLimiter: RateLimiterService,
     private readonly shutdown: ShutdownState,
     private readonly config: AppConfig,
@@ -56,10 +56,8 @@ export class HealthController {
         { code: 'shutting_down', message: 'The instance is shutting down' },
       ]);
     }
-    const checks: HealthIndicatorFunction[] = [
-      () => this.typeorm.pingCheck('database', { timeout: CHECK_TIMEOUT_MS }),
-    ];
-    if (this.config.redisUrl) checks.push(() => this.redis());
+    const checks: HealthIndicatorFunction[] = [() => this.probe('database', this.database)];
+    if (this.config.redisUrl) checks.push(() => this.probe('redis', this.rateLimiter));
     let result: HealthCheckResult;
     try {
       result = await this.health.check(checks);
@@ -73,15 +71,16 @@ export class HealthController {
         { 'Retry-After': '5' },
       );
     }
-    return { status: 'ok', database: this.config.database.type, checks: result.details };
+    return { status: 'ok', database: this.database.kind, checks: result.details };
   }
 
-  private async redis() {
-    const check = this.indicators.check('redis');
+  /** Up when `target.ping()` answers within CHECK_TIMEOUT_MS. */
+  private async probe(key: string, target: { ping(): Promise<void> }) {
+    const check = this.indicators.check(key);
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
-        this.rateLimiter.ping(),
+        target.ping(),
         new Promise((_, reject) => {
           timer = setTimeout(() => reject(new Error('timeout')), CHECK_TIMEOUT_MS);
         }),

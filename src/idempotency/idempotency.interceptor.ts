@@ -10,7 +10,7 @@ import { Reflector } from '@nestjs/core';
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../principal/principal.js';
 import { Reply } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';

@@ -1,14 +1,11 @@
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { IdempotencyCleanupService } from './idempotency-cleanup.service.js';
-import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 
 /** `@Idempotent()` routes: keys in the database, so they hold across instances. */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([IdempotencyKeyEntity])],
   providers: [IdempotencyRepository, IdempotencyInterceptor, IdempotencyCleanupService],
   exports: [IdempotencyRepository, IdempotencyInterceptor],
 })

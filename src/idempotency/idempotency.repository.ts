@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, LessThan, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { IsNull, LessThan, type DataSource, type Repository } from 'typeorm';
 import { isUniqueViolation } from '../database/db-errors.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 
@@ -21,10 +21,11 @@ export type Claim =
 /** The only code that touches the idempotency_keys table. */
 @Injectable()
 export class IdempotencyRepository {
-  constructor(
-    @InjectRepository(IdempotencyKeyEntity)
-    private readonly keys: Repository<IdempotencyKeyEntity>,
-  ) {}
+  private readonly keys: Repository<IdempotencyKeyEntity>;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.keys = dataSource.getRepository(IdempotencyKeyEntity);
+  }
 
   /**
    * Takes the key for a new request, or says what became of its first use. The unique

@@ -19,18 +19,9 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/**
- * The real app (AppModule with its global guard, pipe, interceptor and filter) on a
- * database of its own (or `sharedDatabase`, to run several instances on one database).
- * `env` overrides configuration for one test file.
- */
-export async function createTestApp(
-  env: Record<string, string> = {},
-  sharedDatabase?: TestDatabase,
-  options: { logs?: LogCapture } = {},
-): Promise<TestContext> {
-  const database = sharedDatabase ?? (await createTestDatabase());
-  const config = new AppConfig({
+/** The configuration every test app and service context runs with; `env` overrides it. */
+export function testConfig(database: TestDatabase, env: Record<string, string> = {}): AppConfig {
+  return new AppConfig({
     NODE_ENV: 'test',
     DATA_DIR: database.dataDir,
     JWT_SECRET: 'a-test-secret-that-is-long-enough-0123456789',
@@ -41,11 +32,30 @@ export async function createTestApp(
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
+}
+
+/** The app's JSON log into `logs`, or nowhere: test output stays readable. */
+export function testLogger(config: AppConfig, logs?: LogCapture): AppLogger {
+  return { pino: createAppLogger(config, logs?.stream ?? { write: () => undefined }) };
+}
+
+/**
+ * The real app (AppModule with its global guard, pipe, interceptor and filter) on a
+ * database of its own (or `sharedDatabase`, to run several instances on one database).
+ * `env` overrides configuration for one test file; `options.logs` captures the log.
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  sharedDatabase?: TestDatabase,
+  options: { logs?: LogCapture } = {},
+): Promise<TestContext> {
+  const database = sharedDatabase ?? (await createTestDatabase());
+  const config = testConfig(database, env);
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(AppConfig)
     .useValue(config)
     .overrideProvider(AppLogger)
-    .useValue({ pino: createAppLogger(config, options.logs?.stream ?? { write: () => undefined }) })
+    .useValue(testLogger(config, options.logs))
     .compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({
     bodyParser: false,
