@@ -562,7 +562,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness probe: checks the database */
+        /** Readiness probe: the database, and Redis when configured */
         get: operations["checkReadiness"];
         put?: never;
         post?: never;
@@ -1033,7 +1033,7 @@ export interface components {
                 [key: string]: unknown;
             };
             analysis?: components["schemas"]["ModelAnalysisDto"];
-            /** @description The model document of the current version, imports merged (MODEL_FORMAT.md) */
+            /** @description The model document of the current version, imports merged (docs/model-format.md) */
             definition: {
                 [key: string]: unknown;
             };
@@ -1798,6 +1798,22 @@ export interface components {
              * @enum {string}
              */
             database: "better-sqlite3" | "postgres";
+            /**
+             * @description Each dependency checked (terminus): database, and redis when REDIS_URL is set
+             * @example {
+             *       "database": {
+             *         "status": "up"
+             *       }
+             *     }
+             */
+            checks: {
+                [key: string]: {
+                    /** @enum {string} */
+                    status: "up" | "down";
+                } & {
+                    [key: string]: unknown;
+                };
+            };
         };
         ErrorEnvelope: {
             /**
@@ -1824,6 +1840,8 @@ export interface components {
         "X-Request-Id": string;
         /** @description Seconds to wait before retrying */
         "Retry-After": number;
+        /** @description `true` when this is the stored answer of an earlier request with the same key */
+        "Idempotent-Replayed": "true";
     };
     pathItems: never;
 }
@@ -5182,7 +5200,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key unique to this attempt (a UUID): a retry with the same key answers what the first request answered instead of doing the work twice. */
+                /** @description 1–255 printable characters. Within 24 h a retry with the same key and body replays the first answer (header `Idempotent-Replayed: true`); another body is 422; a retry while the first request runs is 409. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -5194,7 +5212,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The model (see MODEL_FORMAT.md) as the raw body with its Content-Type, or as multipart/form-data with a part named `file` (its content type or file extension, .json .yaml .yml .zip, picks the format). A zip holds model.yaml / model.yml / model.json at its root plus the fragments and images it refers to. */
+        /** @description The model (see docs/model-format.md; examples/window.yaml is one) as the raw body with its Content-Type, or as multipart/form-data with a part named `file` (its content type or file extension, .json .yaml .yml .zip, picks the format). A zip holds model.yaml / model.yml / model.json at its root plus the fragments and images it refers to. */
         requestBody: {
             content: {
                 /**
@@ -6198,6 +6216,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6314,6 +6333,7 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6376,6 +6396,31 @@ export interface operations {
                      *         {
                      *           "code": "unsupported_media_type",
                      *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable entity */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 422,
+                     *       "message": "Idempotency-Key reused",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "idempotency_key_reused",
+                     *           "message": "This Idempotency-Key was used with another request",
+                     *           "path": "Idempotency-Key"
                      *         }
                      *       ]
                      *     }
@@ -6513,7 +6558,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key unique to this attempt (a UUID): a retry with the same key answers what the first request answered instead of doing the work twice. */
+                /** @description 1–255 printable characters. Within 24 h a retry with the same key and body replays the first answer (header `Idempotent-Replayed: true`); another body is 422; a retry while the first request runs is 409. */
                 "Idempotency-Key"?: string;
             };
             path: {
@@ -6525,7 +6570,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description The model (see MODEL_FORMAT.md) as the raw body with its Content-Type, or as multipart/form-data with a part named `file` (its content type or file extension, .json .yaml .yml .zip, picks the format). A zip holds model.yaml / model.yml / model.json at its root plus the fragments and images it refers to. */
+        /** @description The model (see docs/model-format.md; examples/window.yaml is one) as the raw body with its Content-Type, or as multipart/form-data with a part named `file` (its content type or file extension, .json .yaml .yml .zip, picks the format). A zip holds model.yaml / model.yml / model.json at its root plus the fragments and images it refers to. */
         requestBody: {
             content: {
                 /**
@@ -7529,6 +7574,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7645,6 +7691,7 @@ export interface operations {
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7706,6 +7753,31 @@ export interface operations {
                      *         {
                      *           "code": "unsupported_media_type",
                      *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable entity */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 422,
+                     *       "message": "Idempotency-Key reused",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "idempotency_key_reused",
+                     *           "message": "This Idempotency-Key was used with another request",
+                     *           "path": "Idempotency-Key"
                      *         }
                      *       ]
                      *     }
@@ -8453,7 +8525,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key unique to this attempt (a UUID): a retry with the same key answers what the first request answered instead of doing the work twice. */
+                /** @description 1–255 printable characters. Within 24 h a retry with the same key and body replays the first answer (header `Idempotent-Replayed: true`); another body is 422; a retry while the first request runs is 409. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8469,6 +8541,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8487,6 +8560,31 @@ export interface operations {
                         /** @description Empty on success */
                         errors: components["schemas"]["ProblemDto"][];
                     };
+                };
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 printable characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Invalid Idempotency-Key",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "invalid_idempotency_key",
+                     *           "message": "Idempotency-Key must be 1 to 255 printable characters",
+                     *           "path": "Idempotency-Key"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Invalid body (401 on this route, as API-v1.md fixes) */
@@ -8538,6 +8636,32 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The first request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Request in progress",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "idempotency_key_in_flight",
+                     *           "message": "The first request with this Idempotency-Key is still running",
+                     *           "path": "Idempotency-Key"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -8579,6 +8703,31 @@ export interface operations {
                      *         {
                      *           "code": "unsupported_media_type",
                      *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable entity */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 422,
+                     *       "message": "Idempotency-Key reused",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "idempotency_key_reused",
+                     *           "message": "This Idempotency-Key was used with another request",
+                     *           "path": "Idempotency-Key"
                      *         }
                      *       ]
                      *     }
@@ -8717,7 +8866,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description A key unique to this attempt (a UUID): a retry with the same key answers what the first request answered instead of doing the work twice. */
+                /** @description 1–255 printable characters. Within 24 h a retry with the same key and body replays the first answer (header `Idempotent-Replayed: true`); another body is 422; a retry while the first request runs is 409. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -8733,6 +8882,7 @@ export interface operations {
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8751,6 +8901,31 @@ export interface operations {
                         /** @description Empty on success */
                         errors: components["schemas"]["ProblemDto"][];
                     };
+                };
+            };
+            /** @description An Idempotency-Key that is not 1 to 255 printable characters */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Invalid Idempotency-Key",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "invalid_idempotency_key",
+                     *           "message": "Idempotency-Key must be 1 to 255 printable characters",
+                     *           "path": "Idempotency-Key"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description Invalid body or configuration (401, as API-v1.md fixes); nothing is stored */
@@ -8821,6 +8996,32 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description The first request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Request in progress",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "idempotency_key_in_flight",
+                     *           "message": "The first request with this Idempotency-Key is still running",
+                     *           "path": "Idempotency-Key"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -8862,6 +9063,31 @@ export interface operations {
                      *         {
                      *           "code": "unsupported_media_type",
                      *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable entity */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 422,
+                     *       "message": "Idempotency-Key reused",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "idempotency_key_reused",
+                     *           "message": "This Idempotency-Key was used with another request",
+                     *           "path": "Idempotency-Key"
                      *         }
                      *       ]
                      *     }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WINDOW_MODEL_YAML } from '../../src/models/upload/window-example.js';
@@ -59,7 +59,7 @@ describe.skipIf(!existsSync(CHROMIUM))('Swagger UI, executed as it is', () => {
       .post(`/v1/suppliers/${supplier.body.data.id}/models`)
       .set(bearer(admin.token))
       .set('Content-Type', 'application/yaml')
-      .send(WINDOW_MODEL_YAML.replace('general:\n', 'general:\n  code: WIN-CASEMENT\n'));
+      .send(readFileSync(new URL('../../examples/window.yaml', import.meta.url), 'utf8'));
     expect(model.status).toBe(201);
     expect([company.body.data.id, supplier.body.data.id, model.body.data.id]).toEqual([1, 1, 1]);
   }

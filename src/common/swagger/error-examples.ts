@@ -38,6 +38,26 @@ const NOT_A_MEMBER: ErrorExample = {
   errors: [{ code: 'not_a_member', message: 'You are not a member of this supplier' }],
 };
 const notFound = (message: string): ErrorExample => ({ message, errors: [] });
+const INVALID_KEY: ErrorExample = {
+  ...problem(
+    'invalid_idempotency_key',
+    'Idempotency-Key must be 1 to 255 printable characters',
+    'Idempotency-Key',
+  ),
+  message: 'Invalid Idempotency-Key',
+  description: 'An Idempotency-Key that is not 1 to 255 printable characters',
+};
+const IN_FLIGHT: ErrorExample = {
+  message: 'Request in progress',
+  errors: [
+    {
+      code: 'idempotency_key_in_flight',
+      message: 'The first request with this Idempotency-Key is still running',
+      path: 'Idempotency-Key',
+    },
+  ],
+  description: 'The first request with this Idempotency-Key is still running',
+};
 
 /** By status, when the operation has nothing more specific. */
 const BY_STATUS: Record<number, ErrorExample> = {
@@ -48,7 +68,16 @@ const BY_STATUS: Record<number, ErrorExample> = {
   409: problem('duplicate', 'Conflicts with an existing resource'),
   413: problem('payload_too_large', 'request entity too large'),
   415: problem('unsupported_media_type', 'Expected application/json, got text/plain'),
-  422: problem('limit_exceeded', 'The model has more than 5000 questions'),
+  422: {
+    message: 'Idempotency-Key reused',
+    errors: [
+      {
+        code: 'idempotency_key_reused',
+        message: 'This Idempotency-Key was used with another request',
+        path: 'Idempotency-Key',
+      },
+    ],
+  },
   423: problem('locked', 'admin@example.com holds the edit lock of this model'),
   429: problem('rate_limited', 'Too many attempts; retry in 60 s'),
   503: { message: statusText(503), errors: [] },
@@ -99,12 +128,16 @@ const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
   addCompanyMember: { 409: problem('duplicate', 'The user is already a member', 'user_id') },
   addSupplierMember: { 409: problem('duplicate', 'The user is already a member', 'user_id') },
   createCart: {
+    400: INVALID_KEY,
+    409: IN_FLIGHT,
     401: seedInvalid(problem('is_not_empty', 'reference should not be empty', 'reference')),
     403: SEED_UNAUTHENTICATED,
   },
   listCarts: { 400: problem('not_found', 'Carts not found'), 403: SEED_UNAUTHENTICATED },
   getDefaultCart: { 400: problem('not_found', 'Cart was not found'), 403: SEED_UNAUTHENTICATED },
   addCartLine: {
+    400: INVALID_KEY,
+    409: IN_FLIGHT,
     401: {
       description: 'Invalid body or configuration (401, as API-v1.md fixes); nothing is stored',
       message: 'The configuration is not valid',

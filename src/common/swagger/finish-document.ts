@@ -9,7 +9,7 @@ import type {
 import { statusText } from '../envelope/envelope.js';
 import { errorDescription, errorResponse } from './error-examples.js';
 import { ERROR_ENVELOPE, envelopeSchema, NULL_DATA } from './envelope.schema.js';
-import { IDEMPOTENT_ROUTES, OPERATION_IDS, WITHOUT_DATABASE } from './operations.js';
+import { OPERATION_IDS, WITHOUT_DATABASE } from './operations.js';
 import { INT32, SCHEMA_EXAMPLES } from './schema-types.js';
 import { MAX_ID } from '../http/id-param.js';
 
@@ -25,21 +25,18 @@ const RETRY_AFTER_HEADER = {
   schema: { ...INT32, example: 5 },
 };
 
-const IDEMPOTENCY_KEY: ParameterObject = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  description:
-    'A key unique to this attempt (a UUID): a retry with the same key answers what the ' +
-    'first request answered instead of doing the work twice.',
-  schema: { type: 'string', maxLength: 255 },
+const IDEMPOTENCY_KEY = 'Idempotency-Key';
+
+const REPLAYED_HEADER = {
+  description: '`true` when this is the stored answer of an earlier request with the same key',
+  schema: { type: 'string', enum: ['true'] },
 };
 
 /**
  * What the decorators cannot say, applied to the document in one place: operationIds,
  * `security: []` on public routes, the error envelope and a real example on every error
  * answer, the statuses every route of a kind may give (413/415 for bodies, 503 when the
- * database is gone), the request-id and idempotency headers, integer path ids, and closed
+ * database is gone, 400/409/422 for an Idempotency-Key), the response headers, integer path ids, and closed
  * (`additionalProperties: false`) DTO schemas.
  */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
@@ -54,6 +51,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   document.components.headers = {
     'X-Request-Id': REQUEST_ID_HEADER,
     'Retry-After': RETRY_AFTER_HEADER,
+    'Idempotent-Replayed': REPLAYED_HEADER,
   };
 
   for (const [path, item] of Object.entries(document.paths)) {
@@ -75,14 +73,13 @@ function finishOperation(route: string, operation: OperationObject): void {
   }
   if (!WITHOUT_DATABASE.includes(route)) responses['503'] ??= { description: '' };
   const parameters = (operation.parameters ?? []) as ParameterObject[];
-  // Once and only once, whether or not a decorator already declares it.
-  if (
-    IDEMPOTENT_ROUTES.includes(route) &&
-    !parameters.some((p) => p.name === IDEMPOTENCY_KEY.name)
-  ) {
-    operation.parameters = [...parameters, IDEMPOTENCY_KEY];
+  // @Idempotent routes (their header): a bad key 400, a key still running 409, a key
+  // reused with another body 422, and a replayed answer says so.
+  const idempotent = parameters.some((p) => p.in === 'header' && p.name === IDEMPOTENCY_KEY);
+  if (idempotent) {
+    for (const status of ['400', '409', '422']) responses[status] ??= { description: '' };
   }
-  for (const parameter of (operation.parameters ?? []) as ParameterObject[]) {
+  for (const parameter of parameters) {
     // Numeric path parameters are row ids (@IdParam: positive 32-bit integers, else 404).
     const schema = parameter.schema as SchemaObject | undefined;
     if (parameter.in === 'path' && schema?.type === 'number') {
@@ -101,7 +98,10 @@ function finishOperation(route: string, operation: OperationObject): void {
     response.headers = {
       ...response.headers,
       'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-      ...(status === 429 || status === 503
+      ...(idempotent && status < 300
+        ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
+        : {}),
+      ...(status === 429 || status === 503 || (idempotent && status === 409)
         ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
         : {}),
     };

@@ -64,16 +64,5 @@ export const TAGS: readonly { name: string; description: string }[] = [
   { name: 'ops', description: 'Prometheus metrics' },
 ];
 
-/**
- * Routes that take an `Idempotency-Key` header: a retried request with the same key
- * answers what the first one answered instead of doing the work twice.
- */
-export const IDEMPOTENT_ROUTES: readonly string[] = [
-  'POST /v1/carts',
-  'POST /v1/carts/new',
-  'POST /v1/suppliers/{id}/models',
-  'PUT /v1/models/{id}',
-];
-
 /** Routes that do not touch the database, so never answer 503 for it. */
 export const WITHOUT_DATABASE: readonly string[] = ['GET /health/live', 'GET /metrics'];
