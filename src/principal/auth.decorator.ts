@@ -1,7 +1,16 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
-import { SECURITY_SCHEMES } from '../common/swagger/openapi-document.js';
 import type { CredentialKind } from './principal.js';
+
+/**
+ * Swagger security scheme names of the credentials sent in the Authorization header. The
+ * refresh token has none: it is a body field (RefreshDto).
+ */
+export const SECURITY_SCHEMES = {
+  jwt: 'access-token',
+  api: 'api-token',
+  intent: 'intent-token',
+} as const;
 
 export const AUTH_KEY = 'auth';
 export const PUBLIC_KEY = 'public';
@@ -36,7 +45,7 @@ export function Auth(...args: [...CredentialKind[], AuthOptions] | CredentialKin
     // lists them itself with @ApiErrors. The refresh token is a body field (RefreshDto),
     // not a header: a route that takes it needs no Authorization at all (`{}`).
     ...kinds
-      .filter((kind) => kind !== 'refresh')
+      .filter((kind): kind is keyof typeof SECURITY_SCHEMES => kind !== 'refresh')
       .map((kind) => ApiBearerAuth(SECURITY_SCHEMES[kind])),
     ...(kinds.includes('refresh') && kinds.length > 1 ? [ApiSecurity({})] : []),
   );
