@@ -203,6 +203,8 @@ export interface CompiledModel {
   readonly optionBase: Int32Array;
   /** Every option's rounded price in minor units, flat (0: no price; NaN: use optionPrices). */
   readonly optionPriceMinor: Float64Array;
+  /** The runtime cost budget of one evaluation (EngineLimits.evaluationCost). */
+  readonly costBudget: number;
   /** Top-level `x-*` members, verbatim. */
   readonly extensions: Readonly<Record<string, unknown>>;
 }

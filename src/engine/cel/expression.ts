@@ -1,11 +1,19 @@
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
+import { CostBudget, unlimitedBudget } from './budget.js';
+import { useRe2 } from './regex.js';
+import { strictNames } from './strict-names.js';
 
 /** The result of an expression that failed at evaluation (MODEL_FORMAT.md "unknown"). */
 export const UNKNOWN: unique symbol = Symbol('unknown');
 export type Unknown = typeof UNKNOWN;
 
-/** What expressions see: every question and variable key bound to its value (null when unset). */
-export type EvaluationContext = Map<string, unknown>;
+/**
+ * What expressions see: every question and variable key bound to its value (null when
+ * unset), and the evaluation's cost budget (cel-js reads names through `get`).
+ */
+export class EvaluationContext extends Map<string, unknown> {
+  budget: CostBudget = unlimitedBudget();
+}
 
 /**
  * One CEL expression of a model. Created during validation with its source and
@@ -15,18 +23,28 @@ export type EvaluationContext = Map<string, unknown>;
 export class Expression {
   /** Free names read by the expression (set by compile). */
   names: readonly string[] = [];
+  /** Static worst-case cost (cel/cost.ts), charged to the budget before every run. */
+  cost = 1;
   private program: ParseResult | undefined;
+  /** Names whose null value makes the expression unknown without running it. */
+  private strict: readonly string[] = [];
 
   constructor(
     readonly source: string,
     readonly path: string,
   ) {}
 
-  /** Parses in the evaluation environment and pre-checks, so evaluation takes cel-js's checked fast path. */
+  /**
+   * Parses in the evaluation environment, pre-checks (so evaluation takes cel-js's checked
+   * fast path) and points `matches` at RE2. Throws when any of that fails.
+   */
   attach(environment: Environment): void {
     const program = environment.parse(this.source);
     const checked = program.check();
     if (!checked.valid) throw checked.error ?? new Error(`cannot check ${this.source}`);
+    if (!useRe2(program.ast)) throw new Error('matches cannot be bound to RE2');
+    const known = new Set(this.names);
+    this.strict = strictNames(program.ast).filter((name) => known.has(name));
     this.program = program;
   }
 
@@ -34,14 +52,24 @@ export class Expression {
   clone(): Expression {
     const copy = new Expression(this.source, this.path);
     copy.names = this.names;
+    copy.cost = this.cost;
     copy.program = this.program;
+    copy.strict = this.strict;
     return copy;
   }
 
-  /** The value, or UNKNOWN when evaluation fails (null operands, overflow, division by zero…). */
+  /**
+   * The value, or UNKNOWN when evaluation fails (null operands, overflow, division by
+   * zero…) or when the evaluation's budget cannot pay this expression's cost.
+   */
   run(context: EvaluationContext): unknown {
+    if (this.program === undefined) throw new Error(`expression ${this.path} was never compiled`);
+    if (!context.budget.charge(this.cost, this.path)) return UNKNOWN;
+    for (let i = 0; i < this.strict.length; i++) {
+      if (context.get(this.strict[i]) === null) return UNKNOWN;
+    }
     try {
-      return this.program === undefined ? UNKNOWN : this.program(context);
+      return this.program(context);
     } catch {
       return UNKNOWN;
     }

@@ -57,6 +57,7 @@ export function compactModel(model: CompiledModel): CompiledModel {
     optionPriceTexts: model.optionPriceTexts,
     optionBase: model.optionBase,
     optionPriceMinor: model.optionPriceMinor,
+    costBudget: model.costBudget,
     extensions: model.extensions,
   };
 }

@@ -17,6 +17,9 @@ import { expectations } from './expectations.js';
 import { ExpressionCompiler } from './expressions.js';
 import { orderValueGraph } from './graph.js';
 import { compactModel } from './compact.js';
+import { checkCost, shapeOfQuestion } from './cost-check.js';
+import type { Shape } from '../cel/cost.js';
+import type { Expression } from '../cel/expression.js';
 import { optionPriceTables, priceBom } from './prices.js';
 
 export type CompileResult = { ok: true; model: CompiledModel } | { ok: false; problems: Problem[] };
@@ -84,15 +87,28 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
   for (const question of questions) {
     environments.check.registerVariable(question.key, CEL_TYPE_OF_QUESTION[question.type]);
   }
+  // Shapes bound the size of every value an expression can read (static cost).
+  const shapes = new Map<string, Shape>();
+  for (const question of questions) shapes.set(question.key, shapeOfQuestion(question));
+  const bound = (expression: Expression): Shape | undefined => {
+    const program = compiler.program(expression);
+    if (program === undefined) return undefined;
+    const limit = v.limits.expressionCost;
+    return checkCost(expression, program, (name) => shapes.get(name), limit, problems);
+  };
   for (const node of graph.order) {
     const variable = variables[node - questions.length];
     if (node < questions.length || variable === undefined) continue;
     const type = graph.cyclic.has(node) ? undefined : compiler.typeCheck(variable.expr, 'any');
     registerInferred(environments.check, variable.key, type);
+    const shape = bound(variable.expr);
+    if (shape !== undefined) shapes.set(variable.key, shape);
   }
   const sections = { questions, rules, triggers, bomItems, pricing, images };
-  for (const [expression, expectation] of expectations(sections))
+  for (const [expression, expectation] of expectations(sections)) {
     compiler.typeCheck(expression, expectation);
+    bound(expression);
+  }
   compiler.release();
   if (!problems.empty || general === undefined) return { ok: false, problems: problems.items };
 
@@ -117,6 +133,7 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
     optionConditions: questions.filter((question) =>
       question.options.some((option) => option.availableIf),
     ),
+    costBudget: v.limits.evaluationCost,
     extensions,
   };
   return { ok: true, model: compactModel(model) };
@@ -147,6 +164,12 @@ function withinCountLimits(v: Validation, document: JsonRecord): boolean {
   if (Array.isArray(document.questions))
     check('questions', document.questions.length, limits.questions, 'questions');
   if (Array.isArray(document.rules)) check('rules', document.rules.length, limits.rules, 'rules');
+  const rows = countTableRows(document.rules);
+  if (rows > limits.tableRows) {
+    const message = `the tables of rules have ${rows} rows in total; the limit tableRows is ${limits.tableRows}`;
+    v.fail('limit_exceeded', message, 'rules');
+    within = false;
+  }
   const bom = countBomItems(document.bom_items, limits.nestingDepth);
   check('bom_items', bom.count, limits.bomItems, 'bomItems');
   if (bom.tooDeep) {
@@ -158,4 +181,15 @@ function withinCountLimits(v: Validation, document: JsonRecord): boolean {
     within = false;
   }
   return within;
+}
+
+/** Rows of every compatibility table (`rules[].allowed.rows`), counted before any is read. */
+function countTableRows(rules: unknown): number {
+  if (!Array.isArray(rules)) return 0;
+  let rows = 0;
+  for (const rule of rules) {
+    const table = isRecord(rule) ? rule.allowed : undefined;
+    if (isRecord(table) && Array.isArray(table.rows)) rows += table.rows.length;
+  }
+  return rows;
 }

@@ -95,6 +95,11 @@ export class ExpressionCompiler {
     return result.type;
   }
 
+  /** The checked program of an expression that passed steps 1 and 2. */
+  program(expression: Expression): ParseResult | undefined {
+    return this.parsed.get(expression);
+  }
+
   /** Step 3: compile for evaluation (only when the model had no problem). */
   attach(expression: Expression): void {
     try {
