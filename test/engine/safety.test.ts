@@ -1,0 +1,213 @@
+import { describe, expect, it } from 'vitest';
+import { Environment } from '@marcbachmann/cel-js';
+import { CostBudget } from '../../src/engine/cel/budget.js';
+import { EvaluationContext, Expression, UNKNOWN } from '../../src/engine/cel/expression.js';
+import { compileModel } from '../../src/engine/index.js';
+import { compileOk, evaluate, expectProblem, model } from './helpers.js';
+
+const options = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `o${i}`, label: 'O' }));
+
+describe('runtime cost budget', () => {
+  // Ten variables of ~200,000 units each: with a budget of 1,000,000 the first four run,
+  // the rest are unknown (null) with a cost_limit error each.
+  const document = model({
+    questions: [{ key: 'picks', type: 'multi_choice', label: 'P', options: options(1000) }],
+    variables: Array.from({ length: 10 }, (_, i) => ({
+      key: `v${i}`,
+      expr: 'picks.filter(a, a.startsWith("o1")).size()',
+    })),
+  });
+
+  it('an expression the budget cannot pay for is unknown, with cost_limit on its path', () => {
+    const result = compileModel(document, { evaluationCost: 1_000_000 });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const cost = result.model.variables[0].expr.cost;
+    const affordable = Math.floor(1_000_000 / cost);
+    expect(affordable).toBeGreaterThan(0);
+    expect(affordable).toBeLessThan(10);
+    const evaluation = evaluate(result.model, { picks: ['o1', 'o2'] });
+    expect(evaluation.valid).toBe(false);
+    const limited = evaluation.errors.filter((e) => e.code === 'cost_limit');
+    expect(limited.map((e) => e.path)).toEqual(
+      Array.from({ length: 10 - affordable }, (_, i) => `variables[${affordable + i}].expr`),
+    );
+    expect(limited[0].message).toContain('evaluationCost (1000000)');
+    expect(evaluation.line.variables.v0).toBe(1);
+    expect(evaluation.line.variables.v9).toBeNull();
+  });
+
+  it('the default budget runs them all; each evaluation starts with a fresh budget', () => {
+    const compiled = compileOk(document);
+    for (let i = 0; i < 3; i++) {
+      const evaluation = evaluate(compiled, { picks: ['o1'] });
+      expect(evaluation.errors).toEqual([]);
+      expect(evaluation.line.variables.v9).toBe(1);
+    }
+  });
+
+  it('CostBudget charges until the limit and records each refused path once', () => {
+    const budget = new CostBudget(10);
+    expect(budget.charge(6, 'a')).toBe(true);
+    expect(budget.charge(6, 'b')).toBe(false);
+    expect(budget.charge(6, 'b')).toBe(false);
+    expect(budget.charge(4, 'c')).toBe(true);
+    expect(budget.exhausted).toEqual(['b']);
+    expect(budget.spent).toBe(10);
+  });
+});
+
+describe('matches uses RE2', () => {
+  const regexModel = (pattern: string) =>
+    model({
+      questions: [{ key: 'ref', type: 'text', label: 'Ref', max_length: 200 }],
+      rules: [
+        {
+          key: 'ref_format',
+          when: 'ref != null',
+          assert: `ref.matches('${pattern}')`,
+          message: 'm',
+        },
+      ],
+    });
+
+  it('a pattern RE2 refuses (backreference) is an upload error with its path', () => {
+    const result = compileModel(regexModel('^(a+)\\\\1$'));
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      const problem = expectProblem(result.problems, 'invalid_regex', 'rules[0].assert');
+      expect(problem.message).toContain('RE2');
+    }
+  });
+
+  it('the catastrophic pattern ^([a-zA-Z0-9]+)*$ runs in linear time', () => {
+    const compiled = compileOk(regexModel('^([a-zA-Z0-9]+)*$'));
+    // A backtracking engine needs ~2^28 steps for this answer; RE2 a few hundred.
+    const attack = `${'a'.repeat(28)}!`;
+    const started = performance.now();
+    const result = evaluate(compiled, { ref: attack });
+    const long = evaluate(compiled, { ref: `${'a'.repeat(199)}!` });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(result.line.rules[0].status).toBe('failed');
+    expect(long.line.rules[0].status).toBe('failed');
+    expect(evaluate(compiled, { ref: 'abc123' }).line.rules[0].status).toBe('passed');
+  });
+
+  it('a pattern computed at evaluation is compiled by RE2 too (an invalid one is unknown)', () => {
+    const compiled = compileOk(
+      model({
+        questions: [
+          { key: 'ref', type: 'text', label: 'Ref', max_length: 50 },
+          { key: 'pattern', type: 'text', label: 'P', max_length: 50 },
+        ],
+        rules: [{ key: 'r', assert: 'ref.matches(pattern)', message: 'm' }],
+      }),
+    );
+    expect(evaluate(compiled, { ref: 'abc', pattern: '^a' }).line.rules[0].status).toBe('passed');
+    expect(evaluate(compiled, { ref: 'aa', pattern: '^(a)\\1$' }).line.rules[0].status).toBe(
+      'pending',
+    );
+  });
+});
+
+describe('fail closed pricing', () => {
+  it('length = 1e308: the overflowing items make the configuration invalid, naming them', () => {
+    const compiled = compileOk(
+      model({
+        questions: [{ key: 'length', type: 'number', label: 'L' }],
+        bom_items: [
+          {
+            key: 'frame',
+            sku: 'F',
+            description: 'Frame',
+            quantity: 'length * 2.0',
+            unit_price: '3.00',
+          },
+          {
+            key: 'glass',
+            sku: 'G',
+            description: 'Glass',
+            quantity: '1',
+            price_expr: 'length * length',
+          },
+          {
+            key: 'seal',
+            sku: 'S',
+            description: 'Seal',
+            quantity: 'length / 1000.0',
+            unit_price: '1.00',
+          },
+          { key: 'screw', sku: 'W', description: 'Screw', quantity: '4', unit_price: '0.10' },
+        ],
+      }),
+    );
+    const result = evaluate(compiled, { length: 1e308 });
+    expect(result.valid).toBe(false);
+    expect(result.errors.map((e) => [e.code, e.path])).toEqual([
+      ['bom_quantity_unknown', 'bom_items.frame'],
+      ['bom_price_unknown', 'bom_items.glass'],
+      ['amount_out_of_range', 'bom_items.seal'],
+    ]);
+    const ordinary = evaluate(compiled, { length: 1200 });
+    expect(ordinary.valid).toBe(true);
+    // 1200 × 2 × 3.00 + 1200² × 1 + 1.2 × 1.00 + 4 × 0.10
+    expect(ordinary.line.pricing.bom_total).toBe('1447201.60');
+    expect(ordinary.line.bom_items).toHaveLength(4);
+  });
+});
+
+describe('unknown operands without a throw', () => {
+  const env = new Environment({ unlistedVariablesAreDyn: true });
+  const build = (source: string, names: string[]): Expression => {
+    const expression = new Expression(source, 'x');
+    expression.names = names;
+    expression.attach(env);
+    return expression;
+  };
+  const sources: Array<[string, string[]]> = [
+    ['a + 1 > 3', ['a']],
+    ['a == null || a > 3', ['a']],
+    ['a == "x"', ['a']],
+    ['b ? a * 2 : 1', ['a', 'b']],
+    ['size(s) > 2 && b', ['s', 'b']],
+    ['s.startsWith("x")', ['s']],
+    ['l.exists(x, x == "y")', ['l']],
+    ['"y" in l', ['l']],
+    ['s in l', ['s', 'l']],
+    ['-a < 0', ['a']],
+    ['!b', ['b']],
+    ['a', ['a']],
+    ['dyn(a) == null', ['a']],
+    ['cel.bind(z, a, z == null)', ['a']],
+  ];
+  const contexts: Array<Record<string, unknown>> = [
+    { a: null, b: null, s: null, l: null },
+    { a: 5, b: true, s: 'xyz', l: ['y'] },
+    { a: null, b: false, s: 'x', l: null },
+    { a: 1, b: null, s: null, l: ['q'] },
+  ];
+
+  it('skipping on a null strict name gives exactly what running the expression gives', () => {
+    for (const [source, names] of sources) {
+      const expression = build(source, names);
+      const program = env.parse(source);
+      for (const values of contexts) {
+        const context = new EvaluationContext(Object.entries(values));
+        let expected: unknown;
+        try {
+          expected = program(context);
+        } catch {
+          expected = UNKNOWN;
+        }
+        expect(expression.run(context), `${source} with ${JSON.stringify(values)}`).toEqual(
+          expected,
+        );
+      }
+    }
+  });
+
+  it('an expression that was never compiled throws instead of quietly giving unknown', () => {
+    expect(() => new Expression('1 + 1', 'x').run(new EvaluationContext())).toThrow(
+      /never compiled/,
+    );
+  });
+});
