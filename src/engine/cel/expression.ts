@@ -48,6 +48,24 @@ export class Expression {
     this.program = program;
   }
 
+  /**
+   * An expression complete in one step, from a source already validated and costed by a
+   * compile (engine/transfer.ts): parsed and checked in `environment`, ready to run.
+   */
+  static revive(
+    source: string,
+    path: string,
+    names: readonly string[],
+    cost: number,
+    environment: Environment,
+  ): Expression {
+    const expression = new Expression(source, path);
+    expression.names = names;
+    expression.cost = cost;
+    expression.attach(environment);
+    return expression;
+  }
+
   /** A copy sharing the compiled program (see compile/compact.ts). */
   clone(): Expression {
     const copy = new Expression(this.source, this.path);
