@@ -1,9 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { AppConfig } from '../config/app-config.js';
-import { CompiledModelCache } from '../engine/index.js';
 import { CompanySupplierEntity } from '../suppliers/company-supplier.entity.js';
 import { SupplierEntity } from '../suppliers/supplier.entity.js';
+import { CompiledModels } from './compiled-models.service.js';
 import { CompanyModelsController } from './company-models.controller.js';
 import { CompanyModelsService } from './company-models.service.js';
 import { ModelAccessService } from './model-access.service.js';
@@ -19,7 +18,8 @@ import { SupplierModelsController } from './supplier-models.controller.js';
 
 /**
  * Models: upload (JSON, YAML, zip), immutable versions, the edit lock, assets, and the
- * compiled-model cache the cart lines evaluate against (ModelsService.loadCompiled).
+ * compiled models the cart lines evaluate against (CompiledModels: worker pool and cache,
+ * reached through ModelsService.loadCompiled).
  */
 @Module({
   imports: [
@@ -39,11 +39,7 @@ import { SupplierModelsController } from './supplier-models.controller.js';
     ModelLockService,
     ModelAssetsService,
     CompanyModelsService,
-    {
-      provide: CompiledModelCache,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => new CompiledModelCache(config.compiledModelCacheSize),
-    },
+    CompiledModels,
   ],
   exports: [ModelsService],
 })

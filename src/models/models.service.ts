@@ -6,8 +6,8 @@ import type { Principal } from '../auth/principal.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
-import { AppConfig } from '../config/app-config.js';
-import { CompiledModelCache, compileModel, type CompiledModel } from '../engine/index.js';
+import type { CompiledModel } from '../engine/index.js';
+import { CompiledModels } from './compiled-models.service.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
 import { ModelAccessService } from './model-access.service.js';
 import { ModelBuilderService, type BuiltModel } from './model-builder.service.js';
@@ -40,8 +40,6 @@ export interface LoadedModel {
 /** Reads the upload body; called only once the caller may upload at all. */
 export type UploadReader = () => Promise<ModelUpload>;
 
-const cacheKey = (modelId: number, versionNumber: number) => `${modelId}:${versionNumber}`;
-
 /** The `general` section a version gives its model row (validated by the compile). */
 const generalOf = (built: BuiltModel) => built.definition.general as Record<string, unknown>;
 
@@ -54,8 +52,7 @@ export class ModelsService {
     private readonly transactions: TransactionRunner,
     private readonly builder: ModelBuilderService,
     private readonly modelAccess: ModelAccessService,
-    private readonly cache: CompiledModelCache,
-    private readonly config: AppConfig,
+    private readonly compiledModels: CompiledModels,
   ) {}
 
   /** Version 1 of a new model: the model, its version and its assets in one transaction. */
@@ -87,7 +84,7 @@ export class ModelsService {
         return created;
       }),
     );
-    this.cache.getOrCompile(cacheKey(model.id, 1), () => built.compiled);
+    this.compiledModels.remember(model.id, 1, built);
     return ModelDto.from(model, built.definition.general, now);
   }
 
@@ -133,7 +130,7 @@ export class ModelsService {
         await insertVersion(manager, model.id, next, built, principal.userId, now);
       }),
     );
-    this.cache.getOrCompile(cacheKey(model.id, next), () => built.compiled);
+    this.compiledModels.remember(model.id, next, built);
     const stored = await this.models.findOneByOrFail({ id: model.id });
     return ModelDto.from(stored, built.definition.general);
   }
@@ -167,8 +164,8 @@ export class ModelsService {
 
   /**
    * A version (default: the current one) compiled, from the cache when it is there; a
-   * miss loads the stored definition and compiles it once. No access check: callers
-   * decide who may use the model.
+   * miss loads the stored definition and compiles it once, in a worker (CompiledModels).
+   * No access check: callers decide who may use the model.
    */
   async loadCompiled(modelId: number, versionNumber?: number): Promise<LoadedModel> {
     const model = await this.models.findOneBy({ id: modelId });
@@ -178,18 +175,11 @@ export class ModelsService {
 
   /** As loadCompiled, for a model row the caller already has. */
   async compiledFor(model: ModelEntity, versionNumber = model.versionNumber): Promise<LoadedModel> {
-    const key = cacheKey(model.id, versionNumber);
-    const cached = this.cache.get(key);
-    if (cached) return { model, versionNumber, compiled: cached };
-
-    const version = await this.versions.findOneBy({ modelId: model.id, versionNumber });
-    if (!version) throw ApiError.notFound('No such model version');
-    const compiled = this.cache.getOrCompile(key, () => {
-      const result = compileModel(version.definition, this.config.engineLimits);
-      // Stored definitions compiled at upload; failing now means the engine changed.
-      if (!result.ok) throw new Error(`Stored model ${key} no longer compiles`);
-      return result.model;
+    const compiled = await this.compiledModels.get(model.id, versionNumber, async () => {
+      const version = await this.versions.findOneBy({ modelId: model.id, versionNumber });
+      return version?.definition;
     });
+    if (!compiled) throw ApiError.notFound('No such model version');
     return { model, versionNumber, compiled };
   }
 
