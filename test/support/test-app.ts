@@ -17,6 +17,9 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
+/** What the HTTP factories need: the app in-process, or the built server as a child process. */
+export type HttpContext = Pick<TestContext, 'http'>;
+
 /**
  * The real app (AppModule with its global guard, pipe, interceptor and filter) on a
  * database of its own (or `sharedDatabase`, to run several instances on one database).
