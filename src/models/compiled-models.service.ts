@@ -185,7 +185,8 @@ export class CompiledModels implements OnModuleDestroy {
 
   private poolError(error: unknown): unknown {
     const message = error instanceof Error ? error.message : '';
-    if (/queue is at limit/i.test(message)) {
+    // piscina's refusals: a full queue, or no queue (COMPILE_QUEUE_SIZE=0) and no idle worker.
+    if (/queue is at limit|no task queue available/i.test(message)) {
       return new ApiError(
         HttpStatus.SERVICE_UNAVAILABLE,
         'Service busy',
