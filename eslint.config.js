@@ -24,7 +24,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['bench/**/*.ts', 'src/cli/**/*.ts', 'scripts/**/*.{js,mjs}'],
+    files: ['bench/**/*.{ts,mjs}', 'src/cli/**/*.ts', 'scripts/**/*.{js,mjs}'],
     rules: { 'no-console': 'off' },
   },
 );

@@ -56,12 +56,7 @@ export async function readModelSource(
       rootName,
     );
   }
-  const root = parseDocument(
-    rootBytes,
-    syntaxOf(rootName) ?? 'yaml',
-    rootName,
-    limits,
-  );
+  const root = parseDocument(rootBytes, syntaxOf(rootName) ?? 'yaml', rootName, limits);
   if (!root.ok) return root;
 
   const problems = new ProblemList();
