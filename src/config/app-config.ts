@@ -34,6 +34,8 @@ export class AppConfig {
   /** Worker threads that compile models, and how many compiles may wait for one. */
   readonly compileWorkers: number;
   readonly compileQueueSize: number;
+  /** Old-generation heap of each compile worker: a model that needs more is refused (413). */
+  readonly compileWorkerHeapMb: number;
   readonly swaggerEnabled: boolean;
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
 
@@ -107,6 +109,7 @@ export class AppConfig {
     );
     this.compileWorkers = read.int('COMPILE_WORKERS', 1, 1, 64);
     this.compileQueueSize = read.int('COMPILE_QUEUE_SIZE', 8, 0, 10_000);
+    this.compileWorkerHeapMb = read.int('COMPILE_WORKER_HEAP_MB', 256, 64, 16_384);
     this.swaggerEnabled = read.bool('SWAGGER_ENABLED', true);
     this.logLevel = read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log');
 

@@ -36,6 +36,8 @@ export interface LoadedImports {
 /** Main-thread time one revive slice may take before yielding to the event loop. */
 const SLICE_MS = 8;
 const RETRY_AFTER_SECONDS = '5';
+/** MODEL_FORMAT.md "Limits": the compile budget. */
+const COMPILE_TIMEOUT_MS = 30_000;
 
 type Task = BuildTask | CompileTask;
 type Runner = (task: Task) => Promise<unknown>;
@@ -72,9 +74,11 @@ export class CompiledModels implements OnModuleDestroy {
         maxQueue: config.compileQueueSize,
         idleTimeout: 60_000,
         // A model that would exhaust a worker's heap fails that compile, not the service.
-        resourceLimits: { maxOldGenerationSizeMb: 512 },
+        resourceLimits: { maxOldGenerationSizeMb: config.compileWorkerHeapMb },
       });
-      this.run = (task) => (this.pool as Piscina).run(task);
+      // A compile past its time budget is aborted (piscina ends that worker).
+      this.run = (task) =>
+        (this.pool as Piscina).run(task, { signal: AbortSignal.timeout(COMPILE_TIMEOUT_MS) });
     } else {
       // Running from TypeScript sources (unit and in-process e2e tests): no worker file
       // to start, so the same task runs in this thread; the built service always pools.
@@ -202,12 +206,14 @@ export class CompiledModels implements OnModuleDestroy {
     const code = (error as { code?: unknown } | undefined)?.code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
       this.logger.warn('A model compile ran out of its worker heap');
-      return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'Payload too large', [
-        {
-          code: 'limit_exceeded',
-          message: 'The model needs more memory to compile than a compile worker has (512 MB)',
-        },
-      ]);
+      const heap = this.config.compileWorkerHeapMb;
+      return tooLarge(
+        `The model needs more memory to compile than a compile worker has (${heap} MB)`,
+      );
+    }
+    if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
+      this.logger.warn('A model compile ran past its time budget');
+      return tooLarge(`The model takes longer than ${COMPILE_TIMEOUT_MS / 1000} s to compile`);
     }
     return error;
   }
@@ -227,6 +233,12 @@ async function revive(bytes: Uint8Array): Promise<RevivedModel> {
       sliceStart = performance.now();
     }
   }
+}
+
+function tooLarge(message: string): ApiError {
+  return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'Payload too large', [
+    { code: 'limit_exceeded', message },
+  ]);
 }
 
 function refusalError(refusal: Refusal): ApiError {
