@@ -123,7 +123,7 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
   for (let i = 0; i < header.expressionSlices; i++) {
     const slice = deserializer.readValue() as EncodedExpression[];
     for (const [source, path, names, cost] of slice) {
-      expressions.push(Expression.revive(source, path, names, cost, environment));
+      expressions.push(Expression.compile(source, path, names, cost, environment));
       size.expression(source, path, names);
     }
     yield;

@@ -157,12 +157,8 @@ describe('fail closed pricing', () => {
 
 describe('unknown operands without a throw', () => {
   const env = new Environment({ unlistedVariablesAreDyn: true });
-  const build = (source: string, names: string[]): Expression => {
-    const expression = new Expression(source, 'x');
-    expression.names = names;
-    expression.attach(env);
-    return expression;
-  };
+  const build = (source: string, names: string[]): Expression =>
+    Expression.compile(source, 'x', names, 1, env);
   const sources: Array<[string, string[]]> = [
     ['a + 1 > 3', ['a']],
     ['a == null || a > 3', ['a']],
@@ -205,8 +201,8 @@ describe('unknown operands without a throw', () => {
     }
   });
 
-  it('an expression that was never compiled throws instead of quietly giving unknown', () => {
-    expect(() => new Expression('1 + 1', 'x').run(new EvaluationContext())).toThrow(
+  it('a draft expression that reaches an evaluation throws instead of quietly giving unknown', () => {
+    expect(() => Expression.draft('1 + 1', 'x').run(new EvaluationContext())).toThrow(
       /never compiled/,
     );
   });

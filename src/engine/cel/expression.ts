@@ -16,64 +16,58 @@ export class EvaluationContext extends Map<string, unknown> {
 }
 
 /**
- * One CEL expression of a model. Created during validation with its source and
- * upload path; `compile` parses and type-checks it and keeps the program, so that
- * evaluation never parses.
+ * One CEL expression of a model, in one of two forms. A *draft* (`Expression.draft`) is
+ * what validation finds: source and upload path; the compile fills in the names it reads
+ * and its static cost while checking it. A *complete* expression (`Expression.compile`)
+ * is built in one step from a checked draft: parsed and pre-checked in the evaluation
+ * environment (so evaluation takes cel-js's checked fast path and never parses), `matches`
+ * bound to RE2, strict names known. Only complete expressions run; a draft that reaches
+ * an evaluation throws (a compile bug), instead of quietly giving unknown.
  */
 export class Expression {
-  /** Free names read by the expression (set by compile). */
+  /** Free names read by the expression (filled on a draft by the compile). */
   names: readonly string[] = [];
   /** Static worst-case cost (cel/cost.ts), charged to the budget before every run. */
   cost = 1;
-  private program: ParseResult | undefined;
-  /** Names whose null value makes the expression unknown without running it. */
-  private strict: readonly string[] = [];
 
-  constructor(
+  private constructor(
     readonly source: string,
     readonly path: string,
+    private readonly program: ParseResult | undefined,
+    /** Names whose null value makes the expression unknown without running it. */
+    private readonly strict: readonly string[],
   ) {}
 
-  /**
-   * Parses in the evaluation environment, pre-checks (so evaluation takes cel-js's checked
-   * fast path) and points `matches` at RE2. Throws when any of that fails.
-   */
-  attach(environment: Environment): void {
-    const program = environment.parse(this.source);
-    const checked = program.check();
-    if (!checked.valid) throw checked.error ?? new Error(`cannot check ${this.source}`);
-    if (!useRe2(program.ast)) throw new Error('matches cannot be bound to RE2');
-    const known = new Set(this.names);
-    this.strict = strictNames(program.ast).filter((name) => known.has(name));
-    this.program = program;
+  static draft(source: string, path: string): Expression {
+    return new Expression(source, path, undefined, []);
   }
 
   /**
-   * An expression complete in one step, from a source already validated and costed by a
-   * compile (engine/transfer.ts): parsed and checked in `environment`, ready to run.
+   * A complete expression from a checked source, its names and its static cost. Throws
+   * when the source does not check in `environment` or `matches` cannot be bound to RE2.
    */
-  static revive(
+  static compile(
     source: string,
     path: string,
     names: readonly string[],
     cost: number,
     environment: Environment,
   ): Expression {
-    const expression = new Expression(source, path);
+    const program = environment.parse(source);
+    const checked = program.check();
+    if (!checked.valid) throw checked.error ?? new Error(`cannot check ${source}`);
+    if (!useRe2(program.ast)) throw new Error('matches cannot be bound to RE2');
+    const known = new Set(names);
+    const strict = strictNames(program.ast).filter((name) => known.has(name));
+    const expression = new Expression(source, path, program, strict);
     expression.names = names;
     expression.cost = cost;
-    expression.attach(environment);
     return expression;
   }
 
-  /** A copy sharing the compiled program (see compile/compact.ts). */
-  clone(): Expression {
-    const copy = new Expression(this.source, this.path);
-    copy.names = this.names;
-    copy.cost = this.cost;
-    copy.program = this.program;
-    copy.strict = this.strict;
-    return copy;
+  /** The complete form of a checked draft. */
+  static complete(draft: Expression, environment: Environment): Expression {
+    return Expression.compile(draft.source, draft.path, draft.names, draft.cost, environment);
   }
 
   /**
@@ -81,7 +75,8 @@ export class Expression {
    * zero…) or when the evaluation's budget cannot pay this expression's cost.
    */
   run(context: EvaluationContext): unknown {
-    if (this.program === undefined) throw new Error(`expression ${this.path} was never compiled`);
+    if (this.program === undefined)
+      throw new Error(`draft expression ${this.path} was never compiled`);
     if (!context.budget.charge(this.cost, this.path)) return UNKNOWN;
     for (let i = 0; i < this.strict.length; i++) {
       if (context.get(this.strict[i]) === null) return UNKNOWN;

@@ -16,7 +16,7 @@ import { validateVariables } from '../validate/variables.js';
 import { expectations } from './expectations.js';
 import { ExpressionCompiler } from './expressions.js';
 import { orderValueGraph } from './graph.js';
-import { compactModel } from './compact.js';
+import { compactModel, type QuestionSetters } from './compact.js';
 import { checkCost, shapeOfQuestion } from './cost-check.js';
 import type { Shape } from '../cel/cost.js';
 import type { Expression } from '../cel/expression.js';
@@ -69,11 +69,13 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
   const pricing = validatePricing(v, document.pricing);
   const images = validateImages(v, document.images);
   const translation = validateTranslation(v, document.translation);
+  // Per question, the triggers that set it (and which of their targets): built here, put
+  // into the compiled questions by compactModel.
+  const setters = questions.map((): QuestionSetters => ({ triggers: [], targets: [] }));
   for (const trigger of triggers) {
     trigger.targets.forEach((target, t) => {
-      const question = questions[target.question];
-      question.triggers.push(trigger.index);
-      question.triggerTargets.push(t);
+      setters[target.question].triggers.push(trigger.index);
+      setters[target.question].targets.push(t);
     });
   }
 
@@ -113,7 +115,11 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
   if (!problems.empty || general === undefined) return { ok: false, problems: problems.items };
 
   for (const name of names) environments.evaluate.registerVariable(name, 'dyn');
-  for (const expression of v.expressions) compiler.attach(expression);
+  const complete = new Map<Expression, Expression>();
+  for (const draft of v.expressions) {
+    const expression = compiler.complete(draft);
+    if (expression !== undefined) complete.set(draft, expression);
+  }
   if (!problems.empty) return { ok: false, problems: problems.items };
 
   const model: CompiledModel = {
@@ -136,7 +142,12 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
     costBudget: v.limits.evaluationCost,
     extensions,
   };
-  return { ok: true, model: compactModel(model) };
+  const completeOf = (draft: Expression): Expression => {
+    const expression = complete.get(draft);
+    if (expression === undefined) throw new Error(`no complete form of ${draft.path}`);
+    return expression;
+  };
+  return { ok: true, model: compactModel(model, { complete: completeOf, setters }) };
 }
 
 function registerInferred(
