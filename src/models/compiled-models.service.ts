@@ -5,9 +5,13 @@ import { HttpStatus, Injectable, Logger, type OnModuleDestroy } from '@nestjs/co
 import { Piscina } from 'piscina';
 import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
-import { CompiledModelCache, type CompiledModel } from '../engine/index.js';
 import type { ImportedModel, ModelAsset, ModelSourceFormat } from '../engine/source/index.js';
-import { reviveSteps, type RevivedModel } from '../engine/transfer.js';
+import {
+  CompiledModelCache,
+  reviveSteps,
+  type CompiledModel,
+  type RevivedModel,
+} from '../engine/index.js';
 import type {
   BuildOutcome,
   BuildTask,

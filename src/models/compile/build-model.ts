@@ -1,4 +1,9 @@
-import { compileModel, MAX_REPORTED_PROBLEMS, type EngineLimits } from '../../engine/index.js';
+import {
+  compileModel,
+  MAX_REPORTED_PROBLEMS,
+  toTransferable,
+  type EngineLimits,
+} from '../../engine/index.js';
 import type { Problem } from '../../engine/problems.js';
 import {
   importedModelIds,
@@ -10,7 +15,6 @@ import {
   type SourceResult,
   unsafePathReason,
 } from '../../engine/source/index.js';
-import { toTransferable } from '../../engine/transfer.js';
 
 /**
  * The upload pipeline without I/O, run in a compile worker (compiled-models.service.ts):
