@@ -63,8 +63,15 @@ export class CompiledModels implements OnModuleDestroy {
   private readonly run: Runner;
   /** Cache misses being compiled: concurrent requests for one version share the compile. */
   private readonly pending = new Map<string, Promise<CompiledModel>>();
+  /**
+   * Compiles running or waiting. Counted here rather than left to piscina's `maxQueue`,
+   * which tasks run with an AbortSignal (our time budget) bypass.
+   */
+  private inFlight = 0;
+  private readonly capacity: number;
 
   constructor(private readonly config: AppConfig) {
+    this.capacity = config.compileWorkers + config.compileQueueSize;
     this.cache = new CompiledModelCache(
       config.compiledModelCacheSize,
       config.compiledModelCacheBytes,
@@ -184,29 +191,21 @@ export class CompiledModels implements OnModuleDestroy {
   }
 
   private async submit(task: Task): Promise<unknown> {
+    if (this.inFlight >= this.capacity) throw busy();
+    this.inFlight++;
     try {
       return await this.run(task);
     } catch (error) {
       throw this.poolError(error);
+    } finally {
+      this.inFlight--;
     }
   }
 
   private poolError(error: unknown): unknown {
     const message = error instanceof Error ? error.message : '';
     // piscina's refusals: a full queue, or no queue (COMPILE_QUEUE_SIZE=0) and no idle worker.
-    if (/queue is at limit|no task queue available/i.test(message)) {
-      return new ApiError(
-        HttpStatus.SERVICE_UNAVAILABLE,
-        'Service busy',
-        [
-          {
-            code: 'compile_queue_full',
-            message: 'Every model compiler is busy and the queue is full; retry shortly',
-          },
-        ],
-        { 'Retry-After': RETRY_AFTER_SECONDS },
-      );
-    }
+    if (/queue is at limit|no task queue available/i.test(message)) return busy();
     const code = (error as { code?: unknown } | undefined)?.code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
       this.logger.warn('A model compile ran out of its worker heap');
@@ -237,6 +236,21 @@ async function revive(bytes: Uint8Array): Promise<RevivedModel> {
       sliceStart = performance.now();
     }
   }
+}
+
+/** 503: every compiler busy and the queue full. */
+function busy(): ApiError {
+  return new ApiError(
+    HttpStatus.SERVICE_UNAVAILABLE,
+    'Service busy',
+    [
+      {
+        code: 'compile_queue_full',
+        message: 'Every model compiler is busy and the queue is full; retry shortly',
+      },
+    ],
+    { 'Retry-After': RETRY_AFTER_SECONDS },
+  );
 }
 
 function tooLarge(message: string): ApiError {

@@ -1,7 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, expectEnvelope, problemsOf } from '../support/factories.js';
-import { createCompanyMember, createModelWorld, sendModel } from '../support/model.factories.js';
+import {
+  createCompanyMember,
+  createModelWorld,
+  minimalModel,
+  sendModel,
+} from '../support/model.factories.js';
 import type { ModelWorld } from '../support/model.factories.js';
 import { createIntent } from '../support/org.factories.js';
 import {
@@ -57,7 +62,17 @@ describe('engine attacks through the real server process', () => {
   beforeAll(async () => {
     server = await startServerProcess();
     world = await createModelWorld(server);
-  }, 60_000);
+    // A running service: its compile worker started and its routes warm.
+    const url = `/v1/suppliers/${world.supplier.id}/models`;
+    const warm = await sendModel(
+      server,
+      'post',
+      url,
+      world.supplierMember.token,
+      minimalModel('warm'),
+    );
+    expect(warm.status).toBe(201);
+  }, 180_000);
 
   afterAll(async () => {
     await server?.close();

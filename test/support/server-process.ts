@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import supertest from 'supertest';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, type HttpContext } from './test-app.js';
@@ -86,6 +86,44 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       await database.drop();
     },
   };
+}
+
+/** Newest modification time of any file under `dir`. */
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+/**
+ * Builds dist/ when it is missing or older than src/ (`npm run build`), once: test files
+ * run in parallel, so a lock folder makes the others wait for the one that builds.
+ */
+async function ensureBuilt(): Promise<void> {
+  const lock = join(ROOT, 'dist-build.lock');
+  const fresh = () => existsSync(MAIN) && statSync(MAIN).mtimeMs >= newest(join(ROOT, 'src'));
+  while (!fresh()) {
+    try {
+      mkdirSync(lock);
+    } catch {
+      await new Promise((done) => setTimeout(done, 500));
+      continue;
+    }
+    try {
+      if (!fresh()) {
+        const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+        execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: ROOT });
+        // tsc leaves unchanged outputs alone: mark the build as current.
+        const now = new Date();
+        utimesSync(MAIN, now, now);
+      }
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
 }
 
 /**
