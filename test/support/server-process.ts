@@ -19,20 +19,12 @@ export interface ServerProcess extends HttpContext {
 }
 
 /**
- * Starts `dist/src/main.js` (built first when missing: `npm run build`) with PORT=0 and
+ * Starts `dist/src/main.js` (built first when missing or older than src/) with PORT=0 and
  * waits for its "Listening on" line. Attacks are replayed against this process, so what
  * they measure (event-loop stalls, heap, worker threads) is the real service's.
  */
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
-  if (!existsSync(MAIN)) {
-    execFileSync(
-      process.execPath,
-      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-      {
-        cwd: ROOT,
-      },
-    );
-  }
+  await ensureBuilt();
   const database: TestDatabase = await createTestDatabase();
   const { DATABASE_URL: _server, ...inherited } = process.env;
   const child = spawn(process.execPath, [MAIN], {
