@@ -176,8 +176,16 @@ export class ModelsService {
   /** As loadCompiled, for a model row the caller already has. */
   async compiledFor(model: ModelEntity, versionNumber = model.versionNumber): Promise<LoadedModel> {
     const compiled = await this.compiledModels.get(model.id, versionNumber, async () => {
-      const version = await this.versions.findOneBy({ modelId: model.id, versionNumber });
-      return version?.definition;
+      // The stored JSON text as it is: the compile worker parses it, not the event loop.
+      const row = await this.versions
+        .createQueryBuilder('version')
+        .select('version.definition', 'definition')
+        .where('version.modelId = :modelId AND version.versionNumber = :versionNumber', {
+          modelId: model.id,
+          versionNumber,
+        })
+        .getRawOne<{ definition: string }>();
+      return row?.definition;
     });
     if (!compiled) throw ApiError.notFound('No such model version');
     return { model, versionNumber, compiled };

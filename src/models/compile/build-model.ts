@@ -32,7 +32,7 @@ export interface BuildTask {
   readonly imported?: { models: ImportedModel[]; assetPaths: string[] };
 }
 
-/** A stored definition compiled again (a cache miss). */
+/** A stored definition compiled again (a cache miss): its JSON text, or the document. */
 export interface CompileTask {
   readonly kind: 'compile';
   readonly definition: unknown;
@@ -84,7 +84,9 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
 }
 
 export function runCompile(task: CompileTask): CompileOutcome {
-  const result = compileModel(task.definition, task.limits);
+  const definition: unknown =
+    typeof task.definition === 'string' ? JSON.parse(task.definition) : task.definition;
+  const result = compileModel(definition, task.limits);
   if (result.ok) return { kind: 'compiled', compiled: toTransferable(result.model) };
   return { kind: 'refused', status: 500, message: 'Stored model no longer compiles', problems: [] };
 }
