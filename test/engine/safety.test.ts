@@ -3,6 +3,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import { CostBudget } from '../../src/engine/cel/budget.js';
 import { EvaluationContext, Expression, UNKNOWN } from '../../src/engine/cel/expression.js';
 import { compileModel } from '../../src/engine/index.js';
+import { OVERFLOW_ERRORS, OVERFLOW_SECTIONS } from '../support/attack-models.js';
 import { compileOk, evaluate, expectProblem, model } from './helpers.js';
 
 const options = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `o${i}`, label: 'O' }));
@@ -111,42 +112,10 @@ describe('matches uses RE2', () => {
 
 describe('fail closed pricing', () => {
   it('length = 1e308: the overflowing items make the configuration invalid, naming them', () => {
-    const compiled = compileOk(
-      model({
-        questions: [{ key: 'length', type: 'number', label: 'L' }],
-        bom_items: [
-          {
-            key: 'frame',
-            sku: 'F',
-            description: 'Frame',
-            quantity: 'length * 2.0',
-            unit_price: '3.00',
-          },
-          {
-            key: 'glass',
-            sku: 'G',
-            description: 'Glass',
-            quantity: '1',
-            price_expr: 'length * length',
-          },
-          {
-            key: 'seal',
-            sku: 'S',
-            description: 'Seal',
-            quantity: 'length / 1000.0',
-            unit_price: '1.00',
-          },
-          { key: 'screw', sku: 'W', description: 'Screw', quantity: '4', unit_price: '0.10' },
-        ],
-      }),
-    );
+    const compiled = compileOk(model(OVERFLOW_SECTIONS));
     const result = evaluate(compiled, { length: 1e308 });
     expect(result.valid).toBe(false);
-    expect(result.errors.map((e) => [e.code, e.path])).toEqual([
-      ['bom_quantity_unknown', 'bom_items.frame'],
-      ['bom_price_unknown', 'bom_items.glass'],
-      ['amount_out_of_range', 'bom_items.seal'],
-    ]);
+    expect(result.errors.map((e) => [e.code, e.path])).toEqual(OVERFLOW_ERRORS);
     const ordinary = evaluate(compiled, { length: 1200 });
     expect(ordinary.valid).toBe(true);
     // 1200 × 2 × 3.00 + 1200² × 1 + 1.2 × 1.00 + 4 × 0.10
