@@ -108,6 +108,26 @@ describe('matches uses RE2', () => {
       'pending',
     );
   });
+
+  it('matches inside comprehensions and cel.bind runs on RE2 as well', () => {
+    const compiled = compileOk(
+      model({
+        questions: [
+          { key: 'picks', type: 'multi_choice', label: 'P', options: [{ key: 'aa', label: 'A' }] },
+          { key: 'pattern', type: 'text', label: 'P', max_length: 50 },
+        ],
+        rules: [
+          { key: 'in_exists', assert: 'picks.exists(x, x.matches(pattern))', message: 'm' },
+          { key: 'in_bind', assert: 'cel.bind(p, pattern, picks[0].matches(p))', message: 'm' },
+        ],
+      }),
+    );
+    // JavaScript's RegExp accepts the backreference (and would pass); RE2 refuses it.
+    const refused = evaluate(compiled, { picks: ['aa'], pattern: '^(a)\\1$' });
+    expect(refused.line.rules.map((r) => r.status)).toEqual(['pending', 'pending']);
+    const accepted = evaluate(compiled, { picks: ['aa'], pattern: '^a+$' });
+    expect(accepted.line.rules.map((r) => r.status)).toEqual(['passed', 'passed']);
+  });
 });
 
 describe('fail closed pricing', () => {
