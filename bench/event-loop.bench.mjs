@@ -29,7 +29,7 @@ const generator = resolve(
   args.generator ?? process.env.GEN_MODEL ?? '../shared/tools/gen-model.mjs',
 );
 const sizes = (args.sizes ?? '1000,5000').split(',').map(Number);
-const WARM_PREVIEWS = 10;
+const WARM_PREVIEWS = Number(process.env.WARM_PREVIEWS ?? 10);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'event-loop-bench-'));
 Object.assign(process.env, {
@@ -163,6 +163,7 @@ try {
       'cache-miss preview: max loop delay ms': miss.maxMs.toFixed(1),
       'cache-miss preview ms': miss.elapsed.toFixed(0),
       [`${WARM_PREVIEWS} warm previews: max loop delay ms`]: warm.maxMs.toFixed(1),
+      'warm preview ms (mean)': (warm.elapsed / WARM_PREVIEWS).toFixed(1),
     });
   }
 } finally {
