@@ -5,11 +5,13 @@ import { HttpStatus, Injectable, Logger, type OnModuleDestroy } from '@nestjs/co
 import { Piscina } from 'piscina';
 import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
-import type { ImportedModel, ModelAsset, ModelSourceFormat } from '../engine/source/index.js';
 import {
   CompiledModelCache,
   reviveSteps,
   type CompiledModel,
+  type ImportedModel,
+  type ModelAsset,
+  type ModelSourceFormat,
   type RevivedModel,
 } from '../engine/index.js';
 import type {

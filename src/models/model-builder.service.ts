@@ -1,11 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
-import type { ImportedModel, ModelAsset } from '../engine/source/index.js';
+import type { ImportedModel, ModelAsset } from '../engine/index.js';
 import { CompiledModels, type BuiltModel } from './compiled-models.service.js';
-import { ModelAssetEntity } from './model-asset.entity.js';
-import { ModelVersionEntity } from './model-version.entity.js';
-import { ModelEntity } from './model.entity.js';
+import { ModelRepository } from './model.repository.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 
 export type { BuiltModel };
@@ -20,10 +16,7 @@ export type { BuiltModel };
 export class ModelBuilderService {
   constructor(
     private readonly compiledModels: CompiledModels,
-    @InjectRepository(ModelEntity) private readonly models: Repository<ModelEntity>,
-    @InjectRepository(ModelVersionEntity)
-    private readonly versions: Repository<ModelVersionEntity>,
-    @InjectRepository(ModelAssetEntity) private readonly assets: Repository<ModelAssetEntity>,
+    private readonly models: ModelRepository,
   ) {}
 
   build(upload: ModelUpload, supplierId: number): Promise<BuiltModel> {
@@ -40,14 +33,7 @@ export class ModelBuilderService {
   ): Promise<{ models: ImportedModel[]; assets: Map<string, ModelAsset> }> {
     const models: ImportedModel[] = [];
     const assets = new Map<string, ModelAsset>();
-    if (ids.length === 0) return { models, assets };
-    const rows = await this.models.findBy({ id: In(ids), supplierId });
-    const current = rows.map((row) => ({ modelId: row.id, versionNumber: row.versionNumber }));
-    if (current.length === 0) return { models, assets };
-    const [versions, files] = await Promise.all([
-      this.versions.findBy(current),
-      this.assets.findBy(current),
-    ]);
+    const { versions, assets: files } = await this.models.currentVersionsOf(ids, supplierId);
     for (const version of versions) {
       models.push({
         modelId: version.modelId,

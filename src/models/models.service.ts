@@ -1,34 +1,23 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, type EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
-import type { Principal } from '../auth/principal.js';
+import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import type { CompiledModel } from '../engine/index.js';
+import type { Principal } from '../principal/principal.js';
 import { CompiledModels } from './compiled-models.service.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
-import { ModelAccessService } from './model-access.service.js';
 import { ModelBuilderService, type BuiltModel } from './model-builder.service.js';
 import {
   activeLockHolder,
   assertNotLockedByOther,
   ifMatchAccepts,
-  lockFreeFor,
   lockedError,
 } from './model-lock.js';
-import {
-  assertCodeFree,
-  insertVersion,
-  modelIdentity,
-  versionConflict,
-  withCodeGuard,
-} from './model-store.js';
-import { ModelVersionEntity } from './model-version.entity.js';
-import { ModelEntity } from './model.entity.js';
+import { modelIdentity, storingVersion, versionConflict } from './model-version-rules.js';
+import type { ModelEntity } from './model.entity.js';
+import { ModelRepository, type NewVersion } from './model.repository.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
-import { TransactionRunner } from '../database/transaction-runner.js';
 
 /** A model version ready to evaluate: compiled once, then shared from the cache. */
 export interface LoadedModel {
@@ -40,49 +29,36 @@ export interface LoadedModel {
 /** Reads the upload body; called only once the caller may upload at all. */
 export type UploadReader = () => Promise<ModelUpload>;
 
-/** The `general` section a version gives its model row (validated by the compile). */
-const generalOf = (built: BuiltModel) => built.definition.general as Record<string, unknown>;
+/** The version row (and files) an upload stores. */
+const versionOf = (built: BuiltModel, principal: Principal, now: Date): NewVersion => ({
+  definition: built.definition,
+  sourceFormat: built.format,
+  assets: built.assets,
+  createdById: principal.userId,
+  createdAt: now,
+});
 
 @Injectable()
 export class ModelsService {
   constructor(
-    @InjectRepository(ModelEntity) private readonly models: Repository<ModelEntity>,
-    @InjectRepository(ModelVersionEntity)
-    private readonly versions: Repository<ModelVersionEntity>,
-    private readonly transactions: TransactionRunner,
+    private readonly models: ModelRepository,
     private readonly builder: ModelBuilderService,
-    private readonly modelAccess: ModelAccessService,
+    private readonly access: AccessService,
     private readonly compiledModels: CompiledModels,
   ) {}
 
-  /** Version 1 of a new model: the model, its version and its assets in one transaction. */
+  /** Version 1 of a new model (the supplier's members and admins). */
   async create(
     principal: Principal,
     supplierId: number,
     readUpload: UploadReader,
   ): Promise<ModelDto> {
+    await this.access.requireSupplierMember(principal, supplierId);
     const built = await this.builder.build(await readUpload(), supplierId);
-    const { name, code } = modelIdentity(built);
+    const identity = modelIdentity(built);
     const now = new Date();
-    const model = await withCodeGuard(code, () =>
-      this.transactions.run(async (manager) => {
-        await assertCodeFree(manager, supplierId, code);
-        const created = await manager.save(
-          manager.create(ModelEntity, {
-            supplierId,
-            name,
-            code,
-            general: generalOf(built),
-            versionNumber: 1,
-            lockedById: null,
-            lockedAt: null,
-            createdAt: now,
-            updatedAt: null,
-          }),
-        );
-        await insertVersion(manager, created.id, 1, built, principal.userId, now);
-        return created;
-      }),
+    const model = await storingVersion(identity.code, () =>
+      this.models.createWithVersion(supplierId, identity, versionOf(built, principal, now)),
     );
     this.compiledModels.remember(model.id, 1, built);
     return ModelDto.from(model, built.definition.general, now);
@@ -99,40 +75,25 @@ export class ModelsService {
     ifMatch: string | undefined,
     readUpload: UploadReader,
   ): Promise<ModelDto> {
-    const model = await this.modelAccess.requireWritable(principal, modelId);
+    const model = await this.access.requireWritableModel(
+      principal,
+      await this.models.findById(modelId),
+    );
     assertNotLockedByOther(model, principal);
     if (!ifMatchAccepts(ifMatch, model.versionNumber)) throw versionConflict(model.versionNumber);
 
     const built = await this.builder.build(await readUpload(), model.supplierId);
-    const { name, code } = modelIdentity(built);
+    const identity = modelIdentity(built);
     const now = new Date();
     const next = model.versionNumber + 1;
-    await withCodeGuard(code, () =>
-      this.transactions.run(async (manager) => {
-        await assertCodeFree(manager, model.supplierId, code, model.id);
-        const result = await manager
-          .createQueryBuilder()
-          .update(ModelEntity)
-          .set({
-            versionNumber: next,
-            name,
-            code,
-            general: generalOf(built),
-            updatedAt: now,
-          } as QueryDeepPartialEntity<ModelEntity>)
-          .where('id = :id AND version_number = :current', {
-            id: model.id,
-            current: model.versionNumber,
-          })
-          .andWhere(lockFreeFor(principal.userId, now))
-          .execute();
-        if (!result.affected) throw await this.updateRefusal(manager, model.id, principal);
-        await insertVersion(manager, model.id, next, built, principal.userId, now);
-      }),
+    const stored = await storingVersion(identity.code, () =>
+      this.models.storeNextVersion(model, identity, versionOf(built, principal, now)),
     );
+    if (!stored) throw await this.updateRefusal(model.id, principal);
     this.compiledModels.remember(model.id, next, built);
-    const stored = await this.models.findOneByOrFail({ id: model.id });
-    return ModelDto.from(stored, built.definition.general);
+    const updated = await this.models.findById(model.id);
+    if (!updated) throw ApiError.notFound('No model found');
+    return ModelDto.from(updated, built.definition.general);
   }
 
   async listForSupplier(
@@ -140,13 +101,12 @@ export class ModelsService {
     supplierId: number,
     query: PageQueryDto,
   ): Promise<Page<ModelDto>> {
-    await this.modelAccess.requireReadableSupplier(principal, supplierId);
-    const [rows, total] = await this.models.findAndCount({
-      where: { supplierId },
-      order: { id: 'ASC' },
-      skip: query.offset,
-      take: query.per_page,
-    });
+    await this.access.requireReadableSupplier(principal, supplierId);
+    const [rows, total] = await this.models.pageForSupplier(
+      supplierId,
+      query.offset,
+      query.per_page,
+    );
     const now = new Date();
     const items = rows.map((row) => ModelDto.fromRow(row, now));
     return new Page(items, query.page, query.per_page, total);
@@ -154,11 +114,12 @@ export class ModelsService {
 
   /** The model with the full definition of its current version. */
   async get(principal: Principal, modelId: number): Promise<ModelDetailDto> {
-    const model = await this.modelAccess.requireReadable(principal, modelId);
-    const version = await this.versions.findOneByOrFail({
-      modelId,
-      versionNumber: model.versionNumber,
-    });
+    const model = await this.access.requireReadableModel(
+      principal,
+      await this.models.findById(modelId),
+    );
+    const version = await this.models.findVersion(modelId, model.versionNumber);
+    if (!version) throw ApiError.notFound('No model found');
     return ModelDetailDto.withDefinition(model, version.definition);
   }
 
@@ -168,36 +129,24 @@ export class ModelsService {
    * No access check: callers decide who may use the model.
    */
   async loadCompiled(modelId: number, versionNumber?: number): Promise<LoadedModel> {
-    const model = await this.models.findOneBy({ id: modelId });
+    const model = await this.models.findById(modelId);
     if (!model) throw ApiError.notFound('No model found');
     return this.compiledFor(model, versionNumber);
   }
 
   /** As loadCompiled, for a model row the caller already has. */
   async compiledFor(model: ModelEntity, versionNumber = model.versionNumber): Promise<LoadedModel> {
-    const compiled = await this.compiledModels.get(model.id, versionNumber, async () => {
-      // The stored JSON text as it is: the compile worker parses it, not the event loop.
-      const row = await this.versions
-        .createQueryBuilder('version')
-        .select('version.definition', 'definition')
-        .where('version.modelId = :modelId AND version.versionNumber = :versionNumber', {
-          modelId: model.id,
-          versionNumber,
-        })
-        .getRawOne<{ definition: string }>();
-      return row?.definition;
-    });
+    const compiled = await this.compiledModels.get(model.id, versionNumber, () =>
+      this.models.findVersionDefinitionText(model.id, versionNumber),
+    );
     if (!compiled) throw ApiError.notFound('No such model version');
     return { model, versionNumber, compiled };
   }
 
   /** Why the conditional version update matched no row: a lock taken meanwhile, or a newer version. */
-  private async updateRefusal(
-    manager: EntityManager,
-    modelId: number,
-    principal: Principal,
-  ): Promise<ApiError> {
-    const current = await manager.findOneByOrFail(ModelEntity, { id: modelId });
+  private async updateRefusal(modelId: number, principal: Principal): Promise<ApiError> {
+    const current = await this.models.findById(modelId);
+    if (!current) return ApiError.notFound('No model found');
     const holder = activeLockHolder(current);
     if (holder !== null && holder !== principal.userId) return lockedError(holder);
     return versionConflict(current.versionNumber);

@@ -1,20 +1,18 @@
 import {
   compileModel,
-  MAX_REPORTED_PROBLEMS,
-  toTransferable,
-  type EngineLimits,
-} from '../../engine/index.js';
-import type { Problem } from '../../engine/problems.js';
-import {
   importedModelIds,
+  MAX_REPORTED_PROBLEMS,
   mergeImports,
   readModelSource,
+  toTransferable,
+  unsafePathReason,
+  type EngineLimits,
   type ImportedModel,
   type ModelAsset,
   type ModelSourceFormat,
+  type Problem,
   type SourceResult,
-  unsafePathReason,
-} from '../../engine/source/index.js';
+} from '../../engine/index.js';
 
 /**
  * The upload pipeline without I/O, run in a compile worker (compiled-models.service.ts):
