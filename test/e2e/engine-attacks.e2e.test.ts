@@ -64,14 +64,7 @@ describe('engine attacks through the real server process', () => {
     server = await startServerProcess();
     world = await createModelWorld(server);
     // A running service: its compile worker started and its routes warm.
-    const url = `/v1/suppliers/${world.supplier.id}/models`;
-    const warm = await sendModel(
-      server,
-      'post',
-      url,
-      world.supplierMember.token,
-      minimalModel('warm'),
-    );
+    const warm = await send(minimalModel('warm'));
     expect(warm.status).toBe(201);
   }, 180_000);
 
@@ -79,16 +72,28 @@ describe('engine attacks through the real server process', () => {
     await server?.close();
   });
 
-  const upload = (model: Record<string, unknown> | Buffer) =>
-    slowestLiveness(server, async () =>
-      sendModel(
-        server,
-        'post',
-        `/v1/suppliers/${world.supplier.id}/models`,
-        world.supplierMember.token,
-        model,
-      ),
+  const send = (model: Record<string, unknown> | Buffer) =>
+    sendModel(
+      server,
+      'post',
+      `/v1/suppliers/${world.supplier.id}/models`,
+      world.supplierMember.token,
+      model,
     );
+
+  /**
+   * Runs an (idempotent) attack while probing liveness. Other test files share the two
+   * cores, so a probe can be late for reasons of its own: an attack gets up to three
+   * runs to show a calm service; a real stall (a blocking compile, a backtracking regex)
+   * is slow every time.
+   */
+  const attack = async <T>(work: () => Promise<T>) => {
+    let run = await slowestLiveness(server, work);
+    for (let retry = 0; retry < 2 && run.slowestMs >= HEALTH_MS; retry++)
+      run = await slowestLiveness(server, work);
+    return run;
+  };
+  const upload = (model: Record<string, unknown> | Buffer) => attack(() => send(model));
 
   const expectCalm = (run: { slowestMs: number; elapsedMs: number }) => {
     expect(run.slowestMs, 'slowest /health/live during the attack').toBeLessThan(HEALTH_MS);
@@ -150,14 +155,14 @@ describe('engine attacks through the real server process', () => {
   describe('previews with an intent token', () => {
     let intent: string;
     const preview = (modelId: number, questions: Record<string, unknown>) =>
-      slowestLiveness(server, async () =>
+      attack(async () =>
         server.http
           .post('/v1/carts/preview')
           .set(bearer(intent))
           .send({ model_id: modelId, company_id: world.company.id, questions }),
       );
     const uploaded = async (document: Record<string, unknown>): Promise<number> => {
-      const res = (await upload(document)).result;
+      const res = await send(document);
       return (expectEnvelope(res, 201).data as { id: number }).id;
     };
 
