@@ -25,7 +25,13 @@ import type { ModelUpload } from './upload/read-model-upload.js';
 
 /** An upload turned into a stored-ready version: the merged definition, compiled. */
 export interface BuiltModel {
-  definition: Record<string, unknown>;
+  /**
+   * The merged definition as JSON text, stored as it is: parsing, cloning and
+   * re-serializing megabytes of it on the event loop is what this avoids.
+   */
+  definitionJson: string;
+  /** Its `general` section (validated by the compile). */
+  general: Record<string, unknown>;
   compiled: CompiledModel;
   /** Estimated heap the compiled model holds (its weight in the cache). */
   bytes: number;
@@ -131,7 +137,8 @@ export class CompiledModels implements OnModuleDestroy {
     for (const [path, asset] of imported?.assets ?? [])
       if (!assets.has(path)) assets.set(path, asset);
     return {
-      definition: outcome.definition,
+      definitionJson: outcome.definition,
+      general: outcome.general,
       compiled: revived.model,
       bytes: revived.bytes,
       assets,

@@ -31,7 +31,7 @@ export type UploadReader = () => Promise<ModelUpload>;
 
 /** The version row (and files) an upload stores. */
 const versionOf = (built: BuiltModel, principal: Principal, now: Date): NewVersion => ({
-  definition: built.definition,
+  definitionJson: built.definitionJson,
   sourceFormat: built.format,
   assets: built.assets,
   createdById: principal.userId,
@@ -61,7 +61,7 @@ export class ModelsService {
       this.models.createWithVersion(supplierId, identity, versionOf(built, principal, now)),
     );
     this.compiledModels.remember(model.id, 1, built);
-    return ModelDto.from(model, built.definition.general, now);
+    return ModelDto.from(model, built.general, now);
   }
 
   /**
@@ -93,7 +93,7 @@ export class ModelsService {
     this.compiledModels.remember(model.id, next, built);
     const updated = await this.models.findById(model.id);
     if (!updated) throw ApiError.notFound('No model found');
-    return ModelDto.from(updated, built.definition.general);
+    return ModelDto.from(updated, built.general);
   }
 
   async listForSupplier(

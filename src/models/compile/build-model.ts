@@ -44,7 +44,9 @@ export type BuildOutcome =
   | Refusal
   | {
       kind: 'built';
-      definition: Record<string, unknown>;
+      /** The merged definition as the JSON text to store (parsed only in the worker). */
+      definition: string;
+      general: Record<string, unknown>;
       compiled: Uint8Array;
       assets: Array<[string, ModelAsset]>;
       format: ModelSourceFormat;
@@ -61,7 +63,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   const merged = mergeImports(source.value, imported);
   if (!merged.ok) return refusal(merged);
   // Stored as JSON: compile exactly what a later load will read back.
-  const definition = JSON.parse(JSON.stringify(merged.value)) as Record<string, unknown>;
+  const text = JSON.stringify(merged.value);
+  const definition = JSON.parse(text) as Record<string, unknown>;
   const compiled = compileModel(definition, task.limits);
   const assetPaths = new Set([...source.value.assets.keys(), ...(task.imported?.assetPaths ?? [])]);
   const problems = [
@@ -74,7 +77,8 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   }
   return {
     kind: 'built',
-    definition,
+    definition: text,
+    general: definition.general as Record<string, unknown>,
     compiled: toTransferable(compiled.model),
     assets: [...source.value.assets],
     format: task.format,
