@@ -10,7 +10,7 @@
  * The service runs in this process (its built dist/, SQLite in a temporary folder); the
  * client only sends prepared bytes and reads raw responses, so what the histogram sees is
  * the service's own work. Generator: `--generator` or $GEN_MODEL, default
- * ../shared/tools/gen-model.mjs.
+ * tools/gen-model.mjs (this repository's).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -25,9 +25,7 @@ const args = Object.fromEntries(
     .flatMap((arg, i, all) => (arg.startsWith('--') ? [[arg.slice(2), all[i + 1]]] : [])),
 );
 const root = resolve(args.root ?? '.');
-const generator = resolve(
-  args.generator ?? process.env.GEN_MODEL ?? '../shared/tools/gen-model.mjs',
-);
+const generator = resolve(args.generator ?? process.env.GEN_MODEL ?? 'tools/gen-model.mjs');
 const sizes = (args.sizes ?? '1000,5000').split(',').map(Number);
 const WARM_PREVIEWS = Number(process.env.WARM_PREVIEWS ?? 10);
 

@@ -69,7 +69,7 @@ export class ModelDetailDto extends ModelDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'The model document of the current version, imports merged (MODEL_FORMAT.md)',
+    description: 'The model document of the current version, imports merged (docs/model-format.md)',
   })
   definition: Record<string, unknown>;
 

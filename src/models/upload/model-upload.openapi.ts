@@ -11,7 +11,7 @@ const yamlBody = {
 export const MODEL_UPLOAD_BODY: RequestBodyObject = {
   required: true,
   description:
-    'The model (see MODEL_FORMAT.md) as the raw body with its Content-Type, or as ' +
+    'The model (see docs/model-format.md; examples/window.yaml is one) as the raw body with its Content-Type, or as ' +
     'multipart/form-data with a part named `file` (its content type or file extension, ' +
     '.json .yaml .yml .zip, picks the format). A zip holds model.yaml / model.yml / ' +
     'model.json at its root plus the fragments and images it refers to.',
