@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import supertest from 'supertest';
 import { ensureBuilt, startBuiltServer } from './built-server.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, type HttpContext } from './test-app.js';
+import { testEnv, type HttpContext } from './test-app.js';
 import { createTestDatabase } from './test-database.js';
 
 /** The built server running as a child process on a free port, on a database of its own. */
@@ -23,18 +23,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   ensureBuilt();
   const database = await createTestDatabase();
   const server = await startBuiltServer(
-    {
-      NODE_ENV: 'test',
-      DATA_DIR: database.dataDir,
-      JWT_SECRET: 'a-test-secret-that-is-long-enough-0123456789',
-      ADMIN_EMAIL,
-      ADMIN_PASSWORD,
-      LOGIN_RATE_LIMIT: '1000',
-      LOG_LEVEL: 'warn',
-      SWAGGER_ENABLED: 'false',
-      ...(database.url ? { DATABASE_URL: database.url } : {}),
-      ...env,
-    },
+    testEnv(database, { LOG_LEVEL: 'warn', SWAGGER_ENABLED: 'false', ...env }),
     database.dataDir,
   );
   const { child } = server;

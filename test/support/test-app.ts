@@ -22,9 +22,12 @@ export interface TestContext {
 /** What the HTTP factories need: the app in-process, or the built server as a child process. */
 export type HttpContext = Pick<TestContext, 'http'>;
 
-/** The configuration every test app and service context runs with; `env` overrides it. */
-export function testConfig(database: TestDatabase, env: Record<string, string> = {}): AppConfig {
-  return new AppConfig({
+/** The environment every test app, service context and test server runs with; `env` overrides it. */
+export function testEnv(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+): Record<string, string> {
+  return {
     NODE_ENV: 'test',
     DATA_DIR: database.dataDir,
     JWT_SECRET: 'a-test-secret-that-is-long-enough-0123456789',
@@ -34,7 +37,12 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
     LOG_LEVEL: 'error',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
-  });
+  };
+}
+
+/** The configuration every test app and service context runs with; `env` overrides it. */
+export function testConfig(database: TestDatabase, env: Record<string, string> = {}): AppConfig {
+  return new AppConfig(testEnv(database, env));
 }
 
 /** The app's JSON log into `logs`, or nowhere: test output stays readable. */
