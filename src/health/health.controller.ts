@@ -13,6 +13,7 @@ import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator
 import { AppConfig } from '../config/app-config.js';
 import { ShutdownState } from '../lifecycle/shutdown-state.js';
 import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
+import { LivenessDto, ReadinessDto } from './dto/health.dto.js';
 
 const CHECK_TIMEOUT_MS = 2_000;
 
@@ -36,7 +37,7 @@ export class HealthController {
   @Public()
   @HttpCode(200)
   @ApiOperation({ summary: 'Liveness probe' })
-  @ApiEnvelope(null)
+  @ApiEnvelope(LivenessDto)
   live(): { status: string } {
     return { status: 'ok' };
   }
@@ -44,7 +45,7 @@ export class HealthController {
   @Get('ready')
   @Public()
   @ApiOperation({ summary: 'Readiness probe: the database, and Redis when configured' })
-  @ApiEnvelope(null)
+  @ApiEnvelope(ReadinessDto)
   @ApiErrors(503)
   async ready(): Promise<{
     status: string;

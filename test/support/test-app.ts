@@ -6,6 +6,7 @@ import { configureApp } from '../../src/app.setup.js';
 import { AppConfig } from '../../src/config/app-config.js';
 import { AppLogger, createAppLogger, NestPinoLogger } from '../../src/logging/app-logger.js';
 import type { LogCapture } from './log-capture.js';
+import { recordResponses } from './response-recorder.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const ADMIN_EMAIL = 'admin@example.test';
@@ -74,6 +75,8 @@ export async function createTestApp(
   });
   // With a capture, Nest's own messages (errors from the filter) go to it as JSON too.
   if (options.logs) app.useLogger(new NestPinoLogger(app.get(AppLogger).pino));
+  // First, so that it sees every answer, those of the body parser included.
+  app.use(recordResponses());
   configureApp(app);
   await app.init();
   return {
@@ -87,4 +90,11 @@ export async function createTestApp(
       if (!sharedDatabase) await database.drop();
     },
   };
+}
+
+/** Serves the test app on a free port of 127.0.0.1 (for real HTTP clients); its base URL. */
+export async function listenOnFreePort(ctx: TestContext): Promise<string> {
+  await ctx.app.listen(0, '127.0.0.1');
+  const { port } = ctx.app.getHttpServer().address() as { port: number };
+  return `http://127.0.0.1:${port}`;
 }
