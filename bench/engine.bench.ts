@@ -22,6 +22,8 @@ interface Row {
   compileMs: number;
   medianMs: number;
   p99Ms: number;
+  /** Median of an empty configuration (every question unanswered: null operands everywhere). */
+  emptyMedianMs: number;
   heapMb: number | undefined;
   runs: number;
   valid: boolean;
@@ -73,11 +75,21 @@ function bench(questions: number, dir: string): Row {
   }
   times.sort((a, b) => a - b);
   compileTimes.sort((a, b) => a - b);
+  const empty = { modelId: 1, versionNumber: 1, questions: {} };
+  for (let i = 0; i < WARM_UP; i++) evaluateConfiguration(model, empty);
+  const emptyTimes: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    evaluateConfiguration(model, empty);
+    emptyTimes.push(performance.now() - started);
+  }
+  emptyTimes.sort((a, b) => a - b);
   return {
     questions,
     compileMs: compileTimes[1],
     medianMs: percentile(times, 0.5),
     p99Ms: percentile(times, 0.99),
+    emptyMedianMs: percentile(emptyTimes, 0.5),
     heapMb,
     runs,
     valid,
@@ -103,6 +115,7 @@ function main(): void {
       'compile ms (median of 3)': row.compileMs.toFixed(1),
       'evaluate median ms': row.medianMs.toFixed(3),
       'evaluate p99 ms': row.p99Ms.toFixed(3),
+      'empty configuration median ms': row.emptyMedianMs.toFixed(3),
       'model heap MB': row.heapMb === undefined ? 'n/a' : row.heapMb.toFixed(1),
       runs: row.runs,
       valid: row.valid,

@@ -14,7 +14,8 @@ export {
   type DescribeOptions,
   type ModelDescription,
 } from './describe.js';
-export { CompiledModelCache } from './cache.js';
+export { CompiledModelCache, type CacheEntryOptions } from './cache.js';
+export { reviveModel, reviveSteps, toTransferable, type RevivedModel } from './transfer.js';
 export { DEFAULT_ENGINE_LIMITS, resolveLimits, type EngineLimits } from './limits.js';
 export { MAX_REPORTED_PROBLEMS, ProblemList, type Problem } from './problems.js';
 export { QUESTION_TYPES, type QuestionType } from './cel/environment.js';

@@ -26,7 +26,8 @@ export class VersionTakenError extends Error {
 
 /** An immutable version to store, with the files its zip shipped. */
 export interface NewVersion {
-  definition: Record<string, unknown>;
+  /** The merged definition as JSON text: stored as it is (see insertVersion). */
+  definitionJson: string;
   sourceFormat: string;
   assets: Map<string, ModelAsset>;
   createdById: number;
@@ -66,6 +67,25 @@ export class ModelRepository {
 
   findVersion(modelId: number, versionNumber: number): Promise<ModelVersionEntity | null> {
     return this.versions.findOneBy({ modelId, versionNumber });
+  }
+
+  /**
+   * A version's definition as the stored JSON text, unparsed (undefined: no such version):
+   * the compile worker parses it, so a cache miss never parses megabytes on the event loop.
+   */
+  async findVersionDefinitionText(
+    modelId: number,
+    versionNumber: number,
+  ): Promise<string | undefined> {
+    const row = await this.versions
+      .createQueryBuilder('version')
+      .select('version.definition', 'definition')
+      .where('version.modelId = :modelId AND version.versionNumber = :versionNumber', {
+        modelId,
+        versionNumber,
+      })
+      .getRawOne<{ definition: string }>();
+    return row?.definition;
   }
 
   findAsset(
@@ -240,16 +260,22 @@ async function insertVersion(
   version: NewVersion,
 ): Promise<void> {
   try {
-    await manager.save(
-      manager.create(ModelVersionEntity, {
+    // The text goes in as a parameter: the simple-json column would otherwise serialize
+    // (and TypeORM's save walk) a multi-megabyte object on the event loop.
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(ModelVersionEntity)
+      .values({
         modelId,
         versionNumber,
-        definition: version.definition,
+        definition: () => ':definition',
         sourceFormat: version.sourceFormat,
         createdById: version.createdById,
         createdAt: version.createdAt,
-      }),
-    );
+      })
+      .setParameter('definition', version.definitionJson)
+      .execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw new VersionTakenError(versionNumber);
     throw error;

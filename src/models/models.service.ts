@@ -3,9 +3,9 @@ import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
-import { AppConfig } from '../config/app-config.js';
-import { CompiledModelCache, compileModel, type CompiledModel } from '../engine/index.js';
+import type { CompiledModel } from '../engine/index.js';
 import type { Principal } from '../principal/principal.js';
+import { CompiledModels } from './compiled-models.service.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
 import { ModelBuilderService, type BuiltModel } from './model-builder.service.js';
 import {
@@ -29,11 +29,9 @@ export interface LoadedModel {
 /** Reads the upload body; called only once the caller may upload at all. */
 export type UploadReader = () => Promise<ModelUpload>;
 
-const cacheKey = (modelId: number, versionNumber: number) => `${modelId}:${versionNumber}`;
-
 /** The version row (and files) an upload stores. */
 const versionOf = (built: BuiltModel, principal: Principal, now: Date): NewVersion => ({
-  definition: built.definition,
+  definitionJson: built.definitionJson,
   sourceFormat: built.format,
   assets: built.assets,
   createdById: principal.userId,
@@ -46,8 +44,7 @@ export class ModelsService {
     private readonly models: ModelRepository,
     private readonly builder: ModelBuilderService,
     private readonly access: AccessService,
-    private readonly cache: CompiledModelCache,
-    private readonly config: AppConfig,
+    private readonly compiledModels: CompiledModels,
   ) {}
 
   /** Version 1 of a new model (the supplier's members and admins). */
@@ -63,8 +60,8 @@ export class ModelsService {
     const model = await storingVersion(identity.code, () =>
       this.models.createWithVersion(supplierId, identity, versionOf(built, principal, now)),
     );
-    this.cache.getOrCompile(cacheKey(model.id, 1), () => built.compiled);
-    return ModelDto.from(model, built.definition.general, now);
+    this.compiledModels.remember(model.id, 1, built);
+    return ModelDto.from(model, built.general, now);
   }
 
   /**
@@ -93,10 +90,10 @@ export class ModelsService {
       this.models.storeNextVersion(model, identity, versionOf(built, principal, now)),
     );
     if (!stored) throw await this.updateRefusal(model.id, principal);
-    this.cache.getOrCompile(cacheKey(model.id, next), () => built.compiled);
+    this.compiledModels.remember(model.id, next, built);
     const updated = await this.models.findById(model.id);
     if (!updated) throw ApiError.notFound('No model found');
-    return ModelDto.from(updated, built.definition.general);
+    return ModelDto.from(updated, built.general);
   }
 
   async listForSupplier(
@@ -128,8 +125,8 @@ export class ModelsService {
 
   /**
    * A version (default: the current one) compiled, from the cache when it is there; a
-   * miss loads the stored definition and compiles it once. No access check: callers
-   * decide who may use the model.
+   * miss loads the stored definition and compiles it once, in a worker (CompiledModels).
+   * No access check: callers decide who may use the model.
    */
   async loadCompiled(modelId: number, versionNumber?: number): Promise<LoadedModel> {
     const model = await this.models.findById(modelId);
@@ -139,18 +136,10 @@ export class ModelsService {
 
   /** As loadCompiled, for a model row the caller already has. */
   async compiledFor(model: ModelEntity, versionNumber = model.versionNumber): Promise<LoadedModel> {
-    const key = cacheKey(model.id, versionNumber);
-    const cached = this.cache.get(key);
-    if (cached) return { model, versionNumber, compiled: cached };
-
-    const version = await this.models.findVersion(model.id, versionNumber);
-    if (!version) throw ApiError.notFound('No such model version');
-    const compiled = this.cache.getOrCompile(key, () => {
-      const result = compileModel(version.definition, this.config.engineLimits);
-      // Stored definitions compiled at upload; failing now means the engine changed.
-      if (!result.ok) throw new Error(`Stored model ${key} no longer compiles`);
-      return result.model;
-    });
+    const compiled = await this.compiledModels.get(model.id, versionNumber, () =>
+      this.models.findVersionDefinitionText(model.id, versionNumber),
+    );
+    if (!compiled) throw ApiError.notFound('No such model version');
     return { model, versionNumber, compiled };
   }
 

@@ -9,7 +9,7 @@ import {
   type TestCompany,
   type TestSupplier,
 } from './org.factories.js';
-import type { TestContext } from './test-app.js';
+import type { HttpContext } from './test-app.js';
 
 import { WINDOW_YAML_PATH } from './examples.js';
 
@@ -33,7 +33,7 @@ export interface TestModel {
  * YAML, an object as JSON, a Buffer as a zip.
  */
 export async function uploadModel(
-  ctx: TestContext,
+  ctx: HttpContext,
   supplierId: number,
   token: string,
   model: string | Record<string, unknown> | Buffer,
@@ -45,7 +45,7 @@ export async function uploadModel(
 
 /** POST or PUT a model body without expectations (for error cases). */
 export function sendModel(
-  ctx: TestContext,
+  ctx: HttpContext,
   method: 'post' | 'put',
   url: string,
   token: string | null,
@@ -93,7 +93,7 @@ export interface ModelWorld {
   outsider: TestUser;
 }
 
-export async function createModelWorld(ctx: TestContext): Promise<ModelWorld> {
+export async function createModelWorld(ctx: HttpContext): Promise<ModelWorld> {
   const admin = await loginAdmin(ctx);
   const companyMember = await createUser(ctx, admin);
   const company = await createCompany(ctx, companyMember);
@@ -105,7 +105,7 @@ export async function createModelWorld(ctx: TestContext): Promise<ModelWorld> {
 }
 
 /** Another member of the world's company, added by the admin. */
-export async function createCompanyMember(ctx: TestContext, world: ModelWorld): Promise<TestUser> {
+export async function createCompanyMember(ctx: HttpContext, world: ModelWorld): Promise<TestUser> {
   const user = await createUser(ctx, world.admin);
   await addCompanyMember(ctx, world.admin, world.company.id, user.id);
   return user;

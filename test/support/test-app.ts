@@ -20,9 +20,15 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/** The configuration every test app and service context runs with; `env` overrides it. */
-export function testConfig(database: TestDatabase, env: Record<string, string> = {}): AppConfig {
-  return new AppConfig({
+/** What the HTTP factories need: the app in-process, or the built server as a child process. */
+export type HttpContext = Pick<TestContext, 'http'>;
+
+/** The environment every test app, service context and test server runs with; `env` overrides it. */
+export function testEnv(
+  database: TestDatabase,
+  env: Record<string, string> = {},
+): Record<string, string> {
+  return {
     NODE_ENV: 'test',
     DATA_DIR: database.dataDir,
     JWT_SECRET: 'a-test-secret-that-is-long-enough-0123456789',
@@ -32,7 +38,12 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
     LOG_LEVEL: 'error',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
-  });
+  };
+}
+
+/** The configuration every test app and service context runs with; `env` overrides it. */
+export function testConfig(database: TestDatabase, env: Record<string, string> = {}): AppConfig {
+  return new AppConfig(testEnv(database, env));
 }
 
 /** The app's JSON log into `logs`, or nowhere: test output stays readable. */
