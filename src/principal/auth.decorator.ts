@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
-import { SECURITY_SCHEMES } from '../common/swagger/openapi-document.js';
+import { SECURITY_SCHEMES } from './security-schemes.js';
 import type { CredentialKind } from './principal.js';
 
 export const AUTH_KEY = 'auth';

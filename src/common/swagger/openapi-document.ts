@@ -1,14 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { SECURITY_SCHEMES } from '../../principal/security-schemes.js';
 import { finishDocument } from './finish-document.js';
 import { TAGS } from './operations.js';
-
-/** Swagger security scheme names, one per credential sent in the Authorization header. */
-export const SECURITY_SCHEMES = {
-  jwt: 'access-token',
-  api: 'api-token',
-  intent: 'intent-token',
-} as const;
 
 /**
  * The OpenAPI document of the app, as /docs-json serves it and `npm run openapi`
