@@ -1,16 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import { SECURITY_SCHEMES } from './security-schemes.js';
 import type { CredentialKind } from './principal.js';
-
-/**
- * Swagger security scheme names of the credentials sent in the Authorization header. The
- * refresh token has none: it is a body field (RefreshDto).
- */
-export const SECURITY_SCHEMES = {
-  jwt: 'access-token',
-  api: 'api-token',
-  intent: 'intent-token',
-} as const;
 
 export const AUTH_KEY = 'auth';
 export const PUBLIC_KEY = 'public';
@@ -45,7 +36,7 @@ export function Auth(...args: [...CredentialKind[], AuthOptions] | CredentialKin
     // lists them itself with @ApiErrors. The refresh token is a body field (RefreshDto),
     // not a header: a route that takes it needs no Authorization at all (`{}`).
     ...kinds
-      .filter((kind): kind is keyof typeof SECURITY_SCHEMES => kind !== 'refresh')
+      .filter((kind) => kind !== 'refresh')
       .map((kind) => ApiBearerAuth(SECURITY_SCHEMES[kind])),
     ...(kinds.includes('refresh') && kinds.length > 1 ? [ApiSecurity({})] : []),
   );

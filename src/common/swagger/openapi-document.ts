@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { SECURITY_SCHEMES } from '../../principal/security-schemes.js';
 import { finishDocument } from './finish-document.js';
-import { SECURITY_SCHEMES } from '../../principal/auth.decorator.js';
 import { TAGS } from './operations.js';
 
 /**
