@@ -11,6 +11,9 @@ import { CompaniesModule } from './companies/companies.module.js';
 import { ConfigModule } from './config/config.module.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { DatabaseModule } from './database/database.module.js';
+import { TypeOrmPinoLogger } from './database/typeorm-pino-logger.js';
+import { AppConfig } from './config/app-config.js';
+import { AppLogger } from './logging/app-logger.js';
 import { HealthModule } from './health/health.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { IntentsModule } from './intents/intents.module.js';
@@ -32,7 +35,13 @@ import { UsersModule } from './users/users.module.js';
     ConfigModule,
     LoggingModule,
     LifecycleModule,
-    DatabaseModule.forRoot((config) => buildDataSourceOptions(config.database)),
+    DatabaseModule.forRoot(
+      (config: AppConfig, logger: AppLogger) => ({
+        ...buildDataSourceOptions(config.database),
+        logger: new TypeOrmPinoLogger(logger.pino),
+      }),
+      [AppConfig, AppLogger],
+    ),
     IdempotencyModule,
     RateLimitModule,
     AccessModule,

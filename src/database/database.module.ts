@@ -1,9 +1,7 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Global, Module, type DynamicModule, type InjectionToken } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { AppLogger } from '../logging/app-logger.js';
-import { TypeOrmPinoLogger } from './typeorm-pino-logger.js';
 import { DatabaseProbe } from './database-probe.js';
 import { MigrationRunner } from './migration-runner.js';
 import { TransactionRunner } from './transaction-runner.js';
@@ -12,21 +10,23 @@ import { TransactionRunner } from './transaction-runner.js';
  * Connects to SQLite (DATA_DIR) or PostgreSQL (DATABASE_URL); MigrationRunner applies
  * pending migrations before the app serves anything. Provides TransactionRunner and
  * DatabaseProbe everywhere. The data source options (with every feature's entities) come
- * from the caller, so that this folder depends on no feature. TypeORM's messages go to
- * the app's JSON log.
+ * from the caller (with `inject`, what it needs: the config, the app's logger), so that
+ * this folder depends on no feature.
  */
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(options: (config: AppConfig) => DataSourceOptions): DynamicModule {
+  static forRoot<Deps extends unknown[] = [AppConfig]>(
+    options: (...deps: Deps) => DataSourceOptions,
+    inject: InjectionToken[] = [AppConfig],
+  ): DynamicModule {
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          inject: [AppConfig, AppLogger],
-          useFactory: (config: AppConfig, logger: AppLogger) => ({
-            ...options(config),
-            logger: new TypeOrmPinoLogger(logger.pino),
+          inject: [AppConfig, ...inject],
+          useFactory: (config: AppConfig, ...deps: unknown[]) => ({
+            ...options(...(deps as Deps)),
             retryAttempts: config.isProduction ? 10 : 1,
             retryDelay: 2_000,
           }),

@@ -2,7 +2,7 @@ import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { routePattern } from '../metrics/http-metrics.middleware.js';
+import { routePattern } from '../common/http/route-pattern.js';
 import { requestContext, requestIdFor, type RequestContext } from './request-context.js';
 
 const CONTEXT = Symbol('request-context');

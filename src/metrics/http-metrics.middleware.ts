@@ -1,9 +1,9 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
+import { routePattern } from '../common/http/route-pattern.js';
 import { MetricsService } from './metrics.service.js';
 
-/** Label for requests no route matched: scanners' random URLs must not create series. */
-export const UNMATCHED_ROUTE = 'unmatched';
+export { UNMATCHED_ROUTE } from '../common/http/route-pattern.js';
 
 /**
  * Counts and times every answered request. A middleware rather than an interceptor so
@@ -23,12 +23,4 @@ export class HttpMetricsMiddleware implements NestMiddleware {
     });
     next();
   }
-}
-
-export function routePattern(req: Request): string {
-  const route = (req as Request & { route?: { path?: unknown } }).route;
-  const path = route?.path;
-  if (typeof path === 'string') return `${req.baseUrl}${path}`;
-  if (Array.isArray(path) && typeof path[0] === 'string') return `${req.baseUrl}${path[0]}`;
-  return UNMATCHED_ROUTE;
 }
