@@ -1,0 +1,131 @@
+import type { ConsistencyForm } from './form.js';
+import { FALSE, TRUE } from './mdd.js';
+
+/**
+ * Queries over a compiled form, each linear in the diagram size. `fixed[layer]` is
+ * the value the answers give a layer, or -1 when free.
+ *
+ * Valid domains ("CVD", Hadzic et al. 2004; Andersen et al. 2007): one backward pass
+ * marks the nodes that still reach TRUE under the restrictions of the layers below,
+ * one forward pass the nodes reachable from the root under those above; the value v of
+ * layer l is supported when an edge (u, v, c) has u reachable and c alive. A layer's
+ * own restriction is not applied to its own edges, so an answered question gets the
+ * values it could switch to with the other answers kept ("answers minus itself").
+ */
+export interface Supports {
+  readonly consistent: boolean;
+  /** Per value (flat, see ConsistencyForm.valueBase): 1 when it has a valid completion. */
+  readonly supported: Uint8Array;
+}
+
+export function freeAssignment(form: ConsistencyForm): Int32Array {
+  return new Int32Array(form.domain.length).fill(-1);
+}
+
+/** Per node: it reaches TRUE under the restrictions of the layers at and below it. */
+function aliveNodes(form: ConsistencyForm, fixed: Int32Array): Uint8Array {
+  const { nodeLayer, kidStart, kids, domain } = form;
+  const alive = new Uint8Array(nodeLayer.length);
+  alive[TRUE] = 1;
+  for (let id = nodeLayer.length - 1; id > TRUE; id--) {
+    const layer = nodeLayer[id];
+    const start = kidStart[id];
+    const f = fixed[layer];
+    if (f >= 0) {
+      alive[id] = alive[kids[start + f]];
+      continue;
+    }
+    for (let v = 0, size = domain[layer]; v < size; v++) {
+      if (alive[kids[start + v]] === 1) {
+        alive[id] = 1;
+        break;
+      }
+    }
+  }
+  return alive;
+}
+
+/** Whether the answers have a valid completion. */
+export function isConsistent(form: ConsistencyForm, fixed: Int32Array): boolean {
+  if (form.root <= TRUE) return form.root === TRUE;
+  return aliveNodes(form, fixed)[form.root] === 1;
+}
+
+export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
+  const { nodeLayer, kidStart, kids, domain, valueBase, root } = form;
+  const layers = domain.length;
+  const supported = new Uint8Array(valueBase[layers]);
+  if (root === TRUE) return { consistent: true, supported: supported.fill(1) };
+  if (root === FALSE) return { consistent: false, supported };
+  const alive = aliveNodes(form, fixed);
+  const reach = new Uint8Array(nodeLayer.length);
+  reach[root] = 1;
+  let freeFrom = layers;
+  for (let id = TRUE + 1; id < nodeLayer.length; id++) {
+    if (reach[id] === 0) continue;
+    const layer = nodeLayer[id];
+    const start = kidStart[id];
+    const base = valueBase[layer];
+    const f = fixed[layer];
+    for (let v = 0, size = domain[layer]; v < size; v++) {
+      const child = kids[start + v];
+      if (alive[child] === 1) supported[base + v] = 1;
+      if (f >= 0 && f !== v) continue;
+      if (child > TRUE) reach[child] = 1;
+      else if (child === TRUE && layer + 1 < freeFrom) freeFrom = layer + 1;
+    }
+  }
+  supported.fill(1, valueBase[freeFrom]);
+  return { consistent: alive[root] === 1, supported };
+}
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/** The number of valid completions of the answers (decimal string, exact). */
+export function countCompletions(form: ConsistencyForm, fixed: Int32Array): string {
+  const fast = countWith<number>(form, fixed, 0, (x) => x, (a, b) => a + b, (a, b) => a * b);
+  if (fast !== undefined && fast <= SAFE) return String(fast);
+  return String(
+    countWith<bigint>(
+      form,
+      fixed,
+      0n,
+      (x) => BigInt(x),
+      (a, b) => a + b,
+      (a, b) => a * b,
+    ),
+  );
+}
+
+/** Bottom-up path count; with numbers, undefined as soon as a value passes 2^53. */
+function countWith<T extends number | bigint>(
+  form: ConsistencyForm,
+  fixed: Int32Array,
+  zero: T,
+  of: (x: number) => T,
+  add: (a: T, b: T) => T,
+  times: (a: T, b: T) => T,
+): T | undefined {
+  const { nodeLayer, kidStart, kids, domain, root } = form;
+  const layers = domain.length;
+  const rest: T[] = new Array<T>(layers + 1);
+  rest[layers] = of(1);
+  for (let l = layers - 1; l >= 0; l--) rest[l] = times(rest[l + 1], of(fixed[l] >= 0 ? 1 : domain[l]));
+  if (root <= TRUE) return root === TRUE ? rest[0] : zero;
+  const count: T[] = new Array<T>(nodeLayer.length).fill(zero);
+  const exactNumbers = typeof zero === 'number';
+  for (let id = nodeLayer.length - 1; id > TRUE; id--) {
+    const layer = nodeLayer[id];
+    const start = kidStart[id];
+    const f = fixed[layer];
+    let total = zero;
+    for (let v = f >= 0 ? f : 0, end = f >= 0 ? f + 1 : domain[layer]; v < end; v++) {
+      const child = kids[start + v];
+      if (child === FALSE) continue;
+      total = add(total, child === TRUE ? rest[layer + 1] : count[child]);
+    }
+    if (exactNumbers && (total as number) > SAFE) return undefined;
+    count[id] = total;
+  }
+  return count[root];
+}
