@@ -20,6 +20,12 @@ export interface EngineLimits {
   bomItems: number;
   /** Characters in one CEL expression. */
   expressionBytes: number;
+  /** Compile budget of the consistency form: milliseconds (MODEL_FORMAT.md "Limits"). */
+  consistencyMs: number;
+  /** Compile budget of the consistency form: bytes of diagram storage. */
+  consistencyBytes: number;
+  /** Assignments enumerated to turn one expression of the finite part into a constraint. */
+  consistencyEnumeration: number;
 }
 
 export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
@@ -33,6 +39,9 @@ export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
   rules: 20_000,
   bomItems: 50_000,
   expressionBytes: 4 * 1024,
+  consistencyMs: 30_000,
+  consistencyBytes: 256 * 1024 * 1024,
+  consistencyEnumeration: 100_000,
 });
 
 export function resolveLimits(overrides: Partial<EngineLimits> = {}): EngineLimits {

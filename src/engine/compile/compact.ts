@@ -11,6 +11,9 @@ import type {
 } from '../model.js';
 import { copyTable } from './table-index.js';
 
+/** A compiled model before its consistency form is attached. */
+export type ModelCore = Omit<CompiledModel, 'consistency'>;
+
 /** A fresh copy of an optional expression (undefined stays undefined). */
 function x<T extends Expression | undefined>(expression: T): T {
   return (expression === undefined ? undefined : expression.clone()) as T;
@@ -25,7 +28,7 @@ function x<T extends Expression | undefined>(expression: T): T {
  * same option keys share one key → index Map. A 5,000-question model walks far
  * fewer bytes per evaluation; locality decides once the model outgrows the caches.
  */
-export function compactModel(model: CompiledModel): CompiledModel {
+export function compactModel(model: ModelCore): ModelCore {
   const optionIndexes = new Map<string, ReadonlyMap<string, number>>();
   const questions = model.questions.map((question) => compactQuestion(question, optionIndexes));
   return {

@@ -16,10 +16,22 @@ import { validateVariables } from '../validate/variables.js';
 import { expectations } from './expectations.js';
 import { ExpressionCompiler } from './expressions.js';
 import { orderValueGraph } from './graph.js';
-import { compactModel } from './compact.js';
+import { compactModel, type ModelCore } from './compact.js';
+import { compileConsistency, formFitsModel } from '../consistency/compile.js';
+import type { ConsistencyForm } from '../consistency/form.js';
+import { deserializeConsistency } from '../consistency/serialize.js';
 import { optionPriceTables, priceBom } from './prices.js';
 
 export type CompileResult = { ok: true; model: CompiledModel } | { ok: false; problems: Problem[] };
+
+export interface CompileOptions {
+  /**
+   * A consistency form stored with the version (bytes from serializeConsistency, or
+   * the form itself): reused instead of recompiling when it was built by this engine
+   * version for this model.
+   */
+  consistency?: Uint8Array | ConsistencyForm;
+}
 
 const SECTIONS = new Set([
   'general',
@@ -39,9 +51,14 @@ const SECTIONS = new Set([
  * problem is reported (up to the cap) with its path, or the compiled model is
  * returned. Pure: no I/O, the same document always gives the same result.
  */
-export function compileModel(document: unknown, limits?: Partial<EngineLimits>): CompileResult {
+export function compileModel(
+  document: unknown,
+  limits?: Partial<EngineLimits>,
+  options: CompileOptions = {},
+): CompileResult {
   const problems = new ProblemList();
-  const v = new Validation(problems, resolveLimits(limits));
+  const resolved = resolveLimits(limits);
+  const v = new Validation(problems, resolved);
   if (!isRecord(document)) {
     problems.add('invalid_document', 'a model is an object with at least a general section');
     return { ok: false, problems: problems.items };
@@ -100,7 +117,7 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
   for (const expression of v.expressions) compiler.attach(expression);
   if (!problems.empty) return { ok: false, problems: problems.items };
 
-  const model: CompiledModel = {
+  const model: ModelCore = {
     general,
     imports,
     questions,
@@ -119,7 +136,25 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
     ),
     extensions,
   };
-  return { ok: true, model: compactModel(model) };
+  const core = compactModel(model);
+  const consistency = attachConsistency(core, resolved, options.consistency);
+  if (consistency.conflict.length > 0) {
+    const message = `the model has no valid configuration: ${consistency.conflict.join(', ')} conflict`;
+    for (const source of consistency.conflict) problems.add('inconsistent_model', message, source);
+    return { ok: false, problems: problems.items };
+  }
+  return { ok: true, model: { ...core, consistency } };
+}
+
+/** The stored form when it fits this model and engine version, else a fresh compile. */
+function attachConsistency(
+  core: ModelCore,
+  limits: EngineLimits,
+  stored: Uint8Array | ConsistencyForm | undefined,
+): ConsistencyForm {
+  const form = stored instanceof Uint8Array ? deserializeConsistency(stored) : stored;
+  if (form !== undefined && formFitsModel(form, core)) return form;
+  return compileConsistency(core, limits);
 }
 
 function registerInferred(

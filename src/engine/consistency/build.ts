@@ -1,5 +1,6 @@
 import { conditionOr, type EvaluationContext, type Expression } from '../cel/expression.js';
-import type { CompiledModel, CompiledQuestion } from '../model.js';
+import type { CompiledQuestion } from '../model.js';
+import type { ModelCore } from '../compile/compact.js';
 import { type FiniteDomain, type LayerPlan, questionValue, valueIndex } from './domains.js';
 import { FALSE, type MddStore, TRUE } from './mdd.js';
 import { type Part, type Support, SupportFinder } from './parts.js';
@@ -18,7 +19,7 @@ export class PartBuilder {
   readonly left: string[] = [];
 
   constructor(
-    private readonly model: CompiledModel,
+    private readonly model: ModelCore,
     private readonly plan: LayerPlan,
     private readonly store: MddStore,
   ) {

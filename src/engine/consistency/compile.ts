@@ -1,4 +1,4 @@
-import type { CompiledModel } from '../model.js';
+import type { ModelCore } from '../compile/compact.js';
 import { PartBuilder } from './build.js';
 import { finiteDomain, type LayerPlan, planLayers } from './domains.js';
 import { type ConsistencyForm, flatten, valueBases } from './form.js';
@@ -24,7 +24,7 @@ export interface ConsistencyLimits {
  * a worker thread. Past the budget the form is not compiled (`compiled: false`) and
  * evaluation falls back to propagation.
  */
-export function compileConsistency(model: CompiledModel, limits: ConsistencyLimits): ConsistencyForm {
+export function compileConsistency(model: ModelCore, limits: ConsistencyLimits): ConsistencyForm {
   const started = performance.now();
   const domains = model.questions.map(finiteDomain);
   const finitePart = findFinitePart(model, domains, limits.consistencyEnumeration);
@@ -47,6 +47,8 @@ export function compileConsistency(model: CompiledModel, limits: ConsistencyLimi
   let roots: number[];
   let root = TRUE;
   try {
+    if (limits.consistencyMs <= 0 || limits.consistencyBytes <= 0)
+      throw new BudgetExceeded('the compile budget is zero');
     roots = finitePart.parts.map((part) => builder.build(part));
     // Top-down: parts by their last layer, so the partial diagram is the exact
     // solution space of a growing prefix (bottom-up and balanced orders blew up on
@@ -70,6 +72,7 @@ export function compileConsistency(model: CompiledModel, limits: ConsistencyLimi
       kidStart: new Int32Array(2),
       kids: new Int32Array(0),
       conflict: [],
+      partSources: [],
       analysis: {
         exact: false,
         reason: error.reason,
@@ -92,6 +95,7 @@ export function compileConsistency(model: CompiledModel, limits: ConsistencyLimi
     reason,
     compiled: true,
     conflict,
+    partSources: finitePart.parts.map((part) => part.source),
   };
   const form: ConsistencyForm = {
     ...partial,
@@ -137,7 +141,7 @@ function lastLayer(plan: LayerPlan, scope: readonly number[]): number {
 }
 
 /** Options whose value no valid configuration uses (multi_choice: never selected). */
-function deadOptions(model: CompiledModel, form: ConsistencyForm, supported: Uint8Array): string[] {
+function deadOptions(model: ModelCore, form: ConsistencyForm, supported: Uint8Array): string[] {
   const dead: string[] = [];
   for (const question of model.questions) {
     const first = form.firstLayer[question.index];
@@ -170,4 +174,17 @@ function upperBound(domain: Int32Array): string {
   let total = 1n;
   for (const size of domain) total *= BigInt(size);
   return String(total);
+}
+
+/** A stored form belongs to this model: same finite questions with the same domains. */
+export function formFitsModel(form: ConsistencyForm, model: ModelCore): boolean {
+  if (form.firstLayer.length !== model.questions.length) return false;
+  return model.questions.every((question) => {
+    const finite = finiteDomain(question);
+    const first = form.firstLayer[question.index];
+    if (finite === undefined) return first === -1;
+    if (first < 0) return false;
+    if (finite.kind === 'multi') return form.layerCount[question.index] === finite.options;
+    return form.layerCount[question.index] === 1 && form.domain[first] === finite.values.length;
+  });
 }

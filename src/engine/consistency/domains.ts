@@ -1,4 +1,5 @@
-import type { CelValue, CompiledModel, CompiledQuestion } from '../model.js';
+import type { CelValue, CompiledQuestion } from '../model.js';
+import type { ModelCore } from '../compile/compact.js';
 
 /** Admissible values of an `integer` question at most this many to be finite (MODEL_FORMAT). */
 export const MAX_INTEGER_VALUES = 1_000;
@@ -51,7 +52,7 @@ export interface LayerPlan {
 }
 
 export function planLayers(
-  model: CompiledModel,
+  model: ModelCore,
   domains: ReadonlyArray<FiniteDomain | undefined>,
   questionOrder: readonly number[],
 ): LayerPlan {

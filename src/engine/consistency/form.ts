@@ -35,6 +35,8 @@ export interface ConsistencyForm {
   readonly nodeLayer: Int32Array;
   readonly kidStart: Int32Array;
   readonly kids: Int32Array;
+  /** Sources (`rules.x`, `questions.q`, `questions.q.options.o`) of every part in the diagram. */
+  readonly partSources: readonly string[];
   /** Sources of the finite part (`rules.x`, `questions.q`…) in a minimal conflicting set; [] when consistent. */
   readonly conflict: readonly string[];
   readonly analysis: ModelAnalysis;

@@ -1,5 +1,6 @@
 import type { Expression } from '../cel/expression.js';
-import type { CompiledModel, CompiledRule } from '../model.js';
+import type { CompiledRule } from '../model.js';
+import type { ModelCore } from '../compile/compact.js';
 import type { FiniteDomain } from './domains.js';
 
 /** Inputs of an expression: the finite questions it reads (through variables too). */
@@ -41,7 +42,7 @@ export interface FinitePart {
  * model is not exact.
  */
 export function findFinitePart(
-  model: CompiledModel,
+  model: ModelCore,
   domains: ReadonlyArray<FiniteDomain | undefined>,
   enumerationLimit: number,
 ): FinitePart {
@@ -115,7 +116,7 @@ export class SupportFinder {
   private readonly variables = new Map<string, Support | undefined>();
 
   constructor(
-    private readonly model: CompiledModel,
+    private readonly model: ModelCore,
     private readonly domains: ReadonlyArray<FiniteDomain | undefined>,
   ) {}
 

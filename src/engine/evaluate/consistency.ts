@@ -1,0 +1,169 @@
+import type { ConsistencyForm } from '../consistency/form.js';
+import { countCompletions, isConsistent, supports } from '../consistency/query.js';
+import { quickXplain } from '../consistency/quickxplain.js';
+import type { CompiledModel } from '../model.js';
+import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
+import { explainRules } from './rule-mentions.js';
+import type { EvaluationState } from './state.js';
+import { computeValues } from './values.js';
+
+const USER = (source: string): boolean => source === 'user';
+const SOFT = (source: string): boolean => source === 'default' || source === 'trigger';
+
+/**
+ * After the value phase (MODEL_FORMAT.md "Consistency: no dead ends"): the user's
+ * answers that already conflict get one `conflict` error per answer of a minimal
+ * conflicting set; otherwise soft values (defaults, trigger values) that would leave
+ * no valid completion are left out (`suppressed`) and the values recomputed. Returns
+ * the user's answers as diagram restrictions, or undefined when the model has no
+ * compiled diagram (past the compile budget).
+ */
+export function settleConsistency(
+  model: CompiledModel,
+  state: EvaluationState,
+): AnswerUnit[] | undefined {
+  const form = model.consistency;
+  if (!form.compiled) {
+    // Past the compile budget: local availability, and the count is an upper bound.
+    state.consistency = {
+      exact: false,
+      reason: form.reason ?? 'no compiled diagram',
+      configurations: form.analysis.configurations,
+    };
+    return undefined;
+  }
+  let units = answerUnits(model, state, USER);
+  if (!isConsistent(form, restrict(form, units))) {
+    reportConflict(model, state, units);
+    return units;
+  }
+  const warningCount = state.warnings.length;
+  for (let round = 0; round < model.questions.length; round++) {
+    const soft = answerUnits(model, state, SOFT);
+    if (soft.length === 0 || isConsistent(form, restrict(form, [...units, ...soft]))) break;
+    // The first soft value (in value order) after which no completion is left.
+    let fits = 0;
+    let breaks = soft.length;
+    while (breaks - fits > 1) {
+      const middle = (fits + breaks) >> 1;
+      if (isConsistent(form, restrict(form, [...units, ...soft.slice(0, middle)]))) fits = middle;
+      else breaks = middle;
+    }
+    suppress(model, state, soft[breaks - 1].question);
+    state.warnings.length = warningCount;
+    for (let t = 0; t < state.triggerApplied.length; t++) state.triggerApplied[t] = {};
+    computeValues(model, state);
+    units = answerUnits(model, state, USER);
+    if (!isConsistent(form, restrict(form, units))) break;
+  }
+  return units;
+}
+
+function suppress(model: CompiledModel, state: EvaluationState, q: number): void {
+  const list = (state.suppressed[q] ??= []);
+  if (state.sources[q] === 'trigger') {
+    state.suppressTriggers[q] = 1;
+    for (const t of model.questions[q].triggers)
+      if (state.triggerFired[t]) list.push(model.triggers[t].key);
+  } else {
+    state.suppressDefault[q] = 1;
+    list.push('default');
+  }
+}
+
+function reportConflict(model: CompiledModel, state: EvaluationState, units: AnswerUnit[]): void {
+  const form = model.consistency;
+  const found =
+    quickXplain(units, (set) => isConsistent(form, restrict(form, set))) ?? units;
+  const keys = found.map((unit) => model.questions[unit.question].key);
+  const message = `the answers to ${keys.join(', ')} have no valid completion together; change one of them`;
+  for (const key of keys) state.error('conflict', message, `questions.${key}`);
+}
+
+/**
+ * Step 3 with a diagram: an option is available exactly when it has a valid
+ * completion with the user's other answers; an unavailable option keeps the local
+ * reasons (tables, available_if) or, when the exclusion comes from how rules
+ * interact, the rules that read its question, and gets `conflicts_with`.
+ */
+export function exactAvailability(
+  model: CompiledModel,
+  state: EvaluationState,
+  units: readonly AnswerUnit[],
+): void {
+  const form = model.consistency;
+  const fixed = restrict(form, units);
+  const { supported, consistent } = supports(form, fixed);
+  state.consistency = {
+    exact: form.exact,
+    ...(form.reason === undefined ? {} : { reason: form.reason }),
+    configurations: consistent ? countCompletions(form, fixed) : '0',
+  };
+  const inDiagram = new Set(form.partSources);
+  for (const question of model.questions) {
+    if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
+    const first = form.firstLayer[question.index];
+    if (first < 0) continue;
+    const options = question.options;
+    const local = state.unavailableBecause[question.index];
+    let reasons: Array<readonly string[] | undefined> | undefined;
+    let conflicts: Array<readonly string[] | undefined> | undefined;
+    for (let o = 0; o < options.length; o++) {
+      const layer = question.type === 'choice' ? first : first + o;
+      const value = question.type === 'choice' ? o + 1 : 1;
+      const localReasons = local?.[o];
+      if (supported[form.valueBase[layer] + value] === 1) {
+        // Reasons from outside the diagram (e.g. a rule whose `when` reads a number) still hold.
+        const outside = localReasons?.filter((key) => !inDiagram.has(sourceOf(question.key, key, options)));
+        if (outside !== undefined && outside.length > 0) (reasons ??= new Array(options.length))[o] = outside;
+        continue;
+      }
+      const conflict = explainOption(model, form, units, question.index, layer, value);
+      (conflicts ??= new Array(options.length))[o] = conflict;
+      (reasons ??= new Array(options.length))[o] =
+        localReasons !== undefined && localReasons.length > 0
+          ? localReasons
+          : explainRules(model, question.index, conflict);
+    }
+    state.unavailableBecause[question.index] = reasons;
+    state.conflictsWith[question.index] = conflicts;
+  }
+}
+
+/** `rules.<key>` for a rule reason, `questions.<q>.options.<o>` for an option's own key. */
+function sourceOf(
+  questionKey: string,
+  reason: string,
+  options: CompiledModel['questions'][number]['options'],
+): string {
+  return options.some((option) => option.key === reason)
+    ? `questions.${questionKey}.options.${reason}`
+    : `rules.${reason}`;
+}
+
+/** A minimal set of the user's other answers that, with this value, has no completion. */
+function explainOption(
+  model: CompiledModel,
+  form: ConsistencyForm,
+  units: readonly AnswerUnit[],
+  question: number,
+  layer: number,
+  value: number,
+): string[] {
+  const option: AnswerUnit = { question, layers: [layer], values: [value] };
+  const candidates: AnswerUnit[] = [];
+  for (const unit of units) {
+    if (unit.question !== question) {
+      candidates.push(unit);
+      continue;
+    }
+    // A multi_choice's other selections are part of the conflict (max_selected…).
+    const layers = unit.layers.filter((l) => l !== layer);
+    const values = unit.values.filter((_, i) => unit.layers[i] !== layer);
+    if (layers.length > 0) candidates.push({ question, layers, values });
+  }
+  const found = quickXplain(candidates, (set) =>
+    isConsistent(form, restrict(form, [...set, option])),
+  );
+  return (found ?? []).map((unit) => model.questions[unit.question].key);
+}
