@@ -17,6 +17,8 @@ export class PartBuilder {
   private readonly variableSupports: Array<Support | undefined>;
   /** Table columns left out because their question is not finite (the model is then not exact). */
   readonly left: string[] = [];
+  /** Sources of parts only partly in the diagram (a table with a non-finite column). */
+  readonly partial = new Set<string>();
 
   constructor(
     private readonly model: ModelCore,
@@ -201,6 +203,7 @@ export class PartBuilder {
       const finite = this.plan.domains[q];
       if (finite === undefined) {
         this.left.push(`${part.source}: column ${this.model.questions[q].key} is not finite`);
+        this.partial.add(part.source);
         continue;
       }
       const cells = new Int32Array(table.rowCount);

@@ -95,7 +95,10 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
     reason,
     compiled: true,
     conflict,
-    partSources: finitePart.parts.map((part) => part.source),
+    // Only parts wholly in the diagram: the local check still applies the others.
+    partSources: finitePart.parts
+      .map((part) => part.source)
+      .filter((source) => !builder.partial.has(source)),
   };
   const form: ConsistencyForm = {
     ...partial,

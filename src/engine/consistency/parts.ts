@@ -118,18 +118,27 @@ export class SupportFinder {
   constructor(
     private readonly model: ModelCore,
     private readonly domains: ReadonlyArray<FiniteDomain | undefined>,
-  ) {}
+  ) {
+    // Variables in the value order: each one's inputs are known before it (no recursion,
+    // so a chain of thousands of variables is fine).
+    const questionCount = model.questions.length;
+    for (const node of model.valueOrder) {
+      const variable = model.variables[node - questionCount];
+      if (node < questionCount || variable === undefined) continue;
+      this.variables.set(variable.key, this.names(variable.expr.names));
+    }
+  }
 
   of(expression: Expression): Support | undefined {
-    return this.names(expression.names, new Set());
+    return this.names(expression.names);
   }
 
   /** The support of a variable by key (undefined: reads a non-finite question). */
   ofVariable(key: string): Support | undefined {
-    return this.variable(key, new Set());
+    return this.variables.get(key);
   }
 
-  private names(names: readonly string[], visiting: Set<string>): Support | undefined {
+  private names(names: readonly string[]): Support | undefined {
     const result = new Set<number>();
     for (const name of names) {
       const q = this.model.questionIndex.get(name);
@@ -138,20 +147,10 @@ export class SupportFinder {
         result.add(q);
         continue;
       }
-      const inner = this.variable(name, visiting);
+      const inner = this.variables.get(name);
       if (inner === undefined) return undefined;
       for (const input of inner) result.add(input);
     }
     return result;
-  }
-
-  private variable(key: string, visiting: Set<string>): Support | undefined {
-    if (this.variables.has(key)) return this.variables.get(key);
-    const variable = this.model.variables.find((candidate) => candidate.key === key);
-    if (variable === undefined || visiting.has(key)) return undefined;
-    visiting.add(key);
-    const support = this.names(variable.expr.names, visiting);
-    this.variables.set(key, support);
-    return support;
   }
 }

@@ -11,7 +11,7 @@ export interface AnswerUnit {
 
 /**
  * The effective values of visible finite questions from the given sources, as
- * restrictions. A value outside the finite domain (an integer off range or step:
+ * restrictions (a multi_choice: its selected options). A value outside the finite domain (an integer off range or step:
  * already an error) restricts nothing.
  */
 export function answerUnits(
@@ -41,13 +41,14 @@ function toUnit(
 ): AnswerUnit | undefined {
   const q = question.index;
   if (question.type === 'multi_choice') {
-    const selected = new Set(value as string[]);
+    // The selected options are the answer; the others are still open (the user may
+    // add to the selection), so they restrict nothing.
     const layers: number[] = [];
     const values: number[] = [];
-    question.options.forEach((option, o) => {
-      layers.push(first + o);
-      values.push(selected.has(option.key) ? 1 : 0);
-    });
+    for (const key of value as string[]) {
+      layers.push(first + (question.optionIndex.get(key) as number));
+      values.push(1);
+    }
     return { question: q, layers, values };
   }
   let index = -1;

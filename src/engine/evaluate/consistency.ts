@@ -34,7 +34,7 @@ export function settleConsistency(
   }
   let units = answerUnits(model, state, USER);
   if (!isConsistent(form, restrict(form, units))) {
-    reportConflict(model, state, units);
+    state.conflict = minimalConflict(model, units);
     return units;
   }
   const warningCount = state.warnings.length;
@@ -71,11 +71,27 @@ function suppress(model: CompiledModel, state: EvaluationState, q: number): void
   }
 }
 
-function reportConflict(model: CompiledModel, state: EvaluationState, units: AnswerUnit[]): void {
+function minimalConflict(model: CompiledModel, units: AnswerUnit[]): string[] {
   const form = model.consistency;
-  const found =
-    quickXplain(units, (set) => isConsistent(form, restrict(form, set))) ?? units;
-  const keys = found.map((unit) => model.questions[unit.question].key);
+  const found = quickXplain(units, (set) => isConsistent(form, restrict(form, set))) ?? units;
+  return found.map((unit) => model.questions[unit.question].key);
+}
+
+/**
+ * One `conflict` error per answer of the minimal conflicting set (after the answer
+ * checks: a single answer that has its own error, e.g. too_many_selected, already
+ * says why and gets no second one).
+ */
+export function reportConflict(state: EvaluationState): void {
+  const keys = state.conflict;
+  if (keys === undefined) return;
+  if (keys.length === 1) {
+    const prefix = `questions.${keys[0]}`;
+    const own = state.errors.some(
+      (error) => error.path === prefix || error.path?.startsWith(`${prefix}.`) === true,
+    );
+    if (own) return;
+  }
   const message = `the answers to ${keys.join(', ')} have no valid completion together; change one of them`;
   for (const key of keys) state.error('conflict', message, `questions.${key}`);
 }
@@ -99,6 +115,7 @@ export function exactAvailability(
     ...(form.reason === undefined ? {} : { reason: form.reason }),
     configurations: consistent ? countCompletions(form, fixed) : '0',
   };
+  if (!consistent) state.answerReasons = [...state.unavailableBecause];
   const inDiagram = new Set(form.partSources);
   for (const question of model.questions) {
     if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
@@ -158,8 +175,8 @@ function explainOption(
       continue;
     }
     // A multi_choice's other selections are part of the conflict (max_selected…).
-    const layers = unit.layers.filter((l) => l !== layer);
-    const values = unit.values.filter((_, i) => unit.layers[i] !== layer);
+    const layers = unit.layers.filter((other) => other !== layer);
+    const values = layers.map(() => 1);
     if (layers.length > 0) candidates.push({ question, layers, values });
   }
   const found = quickXplain(candidates, (set) =>

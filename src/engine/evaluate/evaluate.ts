@@ -4,7 +4,7 @@ import { ENGINE_VERSION } from '../version.js';
 import { readAnswers } from './answers.js';
 import { computeValues } from './values.js';
 import { computeAvailability, gateRules } from './availability.js';
-import { exactAvailability, settleConsistency } from './consistency.js';
+import { exactAvailability, reportConflict, settleConsistency } from './consistency.js';
 import { evaluateBom } from './bom.js';
 import { checkAnswers } from './check-answers.js';
 import { toJsonValue } from './json.js';
@@ -64,6 +64,7 @@ function buildLine(
   computeAvailability(model, state);
   if (units !== undefined) exactAvailability(model, state, units);
   checkAnswers(model, state);
+  reportConflict(state);
   const rules = evaluateRules(model, state, texts);
   const bom = evaluateBom(model.bomItems, state, model.pricing, texts);
   const dynamicSlots = bom.slots;

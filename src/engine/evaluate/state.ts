@@ -59,6 +59,12 @@ export class EvaluationState {
   readonly tableMatched: boolean[];
   /** Per question, per option: availability and the keys that make it unavailable. */
   readonly unavailableBecause: Array<Array<readonly string[] | undefined> | undefined>;
+  /**
+   * When the user's answers conflict: the local reasons (tables, available_if) the
+   * answer checks use, so a conflict is reported once (`conflict`), not again as
+   * `option_unavailable` for every answer the diagram finds unsupported.
+   */
+  answerReasons: Array<Array<readonly string[] | undefined> | undefined> | undefined;
   /** Per question, per option: the user's answers that exclude it (consistency). */
   readonly conflictsWith: Array<Array<readonly string[] | undefined> | undefined>;
   /** Per question: soft values left out (trigger keys, `default`). */
@@ -67,6 +73,8 @@ export class EvaluationState {
   readonly suppressTriggers: Uint8Array;
   readonly suppressDefault: Uint8Array;
   consistency: LineConsistency = { exact: true, configurations: '0' };
+  /** Question keys of a minimal conflicting set of the user's answers (reported after the checks). */
+  conflict: string[] | undefined;
 
   constructor(readonly model: CompiledModel) {
     const questionCount = model.questions.length;
