@@ -23,9 +23,13 @@ export function freeAssignment(form: ConsistencyForm): Int32Array {
 }
 
 /** Per node: it reaches TRUE under the restrictions of the layers at and below it. */
-function aliveNodes(form: ConsistencyForm, fixed: Int32Array): Uint8Array {
+function aliveNodes(
+  form: ConsistencyForm,
+  fixed: Int32Array,
+  alive: Uint8Array = new Uint8Array(form.nodeLayer.length),
+): Uint8Array {
   const { nodeLayer, kidStart, kids, domain } = form;
-  const alive = new Uint8Array(nodeLayer.length);
+  alive[FALSE] = 0;
   alive[TRUE] = 1;
   for (let id = nodeLayer.length - 1; id > TRUE; id--) {
     const layer = nodeLayer[id];
@@ -35,6 +39,7 @@ function aliveNodes(form: ConsistencyForm, fixed: Int32Array): Uint8Array {
       alive[id] = alive[kids[start + f]];
       continue;
     }
+    alive[id] = 0;
     for (let v = 0, size = domain[layer]; v < size; v++) {
       if (alive[kids[start + v]] === 1) {
         alive[id] = 1;
@@ -45,11 +50,44 @@ function aliveNodes(form: ConsistencyForm, fixed: Int32Array): Uint8Array {
   return alive;
 }
 
+/** One scratch buffer per form for consistency checks (evaluation is synchronous). */
+const scratch = new WeakMap<ConsistencyForm, Uint8Array>();
+
 /** Whether the answers have a valid completion. */
 export function isConsistent(form: ConsistencyForm, fixed: Int32Array): boolean {
   if (form.root <= TRUE) return form.root === TRUE;
-  return aliveNodes(form, fixed)[form.root] === 1;
+  let buffer = scratch.get(form);
+  if (buffer === undefined) {
+    buffer = new Uint8Array(form.nodeLayer.length);
+    scratch.set(form, buffer);
+  }
+  return aliveNodes(form, fixed, buffer)[form.root] === 1;
 }
+
+/**
+ * The values compatible with one value alone (`supported[x]` = 1 when value x and the
+ * given one have a common valid completion): the pairwise relation, computed per
+ * value on first use and kept per form (at most PAIR_CACHE_BYTES per form), so that
+ * most explanations are a lookup instead of QuickXplain's checks.
+ */
+export function compatibleWith(form: ConsistencyForm, layer: number, value: number): Uint8Array {
+  let cache = pairCache.get(form);
+  if (cache === undefined) {
+    cache = new Map();
+    pairCache.set(form, cache);
+  }
+  const key = form.valueBase[layer] + value;
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const fixed = new Int32Array(form.domain.length).fill(-1);
+  fixed[layer] = value;
+  const row = supports(form, fixed).supported;
+  if ((cache.size + 1) * row.byteLength <= PAIR_CACHE_BYTES) cache.set(key, row);
+  return row;
+}
+
+const PAIR_CACHE_BYTES = 16 * 1024 * 1024;
+const pairCache = new WeakMap<ConsistencyForm, Map<number, Uint8Array>>();
 
 export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
   const { nodeLayer, kidStart, kids, domain, valueBase, root } = form;

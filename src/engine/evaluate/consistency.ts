@@ -1,5 +1,10 @@
 import type { ConsistencyForm } from '../consistency/form.js';
-import { countCompletions, isConsistent, supports } from '../consistency/query.js';
+import {
+  compatibleWith,
+  countCompletions,
+  isConsistent,
+  supports,
+} from '../consistency/query.js';
 import { quickXplain } from '../consistency/quickxplain.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
@@ -168,6 +173,14 @@ function explainOption(
   value: number,
 ): string[] {
   const option: AnswerUnit = { question, layers: [layer], values: [value] };
+  // Most exclusions are pairwise: one answer that has no completion with this value.
+  const pairs = compatibleWith(form, layer, value);
+  if (!pairs.some((supported) => supported === 1)) return []; // the model alone excludes it
+  for (const unit of units) {
+    if (unit.layers.length !== 1 || unit.layers[0] === layer) continue;
+    if (pairs[form.valueBase[unit.layers[0]] + unit.values[0]] === 0)
+      return [model.questions[unit.question].key];
+  }
   const candidates: AnswerUnit[] = [];
   for (const unit of units) {
     if (unit.question !== question) {
