@@ -81,7 +81,9 @@ export function compatibleWith(form: ConsistencyForm, layer: number, value: numb
   if (known !== undefined) return known;
   const fixed = new Int32Array(form.domain.length).fill(-1);
   fixed[layer] = value;
-  const row = supports(form, fixed).supported;
+  const { supported, consistent } = supports(form, fixed);
+  // A value with no completion at all is compatible with nothing.
+  const row = consistent ? supported : supported.fill(0);
   if ((cache.size + 1) * row.byteLength <= PAIR_CACHE_BYTES) cache.set(key, row);
   return row;
 }

@@ -175,7 +175,7 @@ function explainOption(
   const option: AnswerUnit = { question, layers: [layer], values: [value] };
   // Most exclusions are pairwise: one answer that has no completion with this value.
   const pairs = compatibleWith(form, layer, value);
-  if (!pairs.some((supported) => supported === 1)) return []; // the model alone excludes it
+  if (pairs[form.valueBase[layer] + value] === 0) return []; // the model alone excludes it
   for (const unit of units) {
     if (unit.layers.length !== 1 || unit.layers[0] === layer) continue;
     if (pairs[form.valueBase[unit.layers[0]] + unit.values[0]] === 0)
