@@ -165,7 +165,10 @@ function benchGenerated(): void {
   }
   console.log('budget fallback: 400 questions with a 200 ms / 4 MB budget');
   const document = generateTableModel(400, 10, 60_000, 7);
-  const { model } = compileTimed(document, { consistencyMs: 200, consistencyBytes: 4 * 1024 * 1024 });
+  const { model } = compileTimed(document, {
+    consistencyMs: 200,
+    consistencyBytes: 4 * 1024 * 1024,
+  });
   timings.length = 0;
   const line = evaluate(model, {}).line;
   console.log(`  line consistency ${JSON.stringify(line.consistency)}`);

@@ -46,7 +46,8 @@ export function generateTableModel(
     };
     add(cols.map((c) => solution[c]));
     const count = Math.min(perTable, Math.floor(options ** width * 0.6));
-    for (let r = 0; r < count * 2 && tableRows.length < count; r++) add(cols.map(() => below(options)));
+    for (let r = 0; r < count * 2 && tableRows.length < count; r++)
+      add(cols.map(() => below(options)));
     rules.push({
       key: `t${t}`,
       message: 'incompatible',

@@ -9,6 +9,9 @@ import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { AppConfig } from '../config/app-config.js';
 import { CompiledModelCache, compileModel, type CompiledModel } from '../engine/index.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
+import { ModelAnalysisDto } from './dto/model-analysis.dto.js';
+import { ModelUploadDto } from './dto/model-upload.dto.js';
+import { isCurrent, loadConsistency, storeConsistency } from './consistency-store.js';
 import { ModelAccessService } from './model-access.service.js';
 import { ModelBuilderService, type BuiltModel } from './model-builder.service.js';
 import {
@@ -63,7 +66,7 @@ export class ModelsService {
     principal: Principal,
     supplierId: number,
     readUpload: UploadReader,
-  ): Promise<ModelDto> {
+  ): Promise<ModelUploadDto> {
     const built = await this.builder.build(await readUpload(), supplierId);
     const { name, code } = modelIdentity(built);
     const now = new Date();
@@ -84,11 +87,13 @@ export class ModelsService {
           }),
         );
         await insertVersion(manager, created.id, 1, built, principal.userId, now);
+        await storeConsistency(manager, created.id, 1, built.compiled);
         return created;
       }),
     );
     this.cache.getOrCompile(cacheKey(model.id, 1), () => built.compiled);
-    return ModelDto.from(model, built.definition.general, now);
+    const dto = ModelDto.from(model, built.definition.general, now);
+    return ModelUploadDto.withWarnings(dto, built.compiled);
   }
 
   /**
@@ -101,7 +106,7 @@ export class ModelsService {
     modelId: number,
     ifMatch: string | undefined,
     readUpload: UploadReader,
-  ): Promise<ModelDto> {
+  ): Promise<ModelUploadDto> {
     const model = await this.modelAccess.requireWritable(principal, modelId);
     assertNotLockedByOther(model, principal);
     if (!ifMatchAccepts(ifMatch, model.versionNumber)) throw versionConflict(model.versionNumber);
@@ -131,11 +136,15 @@ export class ModelsService {
           .execute();
         if (!result.affected) throw await this.updateRefusal(manager, model.id, principal);
         await insertVersion(manager, model.id, next, built, principal.userId, now);
+        await storeConsistency(manager, model.id, next, built.compiled);
       }),
     );
     this.cache.getOrCompile(cacheKey(model.id, next), () => built.compiled);
     const stored = await this.models.findOneByOrFail({ id: model.id });
-    return ModelDto.from(stored, built.definition.general);
+    return ModelUploadDto.withWarnings(
+      ModelDto.from(stored, built.definition.general),
+      built.compiled,
+    );
   }
 
   async listForSupplier(
@@ -162,7 +171,9 @@ export class ModelsService {
       modelId,
       versionNumber: model.versionNumber,
     });
-    return ModelDetailDto.withDefinition(model, version.definition);
+    const { compiled } = await this.compiledFor(model);
+    const analysis = ModelAnalysisDto.from(compiled.consistency.analysis);
+    return ModelDetailDto.withDefinition(model, version.definition, analysis);
   }
 
   /**
@@ -184,12 +195,19 @@ export class ModelsService {
 
     const version = await this.versions.findOneBy({ modelId: model.id, versionNumber });
     if (!version) throw ApiError.notFound('No such model version');
+    // The consistency form stored with the version is reused; another engine version
+    // (or none stored) recompiles it here, once, and stores the new one.
+    const stored = await loadConsistency(this.versions.manager, model.id, versionNumber);
+    const reusable = isCurrent(stored);
     const compiled = this.cache.getOrCompile(key, () => {
-      const result = compileModel(version.definition, this.config.engineLimits);
+      const result = compileModel(version.definition, this.config.engineLimits, {
+        consistency: reusable ? stored.bytes : undefined,
+      });
       // Stored definitions compiled at upload; failing now means the engine changed.
       if (!result.ok) throw new Error(`Stored model ${key} no longer compiles`);
       return result.model;
     });
+    if (!reusable) await storeConsistency(this.versions.manager, model.id, versionNumber, compiled);
     return { model, versionNumber, compiled };
   }
 

@@ -120,7 +120,10 @@ export class PartBuilder {
     for (const index of variables) {
       const variable = this.model.variables[index];
       const value = variable.expr.run(this.context);
-      this.context.set(variable.key, typeof value === 'symbol' || value === undefined ? null : value);
+      this.context.set(
+        variable.key,
+        typeof value === 'symbol' || value === undefined ? null : value,
+      );
     }
   }
 
@@ -129,19 +132,25 @@ export class PartBuilder {
     const statusOf = (): Status => {
       if (!part.visibleKnown) return 'free';
       if (!conditionOr(question.visibleIf, this.context, false)) return 'hidden';
-      if (typeof question.required === 'boolean') return question.required ? 'required' : 'optional';
+      if (typeof question.required === 'boolean')
+        return question.required ? 'required' : 'optional';
       if (!part.requiredKnown) return 'optional';
       return conditionOr(question.required, this.context, false) ? 'required' : 'optional';
     };
     const reading = new Set(part.inputs);
-    const own = typeof question.required !== 'boolean' && question.required.names.includes(question.key);
+    const own =
+      typeof question.required !== 'boolean' && question.required.names.includes(question.key);
     if (own) reading.add(question.index);
     const scope = this.layersOf(reading);
     let result = FALSE;
     for (const status of STATUSES) {
       const when = this.enumerate(scope, () => statusOf() === status);
       if (when === FALSE) continue;
-      result = this.store.apply('or', result, this.store.apply('and', when, this.allowed(question, status)));
+      result = this.store.apply(
+        'or',
+        result,
+        this.store.apply('and', when, this.allowed(question, status)),
+      );
     }
     return result;
   }

@@ -159,7 +159,11 @@ function deadOptions(model: ModelCore, form: ConsistencyForm, supported: Uint8Ar
 }
 
 /** A minimal set of parts whose conjunction is empty (for `inconsistent_model`). */
-function minimalConflict(store: MddStore, parts: readonly Part[], roots: readonly number[]): string[] {
+function minimalConflict(
+  store: MddStore,
+  parts: readonly Part[],
+  roots: readonly number[],
+): string[] {
   const indexes = roots.map((_, i) => i);
   const consistent = (set: readonly number[]): boolean => {
     let root = TRUE;

@@ -87,7 +87,8 @@ export function flatten(store: MddStore, root: number): FlatDiagram {
     const layer = store.layerOf[node];
     nodeLayer[i + 2] = layer;
     kidStart[i + 2] = at;
-    for (let v = 0; v < store.domain[layer]; v++) kids[at++] = id.get(store.child(node, v)) as number;
+    for (let v = 0; v < store.domain[layer]; v++)
+      kids[at++] = id.get(store.child(node, v)) as number;
   });
   return { root: id.get(root) as number, nodeLayer, kidStart, kids };
 }

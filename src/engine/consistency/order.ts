@@ -7,7 +7,10 @@
  * and from a breadth-first (Cuthill–McKee style) order, the order with the smallest
  * total span (sum over constraints of last − first position) wins.
  */
-export function orderQuestions(questionCount: number, edges: ReadonlyArray<readonly number[]>): number[] {
+export function orderQuestions(
+  questionCount: number,
+  edges: ReadonlyArray<readonly number[]>,
+): number[] {
   const useful = edges.filter((edge) => edge.length > 1);
   const declaration = Array.from({ length: questionCount }, (_, q) => q);
   let best = declaration;
@@ -90,7 +93,9 @@ function breadthFirst(n: number, edges: ReadonlyArray<readonly number[]>): numbe
     for (let head = 0; head < queue.length; head++) {
       const q = queue[head];
       order.push(q);
-      const next = [...neighbours[q]].filter((p) => seen[p] === 0).sort((a, b) => degree[a] - degree[b]);
+      const next = [...neighbours[q]]
+        .filter((p) => seen[p] === 0)
+        .sort((a, b) => degree[a] - degree[b]);
       for (const p of next) {
         seen[p] = 1;
         queue.push(p);

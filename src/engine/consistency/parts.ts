@@ -96,7 +96,8 @@ export function findFinitePart(
     const when = finite(rule.when);
     if (when === undefined) continue;
     if (rule.table !== undefined) {
-      if (within(when, `${path}.when`)) parts.push({ kind: 'table', rule, inputs: when, source: path });
+      if (within(when, `${path}.when`))
+        parts.push({ kind: 'table', rule, inputs: when, source: path });
     } else if (rule.assert !== undefined && rule.severity === 'error') {
       const assert = finite(rule.assert);
       if (assert === undefined) continue;

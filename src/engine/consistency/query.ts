@@ -123,7 +123,14 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 
 /** The number of valid completions of the answers (decimal string, exact). */
 export function countCompletions(form: ConsistencyForm, fixed: Int32Array): string {
-  const fast = countWith<number>(form, fixed, 0, (x) => x, (a, b) => a + b, (a, b) => a * b);
+  const fast = countWith<number>(
+    form,
+    fixed,
+    0,
+    (x) => x,
+    (a, b) => a + b,
+    (a, b) => a * b,
+  );
   if (fast !== undefined && fast <= SAFE) return String(fast);
   return String(
     countWith<bigint>(
@@ -150,7 +157,8 @@ function countWith<T extends number | bigint>(
   const layers = domain.length;
   const rest: T[] = new Array<T>(layers + 1);
   rest[layers] = of(1);
-  for (let l = layers - 1; l >= 0; l--) rest[l] = times(rest[l + 1], of(fixed[l] >= 0 ? 1 : domain[l]));
+  for (let l = layers - 1; l >= 0; l--)
+    rest[l] = times(rest[l + 1], of(fixed[l] >= 0 ? 1 : domain[l]));
   if (root <= TRUE) return root === TRUE ? rest[0] : zero;
   const count: T[] = new Array<T>(nodeLayer.length).fill(zero);
   const exactNumbers = typeof zero === 'number';

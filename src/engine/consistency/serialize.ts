@@ -105,7 +105,10 @@ export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | und
 /** The engine version a stored form was built with (undefined: unreadable). */
 export function storedEngineVersion(bytes: Uint8Array): string | undefined {
   try {
-    const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(0, true);
+    const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(
+      0,
+      true,
+    );
     return (JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length))) as Header).engine;
   } catch {
     return undefined;

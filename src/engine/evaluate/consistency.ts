@@ -1,10 +1,5 @@
 import type { ConsistencyForm } from '../consistency/form.js';
-import {
-  compatibleWith,
-  countCompletions,
-  isConsistent,
-  supports,
-} from '../consistency/query.js';
+import { compatibleWith, countCompletions, isConsistent, supports } from '../consistency/query.js';
 import { quickXplain } from '../consistency/quickxplain.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
@@ -136,8 +131,11 @@ export function exactAvailability(
       const localReasons = local?.[o];
       if (supported[form.valueBase[layer] + value] === 1) {
         // Reasons from outside the diagram (e.g. a rule whose `when` reads a number) still hold.
-        const outside = localReasons?.filter((key) => !inDiagram.has(sourceOf(question.key, key, options)));
-        if (outside !== undefined && outside.length > 0) (reasons ??= new Array(options.length))[o] = outside;
+        const outside = localReasons?.filter(
+          (key) => !inDiagram.has(sourceOf(question.key, key, options)),
+        );
+        if (outside !== undefined && outside.length > 0)
+          (reasons ??= new Array(options.length))[o] = outside;
         continue;
       }
       const conflict = explainOption(model, form, units, question.index, layer, value);

@@ -95,9 +95,7 @@ export class EvaluationState {
     this.unavailableBecause = new Array<Array<readonly string[] | undefined> | undefined>(
       questionCount,
     );
-    this.conflictsWith = new Array<Array<readonly string[] | undefined> | undefined>(
-      questionCount,
-    );
+    this.conflictsWith = new Array<Array<readonly string[] | undefined> | undefined>(questionCount);
     this.suppressed = new Array<string[] | undefined>(questionCount);
     this.suppressTriggers = new Uint8Array(questionCount);
     this.suppressDefault = new Uint8Array(questionCount);

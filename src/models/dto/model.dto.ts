@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { activeLockHolder, lockExpiry } from '../model-lock.js';
 import type { ModelEntity } from '../model.entity.js';
+import { ModelAnalysisDto } from './model-analysis.dto.js';
 
 const GENERAL_EXAMPLE = {
   name: 'Casement window',
@@ -73,8 +74,18 @@ export class ModelDetailDto extends ModelDto {
   })
   definition: Record<string, unknown>;
 
-  static withDefinition(model: ModelEntity, definition: Record<string, unknown>): ModelDetailDto {
-    return { ...ModelDto.from(model, definition.general), definition };
+  @ApiProperty({
+    type: () => ModelAnalysisDto,
+    description: 'The analysis of the current version (MODEL_FORMAT.md "Model analysis")',
+  })
+  analysis: ModelAnalysisDto;
+
+  static withDefinition(
+    model: ModelEntity,
+    definition: Record<string, unknown>,
+    analysis: ModelAnalysisDto,
+  ): ModelDetailDto {
+    return { ...ModelDto.from(model, definition.general), definition, analysis };
   }
 }
 

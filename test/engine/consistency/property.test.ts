@@ -96,7 +96,10 @@ describe('consistency against brute force on random small models', () => {
           }
         } else {
           expect(line.consistency.configurations, context).toBe(String(agreeing.length));
-          expect(result.errors.filter((error) => error.code === 'conflict'), context).toEqual([]);
+          expect(
+            result.errors.filter((error) => error.code === 'conflict'),
+            context,
+          ).toEqual([]);
         }
         specs.forEach((spec, q) => {
           if (spec.type !== 'choice' && spec.type !== 'multi_choice') return;

@@ -21,7 +21,8 @@ export function prng(seed: number): () => number {
 }
 
 type Random = () => number;
-const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)];
+const pick = <T>(random: Random, items: readonly T[]): T =>
+  items[Math.floor(random() * items.length)];
 const chance = (random: Random, p: number): boolean => random() < p;
 
 interface QuestionSpec {
@@ -69,8 +70,10 @@ export function randomModel(random: Random): RandomModel {
     let type = pick(random, ['choice', 'choice', 'boolean', 'integer', 'multi_choice'] as const);
     if (product > 2000) type = 'boolean';
     const spec: QuestionSpec = { key: `q${i}`, type, options: [] };
-    if (type === 'choice') spec.options = ['a', 'b', 'c', 'd'].slice(0, 2 + Math.floor(random() * 3));
-    if (type === 'multi_choice') spec.options = ['x', 'y', 'z'].slice(0, 2 + Math.floor(random() * 2));
+    if (type === 'choice')
+      spec.options = ['a', 'b', 'c', 'd'].slice(0, 2 + Math.floor(random() * 3));
+    if (type === 'multi_choice')
+      spec.options = ['x', 'y', 'z'].slice(0, 2 + Math.floor(random() * 2));
     if (type === 'integer') {
       spec.min = Math.floor(random() * 2);
       spec.max = spec.min + 1 + Math.floor(random() * 2);
@@ -170,7 +173,10 @@ export function domainCount(spec: QuestionSpec): number {
 }
 
 /** Every valid assignment of the model (MODEL_FORMAT.md "Consistency", by enumeration). */
-export function validAssignments(model: CompiledModel, specs: readonly QuestionSpec[]): Assignment[] {
+export function validAssignments(
+  model: CompiledModel,
+  specs: readonly QuestionSpec[],
+): Assignment[] {
   const valid: Assignment[] = [];
   const context = new Map<string, unknown>();
   const current = specs.map(() => 0);
