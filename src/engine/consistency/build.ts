@@ -72,13 +72,6 @@ export class PartBuilder {
     return [...layers].sort((a, b) => a - b);
   }
 
-  /** Lifts a node of layer `from` (or a terminal) to `to` < from through pass-through nodes. */
-  private lift(node: number, from: number, to: number): number {
-    let result = node;
-    for (let l = from - 1; l >= to; l--) result = this.store.passThrough(l, result);
-    return result;
-  }
-
   /**
    * The diagram of `accept` over the layers `scope` (ascending): every assignment of
    * them is enumerated; `accept` reads the context, which holds the questions' values.
@@ -99,18 +92,15 @@ export class PartBuilder {
     const step = (i: number): number => {
       if (i === scope.length) return leaf();
       const layer = scope[i];
-      const next = i + 1 < scope.length ? scope[i + 1] : -1;
       const children = new Int32Array(domain[layer]);
       for (let v = 0; v < children.length; v++) {
         assignment[layer] = v;
-        const child = step(i + 1);
-        children[v] = next < 0 ? child : this.lift(child, next, layer + 1);
+        children[v] = step(i + 1);
       }
       assignment[layer] = 0;
       return store.node(layer, children);
     };
-    if (scope.length === 0) return leaf();
-    return this.lift(step(0), scope[0], 0);
+    return step(0);
   }
 
   /** Sets the context from the assignment, then the variables expressions may read. */
@@ -164,7 +154,7 @@ export class PartBuilder {
       const children = new Int32Array(finite.values.length).fill(TRUE);
       if (status === 'hidden') children.fill(FALSE, 1);
       if (status === 'required') children[0] = FALSE;
-      return this.lift(this.store.node(first, children), first, 0);
+      return this.store.node(first, children);
     }
     const k = finite.options;
     const min = Math.max(1, question.minSelected ?? 1);
@@ -184,7 +174,7 @@ export class PartBuilder {
       }
       next = current;
     }
-    return this.lift(next[0], first, 0);
+    return next[0];
   }
 
   private available(part: Extract<Part, { kind: 'available' }>): number {
@@ -231,13 +221,11 @@ export class PartBuilder {
       const known = memo.get(key);
       if (known !== undefined) return known;
       const { layer, cells } = columns[i];
-      const next = i + 1 < columns.length ? columns[i + 1].layer : -1;
       const byValue: number[][] = Array.from({ length: domain[layer] }, () => []);
       for (const row of rows) if (cells[row] > 0) byValue[cells[row]].push(row);
       const children = new Int32Array(domain[layer]);
       for (let v = 0; v < children.length; v++) {
-        const child = step(i + 1, v === 0 ? rows : Int32Array.from(byValue[v]));
-        children[v] = next < 0 ? child : this.lift(child, next, layer + 1);
+        children[v] = step(i + 1, v === 0 ? rows : Int32Array.from(byValue[v]));
       }
       const node = this.store.node(layer, children);
       memo.set(key, node);
@@ -245,7 +233,7 @@ export class PartBuilder {
     };
     const all = new Int32Array(table.rowCount);
     for (let r = 0; r < all.length; r++) all[r] = r;
-    return this.lift(step(0, all), columns[0].layer, 0);
+    return step(0, all);
   }
 }
 

@@ -9,10 +9,10 @@
  *
  * Layout: layer `l` has `domain[l]` values; node ids 0 (FALSE) and 1 (TRUE) are the
  * terminals; every other node sits on one layer and has one child per value of that
- * layer, each either a terminal or a node of the next layer. A terminal reached from
- * layer l means "every value of every later layer" (TRUE) or "none" (FALSE): the only
- * reduction besides hash-consing, so every query walks layers in order without
- * "long edges" (the quasi-reduced form of Andersen et al.).
+ * layer, each a terminal or a node of a deeper layer. Reduced: a node whose children
+ * are all the same is that child, so an edge from layer l to a node of layer m > l + 1
+ * (or to TRUE) leaves the layers in between free ("long edges"; every query accounts
+ * for them). Hash-consing makes equal sub-diagrams one node.
  */
 export const FALSE = 0;
 export const TRUE = 1;
@@ -42,7 +42,6 @@ export class MddStore {
   nodeCount = 2;
   kidCount = 0;
   private table = new Int32Array(4096).fill(-1);
-  private readonly scratch: Int32Array;
   private checks = 0;
 
   constructor(
@@ -51,9 +50,6 @@ export class MddStore {
   ) {
     this.layerOf[0] = -1;
     this.layerOf[1] = -1;
-    let widest = 2;
-    for (const size of domain) widest = Math.max(widest, size);
-    this.scratch = new Int32Array(widest);
   }
 
   get layers(): number {
@@ -65,15 +61,13 @@ export class MddStore {
     return this.kids.byteLength + this.layerOf.byteLength * 2 + this.table.byteLength;
   }
 
-  /** The node of `layer` with these children (hash-consed; all-TRUE / all-FALSE collapse). */
+  /** The node of `layer` with these children (hash-consed; equal children collapse). */
   node(layer: number, children: ArrayLike<number>): number {
     const size = this.domain[layer];
     const first = children[0];
-    if (first <= TRUE) {
-      let same = true;
-      for (let v = 1; v < size && same; v++) same = children[v] === first;
-      if (same) return first;
-    }
+    let same = true;
+    for (let v = 1; v < size && same; v++) same = children[v] === first;
+    if (same) return first;
     let hash = (layer * 0x9e3779b1) | 0;
     for (let v = 0; v < size; v++) hash = (Math.imul(hash ^ children[v], 0x85ebca6b) + v) | 0;
     const mask = this.table.length - 1;
@@ -143,12 +137,9 @@ export class MddStore {
     return this.kids[this.kidStart[node] + value];
   }
 
-  /** A node of `layer` whose children are all `next` (a layer the constraint does not read). */
-  passThrough(layer: number, next: number): number {
-    if (next <= TRUE) return next;
-    const scratch = this.scratch;
-    scratch.fill(next, 0, this.domain[layer]);
-    return this.node(layer, scratch);
+  /** The layer of a node; terminals count as below every layer. */
+  layerOfNode(node: number): number {
+    return node <= TRUE ? this.domain.length : this.layerOf[node];
   }
 
   /** Bryant's apply for AND / OR with a computed table (one per call). */
@@ -168,12 +159,17 @@ export class MddStore {
       const key = x < y ? x * 0x4000000 + y : y * 0x4000000 + x;
       const known = memo.get(key);
       if (known !== undefined) return known;
-      const layer = this.layerOf[x];
+      // The shallower node branches; the deeper one is the same for every value.
+      const lx = this.layerOf[x];
+      const ly = this.layerOf[y];
+      const layer = lx < ly ? lx : ly;
       const size = this.domain[layer];
       const children = new Int32Array(size);
       const xs = this.kidStart[x];
       const ys = this.kidStart[y];
-      for (let v = 0; v < size; v++) children[v] = step(this.kids[xs + v], this.kids[ys + v]);
+      for (let v = 0; v < size; v++) {
+        children[v] = step(lx === layer ? this.kids[xs + v] : x, ly === layer ? this.kids[ys + v] : y);
+      }
       const result = this.node(layer, children);
       memo.set(key, result);
       return result;

@@ -100,7 +100,13 @@ export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
   const alive = aliveNodes(form, fixed);
   const reach = new Uint8Array(nodeLayer.length);
   reach[root] = 1;
-  let freeFrom = layers;
+  // Layers a long edge on a valid path skips are free: every value is supported.
+  // Difference array over layers: +1 where a free stretch starts, −1 after it.
+  const free = new Int32Array(layers + 1);
+  if (alive[root] === 1) {
+    free[0]++;
+    free[nodeLayer[root]]--;
+  }
   for (let id = TRUE + 1; id < nodeLayer.length; id++) {
     if (reach[id] === 0) continue;
     const layer = nodeLayer[id];
@@ -109,13 +115,24 @@ export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
     const f = fixed[layer];
     for (let v = 0, size = domain[layer]; v < size; v++) {
       const child = kids[start + v];
-      if (alive[child] === 1) supported[base + v] = 1;
-      if (f >= 0 && f !== v) continue;
-      if (child > TRUE) reach[child] = 1;
-      else if (child === TRUE && layer + 1 < freeFrom) freeFrom = layer + 1;
+      const allowed = f < 0 || f === v;
+      // Reach follows every allowed edge: `alive` holds the restrictions of the layers
+      // below, which a deeper layer's own values must not be judged by.
+      if (allowed && child > TRUE) reach[child] = 1;
+      if (alive[child] === 0) continue;
+      supported[base + v] = 1;
+      if (!allowed) continue;
+      const next = child === TRUE ? layers : nodeLayer[child];
+      if (next > layer + 1) {
+        free[layer + 1]++;
+        free[next]--;
+      }
     }
   }
-  supported.fill(1, valueBase[freeFrom]);
+  for (let layer = 0, open = 0; layer < layers; layer++) {
+    open += free[layer];
+    if (open > 0) supported.fill(1, valueBase[layer], valueBase[layer + 1]);
+  }
   return { consistent: alive[root] === 1, supported };
 }
 
@@ -123,45 +140,45 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 
 /** The number of valid completions of the answers (decimal string, exact). */
 export function countCompletions(form: ConsistencyForm, fixed: Int32Array): string {
-  const fast = countWith<number>(
-    form,
-    fixed,
-    0,
-    (x) => x,
-    (a, b) => a + b,
-    (a, b) => a * b,
-  );
-  if (fast !== undefined && fast <= SAFE) return String(fast);
-  return String(
-    countWith<bigint>(
-      form,
-      fixed,
-      0n,
-      (x) => BigInt(x),
-      (a, b) => a + b,
-      (a, b) => a * b,
-    ),
-  );
+  const fast = countWith<number>(form, fixed, 0, (x) => x);
+  if (fast !== undefined) return String(fast);
+  return String(countWith<bigint>(form, fixed, 0n, (x) => BigInt(x)));
 }
 
-/** Bottom-up path count; with numbers, undefined as soon as a value passes 2^53. */
+/**
+ * Bottom-up path count; an edge that skips layers multiplies by their allowed value
+ * counts. With numbers, undefined as soon as a value passes 2^53 (then BigInt).
+ */
 function countWith<T extends number | bigint>(
   form: ConsistencyForm,
   fixed: Int32Array,
   zero: T,
   of: (x: number) => T,
-  add: (a: T, b: T) => T,
-  times: (a: T, b: T) => T,
 ): T | undefined {
   const { nodeLayer, kidStart, kids, domain, root } = form;
   const layers = domain.length;
-  const rest: T[] = new Array<T>(layers + 1);
-  rest[layers] = of(1);
-  for (let l = layers - 1; l >= 0; l--)
-    rest[l] = times(rest[l + 1], of(fixed[l] >= 0 ? 1 : domain[l]));
-  if (root <= TRUE) return root === TRUE ? rest[0] : zero;
+  const numbers = typeof zero === 'number';
+  const allowed = (layer: number): T => of(fixed[layer] >= 0 ? 1 : domain[layer]);
+  /** Π allowed over layers [from, to); memoised per stretch. */
+  const stretches = new Map<number, T>();
+  let overflow = false;
+  const stretch = (from: number, to: number): T => {
+    if (from >= to) return of(1);
+    const key = from * (layers + 1) + to;
+    const known = stretches.get(key);
+    if (known !== undefined) return known;
+    let product = of(1);
+    for (let l = from; l < to; l++) product = ((product as number) * (allowed(l) as number)) as T;
+    if (numbers && (product as number) > SAFE) overflow = true;
+    stretches.set(key, product);
+    return product;
+  };
+  if (root <= TRUE) {
+    const total = root === TRUE ? stretch(0, layers) : zero;
+    return overflow ? undefined : total;
+  }
   const count: T[] = new Array<T>(nodeLayer.length).fill(zero);
-  const exactNumbers = typeof zero === 'number';
+  count[TRUE] = of(1);
   for (let id = nodeLayer.length - 1; id > TRUE; id--) {
     const layer = nodeLayer[id];
     const start = kidStart[id];
@@ -169,11 +186,14 @@ function countWith<T extends number | bigint>(
     let total = zero;
     for (let v = f >= 0 ? f : 0, end = f >= 0 ? f + 1 : domain[layer]; v < end; v++) {
       const child = kids[start + v];
-      if (child === FALSE) continue;
-      total = add(total, child === TRUE ? rest[layer + 1] : count[child]);
+      const below = count[child];
+      if (below === zero) continue;
+      const next = child === TRUE ? layers : nodeLayer[child];
+      total = ((total as number) + (below as number) * (stretch(layer + 1, next) as number)) as T;
     }
-    if (exactNumbers && (total as number) > SAFE) return undefined;
+    if (overflow || (numbers && (total as number) > SAFE)) return undefined;
     count[id] = total;
   }
-  return count[root];
+  const result = ((count[root] as number) * (stretch(0, nodeLayer[root]) as number)) as T;
+  return overflow || (numbers && (result as number) > SAFE) ? undefined : result;
 }
