@@ -168,7 +168,10 @@ export class MddStore {
       const xs = this.kidStart[x];
       const ys = this.kidStart[y];
       for (let v = 0; v < size; v++) {
-        children[v] = step(lx === layer ? this.kids[xs + v] : x, ly === layer ? this.kids[ys + v] : y);
+        children[v] = step(
+          lx === layer ? this.kids[xs + v] : x,
+          ly === layer ? this.kids[ys + v] : y,
+        );
       }
       const result = this.node(layer, children);
       memo.set(key, result);
