@@ -27,6 +27,7 @@ describe('consistency against brute force on random small models', () => {
     let checkedOptions = 0;
     let inconsistentModels = 0;
     let conflictingRequests = 0;
+    let softChecks = 0;
     for (let seed = 1; seed <= MODELS; seed++) {
       const random = prng(seed);
       const { document, specs } = randomModel(random);
@@ -100,6 +101,18 @@ describe('consistency against brute force on random small models', () => {
             result.errors.filter((error) => error.code === 'conflict'),
             context,
           ).toEqual([]);
+          // Soft values kept (defaults, trigger values) leave the configuration completable.
+          const soft = userFixes(line, specs, ['default', 'trigger']);
+          expect(
+            valid.some((assignment) => agrees(assignment, [...fixes, ...soft])),
+            `${context}: soft values ${JSON.stringify(soft)}`,
+          ).toBe(true);
+          softChecks += soft.length;
+        }
+        // User answers are never changed.
+        for (const key of Object.keys(answers)) {
+          const question = line.questions.find((candidate) => candidate.key === key);
+          if (question?.visible) expect(question.source, context).toBe('user');
         }
         specs.forEach((spec, q) => {
           if (spec.type !== 'choice' && spec.type !== 'multi_choice') return;
@@ -128,17 +141,22 @@ describe('consistency against brute force on random small models', () => {
       }
     }
     // The generator must exercise every branch (not only consistent models).
-    expect(inconsistentModels).toBeGreaterThan(0);
-    expect(conflictingRequests).toBeGreaterThan(0);
+    expect(inconsistentModels, 'inconsistent models').toBeGreaterThan(0);
+    expect(conflictingRequests, 'conflicting requests').toBeGreaterThan(0);
     expect(checkedOptions).toBeGreaterThan(MODELS * 10);
+    expect(softChecks, 'soft values checked').toBeGreaterThan(0);
   });
 });
 
 /** The user's answers as the engine keeps them (visible, source user). */
-function userFixes(line: CartLine, specs: ReturnType<typeof randomModel>['specs']): Fix[] {
+function userFixes(
+  line: CartLine,
+  specs: ReturnType<typeof randomModel>['specs'],
+  sources: readonly string[] = ['user'],
+): Fix[] {
   const fixes: Fix[] = [];
   line.questions.forEach((question, q) => {
-    if (question.source !== 'user' || !question.visible) return;
+    if (!sources.includes(question.source) || !question.visible) return;
     const spec = specs[q];
     if (spec.type === 'multi_choice') {
       let code = 0;

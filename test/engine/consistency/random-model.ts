@@ -112,8 +112,23 @@ export function randomModel(random: Random): RandomModel {
     else if (required < 0.5) question.required = expression(random, specs);
     // visible_if reads only earlier questions (no dependency cycle).
     if (i > 0 && chance(random, 0.3)) question.visible_if = expression(random, specs.slice(0, i));
+    // Soft values: a literal default now and then.
+    if (chance(random, 0.2) && spec.type !== 'multi_choice')
+      question.default = literalOf(random, spec);
     return question;
   });
+  // A trigger reads only questions before the one it sets (no dependency cycle).
+  const triggers: Array<Record<string, unknown>> = [];
+  const targets = specs.filter((spec, i) => i > 0 && spec.type !== 'multi_choice');
+  if (targets.length > 0 && chance(random, 0.4)) {
+    const target = pick(random, targets);
+    const before = specs.slice(0, specs.indexOf(target));
+    triggers.push({
+      key: 'tr0',
+      when: expression(random, before),
+      set: { [target.key]: literalOf(random, target) },
+    });
+  }
   const single = specs.filter((spec) => spec.type !== 'multi_choice');
   const rules: Array<Record<string, unknown>> = [];
   const tables = single.length >= 2 ? Math.floor(random() * 3) : 0;
@@ -141,13 +156,20 @@ export function randomModel(random: Random): RandomModel {
     if (chance(random, 0.15)) rule.severity = 'warning';
     rules.push(rule);
   }
-  return { document: { general: { name: 'random' }, questions, rules }, specs };
+  return { document: { general: { name: 'random' }, questions, rules, triggers }, specs };
 }
 
 function cellOf(random: Random, spec: QuestionSpec): unknown {
   if (spec.type === 'boolean') return chance(random, 0.5);
   if (spec.type === 'integer') return (spec.min as number) + Math.floor(random() * 3);
   return pick(random, spec.options);
+}
+
+/** A value within the question's domain (defaults and trigger values). */
+function literalOf(random: Random, spec: QuestionSpec): unknown {
+  if (spec.type !== 'integer') return cellOf(random, spec);
+  const min = spec.min as number;
+  return min + Math.floor(random() * ((spec.max as number) - min + 1));
 }
 
 /** One assignment: per question its value index (single) or selection bitmask (multi). */
