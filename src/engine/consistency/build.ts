@@ -3,7 +3,7 @@ import type { CompiledQuestion } from '../model.js';
 import type { ModelCore } from '../compile/compact.js';
 import { type FiniteDomain, type LayerPlan, questionValue, valueIndex } from './domains.js';
 import { FALSE, type MddStore, TRUE } from './mdd.js';
-import { type Part, type Support, SupportFinder } from './parts.js';
+import type { Part, Support } from './parts.js';
 
 /**
  * Turns each part of the finite part into a diagram over all layers: expressions by
@@ -13,8 +13,9 @@ import { type Part, type Support, SupportFinder } from './parts.js';
 export class PartBuilder {
   private readonly context: EvaluationContext = new Map();
   private readonly assignment: Int32Array;
-  private readonly variableOrder: number[];
-  private readonly variableSupports: Array<Support | undefined>;
+  /** Per variable: its position in the value order. */
+  private readonly variablePosition: Int32Array;
+  private readonly variableIndex = new Map<string, number>();
   /** Table columns left out because their question is not finite (the model is then not exact). */
   readonly left: string[] = [];
   /** Sources of parts only partly in the diagram (a table with a non-finite column). */
@@ -29,11 +30,28 @@ export class PartBuilder {
     for (const variable of model.variables) this.context.set(variable.key, null);
     this.assignment = new Int32Array(plan.domain.length);
     const questionCount = model.questions.length;
-    this.variableOrder = [...model.valueOrder]
-      .filter((node) => node >= questionCount && node < questionCount + model.variables.length)
-      .map((node) => node - questionCount);
-    const supports = new SupportFinder(model, plan.domains);
-    this.variableSupports = model.variables.map((variable) => supports.ofVariable(variable.key));
+    this.variablePosition = new Int32Array(model.variables.length);
+    model.valueOrder.forEach((node, position) => {
+      const variable = node - questionCount;
+      if (variable >= 0 && variable < model.variables.length)
+        this.variablePosition[variable] = position;
+    });
+    for (const variable of model.variables) this.variableIndex.set(variable.key, variable.index);
+  }
+
+  /** The variables the expressions read, directly or through other variables, in value order. */
+  private variablesRead(expressions: ReadonlyArray<Expression | boolean | undefined>): number[] {
+    const found = new Set<number>();
+    const pending: string[] = [];
+    for (const expression of expressions)
+      if (typeof expression === 'object') pending.push(...expression.names);
+    while (pending.length > 0) {
+      const index = this.variableIndex.get(pending.pop() as string);
+      if (index === undefined || found.has(index)) continue;
+      found.add(index);
+      pending.push(...this.model.variables[index].expr.names);
+    }
+    return [...found].sort((a, b) => this.variablePosition[a] - this.variablePosition[b]);
   }
 
   build(part: Part): number {
@@ -44,10 +62,14 @@ export class PartBuilder {
         return this.available(part);
       case 'assert': {
         const { when, assert } = part.rule;
-        return this.enumerate(this.layersOf(part.inputs), () => {
-          if (when !== undefined && when.condition(this.context) !== true) return true;
-          return (assert as Expression).condition(this.context) !== false;
-        });
+        return this.enumerate(
+          this.layersOf(part.inputs),
+          () => {
+            if (when !== undefined && when.condition(this.context) !== true) return true;
+            return (assert as Expression).condition(this.context) !== false;
+          },
+          [when, assert],
+        );
       }
       case 'table': {
         const table = this.table(part);
@@ -56,6 +78,7 @@ export class PartBuilder {
         const applies = this.enumerate(
           this.layersOf(part.inputs),
           () => when.condition(this.context) === true,
+          [when],
         );
         return this.store.apply('or', this.store.not(applies), table);
       }
@@ -76,15 +99,16 @@ export class PartBuilder {
    * The diagram of `accept` over the layers `scope` (ascending): every assignment of
    * them is enumerated; `accept` reads the context, which holds the questions' values.
    */
-  enumerate(scope: readonly number[], accept: () => boolean): number {
+  enumerate(
+    scope: readonly number[],
+    accept: () => boolean,
+    reads: ReadonlyArray<Expression | boolean | undefined>,
+  ): number {
     const { store, assignment } = this;
     const domain = this.plan.domain;
     const touched = new Set(scope.map((layer) => this.plan.layerQuestion[layer]));
     const questions = [...touched].map((q) => this.model.questions[q]);
-    const variables = this.variableOrder.filter((index) => {
-      const support = this.variableSupports[index];
-      return support !== undefined && [...support].every((q) => touched.has(q));
-    });
+    const variables = this.variablesRead(reads);
     const leaf = (): number => {
       this.load(questions, variables);
       return accept() ? TRUE : FALSE;
@@ -134,7 +158,10 @@ export class PartBuilder {
     const scope = this.layersOf(reading);
     let result = FALSE;
     for (const status of STATUSES) {
-      const when = this.enumerate(scope, () => statusOf() === status);
+      const when = this.enumerate(scope, () => statusOf() === status, [
+        question.visibleIf,
+        question.required,
+      ]);
       if (when === FALSE) continue;
       result = this.store.apply(
         'or',
@@ -188,6 +215,7 @@ export class PartBuilder {
     return this.enumerate(
       scope,
       () => this.assignment[layer] !== chosen || condition.condition(this.context) !== false,
+      [condition],
     );
   }
 

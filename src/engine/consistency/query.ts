@@ -88,6 +88,17 @@ export function compatibleWith(form: ConsistencyForm, layer: number, value: numb
   return row;
 }
 
+/** Values with a valid completion when nothing is answered (0: dead), one pass per form. */
+export function liveValues(form: ConsistencyForm): Uint8Array {
+  let live = liveCache.get(form);
+  if (live === undefined) {
+    live = supports(form, new Int32Array(form.domain.length).fill(-1)).supported;
+    liveCache.set(form, live);
+  }
+  return live;
+}
+
+const liveCache = new WeakMap<ConsistencyForm, Uint8Array>();
 const PAIR_CACHE_BYTES = 16 * 1024 * 1024;
 const pairCache = new WeakMap<ConsistencyForm, Map<number, Uint8Array>>();
 

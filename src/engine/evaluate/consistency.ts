@@ -1,9 +1,15 @@
 import type { ConsistencyForm } from '../consistency/form.js';
-import { compatibleWith, countCompletions, isConsistent, supports } from '../consistency/query.js';
+import {
+  compatibleWith,
+  countCompletions,
+  isConsistent,
+  liveValues,
+  supports,
+} from '../consistency/query.js';
 import { quickXplain } from '../consistency/quickxplain.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
-import { explainRules } from './rule-mentions.js';
+import { explainRules, isUnconditionalTable, ruleQuestions } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
 import { computeValues } from './values.js';
 
@@ -116,6 +122,8 @@ export function exactAvailability(
     configurations: consistent ? countCompletions(form, fixed) : '0',
   };
   if (!consistent) state.answerReasons = [...state.unavailableBecause];
+  const unitOf = new Array<AnswerUnit | undefined>(model.questions.length);
+  for (const unit of units) unitOf[unit.question] = unit;
   const inDiagram = new Set(form.partSources);
   for (const question of model.questions) {
     if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
@@ -138,7 +146,11 @@ export function exactAvailability(
           (reasons ??= new Array(options.length))[o] = outside;
         continue;
       }
-      const conflict = explainOption(model, form, units, question.index, layer, value);
+      const conflict = explainOption(model, form, units, unitOf, localReasons, state.values, {
+        question: question.index,
+        layers: [layer],
+        values: [value],
+      });
       (conflicts ??= new Array(options.length))[o] = conflict;
       (reasons ??= new Array(options.length))[o] =
         localReasons !== undefined && localReasons.length > 0
@@ -166,18 +178,38 @@ function explainOption(
   model: CompiledModel,
   form: ConsistencyForm,
   units: readonly AnswerUnit[],
-  question: number,
-  layer: number,
-  value: number,
+  unitOf: ReadonlyArray<AnswerUnit | undefined>,
+  localReasons: readonly string[] | undefined,
+  values: ReadonlyArray<unknown>,
+  option: AnswerUnit,
 ): string[] {
-  const option: AnswerUnit = { question, layers: [layer], values: [value] };
-  // Most exclusions are pairwise: one answer that has no completion with this value.
+  const { question } = option;
+  const layer = option.layers[0];
+  const value = option.values[0];
+  if (liveValues(form)[form.valueBase[layer] + value] === 0) return []; // the model alone excludes it
+  const consistentWith = (set: readonly AnswerUnit[]): boolean =>
+    isConsistent(form, restrict(form, [...set, option]));
+  // A table that always applies and excludes it with the answers of its other columns:
+  // those answers conflict with it (no diagram pass when there is one of them).
+  for (const reason of localReasons ?? []) {
+    if (!isUnconditionalTable(model, reason)) continue;
+    const others = ruleQuestions(model, reason).filter((q) => q !== question);
+    // Only when the user's answers alone fill its columns (a default may be why).
+    if (others.some((q) => values[q] !== null && unitOf[q] === undefined)) continue;
+    const columns = others
+      .map((q) => unitOf[q])
+      .filter((unit): unit is AnswerUnit => unit !== undefined);
+    const found = columns.length === 1 ? columns : quickXplain(columns, consistentWith);
+    if (found !== undefined && found.length > 0)
+      return found.map((unit) => model.questions[unit.question].key);
+  }
+  // Else often pairwise: one answer that has no completion with this value.
   const pairs = compatibleWith(form, layer, value);
-  if (pairs[form.valueBase[layer] + value] === 0) return []; // the model alone excludes it
   for (const unit of units) {
-    if (unit.layers.length !== 1 || unit.layers[0] === layer) continue;
-    if (pairs[form.valueBase[unit.layers[0]] + unit.values[0]] === 0)
-      return [model.questions[unit.question].key];
+    if (unit.layers.length === 1 && unit.layers[0] !== layer) {
+      if (pairs[form.valueBase[unit.layers[0]] + unit.values[0]] === 0)
+        return [model.questions[unit.question].key];
+    }
   }
   const candidates: AnswerUnit[] = [];
   for (const unit of units) {
@@ -190,8 +222,6 @@ function explainOption(
     const values = layers.map(() => 1);
     if (layers.length > 0) candidates.push({ question, layers, values });
   }
-  const found = quickXplain(candidates, (set) =>
-    isConsistent(form, restrict(form, [...set, option])),
-  );
+  const found = quickXplain(candidates, consistentWith);
   return (found ?? []).map((unit) => model.questions[unit.question].key);
 }

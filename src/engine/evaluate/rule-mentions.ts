@@ -1,12 +1,22 @@
 import type { CompiledModel } from '../model.js';
 
-/** Per model: per question, the rules (keys) whose table or expressions name it. */
-const mentionsByModel = new WeakMap<CompiledModel, ReadonlyArray<readonly string[]>>();
+interface Mentions {
+  /** Per question: the rules (keys) of the diagram whose table or expressions name it. */
+  readonly byQuestion: ReadonlyArray<readonly string[]>;
+  /** Per rule key: the questions it names. */
+  readonly byRule: ReadonlyMap<string, readonly number[]>;
+  /** Rule keys of the diagram's tables that always apply (no `when`). */
+  readonly unconditionalTables: ReadonlySet<string>;
+}
 
-function mentions(model: CompiledModel): ReadonlyArray<readonly string[]> {
+const mentionsByModel = new WeakMap<CompiledModel, Mentions>();
+
+function mentions(model: CompiledModel): Mentions {
   const known = mentionsByModel.get(model);
   if (known !== undefined) return known;
   const lists: string[][] = model.questions.map(() => []);
+  const byRule = new Map<string, number[]>();
+  const unconditionalTables = new Set<string>();
   const inDiagram = new Set(model.consistency.partSources);
   for (const rule of model.rules) {
     if (!inDiagram.has(`rules.${rule.key}`)) continue;
@@ -19,9 +29,22 @@ function mentions(model: CompiledModel): ReadonlyArray<readonly string[]> {
       }
     }
     for (const q of named) lists[q].push(rule.key);
+    byRule.set(rule.key, [...named]);
+    if (rule.table !== undefined && rule.when === undefined) unconditionalTables.add(rule.key);
   }
-  mentionsByModel.set(model, lists);
-  return lists;
+  const result = { byQuestion: lists, byRule, unconditionalTables };
+  mentionsByModel.set(model, result);
+  return result;
+}
+
+/** The rule is a table of the diagram without `when`: its rows alone decide. */
+export function isUnconditionalTable(model: CompiledModel, key: string): boolean {
+  return mentions(model).unconditionalTables.has(key);
+}
+
+/** The questions a rule of the diagram names ([] for an unknown key or an option key). */
+export function ruleQuestions(model: CompiledModel, key: string): readonly number[] {
+  return mentions(model).byRule.get(key) ?? [];
 }
 
 /**
@@ -35,7 +58,7 @@ export function explainRules(
   question: number,
   conflictsWith: readonly string[],
 ): string[] {
-  const lists = mentions(model);
+  const lists = mentions(model).byQuestion;
   const own = lists[question];
   if (conflictsWith.length === 0) return [...own];
   const others = new Set<string>();

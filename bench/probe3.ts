@@ -1,0 +1,10 @@
+import { readFileSync } from 'node:fs';
+import { compileModel, evaluateConfiguration } from '../src/engine/index.js';
+const doc = JSON.parse(readFileSync(`/tmp/w6/m5000.json`, 'utf8'));
+const answers = JSON.parse(readFileSync(`/tmp/w6/a5000.json`, 'utf8'));
+const r = compileModel(doc);
+if (!r.ok) throw new Error('x');
+for (let i = 0; i < 5; i++) evaluateConfiguration(r.model, { modelId: 1, versionNumber: 1, questions: answers });
+const res = evaluateConfiguration(r.model, { modelId: 1, versionNumber: 1, questions: answers });
+let sup = 0; for (const q of res.line.questions) sup += q.suppressed.length;
+console.log('suppressed', sup, 'size', r.model.consistency.analysis.size, 'errors', res.errors.length, res.errors.slice(0,3));
