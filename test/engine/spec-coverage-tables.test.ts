@@ -3,16 +3,7 @@
  * tables and option availability.
  */
 import { describe, expect, it } from 'vitest';
-import { compileOk, evaluate, model, question, rule } from './helpers.js';
-
-const opts = (...keys: string[]) => keys.map((key) => ({ key, label: key.toUpperCase() }));
-const choice = (key: string, keys: string[], extra: Record<string, unknown> = {}) => ({
-  key,
-  type: 'choice',
-  label: key,
-  options: opts(...keys),
-  ...extra,
-});
+import { compileOk, evaluate, model, question, rule, choice } from './helpers.js';
 
 describe('compatibility tables', () => {
   const compiled = compileOk(

@@ -7,16 +7,8 @@ import {
   deserializeConsistency,
   serializeConsistency,
 } from '../../../src/engine/index.js';
-import { compileOk, evaluate, model, question, rule } from '../helpers.js';
+import { choice, compileOk, evaluate, model, opts, question, rule } from '../helpers.js';
 
-const opts = (...keys: string[]) => keys.map((key) => ({ key, label: key }));
-const choice = (key: string, keys: string[], extra: Record<string, unknown> = {}) => ({
-  key,
-  type: 'choice',
-  label: key,
-  options: opts(...keys),
-  ...extra,
-});
 const table = (key: string, columns: string[], rows: unknown[][], extra = {}) => ({
   key,
   message: key,
@@ -26,6 +18,23 @@ const table = (key: string, columns: string[], rows: unknown[][], extra = {}) =>
 type Result = ReturnType<typeof evaluate>;
 const options = (result: Result, key: string) =>
   question(result, key).options?.map((o) => [o.key, o.available, o.conflicts_with]);
+
+/** frame × color: pvc–white or alu–oak. */
+const frameColor = (extra: Record<string, unknown> = {}) =>
+  model({
+    questions: [choice('frame', ['pvc', 'alu']), choice('color', ['white', 'oak'])],
+    rules: [
+      table(
+        'fc',
+        ['frame', 'color'],
+        [
+          ['pvc', 'white'],
+          ['alu', 'oak'],
+        ],
+      ),
+    ],
+    ...extra,
+  });
 
 describe('consistency: the finite part', () => {
   it('a hidden question has no value and matches every row', () => {
@@ -183,22 +192,6 @@ describe('consistency: the finite part', () => {
 });
 
 describe('consistency: soft values', () => {
-  const frameColor = (extra: Record<string, unknown> = {}) =>
-    model({
-      questions: [choice('frame', ['pvc', 'alu']), choice('color', ['white', 'oak'])],
-      rules: [
-        table(
-          'fc',
-          ['frame', 'color'],
-          [
-            ['pvc', 'white'],
-            ['alu', 'oak'],
-          ],
-        ),
-      ],
-      ...extra,
-    });
-
   it('a default that leaves no valid completion is suppressed (user answers never change)', () => {
     const compiled = compileOk(
       frameColor({
@@ -289,19 +282,7 @@ describe('consistency: model analysis and the compiled form', () => {
   });
 
   it('past the compile budget: accepted, not exact, availability by the local check', () => {
-    const document = model({
-      questions: [choice('frame', ['pvc', 'alu']), choice('color', ['white', 'oak'])],
-      rules: [
-        table(
-          'fc',
-          ['frame', 'color'],
-          [
-            ['pvc', 'white'],
-            ['alu', 'oak'],
-          ],
-        ),
-      ],
-    });
+    const document = frameColor();
     const compiled = compileOk(document);
     const result = compileModel(document, { consistencyMs: 0 });
     expect(result.ok).toBe(true);
