@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { AppConfig } from './src/config/app-config.js';
-import { buildDataSourceOptions } from './src/database/data-source-options.js';
+import { buildDataSourceOptions } from './src/data-source-options.js';
 
 /**
  * The data source for the TypeORM CLI (`npm run migration:run`), built from the same

@@ -9,6 +9,7 @@ import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
 import { CompaniesModule } from './companies/companies.module.js';
 import { ConfigModule } from './config/config.module.js';
+import { buildDataSourceOptions } from './data-source-options.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
 import { IntentsModule } from './intents/intents.module.js';
@@ -26,7 +27,7 @@ import { UsersModule } from './users/users.module.js';
 @Module({
   imports: [
     ConfigModule,
-    DatabaseModule,
+    DatabaseModule.forRoot((config) => buildDataSourceOptions(config.database)),
     RateLimitModule,
     AccessModule,
     AuthModule,

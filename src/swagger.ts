@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { SECURITY_SCHEMES } from './auth/auth.decorator.js';
+import { SECURITY_SCHEMES } from './principal/auth.decorator.js';
 
 /** Swagger UI at /docs and the OpenAPI document at /docs-json. */
 export function setupSwagger(app: INestApplication): void {

@@ -1,41 +1,66 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { isAdmin, type Principal } from '../auth/principal.js';
-import { ApiError } from '../common/errors/api-error.js';
-import { CompanyMemberEntity } from '../companies/company-member.entity.js';
-import { CompanyEntity } from '../companies/company.entity.js';
-import { CompanySupplierEntity } from '../suppliers/company-supplier.entity.js';
-import { SupplierMemberEntity } from '../suppliers/supplier-member.entity.js';
-import { SupplierEntity } from '../suppliers/supplier.entity.js';
+import { ApiError, type Problem } from '../common/errors/api-error.js';
+import { isAdmin, type Principal } from '../principal/principal.js';
+import { AccessRepository } from './access.repository.js';
+
+/** What the model rules need of a model row. */
+export interface OwnedModel {
+  supplierId: number;
+}
+
+/** What the cart rules need of a cart row. */
+export interface OwnedCart {
+  userId: number;
+  companyId: number | null;
+}
+
+/** Which of a user's carts a caller sees: all of them, or those recorded with one company. */
+export interface CartScope {
+  userId: number;
+  companyId?: number;
+}
+
+const NOT_A_MEMBER: Problem = {
+  code: 'not_a_member',
+  message: 'You are not a member of this supplier',
+};
 
 /**
- * Who may see and do what (DESIGN.md, "Visibility"). Every visibility decision goes
- * through here so that the rules live in one place.
+ * Who may see and do what (DESIGN.md, "Visibility"): the one place that decides. The
+ * route decorator's options (`@Auth(..., { role, supplierMember, companyMember })`)
+ * call it from the global guard, and every service method that acts for a caller calls
+ * it again with the caller it was given (the CLI passes a system principal), so that
+ * no path reaches data without a decision from here. `require…` methods throw the
+ * documented status; `can…`/`is…` answer a boolean for callers that word their own.
  */
 @Injectable()
 export class AccessService {
-  constructor(
-    @InjectRepository(CompanyEntity) private readonly companies: Repository<CompanyEntity>,
-    @InjectRepository(CompanyMemberEntity)
-    private readonly companyMembers: Repository<CompanyMemberEntity>,
-    @InjectRepository(SupplierEntity) private readonly suppliers: Repository<SupplierEntity>,
-    @InjectRepository(SupplierMemberEntity)
-    private readonly supplierMembers: Repository<SupplierMemberEntity>,
-    @InjectRepository(CompanySupplierEntity)
-    private readonly links: Repository<CompanySupplierEntity>,
-  ) {}
+  constructor(private readonly facts: AccessRepository) {}
+
+  // ── Users ──────────────────────────────────────────────────────────────────────
+
+  /** Admins only (403). */
+  requireAdmin(principal: Principal): void {
+    if (!isAdmin(principal)) throw ApiError.forbidden('Only admins may do this');
+  }
+
+  // ── Companies ──────────────────────────────────────────────────────────────────
 
   /** A company the caller may see: admin, member, or the intent token's own company. */
   async canSeeCompany(principal: Principal, companyId: number): Promise<boolean> {
     if (principal.via === 'intent') {
-      return (
-        principal.companyId === companyId && (await this.companies.existsBy({ id: companyId }))
-      );
+      return principal.companyId === companyId && (await this.facts.companyExists(companyId));
     }
-    if (isAdmin(principal)) return this.companies.existsBy({ id: companyId });
+    if (isAdmin(principal)) return this.facts.companyExists(companyId);
     // A membership row implies the company exists (foreign key).
-    return this.isCompanyMember(principal, companyId);
+    return this.facts.isCompanyMember(companyId, principal.userId);
+  }
+
+  /** The company is visible to the caller, or 404 exactly as if it did not exist. */
+  async requireCompany(principal: Principal, companyId: number): Promise<void> {
+    if (!(await this.canSeeCompany(principal, companyId))) {
+      throw ApiError.notFound('No company found');
+    }
   }
 
   /** The user may act for the company: an admin, or one of its members. */
@@ -43,77 +68,178 @@ export class AccessService {
     user: Pick<Principal, 'userId' | 'role'>,
     companyId: number,
   ): Promise<boolean> {
-    if (user.role === 'admin') return true;
-    return this.companyMembers.existsBy({ companyId, userId: user.userId });
+    if (isAdmin(user)) return true;
+    return this.facts.isCompanyMember(companyId, user.userId);
   }
 
-  /** Admins see every company, except through an intent token (its one company only). */
-  seesAllCompanies(principal: Principal): boolean {
-    return principal.via !== 'intent' && isAdmin(principal);
+  /** An intent token is bound to one existing company, so it may not create another (403). */
+  requireMayCreateCompany(principal: Principal): void {
+    if (principal.via === 'intent') {
+      throw ApiError.forbidden('An intent token may not create a company', [
+        { code: 'intent_not_allowed', message: 'Log in to create a company' },
+      ]);
+    }
   }
 
-  /** The company, or 404 exactly as if it did not exist. */
-  async requireVisibleCompany(principal: Principal, companyId: number): Promise<CompanyEntity> {
-    const company = await this.companies.findOneBy({ id: companyId });
-    const visible =
-      company !== null &&
-      (principal.via === 'intent'
-        ? principal.companyId === companyId
-        : await this.isCompanyMember(principal, companyId));
-    if (!visible) throw ApiError.notFound('No company found');
-    return company;
+  /**
+   * The companies the caller may see: every one (`'all'`: admins, except through an
+   * intent token), else the ids of its memberships (an intent token: its company).
+   */
+  async visibleCompanyIds(principal: Principal): Promise<'all' | number[]> {
+    if (principal.via !== 'intent' && isAdmin(principal)) return 'all';
+    return this.companyIdsOf(principal);
   }
+
+  // ── Suppliers ──────────────────────────────────────────────────────────────────
 
   async isSupplierMember(principal: Principal, supplierId: number): Promise<boolean> {
     if (isAdmin(principal)) return true;
-    return this.supplierMembers.existsBy({ supplierId, userId: principal.userId });
+    return this.facts.isSupplierMember(supplierId, principal.userId);
   }
 
-  /** The supplier (404 if none); the caller must be a member or admin (else `notMemberStatus`). */
+  /** The supplier exists (404) and the caller is a member or admin (else `notMemberStatus`). */
   async requireSupplierMember(
     principal: Principal,
     supplierId: number,
     notMemberStatus = 403,
-  ): Promise<SupplierEntity> {
-    const supplier = await this.suppliers.findOneBy({ id: supplierId });
-    if (!supplier) throw ApiError.notFound('The supplier does not exist');
+  ): Promise<void> {
+    if (!(await this.facts.supplierExists(supplierId))) {
+      throw ApiError.notFound('The supplier does not exist');
+    }
     if (!(await this.isSupplierMember(principal, supplierId))) {
       // The seed contract's wording for POST /v1/suppliers/{id}/models (401).
-      throw new ApiError(notMemberStatus, 'User is not part of this supplier', [
-        { code: 'not_a_member', message: 'You are not a member of this supplier' },
-      ]);
+      throw new ApiError(notMemberStatus, 'User is not part of this supplier', [NOT_A_MEMBER]);
     }
-    return supplier;
   }
 
   /**
-   * May the caller read the supplier's models? Its members may, and so may members of
-   * companies linked to the supplier (an intent token: only through its company).
+   * May the caller read the supplier (and its models)? Its members may, and so may
+   * members of companies linked to the supplier (an intent token: only through its company).
    */
-  async canReadSupplierModels(principal: Principal, supplierId: number): Promise<boolean> {
-    if (principal.via !== 'intent' && (await this.isSupplierMember(principal, supplierId)))
+  async canReadSupplier(principal: Principal, supplierId: number): Promise<boolean> {
+    if (principal.via !== 'intent' && (await this.isSupplierMember(principal, supplierId))) {
       return true;
-    const companyIds = await this.companyIdsOf(principal);
-    if (companyIds.length === 0) return false;
-    return this.links
-      .createQueryBuilder('l')
-      .where('l.supplier_id = :supplierId', { supplierId })
-      .andWhere('l.company_id IN (:...companyIds)', { companyIds })
-      .getExists();
+    }
+    return this.facts.anyLinked(await this.companyIdsOf(principal), supplierId);
   }
 
-  /** Is the supplier linked to the company (the company buys from it)? */
-  async isLinked(companyId: number, supplierId: number): Promise<boolean> {
-    return this.links.existsBy({ companyId, supplierId });
+  /** The supplier exists and the caller may read it; else `notFound` (404 as if it did not exist). */
+  async requireReadableSupplier(
+    principal: Principal,
+    supplierId: number,
+    notFound: () => ApiError = () => ApiError.notFound('The supplier does not exist'),
+  ): Promise<void> {
+    const readable =
+      (await this.facts.supplierExists(supplierId)) &&
+      (await this.canReadSupplier(principal, supplierId));
+    if (!readable) throw notFound();
+  }
+
+  // ── Models ─────────────────────────────────────────────────────────────────────
+
+  /** Readable by the supplier's readers (see canReadSupplier); else 404. */
+  async requireReadableModel<T extends OwnedModel>(
+    principal: Principal,
+    model: T | null,
+  ): Promise<T> {
+    if (!model || !(await this.canReadSupplier(principal, model.supplierId))) {
+      throw ApiError.notFound('No model found');
+    }
+    return model;
+  }
+
+  /** The supplier's members may change it; readers who may not get 403, anyone else 404. */
+  async requireWritableModel<T extends OwnedModel>(
+    principal: Principal,
+    model: T | null,
+  ): Promise<T> {
+    if (!model) throw ApiError.notFound('No model found');
+    if (await this.isSupplierMember(principal, model.supplierId)) return model;
+    if (!(await this.canReadSupplier(principal, model.supplierId))) {
+      throw ApiError.notFound('No model found');
+    }
+    throw ApiError.forbidden("Only the supplier's members may change its models", [NOT_A_MEMBER]);
+  }
+
+  /** The edit lock is released by its holder or an admin (the caller words the 423). */
+  mayReleaseLock(principal: Principal, holderId: number | null): boolean {
+    return holderId === null || holderId === principal.userId || isAdmin(principal);
+  }
+
+  /** A model of a supplier the company buys from, for a company the caller may see; else 404. */
+  async requireCompanyModel<T extends OwnedModel>(
+    principal: Principal,
+    companyId: number,
+    model: T | null,
+  ): Promise<T> {
+    await this.requireCompany(principal, companyId);
+    if (!model || !(await this.facts.anyLinked([companyId], model.supplierId))) {
+      throw ApiError.notFound('No model found');
+    }
+    return model;
+  }
+
+  /**
+   * The caller may configure the model for the company: sees the company, the model
+   * exists, its supplier is linked to the company. Otherwise 403, the same answer for
+   * each, so that nothing is learned about models the caller may not use. `load`
+   * answers the model (null when there is none) only once the company is visible.
+   */
+  async requireConfigurable<T>(
+    principal: Principal,
+    companyId: number,
+    load: () => Promise<T | null>,
+    modelOf: (found: T) => OwnedModel,
+  ): Promise<T> {
+    const forbidden = () =>
+      ApiError.forbidden('The company or the model is not accessible', [
+        { code: 'not_accessible', message: 'You may not configure this model for this company' },
+      ]);
+    if (!(await this.canSeeCompany(principal, companyId))) throw forbidden();
+    const found = await load();
+    if (!found || !(await this.facts.anyLinked([companyId], modelOf(found).supplierId))) {
+      throw forbidden();
+    }
+    return found;
+  }
+
+  // ── Carts ──────────────────────────────────────────────────────────────────────
+
+  /**
+   * Carts are personal: only their user sees them, admins included. An intent token
+   * acts as its user but sees only the carts recorded with its company.
+   */
+  cartScope(principal: Principal): CartScope {
+    if (principal.via !== 'intent') return { userId: principal.userId };
+    // Intent tokens always carry a company; ids start at 1, so 0 matches nothing.
+    return { userId: principal.userId, companyId: principal.companyId ?? 0 };
+  }
+
+  canSeeCart(principal: Principal, cart: OwnedCart): boolean {
+    if (cart.userId !== principal.userId) return false;
+    return principal.via !== 'intent' || cart.companyId === principal.companyId;
+  }
+
+  /** The company a cart made by this caller is recorded with (intent tokens only). */
+  cartCompanyOf(principal: Principal): number | null {
+    return principal.via === 'intent' ? principal.companyId : null;
+  }
+
+  /** A cart recorded with a company holds only that company's lines (empty when it may). */
+  cartCompanyProblems(cart: OwnedCart, companyId: number): Problem[] {
+    if (cart.companyId === null || cart.companyId === companyId) return [];
+    return [
+      {
+        code: 'cart_company_mismatch',
+        message: `This cart holds lines of company ${cart.companyId} only`,
+        path: 'company_id',
+      },
+    ];
   }
 
   /** The companies a non-admin caller belongs to (an intent token: its company). */
-  async companyIdsOf(principal: Principal): Promise<number[]> {
+  private async companyIdsOf(principal: Principal): Promise<number[]> {
     if (principal.via === 'intent') return principal.companyId ? [principal.companyId] : [];
-    const rows = await this.companyMembers.find({
-      where: { userId: principal.userId },
-      select: { companyId: true },
-    });
-    return rows.map((row) => row.companyId);
+    return this.facts.companyIdsOf(principal.userId);
   }
 }

@@ -3,12 +3,12 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { SeedContract } from '../common/seed-contract.decorator.js';
-import { Auth, Public } from './auth.decorator.js';
+import { Auth, Public } from '../principal/auth.decorator.js';
 import { AuthService } from './auth.service.js';
-import { CurrentPrincipal } from './current-principal.decorator.js';
+import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
 import { LoginDto, LogoutDto, RefreshDto } from './dto/login.dto.js';
 import { LoginResultDto } from './dto/login-result.dto.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../principal/principal.js';
 
 @ApiTags('auth')
 @Controller('v1')

@@ -1,39 +1,33 @@
 import { Module } from '@nestjs/common';
-import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { IntentTokenEntity } from '../intents/intent-token.entity.js';
-import { ApiTokenEntity } from '../tokens/api-token.entity.js';
-import { UserEntity } from '../users/user.entity.js';
+import { IntentsModule } from '../intents/intents.module.js';
+import { JwtTokensModule } from '../jwt/jwt-tokens.module.js';
+import { TokensModule } from '../tokens/tokens.module.js';
+import { UsersModule } from '../users/users.module.js';
 import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
-import { PasswordService } from './password.service.js';
-import { RefreshFamilyEntity } from './refresh-family.entity.js';
+import { SessionRepository } from './session.repository.js';
+import { SessionsService } from './sessions.service.js';
 import { AccessTokenStrategy } from './strategies/access-token.strategy.js';
 import { ApiTokenStrategy } from './strategies/api-token.strategy.js';
 import { IntentTokenStrategy } from './strategies/intent-token.strategy.js';
-import { PrincipalLoader } from './strategies/principal-loader.js';
 import { RefreshTokenStrategy } from './strategies/refresh-token.strategy.js';
-import { TokenIssuer } from './token-issuer.service.js';
 
-/** Credentials: the four Passport strategies, token signing, passwords, login. */
+/**
+ * Credentials: the four Passport strategies (each asks the feature that owns the
+ * credential: sessions, TokensService, IntentsService), login, refresh, logout.
+ */
 @Module({
-  imports: [
-    PassportModule,
-    JwtModule.register({}),
-    TypeOrmModule.forFeature([UserEntity, RefreshFamilyEntity, ApiTokenEntity, IntentTokenEntity]),
-  ],
+  imports: [PassportModule, JwtTokensModule, UsersModule, TokensModule, IntentsModule],
   controllers: [AuthController],
   providers: [
     AuthService,
-    PasswordService,
-    TokenIssuer,
-    PrincipalLoader,
+    SessionsService,
+    SessionRepository,
     AccessTokenStrategy,
     RefreshTokenStrategy,
     ApiTokenStrategy,
     IntentTokenStrategy,
   ],
-  exports: [PasswordService, TokenIssuer],
 })
 export class AuthModule {}

@@ -11,8 +11,8 @@ import { AccessService } from '../access/access.service.js';
 import { ApiError, AuthenticationError } from '../common/errors/api-error.js';
 import { parseId } from '../common/http/id-param.js';
 import { routeContract } from '../common/route-contract.js';
-import { AUTH_KEY, PUBLIC_KEY, type AuthRequirement } from './auth.decorator.js';
-import { isAdmin, type Principal } from './principal.js';
+import { AUTH_KEY, PUBLIC_KEY, type AuthRequirement } from '../principal/auth.decorator.js';
+import type { Principal } from '../principal/principal.js';
 
 /**
  * The one global guard. Deny by default: a route must say `@Public()` or `@Auth(...)`.
@@ -43,18 +43,17 @@ export class CredentialsGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<Request & { user: Principal }>();
     const principal = request.user;
 
-    if (requirement.role === 'admin' && !isAdmin(principal)) {
-      throw ApiError.forbidden('Only admins may do this');
-    }
+    // The route's options are AccessService rules, checked before the body is read.
+    if (requirement.role === 'admin') this.access.requireAdmin(principal);
     if (requirement.supplierMember) {
       const id = parseId(request.params[requirement.supplierMember]);
       await this.access.requireSupplierMember(principal, id, contract.notMember);
     }
     if (requirement.companyMember) {
-      const id = parseId(request.params[requirement.companyMember]);
-      if (!(await this.access.canSeeCompany(principal, id))) {
-        throw ApiError.notFound('No company found');
-      }
+      await this.access.requireCompany(
+        principal,
+        parseId(request.params[requirement.companyMember]),
+      );
     }
     return true;
   }

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth } from '../auth/auth.decorator.js';
-import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
-import type { Principal } from '../auth/principal.js';
+import { Auth } from '../principal/auth.decorator.js';
+import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
+import type { Principal } from '../principal/principal.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { SeedContract } from '../common/seed-contract.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';

@@ -1,14 +1,13 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { TransactionRunner } from '../database/transaction-runner.js';
 import { evaluateConfiguration, type Evaluation } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { companyAssetUrl } from '../models/asset-response.js';
+import { companyAssetUrl } from '../models/asset-urls.js';
 import { ModelsService } from '../models/models.service.js';
-import { CartLineEntity } from './cart-line.entity.js';
-import { CartsService } from './carts.service.js';
+import { CartRepository } from './cart.repository.js';
+import { DefaultCarts } from './default-carts.service.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
 import type { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
 
@@ -26,8 +25,8 @@ interface Configured {
 @Injectable()
 export class CartLinesService {
   constructor(
-    private readonly transactions: TransactionRunner,
-    private readonly carts: CartsService,
+    private readonly carts: CartRepository,
+    private readonly defaults: DefaultCarts,
     private readonly models: ModelsService,
     private readonly access: AccessService,
     private readonly metrics: MetricsService,
@@ -43,36 +42,33 @@ export class CartLinesService {
         evaluation.errors,
       );
     }
-    const cart = await this.carts.resolveTargetCart(principal, input.cart_id);
+    const cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
     const pricing = evaluation.line.pricing;
     // Check and insert under the cart's lock: two lines in different currencies racing
     // into one cart must not both get in.
-    const stored = await this.transactions.run(async (manager) => {
-      await this.carts.lockForNewLine(manager, cart.id);
-      const mismatch = await this.carts.lineProblems(
+    const stored = await this.carts.withCartLocked(cart.id, async (locked) => {
+      const mismatch = await this.defaults.lineProblems(
         cart,
         input.company_id,
         pricing.currency,
-        manager,
+        locked,
       );
       if (mismatch.length > 0) {
         const companyMismatch = mismatch.some((p) => p.code === 'cart_company_mismatch');
         const status = companyMismatch ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
         throw new ApiError(status, 'The line cannot go into this cart', mismatch);
       }
-      return manager.save(
-        manager.create(CartLineEntity, {
-          cartId: cart.id,
-          modelId,
-          versionNumber,
-          companyId: input.company_id,
-          languageCode: input.language_code ?? null,
-          answers: input.questions,
-          line: evaluation.line as unknown as Record<string, unknown>,
-          total: pricing.total,
-          currency: pricing.currency,
-        }),
-      );
+      return locked.insertLine({
+        cartId: cart.id,
+        modelId,
+        versionNumber,
+        companyId: input.company_id,
+        languageCode: input.language_code ?? null,
+        answers: input.questions,
+        line: evaluation.line as unknown as Record<string, unknown>,
+        total: pricing.total,
+        currency: pricing.currency,
+      });
     });
     return {
       ...evaluation.line,
@@ -96,26 +92,18 @@ export class CartLinesService {
     };
   }
 
-  /**
-   * The caller must see the company, the model must exist, and the model's supplier
-   * must be linked to that company; otherwise 403, the same answer for each so that
-   * nothing is learned about models the caller may not use.
-   */
+  /** Evaluates against the model's compiled current version, once AccessService allows it. */
   private async configure(principal: Principal, input: ConfigurationDto): Promise<Configured> {
-    const forbidden = () =>
-      ApiError.forbidden('The company or the model is not accessible', [
-        {
-          code: 'not_accessible',
-          message: 'You may not configure this model for this company',
-        },
-      ]);
-    if (!(await this.access.canSeeCompany(principal, input.company_id))) throw forbidden();
-    const loaded = await this.models.loadCompiled(input.model_id).catch((error: unknown) => {
-      if (error instanceof ApiError && error.getStatus() === HttpStatus.NOT_FOUND)
-        throw forbidden();
-      throw error;
-    });
-    if (!(await this.access.isLinked(input.company_id, loaded.model.supplierId))) throw forbidden();
+    const loaded = await this.access.requireConfigurable(
+      principal,
+      input.company_id,
+      () =>
+        this.models.loadCompiled(input.model_id).catch((error: unknown) => {
+          if (error instanceof ApiError && error.getStatus() === HttpStatus.NOT_FOUND) return null;
+          throw error;
+        }),
+      (found) => found.model,
+    );
     const started = performance.now();
     const evaluation = evaluateConfiguration(loaded.compiled, {
       modelId: loaded.model.id,

@@ -1,4 +1,4 @@
-import { Money } from '../engine/money.js';
+import { Money } from '../engine/index.js';
 
 export interface CurrencyTotal {
   currency: string;

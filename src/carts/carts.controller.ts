@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { Auth } from '../auth/auth.decorator.js';
+import { Auth } from '../principal/auth.decorator.js';
 import { IdParam } from '../common/http/id-param.js';
-import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
-import type { Principal } from '../auth/principal.js';
-import { Page } from '../common/envelope/envelope.js';
+import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
+import type { Principal } from '../principal/principal.js';
+import type { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { SeedContract } from '../common/seed-contract.decorator.js';
@@ -30,11 +30,8 @@ export class CartsController {
   })
   @ApiEnvelope(CartDto, { status: 201 })
   @ApiErrors(401, 403)
-  async create(
-    @CurrentPrincipal() principal: Principal,
-    @Body() body: CreateCartDto,
-  ): Promise<CartDto> {
-    return CartDto.from(await this.carts.create(principal, body));
+  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateCartDto): Promise<CartDto> {
+    return this.carts.create(principal, body);
   }
 
   @Get()
@@ -44,17 +41,11 @@ export class CartsController {
   @ApiOperation({ summary: "List the caller's carts" })
   @ApiEnvelope(CartDto, { paginated: true })
   @ApiErrors(400, 403)
-  async list(
+  list(
     @CurrentPrincipal() principal: Principal,
     @Query() query: PageQueryDto,
   ): Promise<Page<CartDto>> {
-    const [carts, total] = await this.carts.list(principal, query);
-    return new Page(
-      carts.map((cart) => CartDto.from(cart)),
-      query.page,
-      query.per_page,
-      total,
-    );
+    return this.carts.list(principal, query);
   }
 
   @Get('default')
@@ -64,8 +55,8 @@ export class CartsController {
   @ApiOperation({ summary: "Get the caller's default cart" })
   @ApiEnvelope(CartDto)
   @ApiErrors(400, 403)
-  async getDefault(@CurrentPrincipal() principal: Principal): Promise<CartDto> {
-    return CartDto.from(await this.carts.getDefault(principal));
+  getDefault(@CurrentPrincipal() principal: Principal): Promise<CartDto> {
+    return this.carts.getDefault(principal);
   }
 
   @Get(':cart_id')
@@ -75,12 +66,11 @@ export class CartsController {
   @ApiParam({ name: 'cart_id', format: 'uuid' })
   @ApiEnvelope(CartDetailDto)
   @ApiErrors(401, 404)
-  async get(
+  get(
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,
   ): Promise<CartDetailDto> {
-    const { cart, lines } = await this.carts.getWithLines(principal, cartId);
-    return CartDetailDto.withLines(cart, lines);
+    return this.carts.get(principal, cartId);
   }
 
   @Delete(':cart_id/lines/:line_id')
@@ -91,12 +81,11 @@ export class CartsController {
   @ApiParam({ name: 'line_id', type: Number })
   @ApiEnvelope(CartDetailDto)
   @ApiErrors(401, 404)
-  async removeLine(
+  removeLine(
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,
     @IdParam('line_id') lineId: number,
   ): Promise<CartDetailDto> {
-    const { cart, lines } = await this.carts.removeLine(principal, cartId, lineId);
-    return CartDetailDto.withLines(cart, lines);
+    return this.carts.removeLine(principal, cartId, lineId);
   }
 }

@@ -2,6 +2,7 @@ import { AppConfig } from '../config/app-config.js';
 import { usageError } from './cli-error.js';
 import { migrate, openDatabase } from './database.js';
 import type { CliIo } from './io.js';
+import { cliServices } from './services.js';
 import { addMembership, createUser, type MembershipTarget } from './user-commands.js';
 
 export type OptionValues = Record<string, string | boolean | undefined>;
@@ -44,7 +45,7 @@ const userCommand = (admin: boolean): Command => ({
     const config = new AppConfig(env);
     const dataSource = await openDatabase(config);
     try {
-      const user = await createUser(dataSource, config, {
+      const user = await createUser(cliServices(dataSource, config), {
         email: String(options.email),
         password,
         role,
@@ -68,7 +69,12 @@ const membershipCommand = (target: MembershipTarget): Command => ({
     const config = new AppConfig(env);
     const dataSource = await openDatabase(config);
     try {
-      const result = await addMembership(dataSource, target, targetId, String(options.user));
+      const result = await addMembership(
+        cliServices(dataSource, config),
+        target,
+        targetId,
+        String(options.user),
+      );
       const who = `#${result.user.id} ${result.user.email}`;
       io.out(
         result.added

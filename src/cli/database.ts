@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
-import { buildDataSourceOptions } from '../database/data-source-options.js';
+import { buildDataSourceOptions } from '../data-source-options.js';
 import { runMigrationsLocked } from '../database/migration-runner.js';
 
 /**

@@ -1,15 +1,15 @@
 import type { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { readFile } from 'node:fs/promises';
-import { DataSource } from 'typeorm';
 import { AppModule } from '../app.module.js';
-import type { Principal } from '../auth/principal.js';
+import { systemPrincipal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { AppConfig } from '../config/app-config.js';
-import type { ModelSourceFormat } from '../engine/source/index.js';
+import type { ModelSourceFormat } from '../engine/index.js';
 import { ModelsService } from '../models/models.service.js';
-import { SupplierEntity } from '../suppliers/supplier.entity.js';
-import { UserEntity } from '../users/user.entity.js';
+import { SupplierRepository } from '../suppliers/supplier.repository.js';
+import type { UserEntity } from '../users/user.entity.js';
+import { UserRepository } from '../users/user.repository.js';
 import { CliError, usageError } from './cli-error.js';
 import type { CliIo } from './io.js';
 import { findUser } from './user-commands.js';
@@ -49,13 +49,12 @@ export async function loadModel(
     abortOnError: false,
   });
   try {
-    const dataSource = app.get(DataSource);
-    const supplier = await dataSource.getRepository(SupplierEntity).findOneBy({ id: supplierId });
+    const supplier = await app.get(SupplierRepository).findById(supplierId);
     if (!supplier) throw new CliError(`No supplier with id ${supplierId}`);
     const uploader = await resolveUploader(app, asUser);
     const model = await app
       .get(ModelsService)
-      .create(principalOf(uploader), supplierId, async () => ({ bytes, format }))
+      .create(systemPrincipal(uploader), supplierId, async () => ({ bytes, format }))
       .catch((error: unknown) => {
         throw error instanceof ApiError ? modelRefusal(error) : error;
       });
@@ -74,26 +73,13 @@ async function resolveUploader(
   app: INestApplicationContext,
   asUser: string | undefined,
 ): Promise<UserEntity> {
-  const users = app.get(DataSource).getRepository(UserEntity);
+  const users = app.get(UserRepository);
   if (asUser !== undefined) return findUser(users, asUser);
-  const [admin] = await users.find({ where: { role: 'admin' }, order: { id: 'ASC' }, take: 1 });
+  const admin = await users.firstAdmin();
   if (!admin) {
     throw new CliError('No admin exists to record as uploader: run create-admin, or pass --as');
   }
   return admin;
-}
-
-/** The CLI acts as that user through a JWT-like principal (not restricted to a company). */
-function principalOf(user: UserEntity): Principal {
-  return {
-    userId: user.id,
-    email: user.email,
-    role: user.role,
-    via: 'jwt',
-    companyId: null,
-    tokenId: null,
-    familyId: null,
-  };
 }
 
 /** "The model is invalid" with one line per problem, as the API lists them in `errors`. */

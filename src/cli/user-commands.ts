@@ -1,18 +1,12 @@
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import type { DataSource, Repository } from 'typeorm';
-import { PasswordService } from '../auth/password.service.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { CompanyMemberEntity } from '../companies/company-member.entity.js';
-import { CompanyEntity } from '../companies/company.entity.js';
-import { addMember } from '../companies/memberships.js';
-import type { AppConfig } from '../config/app-config.js';
-import { SupplierMemberEntity } from '../suppliers/supplier-member.entity.js';
-import { SupplierEntity } from '../suppliers/supplier.entity.js';
-import { CreateUserDto } from '../users/dto/user.dto.js';
-import { UserEntity, type UserRole } from '../users/user.entity.js';
-import { UsersService } from '../users/users.service.js';
+import { systemPrincipal, type UserRole } from '../principal/principal.js';
+import { CreateUserDto, type UserDto } from '../users/dto/user.dto.js';
+import type { UserEntity } from '../users/user.entity.js';
+import type { UserRepository } from '../users/user.repository.js';
 import { CliError, usageError } from './cli-error.js';
+import type { CliServices } from './services.js';
 
 export interface NewUser {
   email: string;
@@ -21,28 +15,22 @@ export interface NewUser {
   role: UserRole;
 }
 
+/** The operator at the command line, before any user exists. */
+const OPERATOR = systemPrincipal({ id: 0, email: 'cli' });
+
 /**
  * Creates a user through UsersService, with the same validation as POST /v1/users
  * (email format, password length) and the same argon2id hashing.
  */
-export async function createUser(
-  dataSource: DataSource,
-  config: AppConfig,
-  input: NewUser,
-): Promise<UserEntity> {
+export async function createUser(services: CliServices, input: NewUser): Promise<UserDto> {
   const dto = plainToInstance(CreateUserDto, input);
   const errors = await validate(dto, { forbidUnknownValues: true });
   if (errors.length > 0) {
     const reasons = errors.flatMap((error) => Object.values(error.constraints ?? {}));
     throw usageError(`Invalid user: ${reasons.join('; ')}`);
   }
-  const users = new UsersService(
-    dataSource.getRepository(UserEntity),
-    new PasswordService(),
-    config,
-  );
   try {
-    return await users.create(dto);
+    return await services.users.create(OPERATOR, dto);
   } catch (error) {
     throw asCliError(error);
   }
@@ -55,30 +43,19 @@ export type MembershipTarget = 'supplier' | 'company';
  * an error: running the same provisioning script twice must succeed.
  */
 export async function addMembership(
-  dataSource: DataSource,
+  services: CliServices,
   target: MembershipTarget,
   targetId: number,
   userRef: string,
 ): Promise<{ user: UserEntity; added: boolean; name: string }> {
-  const users = dataSource.getRepository(UserEntity);
-  const user = await findUser(users, userRef);
+  const user = await findUser(services.userRows, userRef);
   const owner =
     target === 'supplier'
-      ? await dataSource.getRepository(SupplierEntity).findOneBy({ id: targetId })
-      : await dataSource.getRepository(CompanyEntity).findOneBy({ id: targetId });
+      ? await services.suppliers.findById(targetId)
+      : await services.companies.findById(targetId);
   if (!owner) throw new CliError(`No ${target} with id ${targetId}`);
   try {
-    if (target === 'supplier') {
-      await addMember(dataSource.getRepository(SupplierMemberEntity), users, {
-        supplierId: targetId,
-        userId: user.id,
-      });
-    } else {
-      await addMember(dataSource.getRepository(CompanyMemberEntity), users, {
-        companyId: targetId,
-        userId: user.id,
-      });
-    }
+    await services.memberships.add(OPERATOR, { kind: target, id: targetId }, user.id);
     return { user, added: true, name: owner.name };
   } catch (error) {
     if (error instanceof ApiError && error.getStatus() === 409) {
@@ -89,12 +66,12 @@ export async function addMembership(
 }
 
 /** `--user 12` is an id, anything else an email (matched as stored, lower-cased). */
-export async function findUser(users: Repository<UserEntity>, ref: string): Promise<UserEntity> {
+export async function findUser(users: UserRepository, ref: string): Promise<UserEntity> {
   const trimmed = ref.trim();
   const byId = /^\d+$/.test(trimmed);
   const user = byId
-    ? await users.findOneBy({ id: Number(trimmed) })
-    : await users.findOneBy({ email: trimmed.toLowerCase() });
+    ? await users.findById(Number(trimmed))
+    : await users.findByEmail(trimmed.toLowerCase());
   if (!user) throw new CliError(`No user with ${byId ? 'id' : 'email'} ${trimmed}`);
   return user;
 }

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth } from '../auth/auth.decorator.js';
-import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
-import type { Principal } from '../auth/principal.js';
+import { Auth } from '../principal/auth.decorator.js';
+import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
+import type { Principal } from '../principal/principal.js';
 import type { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
@@ -63,7 +63,7 @@ export class CompaniesController {
   })
   @ApiEnvelope(CompanyDto, { isArray: true })
   @ApiErrors(403, 404)
-  get(@IdParam() id: number): Promise<CompanyDto[]> {
-    return this.companies.get(id);
+  get(@IdParam() id: number, @CurrentPrincipal() principal: Principal): Promise<CompanyDto[]> {
+    return this.companies.get(principal, id);
   }
 }

@@ -1,17 +1,15 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { UserEntity } from '../users/user.entity.js';
+import { MembershipsModule } from '../memberships/memberships.module.js';
 import { CompaniesController } from './companies.controller.js';
 import { CompaniesService } from './companies.service.js';
-import { CompanyMemberEntity } from './company-member.entity.js';
 import { CompanyMembersController } from './company-members.controller.js';
-import { CompanyEntity } from './company.entity.js';
+import { CompanyRepository } from './company.repository.js';
 
-/** Companies (buyers) and their memberships. Their suppliers live in SuppliersModule. */
+/** Companies (buyers) and their member routes. Their suppliers live in SuppliersModule. */
 @Module({
-  imports: [TypeOrmModule.forFeature([CompanyEntity, CompanyMemberEntity, UserEntity])],
+  imports: [MembershipsModule],
   controllers: [CompaniesController, CompanyMembersController],
-  providers: [CompaniesService],
+  providers: [CompaniesService, CompanyRepository],
   exports: [CompaniesService],
 })
 export class CompaniesModule {}

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_ENGINE_LIMITS, type EngineLimits } from '../engine/limits.js';
+import { DEFAULT_ENGINE_LIMITS, type EngineLimits } from '../engine/index.js';
 
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'postgres'; url: string; ssl: boolean };

@@ -1,27 +1,35 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import { buildDataSourceOptions } from './data-source-options.js';
+import { DatabaseProbe } from './database-probe.js';
 import { MigrationRunner } from './migration-runner.js';
 import { TransactionRunner } from './transaction-runner.js';
 
 /**
  * Connects to SQLite (DATA_DIR) or PostgreSQL (DATABASE_URL); MigrationRunner applies
- * pending migrations before the app serves anything. Provides TransactionRunner everywhere.
+ * pending migrations before the app serves anything. Provides TransactionRunner and
+ * DatabaseProbe everywhere. The data source options (with every feature's entities) come
+ * from the caller, so that this folder depends on no feature.
  */
 @Global()
-@Module({
-  imports: [
-    TypeOrmModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        ...buildDataSourceOptions(config.database),
-        retryAttempts: config.isProduction ? 10 : 1,
-        retryDelay: 2_000,
-      }),
-    }),
-  ],
-  providers: [MigrationRunner, TransactionRunner],
-  exports: [TransactionRunner],
-})
-export class DatabaseModule {}
+@Module({})
+export class DatabaseModule {
+  static forRoot(options: (config: AppConfig) => DataSourceOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          inject: [AppConfig],
+          useFactory: (config: AppConfig) => ({
+            ...options(config),
+            retryAttempts: config.isProduction ? 10 : 1,
+            retryDelay: 2_000,
+          }),
+        }),
+      ],
+      providers: [MigrationRunner, TransactionRunner, DatabaseProbe],
+      exports: [TransactionRunner, DatabaseProbe],
+    };
+  }
+}

@@ -25,5 +25,18 @@ export { CompiledModelCache } from './cache.js';
 export { DEFAULT_ENGINE_LIMITS, resolveLimits, type EngineLimits } from './limits.js';
 export { MAX_REPORTED_PROBLEMS, ProblemList, type Problem } from './problems.js';
 export type { QuestionType } from './cel/environment.js';
+export { Money } from './money.js';
+export {
+  importedModelIds,
+  mergeImports,
+  readModelSource,
+  sourceFormatOf,
+  unsafePathReason,
+  type ImportedModel,
+  type ModelAsset,
+  type ModelSource,
+  type ModelSourceFormat,
+  type SourceResult,
+} from './source/index.js';
 export type * from './types.js';
 export type { CompiledModel };

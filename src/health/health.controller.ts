@@ -1,16 +1,15 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { Public } from '../auth/auth.decorator.js';
+import { Public } from '../principal/auth.decorator.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { DatabaseProbe } from '../database/database-probe.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 
 /** Kubernetes probes: live = the process answers; ready = it can reach its database. */
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly database: DatabaseProbe) {}
 
   @Get('live')
   @Public()
@@ -28,12 +27,12 @@ export class HealthController {
   @ApiErrors(503)
   async ready(): Promise<{ status: string; database: string }> {
     try {
-      await this.dataSource.query('SELECT 1');
+      await this.database.ping();
     } catch {
       throw new ApiError(503, 'Database unavailable', [
         { code: 'database_unavailable', message: 'The database does not answer' },
       ]);
     }
-    return { status: 'ok', database: this.dataSource.options.type };
+    return { status: 'ok', database: this.database.kind };
   }
 }

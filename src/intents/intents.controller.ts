@@ -1,15 +1,13 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth } from '../auth/auth.decorator.js';
-import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
-import type { Principal } from '../auth/principal.js';
-import { ApiError } from '../common/errors/api-error.js';
+import { Auth } from '../principal/auth.decorator.js';
+import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
+import type { Principal } from '../principal/principal.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { CreateIntentDto } from './dto/create-intent.dto.js';
 import { IntentDto } from './dto/intent.dto.js';
 import { IntentsService } from './intents.service.js';
-import { isUuid } from '../common/http/id-param.js';
 
 @ApiTags('intents')
 @Controller('v1/intents')
@@ -26,12 +24,11 @@ export class IntentsController {
   })
   @ApiEnvelope(IntentDto, { status: 201 })
   @ApiErrors(400, 401, 404)
-  async issue(
+  issue(
     @Body() body: CreateIntentDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<IntentDto> {
-    const { intent, token } = await this.intents.issue(principal, body.company_id, body.expires_in);
-    return IntentDto.from(intent, token);
+    return this.intents.issue(principal, body.company_id, body.expires_in);
   }
 
   @Delete(':id')
@@ -42,9 +39,7 @@ export class IntentsController {
   @ApiEnvelope(null)
   @ApiErrors(401, 404)
   async revoke(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<null> {
-    // Not a UUID cannot name an intent: 404, like any unknown id.
-    if (!isUuid(id)) throw ApiError.notFound('No such intent token');
-    await this.intents.revoke(principal.userId, id);
+    await this.intents.revoke(principal, id);
     return null;
   }
 }

@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuthModule } from '../auth/auth.module.js';
+import { JwtTokensModule } from '../jwt/jwt-tokens.module.js';
+import { IntentTokenRepository } from './intent-token.repository.js';
 import { IntentsController } from './intents.controller.js';
 import { IntentsService } from './intents.service.js';
-import { IntentTokenEntity } from './intent-token.entity.js';
 
 /** Intent tokens for web shop front ends: POST /v1/intents, DELETE /v1/intents/{id}. */
 @Module({
-  imports: [TypeOrmModule.forFeature([IntentTokenEntity]), AuthModule],
+  imports: [JwtTokensModule],
   controllers: [IntentsController],
-  providers: [IntentsService],
+  providers: [IntentsService, IntentTokenRepository],
+  exports: [IntentsService],
 })
 export class IntentsModule {}

@@ -1,18 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { IsNull, Repository } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
-import type { Principal } from '../auth/principal.js';
-import { TokenIssuer } from '../auth/token-issuer.service.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { isUuid } from '../common/http/id-param.js';
 import { AppConfig } from '../config/app-config.js';
 import { isForeignKeyViolation } from '../database/db-errors.js';
-import { IntentTokenEntity } from './intent-token.entity.js';
+import { TOKEN_TYPES, type JwtClaims } from '../jwt/jwt-claims.js';
+import { TokenIssuer } from '../jwt/token-issuer.service.js';
+import type { Principal } from '../principal/principal.js';
+import { IntentDto } from './dto/intent.dto.js';
+import { IntentTokenRepository } from './intent-token.repository.js';
 
-export interface IssuedIntent {
-  intent: IntentTokenEntity;
-  token: string;
+/** Whose live intent a verified intent JWT is. */
+export interface AuthenticatedIntent {
+  userId: number;
+  companyId: number;
+  tokenId: string;
 }
 
 /**
@@ -23,7 +26,7 @@ export interface IssuedIntent {
 @Injectable()
 export class IntentsService {
   constructor(
-    @InjectRepository(IntentTokenEntity) private readonly intents: Repository<IntentTokenEntity>,
+    private readonly intents: IntentTokenRepository,
     private readonly access: AccessService,
     private readonly issuer: TokenIssuer,
     private readonly config: AppConfig,
@@ -33,37 +36,44 @@ export class IntentsService {
     principal: Principal,
     companyId: number,
     expiresInSeconds?: number,
-  ): Promise<IssuedIntent> {
+  ): Promise<IntentDto> {
     // A company the caller may not see answers 404, exactly as if it did not exist.
     if (!(await this.access.canSeeCompany(principal, companyId))) throw companyNotFound();
     const ttl = expiresInSeconds ?? this.config.intent.defaultTtlSeconds;
     const now = new Date();
-    const intent = this.intents.create({
-      id: randomUUID(),
-      userId: principal.userId,
-      companyId,
-      expiresAt: new Date(now.getTime() + ttl * 1000),
-      revokedAt: null,
-      createdAt: now,
-    });
     try {
-      await this.intents.insert(intent);
+      const intent = await this.intents.insert({
+        id: randomUUID(),
+        userId: principal.userId,
+        companyId,
+        expiresAt: new Date(now.getTime() + ttl * 1000),
+        createdAt: now,
+      });
+      const token = await this.issuer.intent(principal.userId, companyId, intent.id, ttl);
+      return IntentDto.from(intent, token);
     } catch (error) {
       // The company was deleted between the check and the insert.
       if (isForeignKeyViolation(error)) throw companyNotFound();
       throw error;
     }
-    const token = await this.issuer.intent(principal.userId, companyId, intent.id, ttl);
-    return { intent, token };
   }
 
-  /** Revokes one of the caller's intent tokens; anything else is a 404. */
-  async revoke(userId: number, id: string): Promise<void> {
-    const result = await this.intents.update(
-      { id, userId, revokedAt: IsNull() },
-      { revokedAt: new Date() },
-    );
-    if (!result.affected) throw ApiError.notFound('No such intent token');
+  /** Revokes one of the caller's intent tokens; anything else (not even a UUID) is a 404. */
+  async revoke(principal: Principal, id: string): Promise<void> {
+    if (!isUuid(id) || !(await this.intents.revoke(principal.userId, id))) {
+      throw ApiError.notFound('No such intent token');
+    }
+  }
+
+  /** The claims of a genuine intent JWT → its live, unrevoked row (null otherwise). */
+  async authenticate(claims: JwtClaims): Promise<AuthenticatedIntent | null> {
+    if (claims.typ !== TOKEN_TYPES.intent || !claims.jti || typeof claims.cid !== 'number') {
+      return null;
+    }
+    const intent = await this.intents.findById(claims.jti);
+    if (!intent || intent.revokedAt || intent.expiresAt.getTime() <= Date.now()) return null;
+    if (intent.companyId !== claims.cid || String(intent.userId) !== claims.sub) return null;
+    return { userId: intent.userId, companyId: intent.companyId, tokenId: intent.id };
   }
 }
 

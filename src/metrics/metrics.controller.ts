@@ -1,6 +1,6 @@
 import { Controller, Get, Header, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { Public } from '../auth/auth.decorator.js';
+import { Public } from '../principal/auth.decorator.js';
 import { MetricsService } from './metrics.service.js';
 
 /**

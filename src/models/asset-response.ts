@@ -19,17 +19,6 @@ export function assetResponse(res: Response, file: AssetFile, versioned: boolean
   return new StreamableFile(file.bytes, { type: file.contentType, length: file.bytes.length });
 }
 
-/** `/v1/companies/{id}/models/{model_id}/assets/{path}?version=n`: what cart lines link to. */
-export function companyAssetUrl(
-  companyId: number,
-  modelId: number,
-  versionNumber: number,
-  path: string,
-): string {
-  const encoded = path.split('/').map(encodeURIComponent).join('/');
-  return `/v1/companies/${companyId}/models/${modelId}/assets/${encoded}?version=${versionNumber}`;
-}
-
 /** Swagger for an asset route: the `path` wildcard, the image types, raw bytes. */
 export function ApiAssetResponse() {
   return applyDecorators(

@@ -1,8 +1,10 @@
 import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Auth } from '../auth/auth.decorator.js';
-import { Page } from '../common/envelope/envelope.js';
+import { Auth } from '../principal/auth.decorator.js';
+import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
+import type { Principal } from '../principal/principal.js';
+import type { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { IdParam } from '../common/http/id-param.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
@@ -36,8 +38,9 @@ export class CompanyModelsController {
   list(
     @IdParam() id: number,
     @Query() query: CompanyModelsQueryDto,
+    @CurrentPrincipal() principal: Principal,
   ): Promise<Page<CompanyModelDto>> {
-    return this.companyModels.list(id, query);
+    return this.companyModels.list(principal, id, query);
   }
 
   @Get(':id/models/:modelId/assets/*path')
@@ -56,9 +59,16 @@ export class CompanyModelsController {
     @IdParam('modelId') modelId: number,
     @Param('path') path: string | string[],
     @Query() query: AssetQueryDto,
+    @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const file = await this.assets.getForCompany(id, modelId, joinAssetPath(path), query.version);
+    const file = await this.assets.getForCompany(
+      principal,
+      id,
+      modelId,
+      joinAssetPath(path),
+      query.version,
+    );
     return assetResponse(res, file, query.version !== undefined);
   }
 }

@@ -1,36 +1,29 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
 import { describeModel } from '../engine/index.js';
-import { CompanySupplierEntity } from '../suppliers/company-supplier.entity.js';
-import { companyAssetUrl } from './asset-response.js';
+import type { Principal } from '../principal/principal.js';
+import { companyAssetUrl } from './asset-urls.js';
 import { CompanyModelDto, type CompanyModelsQueryDto } from './dto/company-model.dto.js';
-import { ModelEntity } from './model.entity.js';
+import { ModelRepository } from './model.repository.js';
 import { ModelsService } from './models.service.js';
 
 /** The models a company may configure: those of the suppliers linked to it. */
 @Injectable()
 export class CompanyModelsService {
   constructor(
-    @InjectRepository(ModelEntity) private readonly models: Repository<ModelEntity>,
+    private readonly models: ModelRepository,
     private readonly modelsService: ModelsService,
+    private readonly access: AccessService,
   ) {}
 
-  /** Access to the company is checked by the route (companyMember). */
-  async list(companyId: number, query: CompanyModelsQueryDto): Promise<Page<CompanyModelDto>> {
-    const [rows, total] = await this.models
-      .createQueryBuilder('m')
-      .innerJoin(
-        CompanySupplierEntity,
-        'link',
-        'link.supplierId = m.supplierId AND link.companyId = :companyId',
-        { companyId },
-      )
-      .orderBy('m.id', 'ASC')
-      .skip(query.offset)
-      .take(query.per_page)
-      .getManyAndCount();
+  async list(
+    principal: Principal,
+    companyId: number,
+    query: CompanyModelsQueryDto,
+  ): Promise<Page<CompanyModelDto>> {
+    await this.access.requireCompany(principal, companyId);
+    const [rows, total] = await this.models.pageForCompany(companyId, query.offset, query.per_page);
     const items: CompanyModelDto[] = [];
     for (const row of rows) {
       // Compiled once per version (cache); describing is a walk over the compiled model.

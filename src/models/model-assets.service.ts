@@ -1,12 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import type { Principal } from '../auth/principal.js';
 import { AccessService } from '../access/access.service.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { ModelAccessService } from './model-access.service.js';
-import { ModelAssetEntity } from './model-asset.entity.js';
-import { ModelEntity } from './model.entity.js';
+import type { Principal } from '../principal/principal.js';
+import type { ModelEntity } from './model.entity.js';
+import { ModelRepository } from './model.repository.js';
 
 export interface AssetFile {
   bytes: Buffer;
@@ -23,9 +20,7 @@ export interface AssetFile {
 @Injectable()
 export class ModelAssetsService {
   constructor(
-    @InjectRepository(ModelAssetEntity) private readonly assets: Repository<ModelAssetEntity>,
-    @InjectRepository(ModelEntity) private readonly models: Repository<ModelEntity>,
-    private readonly modelAccess: ModelAccessService,
+    private readonly models: ModelRepository,
     private readonly access: AccessService,
   ) {}
 
@@ -35,31 +30,33 @@ export class ModelAssetsService {
     path: string,
     versionNumber?: number,
   ): Promise<AssetFile> {
-    const model = await this.modelAccess.requireReadable(principal, modelId);
+    const model = await this.access.requireReadableModel(
+      principal,
+      await this.models.findById(modelId),
+    );
     return this.read(model, path, versionNumber);
   }
 
-  /** For a company the caller may see (checked by the route): its linked suppliers' models. */
+  /** For a company the caller may see: the models of the suppliers it buys from. */
   async getForCompany(
+    principal: Principal,
     companyId: number,
     modelId: number,
     path: string,
     versionNumber?: number,
   ): Promise<AssetFile> {
-    const model = await this.models.findOneBy({ id: modelId });
-    if (!model || !(await this.access.isLinked(companyId, model.supplierId))) {
-      throw ApiError.notFound('No model found');
-    }
+    const model = await this.access.requireCompanyModel(
+      principal,
+      companyId,
+      await this.models.findById(modelId),
+    );
     return this.read(model, path, versionNumber);
   }
 
   private async read(model: ModelEntity, path: string, versionNumber?: number): Promise<AssetFile> {
-    const modelId = model.id;
     const version = versionNumber ?? model.versionNumber;
     const asset =
-      version <= model.versionNumber
-        ? await this.assets.findOneBy({ modelId, versionNumber: version, path })
-        : null;
+      version <= model.versionNumber ? await this.models.findAsset(model.id, version, path) : null;
     if (!asset) throw ApiError.notFound('No such asset');
     return {
       bytes: Buffer.from(asset.contentBase64, 'base64'),

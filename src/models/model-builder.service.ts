@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
-import { compileModel, MAX_REPORTED_PROBLEMS, type CompiledModel } from '../engine/index.js';
-import type { Problem } from '../engine/problems.js';
 import {
+  compileModel,
+  MAX_REPORTED_PROBLEMS,
+  type CompiledModel,
+  type Problem,
   importedModelIds,
   mergeImports,
   readModelSource,
@@ -14,10 +14,8 @@ import {
   type ModelSourceFormat,
   type SourceResult,
   unsafePathReason,
-} from '../engine/source/index.js';
-import { ModelAssetEntity } from './model-asset.entity.js';
-import { ModelVersionEntity } from './model-version.entity.js';
-import { ModelEntity } from './model.entity.js';
+} from '../engine/index.js';
+import { ModelRepository } from './model.repository.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 
 /** An upload turned into a stored-ready version: the merged definition, compiled. */
@@ -37,10 +35,7 @@ export interface BuiltModel {
 export class ModelBuilderService {
   constructor(
     private readonly config: AppConfig,
-    @InjectRepository(ModelEntity) private readonly models: Repository<ModelEntity>,
-    @InjectRepository(ModelVersionEntity)
-    private readonly versions: Repository<ModelVersionEntity>,
-    @InjectRepository(ModelAssetEntity) private readonly assets: Repository<ModelAssetEntity>,
+    private readonly models: ModelRepository,
   ) {}
 
   async build(upload: ModelUpload, supplierId: number): Promise<BuiltModel> {
@@ -74,14 +69,7 @@ export class ModelBuilderService {
   ): Promise<{ models: Map<number, ImportedModel>; assets: Map<string, ModelAsset> }> {
     const models = new Map<number, ImportedModel>();
     const assets = new Map<string, ModelAsset>();
-    if (ids.length === 0) return { models, assets };
-    const rows = await this.models.findBy({ id: In(ids), supplierId });
-    const current = rows.map((row) => ({ modelId: row.id, versionNumber: row.versionNumber }));
-    if (current.length === 0) return { models, assets };
-    const [versions, files] = await Promise.all([
-      this.versions.findBy(current),
-      this.assets.findBy(current),
-    ]);
+    const { versions, assets: files } = await this.models.currentVersionsOf(ids, supplierId);
     for (const version of versions) {
       models.set(version.modelId, {
         modelId: version.modelId,

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { isAdmin, type Principal } from '../auth/principal.js';
+import { AccessService } from '../access/access.service.js';
+import type { Principal } from '../principal/principal.js';
 import { ModelDto } from './dto/model.dto.js';
-import { ModelAccessService } from './model-access.service.js';
-import { activeLockHolder, lockedError, lockFreeFor } from './model-lock.js';
-import { ModelEntity } from './model.entity.js';
+import { activeLockHolder, lockedError } from './model-lock.js';
+import { ModelRepository } from './model.repository.js';
+import type { ModelEntity } from './model.entity.js';
 
 /**
  * The edit lock of a model (`locked_by_id`): a supplier member takes it so that nobody
@@ -14,26 +13,18 @@ import { ModelEntity } from './model.entity.js';
 @Injectable()
 export class ModelLockService {
   constructor(
-    @InjectRepository(ModelEntity) private readonly models: Repository<ModelEntity>,
-    private readonly modelAccess: ModelAccessService,
+    private readonly models: ModelRepository,
+    private readonly access: AccessService,
   ) {}
 
   /** Takes (or renews) the lock; 423 while someone else holds it. */
   async lock(principal: Principal, modelId: number): Promise<ModelDto> {
-    await this.modelAccess.requireWritable(principal, modelId);
+    await this.writable(principal, modelId);
     const now = new Date();
     // One conditional UPDATE: of two callers racing for a free lock, only one matches.
-    const result = await this.models
-      .createQueryBuilder()
-      .update(ModelEntity)
-      .set({ lockedById: principal.userId, lockedAt: now })
-      .where('id = :id', { id: modelId })
-      .andWhere(lockFreeFor(principal.userId, now))
-      .execute();
-    const model = await this.models.findOneByOrFail({ id: modelId });
-    if (!result.affected) {
-      throw lockedError(activeLockHolder(model, now));
-    }
+    const taken = await this.models.tryLock(modelId, principal.userId, now);
+    const model = await this.current(modelId);
+    if (!taken) throw lockedError(activeLockHolder(model, now));
     return ModelDto.fromRow(model);
   }
 
@@ -42,17 +33,21 @@ export class ModelLockService {
    * 423 for anyone else. Releasing a free (or lapsed) lock changes nothing.
    */
   async unlock(principal: Principal, modelId: number): Promise<ModelDto> {
-    const model = await this.modelAccess.requireWritable(principal, modelId);
+    const model = await this.writable(principal, modelId);
     const holder = activeLockHolder(model);
-    if (holder !== null && holder !== principal.userId && !isAdmin(principal)) {
-      throw lockedError(holder);
-    }
-    if (model.lockedById !== null) {
-      await this.models.update(
-        { id: modelId, lockedById: model.lockedById },
-        { lockedById: null, lockedAt: null },
-      );
-    }
-    return ModelDto.fromRow(await this.models.findOneByOrFail({ id: modelId }));
+    if (!this.access.mayReleaseLock(principal, holder)) throw lockedError(holder);
+    if (model.lockedById !== null) await this.models.unlock(modelId, model.lockedById);
+    return ModelDto.fromRow(await this.current(modelId));
+  }
+
+  private async writable(principal: Principal, modelId: number): Promise<ModelEntity> {
+    return this.access.requireWritableModel(principal, await this.models.findById(modelId));
+  }
+
+  private async current(modelId: number): Promise<ModelEntity> {
+    const model = await this.models.findById(modelId);
+    // Models are never deleted; a vanished row is a server error, not a 404.
+    if (!model) throw new Error(`model ${modelId} vanished`);
+    return model;
   }
 }

@@ -1,6 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { Brackets } from 'typeorm';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { ModelEntity } from './model.entity.js';
 
@@ -13,19 +12,6 @@ export const LOCK_TTL_MS = 30 * 60 * 1000;
 /** Locks taken before this instant have lapsed. */
 export function lockCutoff(now: Date): Date {
   return new Date(now.getTime() - LOCK_TTL_MS);
-}
-
-/**
- * SQL condition for a conditional UPDATE of `models`: the lock is free, lapsed, or held
- * by `userId`. Checked in the same statement as the write, so that no one slips in between.
- */
-export function lockFreeFor(userId: number, now: Date): Brackets {
-  return new Brackets((lock) =>
-    lock
-      .where('locked_by_id IS NULL')
-      .orWhere('locked_by_id = :me', { me: userId })
-      .orWhere('locked_at < :cutoff', { cutoff: lockCutoff(now) }),
-  );
 }
 
 /** Who holds the model's edit lock now (null when free or lapsed). */

@@ -14,10 +14,10 @@ import {
 } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Auth } from '../auth/auth.decorator.js';
+import { Auth } from '../principal/auth.decorator.js';
 import { IdParam } from '../common/http/id-param.js';
-import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
-import type { Principal } from '../auth/principal.js';
+import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
+import type { Principal } from '../principal/principal.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { RawBody } from '../common/http/raw-body.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';

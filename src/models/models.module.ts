@@ -1,18 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { CompiledModelCache } from '../engine/index.js';
-import { CompanySupplierEntity } from '../suppliers/company-supplier.entity.js';
-import { SupplierEntity } from '../suppliers/supplier.entity.js';
 import { CompanyModelsController } from './company-models.controller.js';
 import { CompanyModelsService } from './company-models.service.js';
-import { ModelAccessService } from './model-access.service.js';
-import { ModelAssetEntity } from './model-asset.entity.js';
 import { ModelAssetsService } from './model-assets.service.js';
 import { ModelBuilderService } from './model-builder.service.js';
 import { ModelLockService } from './model-lock.service.js';
-import { ModelVersionEntity } from './model-version.entity.js';
-import { ModelEntity } from './model.entity.js';
+import { ModelRepository } from './model.repository.js';
 import { ModelsController } from './models.controller.js';
 import { ModelsService } from './models.service.js';
 import { SupplierModelsController } from './supplier-models.controller.js';
@@ -22,20 +16,11 @@ import { SupplierModelsController } from './supplier-models.controller.js';
  * compiled-model cache the cart lines evaluate against (ModelsService.loadCompiled).
  */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([
-      ModelEntity,
-      ModelVersionEntity,
-      ModelAssetEntity,
-      SupplierEntity,
-      CompanySupplierEntity,
-    ]),
-  ],
   controllers: [SupplierModelsController, ModelsController, CompanyModelsController],
   providers: [
     ModelsService,
+    ModelRepository,
     ModelBuilderService,
-    ModelAccessService,
     ModelLockService,
     ModelAssetsService,
     CompanyModelsService,

@@ -1,37 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, type EntityManager } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
-import type { Principal } from '../auth/principal.js';
+import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { AppConfig } from '../config/app-config.js';
-import { CompiledModelCache, compileModel, type CompiledModel } from '../engine/index.js';
-import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
+import {
+  CompiledModelCache,
+  compileModel,
+  type CompiledModel,
+  serializeConsistency,
+} from '../engine/index.js';
+import type { Principal } from '../principal/principal.js';
 import { ModelAnalysisDto } from './dto/model-analysis.dto.js';
+import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
 import { ModelUploadDto } from './dto/model-upload.dto.js';
-import { isCurrent, loadConsistency, storeConsistency } from './consistency-store.js';
-import { ModelAccessService } from './model-access.service.js';
 import { ModelBuilderService, type BuiltModel } from './model-builder.service.js';
 import {
   activeLockHolder,
   assertNotLockedByOther,
   ifMatchAccepts,
-  lockFreeFor,
   lockedError,
 } from './model-lock.js';
-import {
-  assertCodeFree,
-  insertVersion,
-  modelIdentity,
-  versionConflict,
-  withCodeGuard,
-} from './model-store.js';
-import { ModelVersionEntity } from './model-version.entity.js';
-import { ModelEntity } from './model.entity.js';
+import { modelIdentity, storingVersion, versionConflict } from './model-version-rules.js';
+import type { ModelEntity } from './model.entity.js';
+import { ModelRepository, type NewVersion } from './model.repository.js';
+import { isCurrentConsistency } from './consistency.repository.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
-import { TransactionRunner } from '../database/transaction-runner.js';
 
 /** A model version ready to evaluate: compiled once, then shared from the cache. */
 export interface LoadedModel {
@@ -45,51 +39,38 @@ export type UploadReader = () => Promise<ModelUpload>;
 
 const cacheKey = (modelId: number, versionNumber: number) => `${modelId}:${versionNumber}`;
 
-/** The `general` section a version gives its model row (validated by the compile). */
-const generalOf = (built: BuiltModel) => built.definition.general as Record<string, unknown>;
+/** The version row (and files) an upload stores. */
+const versionOf = (built: BuiltModel, principal: Principal, now: Date): NewVersion => ({
+  definition: built.definition,
+  sourceFormat: built.format,
+  consistency: serializeConsistency(built.compiled.consistency),
+  assets: built.assets,
+  createdById: principal.userId,
+  createdAt: now,
+});
 
 @Injectable()
 export class ModelsService {
   constructor(
-    @InjectRepository(ModelEntity) private readonly models: Repository<ModelEntity>,
-    @InjectRepository(ModelVersionEntity)
-    private readonly versions: Repository<ModelVersionEntity>,
-    private readonly transactions: TransactionRunner,
+    private readonly models: ModelRepository,
     private readonly builder: ModelBuilderService,
-    private readonly modelAccess: ModelAccessService,
+    private readonly access: AccessService,
     private readonly cache: CompiledModelCache,
     private readonly config: AppConfig,
   ) {}
 
-  /** Version 1 of a new model: the model, its version and its assets in one transaction. */
+  /** Version 1 of a new model (the supplier's members and admins). */
   async create(
     principal: Principal,
     supplierId: number,
     readUpload: UploadReader,
   ): Promise<ModelUploadDto> {
+    await this.access.requireSupplierMember(principal, supplierId);
     const built = await this.builder.build(await readUpload(), supplierId);
-    const { name, code } = modelIdentity(built);
+    const identity = modelIdentity(built);
     const now = new Date();
-    const model = await withCodeGuard(code, () =>
-      this.transactions.run(async (manager) => {
-        await assertCodeFree(manager, supplierId, code);
-        const created = await manager.save(
-          manager.create(ModelEntity, {
-            supplierId,
-            name,
-            code,
-            general: generalOf(built),
-            versionNumber: 1,
-            lockedById: null,
-            lockedAt: null,
-            createdAt: now,
-            updatedAt: null,
-          }),
-        );
-        await insertVersion(manager, created.id, 1, built, principal.userId, now);
-        await storeConsistency(manager, created.id, 1, built.compiled);
-        return created;
-      }),
+    const model = await storingVersion(identity.code, () =>
+      this.models.createWithVersion(supplierId, identity, versionOf(built, principal, now)),
     );
     this.cache.getOrCompile(cacheKey(model.id, 1), () => built.compiled);
     const dto = ModelDto.from(model, built.definition.general, now);
@@ -107,44 +88,26 @@ export class ModelsService {
     ifMatch: string | undefined,
     readUpload: UploadReader,
   ): Promise<ModelUploadDto> {
-    const model = await this.modelAccess.requireWritable(principal, modelId);
+    const model = await this.access.requireWritableModel(
+      principal,
+      await this.models.findById(modelId),
+    );
     assertNotLockedByOther(model, principal);
     if (!ifMatchAccepts(ifMatch, model.versionNumber)) throw versionConflict(model.versionNumber);
 
     const built = await this.builder.build(await readUpload(), model.supplierId);
-    const { name, code } = modelIdentity(built);
+    const identity = modelIdentity(built);
     const now = new Date();
     const next = model.versionNumber + 1;
-    await withCodeGuard(code, () =>
-      this.transactions.run(async (manager) => {
-        await assertCodeFree(manager, model.supplierId, code, model.id);
-        const result = await manager
-          .createQueryBuilder()
-          .update(ModelEntity)
-          .set({
-            versionNumber: next,
-            name,
-            code,
-            general: generalOf(built),
-            updatedAt: now,
-          } as QueryDeepPartialEntity<ModelEntity>)
-          .where('id = :id AND version_number = :current', {
-            id: model.id,
-            current: model.versionNumber,
-          })
-          .andWhere(lockFreeFor(principal.userId, now))
-          .execute();
-        if (!result.affected) throw await this.updateRefusal(manager, model.id, principal);
-        await insertVersion(manager, model.id, next, built, principal.userId, now);
-        await storeConsistency(manager, model.id, next, built.compiled);
-      }),
+    const stored = await storingVersion(identity.code, () =>
+      this.models.storeNextVersion(model, identity, versionOf(built, principal, now)),
     );
+    if (!stored) throw await this.updateRefusal(model.id, principal);
     this.cache.getOrCompile(cacheKey(model.id, next), () => built.compiled);
-    const stored = await this.models.findOneByOrFail({ id: model.id });
-    return ModelUploadDto.withWarnings(
-      ModelDto.from(stored, built.definition.general),
-      built.compiled,
-    );
+    const updated = await this.models.findById(model.id);
+    if (!updated) throw ApiError.notFound('No model found');
+    const dto = ModelDto.from(updated, built.definition.general);
+    return ModelUploadDto.withWarnings(dto, built.compiled);
   }
 
   async listForSupplier(
@@ -152,13 +115,12 @@ export class ModelsService {
     supplierId: number,
     query: PageQueryDto,
   ): Promise<Page<ModelDto>> {
-    await this.modelAccess.requireReadableSupplier(principal, supplierId);
-    const [rows, total] = await this.models.findAndCount({
-      where: { supplierId },
-      order: { id: 'ASC' },
-      skip: query.offset,
-      take: query.per_page,
-    });
+    await this.access.requireReadableSupplier(principal, supplierId);
+    const [rows, total] = await this.models.pageForSupplier(
+      supplierId,
+      query.offset,
+      query.per_page,
+    );
     const now = new Date();
     const items = rows.map((row) => ModelDto.fromRow(row, now));
     return new Page(items, query.page, query.per_page, total);
@@ -166,11 +128,12 @@ export class ModelsService {
 
   /** The model with the full definition of its current version. */
   async get(principal: Principal, modelId: number): Promise<ModelDetailDto> {
-    const model = await this.modelAccess.requireReadable(principal, modelId);
-    const version = await this.versions.findOneByOrFail({
-      modelId,
-      versionNumber: model.versionNumber,
-    });
+    const model = await this.access.requireReadableModel(
+      principal,
+      await this.models.findById(modelId),
+    );
+    const version = await this.models.findVersion(modelId, model.versionNumber);
+    if (!version) throw ApiError.notFound('No model found');
     const { compiled } = await this.compiledFor(model);
     const analysis = ModelAnalysisDto.from(compiled.consistency.analysis);
     return ModelDetailDto.withDefinition(model, version.definition, analysis);
@@ -182,7 +145,7 @@ export class ModelsService {
    * decide who may use the model.
    */
   async loadCompiled(modelId: number, versionNumber?: number): Promise<LoadedModel> {
-    const model = await this.models.findOneBy({ id: modelId });
+    const model = await this.models.findById(modelId);
     if (!model) throw ApiError.notFound('No model found');
     return this.compiledFor(model, versionNumber);
   }
@@ -193,31 +156,31 @@ export class ModelsService {
     const cached = this.cache.get(key);
     if (cached) return { model, versionNumber, compiled: cached };
 
-    const version = await this.versions.findOneBy({ modelId: model.id, versionNumber });
+    const version = await this.models.findVersion(model.id, versionNumber);
     if (!version) throw ApiError.notFound('No such model version');
     // The consistency form stored with the version is reused; another engine version
     // (or none stored) recompiles it here, once, and stores the new one.
-    const stored = await loadConsistency(this.versions.manager, model.id, versionNumber);
-    const reusable = isCurrent(stored);
+    const stored = await this.models.findConsistency(model.id, versionNumber);
+    const reusable = isCurrentConsistency(stored);
     const compiled = this.cache.getOrCompile(key, () => {
       const result = compileModel(version.definition, this.config.engineLimits, {
-        consistency: reusable ? stored.bytes : undefined,
+        consistency: reusable ? stored : undefined,
       });
       // Stored definitions compiled at upload; failing now means the engine changed.
       if (!result.ok) throw new Error(`Stored model ${key} no longer compiles`);
       return result.model;
     });
-    if (!reusable) await storeConsistency(this.versions.manager, model.id, versionNumber, compiled);
+    if (!reusable) {
+      const bytes = serializeConsistency(compiled.consistency);
+      await this.models.saveConsistency(model.id, versionNumber, bytes);
+    }
     return { model, versionNumber, compiled };
   }
 
   /** Why the conditional version update matched no row: a lock taken meanwhile, or a newer version. */
-  private async updateRefusal(
-    manager: EntityManager,
-    modelId: number,
-    principal: Principal,
-  ): Promise<ApiError> {
-    const current = await manager.findOneByOrFail(ModelEntity, { id: modelId });
+  private async updateRefusal(modelId: number, principal: Principal): Promise<ApiError> {
+    const current = await this.models.findById(modelId);
+    if (!current) return ApiError.notFound('No model found');
     const holder = activeLockHolder(current);
     if (holder !== null && holder !== principal.userId) return lockedError(holder);
     return versionConflict(current.versionNumber);

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth } from '../auth/auth.decorator.js';
-import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
-import type { Principal } from '../auth/principal.js';
+import { Auth } from '../principal/auth.decorator.js';
+import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
+import type { Principal } from '../principal/principal.js';
 import { IdParam } from '../common/http/id-param.js';
 import type { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
@@ -28,8 +28,12 @@ export class CompanySuppliersController {
   })
   @ApiEnvelope(CompanySupplierDto, { paginated: true })
   @ApiErrors(400, 403, 404)
-  list(@IdParam() id: number, @Query() query: PageQueryDto): Promise<Page<CompanySupplierDto>> {
-    return this.suppliers.listForCompany(id, query);
+  list(
+    @IdParam() id: number,
+    @Query() query: PageQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Page<CompanySupplierDto>> {
+    return this.suppliers.listForCompany(principal, id, query);
   }
 
   @Post()

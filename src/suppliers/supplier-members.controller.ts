@@ -1,7 +1,9 @@
 import { Body, Controller, Get, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth } from '../auth/auth.decorator.js';
-import { AddMemberDto, MemberDto } from '../companies/dto/member.dto.js';
+import { Auth } from '../principal/auth.decorator.js';
+import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
+import type { Principal } from '../principal/principal.js';
+import { AddMemberDto, MemberDto } from '../memberships/dto/member.dto.js';
 import { IdParam } from '../common/http/id-param.js';
 import type { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
@@ -24,8 +26,12 @@ export class SupplierMembersController {
   })
   @ApiEnvelope(MemberDto, { status: 201 })
   @ApiErrors(400, 401, 403, 404, 409)
-  add(@IdParam() id: number, @Body() body: AddMemberDto): Promise<MemberDto> {
-    return this.suppliers.addMember(id, body.user_id);
+  add(
+    @IdParam() id: number,
+    @Body() body: AddMemberDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<MemberDto> {
+    return this.suppliers.addMember(principal, id, body.user_id);
   }
 
   @Get()
@@ -34,7 +40,11 @@ export class SupplierMembersController {
   @ApiOperation({ summary: "List a supplier's members (its members and admins)" })
   @ApiEnvelope(MemberDto, { paginated: true })
   @ApiErrors(400, 401, 403, 404)
-  list(@IdParam() id: number, @Query() query: PageQueryDto): Promise<Page<MemberDto>> {
-    return this.suppliers.listMembers(id, query);
+  list(
+    @IdParam() id: number,
+    @Query() query: PageQueryDto,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<Page<MemberDto>> {
+    return this.suppliers.listMembers(principal, id, query);
   }
 }

@@ -1,20 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { AccessService } from '../access/access.service.js';
-import type { Principal } from '../auth/principal.js';
-import type { MemberDto } from '../companies/dto/member.dto.js';
-import { addMember, listMembers } from '../companies/memberships.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../database/db-errors.js';
-import { UserEntity } from '../users/user.entity.js';
-import { CompanySupplierEntity } from './company-supplier.entity.js';
+import type { MemberDto } from '../memberships/dto/member.dto.js';
+import { MembershipsService } from '../memberships/memberships.service.js';
+import type { Principal } from '../principal/principal.js';
 import { CompanySupplierDto, SupplierDto, type CreateSupplierDto } from './dto/supplier.dto.js';
-import { SupplierMemberEntity } from './supplier-member.entity.js';
-import { SupplierEntity } from './supplier.entity.js';
-import { TransactionRunner } from '../database/transaction-runner.js';
+import { SupplierRepository } from './supplier.repository.js';
 
 const noSuchSupplier = (path?: string) =>
   ApiError.notFound('The supplier does not exist', [
@@ -24,13 +18,8 @@ const noSuchSupplier = (path?: string) =>
 @Injectable()
 export class SuppliersService {
   constructor(
-    private readonly transactions: TransactionRunner,
-    @InjectRepository(SupplierEntity) private readonly suppliers: Repository<SupplierEntity>,
-    @InjectRepository(CompanySupplierEntity)
-    private readonly links: Repository<CompanySupplierEntity>,
-    @InjectRepository(SupplierMemberEntity)
-    private readonly members: Repository<SupplierMemberEntity>,
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly suppliers: SupplierRepository,
+    private readonly memberships: MembershipsService,
     private readonly access: AccessService,
   ) {}
 
@@ -40,27 +29,23 @@ export class SuppliersService {
     companyId: number,
     input: CreateSupplierDto,
   ): Promise<SupplierDto> {
-    await this.access.requireVisibleCompany(principal, companyId);
-    const supplier = this.suppliers.create({
-      email: input.email.toLowerCase(),
-      name: input.name,
-      website: input.website,
-      contactPerson: input.contact_person ?? null,
-      phoneNumber: input.phone_number ?? null,
-      vatNumber: input.vat_number ?? null,
-      cocNumber: input.coc_number ?? null,
-      createdAt: new Date(),
-    });
+    this.access.requireAdmin(principal);
+    await this.access.requireCompany(principal, companyId);
     try {
-      await this.transactions.run(async (manager) => {
-        await manager.save(supplier);
-        const link = manager.create(CompanySupplierEntity, {
-          companyId,
-          supplierId: supplier.id,
-          createdAt: supplier.createdAt,
-        });
-        await manager.insert(CompanySupplierEntity, link);
-      });
+      const supplier = await this.suppliers.createLinked(
+        {
+          email: input.email.toLowerCase(),
+          name: input.name,
+          website: input.website,
+          contactPerson: input.contact_person ?? null,
+          phoneNumber: input.phone_number ?? null,
+          vatNumber: input.vat_number ?? null,
+          cocNumber: input.coc_number ?? null,
+          createdAt: new Date(),
+        },
+        companyId,
+      );
+      return SupplierDto.from(supplier);
     } catch (error) {
       // The only unique index on suppliers is email.
       if (isUniqueViolation(error)) {
@@ -72,43 +57,44 @@ export class SuppliersService {
       if (isForeignKeyViolation(error)) throw ApiError.notFound('No company found');
       throw error;
     }
-    return SupplierDto.from(supplier);
   }
 
   /** Visible to admins, its members and members of companies that buy from it; else 404. */
   async get(principal: Principal, supplierId: number): Promise<SupplierDto> {
-    const supplier = await this.suppliers.findOneBy({ id: supplierId });
-    if (!supplier || !(await this.access.canReadSupplierModels(principal, supplierId))) {
-      throw noSuchSupplier();
-    }
+    await this.access.requireReadableSupplier(principal, supplierId, () => noSuchSupplier());
+    const supplier = await this.suppliers.findById(supplierId);
+    if (!supplier) throw noSuchSupplier();
     return SupplierDto.from(supplier);
   }
 
-  /** The suppliers of a company the caller may see (the guard checked); 404 when none. */
-  async listForCompany(companyId: number, query: PageQueryDto): Promise<Page<CompanySupplierDto>> {
-    const [rows, total] = await this.suppliers
-      .createQueryBuilder('s')
-      .innerJoin(CompanySupplierEntity, 'l', 'l.supplier_id = s.id')
-      .where('l.company_id = :companyId', { companyId })
-      .orderBy('s.id', 'ASC')
-      .skip(query.offset)
-      .take(query.per_page)
-      .getManyAndCount();
+  /** The suppliers of a company the caller may see; 404 when none. */
+  async listForCompany(
+    principal: Principal,
+    companyId: number,
+    query: PageQueryDto,
+  ): Promise<Page<CompanySupplierDto>> {
+    await this.access.requireCompany(principal, companyId);
+    const [rows, total] = await this.suppliers.pageForCompany(
+      companyId,
+      query.offset,
+      query.per_page,
+    );
     if (total === 0) throw ApiError.notFound('No suppliers found');
     return new Page(rows.map(CompanySupplierDto.from), query.page, query.per_page, total);
   }
 
-  /** Links an existing supplier to another company (admins; the guard checked the role). */
+  /** Links an existing supplier to another company (admins). */
   async linkToCompany(
     principal: Principal,
     companyId: number,
     supplierId: number,
   ): Promise<SupplierDto> {
-    await this.access.requireVisibleCompany(principal, companyId);
-    const supplier = await this.suppliers.findOneBy({ id: supplierId });
+    this.access.requireAdmin(principal);
+    await this.access.requireCompany(principal, companyId);
+    const supplier = await this.suppliers.findById(supplierId);
     if (!supplier) throw noSuchSupplier('supplier_id');
     try {
-      await this.links.insert(this.links.create({ companyId, supplierId, createdAt: new Date() }));
+      await this.suppliers.link(companyId, supplierId);
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw ApiError.conflict('The supplier is already linked to this company', [
@@ -121,13 +107,19 @@ export class SuppliersService {
     return SupplierDto.from(supplier);
   }
 
-  async addMember(supplierId: number, userId: number): Promise<MemberDto> {
-    if (!(await this.suppliers.existsBy({ id: supplierId }))) throw noSuchSupplier();
-    return addMember(this.members, this.users, { supplierId, userId });
+  /** Admins add members; an unknown supplier is a 404. */
+  async addMember(principal: Principal, supplierId: number, userId: number): Promise<MemberDto> {
+    this.access.requireAdmin(principal);
+    if (!(await this.suppliers.exists(supplierId))) throw noSuchSupplier();
+    return this.memberships.add(principal, { kind: 'supplier', id: supplierId }, userId);
   }
 
-  /** The guard checked that the supplier exists and the caller is a member or admin. */
-  listMembers(supplierId: number, query: PageQueryDto): Promise<Page<MemberDto>> {
-    return listMembers(this.members, this.users, { supplierId }, query);
+  /** Its members and admins list them. */
+  listMembers(
+    principal: Principal,
+    supplierId: number,
+    query: PageQueryDto,
+  ): Promise<Page<MemberDto>> {
+    return this.memberships.list(principal, { kind: 'supplier', id: supplierId }, query);
   }
 }

@@ -1,10 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth } from '../auth/auth.decorator.js';
+import { Auth } from '../principal/auth.decorator.js';
 import { IdParam } from '../common/http/id-param.js';
-import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
-import type { Principal } from '../auth/principal.js';
-import { Page } from '../common/envelope/envelope.js';
+import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
+import type { Principal } from '../principal/principal.js';
+import type { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { SeedContract } from '../common/seed-contract.decorator.js';
@@ -29,13 +29,15 @@ export class TokensController {
   })
   @ApiEnvelope(CreatedApiTokenDto, { status: 201 })
   @ApiErrors(400, 403, 409)
-  async create(
+  create(
     @Body() body: CreateApiTokenDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<CreatedApiTokenDto> {
-    const expiresAt = body.expires_at ? new Date(body.expires_at) : null;
-    const { token, secret } = await this.tokens.create(principal.userId, body.name, expiresAt);
-    return CreatedApiTokenDto.withSecret(token, secret);
+    return this.tokens.create(
+      principal,
+      body.name,
+      body.expires_at ? new Date(body.expires_at) : null,
+    );
   }
 
   @Get()
@@ -44,12 +46,11 @@ export class TokensController {
   @ApiOperation({ summary: 'Your live API tokens (without secrets)' })
   @ApiEnvelope(ApiTokenDto, { paginated: true })
   @ApiErrors(400, 401)
-  async list(
+  list(
     @Query() query: PageQueryDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<Page<ApiTokenDto>> {
-    const [rows, total] = await this.tokens.list(principal.userId, query.offset, query.per_page);
-    return new Page(rows.map(ApiTokenDto.from), query.page, query.per_page, total);
+    return this.tokens.list(principal, query);
   }
 
   @Delete(':id')
@@ -60,7 +61,7 @@ export class TokensController {
   @ApiEnvelope(null)
   @ApiErrors(401, 404)
   async revoke(@IdParam() id: number, @CurrentPrincipal() principal: Principal): Promise<null> {
-    await this.tokens.revoke(principal.userId, id);
+    await this.tokens.revoke(principal, id);
     return null;
   }
 }

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { ApiTokenEntity } from './api-token.entity.js';
+import { ApiTokenRepository } from './api-token.repository.js';
 import { TokensController } from './tokens.controller.js';
 import { TokensService } from './tokens.service.js';
 
 /** API tokens for integrations: POST/GET /v1/tokens, DELETE /v1/tokens/{id}. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ApiTokenEntity])],
   controllers: [TokensController],
-  providers: [TokensService],
+  providers: [TokensService, ApiTokenRepository],
+  exports: [TokensService],
 })
 export class TokensModule {}

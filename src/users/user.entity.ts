@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { UserRole } from '../principal/principal.js';
 
-export type UserRole = 'admin' | 'member';
+export type { UserRole };
 
 @Entity('users')
 export class UserEntity {

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth } from '../auth/auth.decorator.js';
-import { CurrentPrincipal } from '../auth/current-principal.decorator.js';
-import type { Principal } from '../auth/principal.js';
+import { Auth } from '../principal/auth.decorator.js';
+import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
+import type { Principal } from '../principal/principal.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { CreateUserDto, UserDto } from './dto/user.dto.js';
@@ -19,8 +19,8 @@ export class UsersController {
   @ApiOperation({ summary: 'Create a user (admins only)' })
   @ApiEnvelope(UserDto, { status: 201 })
   @ApiErrors(400, 401, 403, 409)
-  async create(@Body() body: CreateUserDto): Promise<UserDto> {
-    return UserDto.from(await this.users.create(body));
+  create(@Body() body: CreateUserDto, @CurrentPrincipal() principal: Principal): Promise<UserDto> {
+    return this.users.create(principal, body);
   }
 
   @Get('me')
@@ -29,7 +29,7 @@ export class UsersController {
   @ApiOperation({ summary: 'Who am I' })
   @ApiEnvelope(UserDto)
   @ApiErrors(401)
-  async me(@CurrentPrincipal() principal: Principal): Promise<UserDto> {
-    return UserDto.from(await this.users.get(principal.userId));
+  me(@CurrentPrincipal() principal: Principal): Promise<UserDto> {
+    return this.users.me(principal);
   }
 }

@@ -1,14 +1,13 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { AuthModule } from '../auth/auth.module.js';
-import { UserEntity } from './user.entity.js';
+import { PasswordService } from './password.service.js';
+import { UserRepository } from './user.repository.js';
 import { UsersController } from './users.controller.js';
 import { UsersService } from './users.service.js';
 
+/** Users: accounts, passwords, and the Principal a verified credential stands for. */
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), AuthModule],
   controllers: [UsersController],
-  providers: [UsersService],
+  providers: [UsersService, UserRepository, PasswordService],
   exports: [UsersService],
 })
 export class UsersModule {}

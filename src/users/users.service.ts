@@ -1,20 +1,24 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { PasswordService } from '../auth/password.service.js';
+import { AccessService } from '../access/access.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
 import { isUniqueViolation } from '../database/db-errors.js';
-import type { CreateUserDto } from './dto/user.dto.js';
-import { UserEntity, type UserRole } from './user.entity.js';
+import type { CredentialKind, Principal, UserRole } from '../principal/principal.js';
+import { UserDto, type CreateUserDto } from './dto/user.dto.js';
+import { PasswordService } from './password.service.js';
+import { UserRepository } from './user.repository.js';
+import type { UserEntity } from './user.entity.js';
+
+export type NewUserInput = CreateUserDto & { role?: UserRole };
 
 @Injectable()
 export class UsersService implements OnApplicationBootstrap {
   private readonly logger = new Logger(UsersService.name);
 
   constructor(
-    @InjectRepository(UserEntity) private readonly users: Repository<UserEntity>,
+    private readonly users: UserRepository,
     private readonly passwords: PasswordService,
+    private readonly access: AccessService,
     private readonly config: AppConfig,
   ) {}
 
@@ -22,9 +26,8 @@ export class UsersService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const admin = this.config.admin;
     if (!admin) return;
-    const exists = await this.users.existsBy({ email: admin.email.toLowerCase() });
-    if (exists) return;
-    await this.create({ email: admin.email, password: admin.password, role: 'admin' }).catch(
+    if (await this.users.existsByEmail(admin.email.toLowerCase())) return;
+    await this.insert({ email: admin.email, password: admin.password, role: 'admin' }).catch(
       (error) => {
         // Another instance starting at the same moment may have created it.
         if (!(error instanceof ApiError && error.getStatus() === 409)) throw error;
@@ -33,15 +36,64 @@ export class UsersService implements OnApplicationBootstrap {
     this.logger.log(`Created admin ${admin.email}`);
   }
 
-  async create(input: CreateUserDto & { role?: UserRole }): Promise<UserEntity> {
-    const user = this.users.create({
-      email: input.email.trim().toLowerCase(),
-      name: input.name ?? null,
-      role: input.role ?? 'member',
-      passwordHash: await this.passwords.hash(input.password),
-    });
+  /** POST /v1/users and the CLI: admins only. */
+  async create(principal: Principal, input: NewUserInput): Promise<UserDto> {
+    this.access.requireAdmin(principal);
+    return UserDto.from(await this.insert(input));
+  }
+
+  async me(principal: Principal): Promise<UserDto> {
+    const user = await this.users.findById(principal.userId);
+    if (!user) throw ApiError.notFound('No such user');
+    return UserDto.from(user);
+  }
+
+  /**
+   * The user with this email and password, or null; the same work either way, so that
+   * an unknown email takes as long as a wrong password.
+   */
+  async verifyCredentials(email: string, password: string): Promise<UserEntity | null> {
+    const user = await this.users.findByEmail(email);
+    const valid = await this.passwords.verifyOrWaste(user?.passwordHash ?? null, password);
+    return user && valid ? user : null;
+  }
+
+  find(id: number): Promise<UserEntity | null> {
+    return this.users.findById(id);
+  }
+
+  findMany(ids: number[]): Promise<UserEntity[]> {
+    return this.users.findByIds(ids);
+  }
+
+  /** Turns a verified credential into a Principal, checking that its user still exists. */
+  async principalFor(
+    userId: number,
+    via: CredentialKind,
+    extra: Partial<Pick<Principal, 'companyId' | 'tokenId' | 'familyId'>> = {},
+  ): Promise<Principal | false> {
+    if (!Number.isInteger(userId)) return false;
+    const user = await this.users.findById(userId);
+    if (!user) return false;
+    return {
+      userId: user.id,
+      email: user.email,
+      role: user.role,
+      via,
+      companyId: extra.companyId ?? null,
+      tokenId: extra.tokenId ?? null,
+      familyId: extra.familyId ?? null,
+    };
+  }
+
+  private async insert(input: NewUserInput): Promise<UserEntity> {
     try {
-      return await this.users.save(user);
+      return await this.users.insert({
+        email: input.email.trim().toLowerCase(),
+        name: input.name ?? null,
+        role: input.role ?? 'member',
+        passwordHash: await this.passwords.hash(input.password),
+      });
     } catch (error) {
       if (isUniqueViolation(error)) {
         throw ApiError.conflict('A user with that email exists', [
@@ -50,11 +102,5 @@ export class UsersService implements OnApplicationBootstrap {
       }
       throw error;
     }
-  }
-
-  async get(id: number): Promise<UserEntity> {
-    const user = await this.users.findOneBy({ id });
-    if (!user) throw ApiError.notFound('No such user');
-    return user;
   }
 }

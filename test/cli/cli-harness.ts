@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { runCli } from '../../src/cli/run.js';
 import { CompanyEntity } from '../../src/companies/company.entity.js';
 import { AppConfig } from '../../src/config/app-config.js';
-import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
+import { buildDataSourceOptions } from '../../src/data-source-options.js';
 import { SupplierEntity } from '../../src/suppliers/supplier.entity.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 

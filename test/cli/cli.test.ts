@@ -1,7 +1,7 @@
 import { verify } from '@node-rs/argon2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CompanyMemberEntity } from '../../src/companies/company-member.entity.js';
-import { SupplierMemberEntity } from '../../src/suppliers/supplier-member.entity.js';
+import { CompanyMemberEntity } from '../../src/memberships/company-member.entity.js';
+import { SupplierMemberEntity } from '../../src/memberships/supplier-member.entity.js';
 import { UserEntity } from '../../src/users/user.entity.js';
 import { createCliHarness, insertCompany, insertSupplier, type CliHarness } from './cli-harness.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CartsService } from '../../src/carts/carts.service.js';
+import { DefaultCarts } from '../../src/carts/default-carts.service.js';
 import {
   countCarts,
   createCart,
@@ -13,7 +13,7 @@ import { bearer, createUser, expectEnvelope, type TestUser } from '../support/fa
 import { createIntent } from '../support/org.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
-/** Where a line lands (CartsService) and the one-default rule when requests collide. */
+/** Where a line lands (DefaultCarts) and the one-default rule when requests collide. */
 describe('carts', () => {
   let ctx: TestContext;
   let admin: TestUser;
@@ -32,9 +32,9 @@ describe('carts', () => {
   });
   afterAll(() => ctx?.close());
 
-  describe('CartsService (for the line endpoints)', () => {
+  describe('DefaultCarts (for the line endpoints)', () => {
     it('resolves the named cart, else the default, creating "default" when missing', async () => {
-      const service = ctx.app.get(CartsService);
+      const service = ctx.app.get(DefaultCarts);
       const user = await newUser();
       const created = await service.resolveTargetCart(principalOf(user));
       expect(created).toMatchObject({ reference: 'default', isDefault: true, companyId: null });
@@ -53,7 +53,7 @@ describe('carts', () => {
     });
 
     it('tells why a line may not join a cart: another company or currency', async () => {
-      const service = ctx.app.get(CartsService);
+      const service = ctx.app.get(DefaultCarts);
       const intent = await createIntent(ctx, alice, companyA);
       const cart = await createCart(ctx, intent);
       const entity = await service.resolveTargetCart(principalOf(alice, companyA), cart.cart_id);
@@ -85,7 +85,7 @@ describe('carts', () => {
       const other = await newUser();
       const carts = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          ctx.app.get(CartsService).create(principalOf(other), { reference: `s${i}` }),
+          ctx.app.get(DefaultCarts).create(principalOf(other), { reference: `s${i}` }),
         ),
       );
       expect(carts.filter((cart) => cart.isDefault)).toHaveLength(1);
@@ -110,7 +110,7 @@ describe('carts', () => {
       const ids = answers.map((res) => res.body.data.cart_id);
       expect(ids).toContain((expectEnvelope(current, 200).data as { cart_id: string }).cart_id);
 
-      const service = ctx.app.get(CartsService);
+      const service = ctx.app.get(DefaultCarts);
       const moved = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           service.create(principalOf(user), { reference: `d${i}`, default: true }),
@@ -122,7 +122,7 @@ describe('carts', () => {
     });
 
     it('20 parallel resolveTargetCart calls: one cart, which every call gets', async () => {
-      const service = ctx.app.get(CartsService);
+      const service = ctx.app.get(DefaultCarts);
       const user = await newUser();
       const carts = await Promise.all(
         Array.from({ length: 20 }, () => service.resolveTargetCart(principalOf(user))),
@@ -133,7 +133,7 @@ describe('carts', () => {
     });
 
     it('resolving and moving the default at once never fails and leaves one default', async () => {
-      const service = ctx.app.get(CartsService);
+      const service = ctx.app.get(DefaultCarts);
       const user = await newUser();
       const work: Promise<unknown>[] = [];
       for (let i = 0; i < 10; i += 1) {

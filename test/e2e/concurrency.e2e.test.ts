@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Principal } from '../../src/auth/principal.js';
+import type { Principal } from '../../src/principal/principal.js';
 import { CompaniesService } from '../../src/companies/companies.service.js';
 import { bearer, createUser, loginAdmin, unique, type TestUser } from '../support/factories.js';
 import { createModelWorld, minimalModel, sendModel } from '../support/model.factories.js';

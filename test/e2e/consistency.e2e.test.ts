@@ -5,8 +5,7 @@ import {
   ENGINE_VERSION,
   serializeConsistency,
 } from '../../src/engine/index.js';
-import { loadConsistency, storeConsistency } from '../../src/models/consistency-store.js';
-import { ModelsService } from '../../src/models/models.service.js';
+import { loadConsistency, storeConsistency } from '../../src/models/consistency.repository.js';
 import { bearer, errorPaths, expectEnvelope } from '../support/factories.js';
 import {
   createModelWorld,
@@ -192,17 +191,18 @@ describe('consistency: analysis, exact availability, stored compiled form', () =
   it('stores the compiled form with the version; another instance loads it, a new engine rebuilds it', async () => {
     const dataSource = ctx.app.get(DataSource);
     const stored = await loadConsistency(dataSource, model.id, 1);
-    expect(stored?.engine).toBe(ENGINE_VERSION);
-    const form = deserializeConsistency(stored?.bytes as Uint8Array);
+    const [row] = await dataSource.query(
+      'SELECT "consistency_engine" AS "engine" FROM "model_versions" WHERE "model_id" = ' +
+        (dataSource.options.type === 'postgres' ? '$1' : '?'),
+      [model.id],
+    );
+    expect(row.engine).toBe(ENGINE_VERSION);
+    const form = deserializeConsistency(stored as Uint8Array);
     expect(form?.analysis.configurations).toBe('2');
 
     // A marked copy: if the other instance shows the mark, it loaded instead of compiling.
     const marked = { ...form!, analysis: { ...form!.analysis, configurations: '2 (stored)' } };
-    const compiled = await ctx.app.get(ModelsService).loadCompiled(model.id, 1);
-    await storeConsistency(dataSource, model.id, 1, {
-      ...compiled.compiled,
-      consistency: marked,
-    });
+    await storeConsistency(dataSource, model.id, 1, serializeConsistency(marked));
     const other = await createTestApp({}, ctx.database);
     try {
       const get = () =>
@@ -233,9 +233,7 @@ describe('consistency: analysis, exact availability, stored compiled form', () =
           .set(bearer(world.supplierMember.token));
         expect((expectEnvelope(res, 200).data as Line).analysis.configurations).toBe('2');
         const rebuilt = await loadConsistency(dataSource, model.id, 1);
-        expect(deserializeConsistency(rebuilt?.bytes as Uint8Array)?.analysis.configurations).toBe(
-          '2',
-        );
+        expect(deserializeConsistency(rebuilt as Uint8Array)?.analysis.configurations).toBe('2');
       } finally {
         await third.close();
       }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../src/config/app-config.js';
-import { buildDataSourceOptions } from '../../src/database/data-source-options.js';
+import { buildDataSourceOptions } from '../../src/data-source-options.js';
 import { MIGRATIONS } from '../../src/database/migrations/index.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 

@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { expect } from 'vitest';
-import type { Principal } from '../../src/auth/principal.js';
+import type { Principal } from '../../src/principal/principal.js';
 import { CartLineEntity } from '../../src/carts/cart-line.entity.js';
 import { CartEntity } from '../../src/carts/cart.entity.js';
 import { ApiError } from '../../src/common/errors/api-error.js';

@@ -17,17 +17,9 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-/**
- * The real app (AppModule with its global guard, pipe, interceptor and filter) on a
- * database of its own (or `sharedDatabase`, to run several instances on one database).
- * `env` overrides configuration for one test file.
- */
-export async function createTestApp(
-  env: Record<string, string> = {},
-  sharedDatabase?: TestDatabase,
-): Promise<TestContext> {
-  const database = sharedDatabase ?? (await createTestDatabase());
-  const config = new AppConfig({
+/** The configuration every test app and service context runs with; `env` overrides it. */
+export function testConfig(database: TestDatabase, env: Record<string, string> = {}): AppConfig {
+  return new AppConfig({
     NODE_ENV: 'test',
     DATA_DIR: database.dataDir,
     JWT_SECRET: 'a-test-secret-that-is-long-enough-0123456789',
@@ -38,6 +30,19 @@ export async function createTestApp(
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
+}
+
+/**
+ * The real app (AppModule with its global guard, pipe, interceptor and filter) on a
+ * database of its own (or `sharedDatabase`, to run several instances on one database).
+ * `env` overrides configuration for one test file.
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  sharedDatabase?: TestDatabase,
+): Promise<TestContext> {
+  const database = sharedDatabase ?? (await createTestDatabase());
+  const config = testConfig(database, env);
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(AppConfig)
     .useValue(config)

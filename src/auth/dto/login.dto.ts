@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { MAX_PASSWORD_LENGTH } from '../password.service.js';
+import { MAX_PASSWORD_LENGTH } from '../../users/password.service.js';
 
 export class LoginDto {
   @ApiProperty({ example: 'admin@example.com' })

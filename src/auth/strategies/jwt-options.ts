@@ -1,6 +1,6 @@
 import passportJwt, { type StrategyOptionsWithoutRequest } from 'passport-jwt';
 import type { AppConfig } from '../../config/app-config.js';
-import { JWT_ALGORITHM } from '../jwt-claims.js';
+import { JWT_ALGORITHM } from '../../jwt/jwt-claims.js';
 
 export const { Strategy: JwtStrategyBase, ExtractJwt } = passportJwt;
 

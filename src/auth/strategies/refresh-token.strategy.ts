@@ -1,28 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { AppConfig } from '../../config/app-config.js';
-import { TOKEN_TYPES, type JwtClaims } from '../jwt-claims.js';
-import type { Principal } from '../principal.js';
+import { TOKEN_TYPES, type JwtClaims } from '../../jwt/jwt-claims.js';
+import type { Principal } from '../../principal/principal.js';
+import { UsersService } from '../../users/users.service.js';
 import { ExtractJwt, JwtStrategyBase, jwtVerifyOptions } from './jwt-options.js';
-import { PrincipalLoader } from './principal-loader.js';
 
 /**
  * A refresh token, read from the body `{refresh_token}`. This only proves the token is
  * genuine and unexpired; whether it is the family's current one (rotation, reuse
- * detection) is decided by the AuthService.
+ * detection) is decided by the SessionsService.
  */
 @Injectable()
 export class RefreshTokenStrategy extends PassportStrategy(JwtStrategyBase, 'refresh') {
   constructor(
     config: AppConfig,
-    private readonly principals: PrincipalLoader,
+    private readonly users: UsersService,
   ) {
     super(jwtVerifyOptions(config, ExtractJwt.fromBodyField('refresh_token')));
   }
 
   async validate(claims: JwtClaims): Promise<Principal | false> {
     if (claims.typ !== TOKEN_TYPES.refresh || !claims.fam || !claims.jti) return false;
-    return this.principals.load(Number(claims.sub), 'refresh', {
+    return this.users.principalFor(Number(claims.sub), 'refresh', {
       familyId: claims.fam,
       tokenId: claims.jti,
     });

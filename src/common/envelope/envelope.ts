@@ -1,4 +1,4 @@
-import type { Problem } from '../../engine/problems.js';
+import type { Problem } from '../../engine/index.js';
 
 export type Links = Partial<Record<'self' | 'first' | 'prev' | 'next' | 'last', string>>;
 

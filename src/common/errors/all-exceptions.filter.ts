@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import type { Response } from 'express';
 import { isDatabaseUnavailable, isUniqueViolation } from '../../database/db-errors.js';
-import type { Problem } from '../../engine/problems.js';
+import type { Problem } from '../../engine/index.js';
 import { statusText, type Envelope } from '../envelope/envelope.js';
 import { ApiError } from './api-error.js';
 

@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import type { Problem } from '../../engine/problems.js';
+import type { Problem } from '../../engine/index.js';
 
 export type { Problem };
 

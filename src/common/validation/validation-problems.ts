@@ -1,5 +1,5 @@
 import type { ValidationError } from 'class-validator';
-import type { Problem } from '../../engine/problems.js';
+import type { Problem } from '../../engine/index.js';
 
 /** Flattens class-validator errors into envelope problems with dotted paths (`questions.width`). */
 export function validationProblems(errors: ValidationError[], parent = ''): Problem[] {

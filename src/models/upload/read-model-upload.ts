@@ -2,7 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { ApiError } from '../../common/errors/api-error.js';
-import { sourceFormatOf, type ModelSourceFormat } from '../../engine/source/index.js';
+import { sourceFormatOf, type ModelSourceFormat } from '../../engine/index.js';
 
 /** The bytes of a model upload and the format its content type (or file name) names. */
 export interface ModelUpload {

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
-import { MAX_PASSWORD_LENGTH } from '../../auth/password.service.js';
+import { MAX_PASSWORD_LENGTH } from '../password.service.js';
 import type { UserEntity, UserRole } from '../user.entity.js';
 
 export const MIN_PASSWORD_LENGTH = 8;

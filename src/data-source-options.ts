@@ -1,8 +1,8 @@
 import type { DataSourceOptions } from 'typeorm';
-import type { DatabaseConfig } from '../config/app-config.js';
+import type { DatabaseConfig } from './config/app-config.js';
 import { ENTITIES } from './entities.js';
-import { MIGRATIONS } from './migrations/index.js';
-import { SnakeNamingStrategy } from './snake-naming.strategy.js';
+import { MIGRATIONS } from './database/migrations/index.js';
+import { SnakeNamingStrategy } from './database/snake-naming.strategy.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 

@@ -1,0 +1,94 @@
+// `npm run check:cycles`: no import cycle between files (dependency-cruiser's no-circular
+// rule) and none between the folders under src/ (each src/<folder> collapsed to one node,
+// its strongly connected components found with Tarjan's algorithm). `--graph` prints the
+// folder graph. Exits 1 on any cycle.
+import { cruise } from 'dependency-cruiser';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const config = require('../.dependency-cruiser.cjs');
+
+const result = await cruise(['src'], {
+  ...config.options,
+  validate: true,
+  ruleSet: { forbidden: config.forbidden },
+  tsConfig: { fileName: 'tsconfig.json' },
+});
+const { modules, summary } = result.output;
+
+/** `src/carts/carts.service.ts` → `carts`; files directly in src/ stay themselves. */
+const folderOf = (path) => {
+  const match = /^src\/([^/]+)\//.exec(path);
+  return match ? match[1] : path.replace(/^src\//, '');
+};
+
+const graph = new Map();
+for (const module of modules) {
+  if (!module.source.startsWith('src/')) continue;
+  const from = folderOf(module.source);
+  if (!graph.has(from)) graph.set(from, new Set());
+  for (const dependency of module.dependencies) {
+    if (!dependency.resolved.startsWith('src/')) continue;
+    const to = folderOf(dependency.resolved);
+    if (to !== from) graph.get(from).add(to);
+  }
+}
+
+if (process.argv.includes('--graph')) {
+  for (const [from, targets] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
+    console.log(`${from} -> ${[...targets].sort().join(', ') || '(nothing)'}`);
+  }
+}
+
+const cycles = stronglyConnected(graph).filter((component) => component.length > 1);
+let failed = false;
+for (const component of cycles) {
+  failed = true;
+  console.error(`folder cycle: ${component.sort().join(' <-> ')}`);
+}
+for (const violation of summary.violations) {
+  failed = true;
+  const path = violation.cycle?.map((step) => step.name ?? step).join(' -> ');
+  console.error(
+    `${violation.rule.name}: ${violation.from} -> ${violation.to}${path ? ` (${path})` : ''}`,
+  );
+}
+if (failed) process.exit(1);
+console.log(`no import cycles (${summary.totalCruised} modules, ${graph.size} folders)`);
+
+/** Tarjan's strongly connected components (R. Tarjan, SIAM J. Comput. 1972). */
+function stronglyConnected(edges) {
+  let index = 0;
+  const indices = new Map();
+  const lowlinks = new Map();
+  const stack = [];
+  const onStack = new Set();
+  const components = [];
+  const visit = (node) => {
+    indices.set(node, index);
+    lowlinks.set(node, index);
+    index += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!indices.has(next)) {
+        visit(next);
+        lowlinks.set(node, Math.min(lowlinks.get(node), lowlinks.get(next)));
+      } else if (onStack.has(next)) {
+        lowlinks.set(node, Math.min(lowlinks.get(node), indices.get(next)));
+      }
+    }
+    if (lowlinks.get(node) === indices.get(node)) {
+      const component = [];
+      let member;
+      do {
+        member = stack.pop();
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
+      components.push(component);
+    }
+  };
+  for (const node of edges.keys()) if (!indices.has(node)) visit(node);
+  return components;
+}

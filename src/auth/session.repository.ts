@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { IsNull, type DataSource, type Repository } from 'typeorm';
+import { RefreshFamilyEntity } from './refresh-family.entity.js';
+
+/** refresh_token_families: one row per login session. */
+@Injectable()
+export class SessionRepository {
+  private readonly rows: Repository<RefreshFamilyEntity>;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.rows = dataSource.getRepository(RefreshFamilyEntity);
+  }
+
+  async insert(
+    row: Pick<RefreshFamilyEntity, 'id' | 'userId' | 'currentJti' | 'expiresAt'>,
+  ): Promise<void> {
+    await this.rows.insert(this.rows.create({ ...row, revokedAt: null }));
+  }
+
+  findById(id: string): Promise<RefreshFamilyEntity | null> {
+    return this.rows.findOneBy({ id });
+  }
+
+  /**
+   * Compare-and-swap on the current jti: of two concurrent uses of one refresh token,
+   * only one matches. False when the token was not the live family's current one.
+   */
+  async rotate(id: string, presentedJti: string, nextJti: string): Promise<boolean> {
+    const result = await this.rows.update(
+      { id, currentJti: presentedJti, revokedAt: IsNull() },
+      { currentJti: nextJti },
+    );
+    return Boolean(result.affected);
+  }
+
+  async revoke(id: string, reason: string): Promise<void> {
+    await this.rows.update(
+      { id, revokedAt: IsNull() },
+      { revokedAt: new Date(), revokedReason: reason },
+    );
+  }
+}

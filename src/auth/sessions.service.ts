@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { ApiError } from '../common/errors/api-error.js';
+import { AppConfig } from '../config/app-config.js';
+import { TOKEN_TYPES, type JwtClaims } from '../jwt/jwt-claims.js';
+import { TokenIssuer } from '../jwt/token-issuer.service.js';
+import type { LoginResultDto } from './dto/login-result.dto.js';
+import { SessionRepository } from './session.repository.js';
+
+/**
+ * Login sessions (refresh-token families): start one, rotate its refresh token with
+ * reuse detection, end it, and tell whether an access token's session is still live.
+ */
+@Injectable()
+export class SessionsService {
+  constructor(
+    private readonly sessions: SessionRepository,
+    private readonly tokens: TokenIssuer,
+    private readonly config: AppConfig,
+  ) {}
+
+  async start(userId: number): Promise<LoginResultDto> {
+    const familyId = randomUUID();
+    const jti = randomUUID();
+    const expiresAt = new Date(Date.now() + this.config.jwt.refreshTtlSeconds * 1000);
+    await this.sessions.insert({ id: familyId, userId, currentJti: jti, expiresAt });
+    return this.issuePair(userId, familyId, jti, expiresAt);
+  }
+
+  /**
+   * Exchanges the family's current refresh token for a new pair. An older token of the
+   * family means it was stolen or replayed: the whole family is revoked.
+   */
+  async rotate(userId: number, familyId: string, presentedJti: string): Promise<LoginResultDto> {
+    const family = await this.sessions.findById(familyId);
+    if (!family || family.revokedAt || family.userId !== userId) throw invalidRefresh();
+    const nextJti = randomUUID();
+    if (!(await this.sessions.rotate(familyId, presentedJti, nextJti))) {
+      await this.sessions.revoke(familyId, 'reuse_detected');
+      throw invalidRefresh();
+    }
+    return this.issuePair(userId, familyId, nextJti, family.expiresAt);
+  }
+
+  end(familyId: string): Promise<void> {
+    return this.sessions.revoke(familyId, 'logout');
+  }
+
+  /**
+   * An access JWT counts only while its session is live, so that logout and reuse
+   * detection end it at once rather than when it expires.
+   */
+  async authenticateAccess(claims: JwtClaims): Promise<boolean> {
+    if (claims.typ !== TOKEN_TYPES.access || !claims.fam) return false;
+    const family = await this.sessions.findById(claims.fam);
+    return Boolean(family && !family.revokedAt && String(family.userId) === claims.sub);
+  }
+
+  /** The refresh token keeps the family's original expiry: rotation does not extend a session. */
+  private async issuePair(
+    userId: number,
+    familyId: string,
+    jti: string,
+    expiresAt: Date,
+  ): Promise<LoginResultDto> {
+    const refreshTtl = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
+    return {
+      access_token: await this.tokens.access(userId, familyId),
+      refresh_token: await this.tokens.refresh(userId, familyId, jti, refreshTtl),
+      token_type: 'Bearer',
+      expires_in: this.config.jwt.accessTtlSeconds,
+    };
+  }
+}
+
+function invalidRefresh(): ApiError {
+  return ApiError.unauthorized('The refresh token is invalid, used or revoked', [
+    { code: 'invalid_refresh_token', message: 'The refresh token is invalid, used or revoked' },
+  ]);
+}

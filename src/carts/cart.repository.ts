@@ -1,0 +1,201 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager, FindOptionsWhere, Repository } from 'typeorm';
+import { ApiError } from '../common/errors/api-error.js';
+import { isUniqueViolation } from '../database/db-errors.js';
+import { TransactionRunner } from '../database/transaction-runner.js';
+import { CartLineEntity } from './cart-line.entity.js';
+import { CartEntity } from './cart.entity.js';
+
+/** Which of a user's carts a query sees: all, or those recorded with one company. */
+export interface CartFilter {
+  userId: number;
+  companyId?: number;
+}
+
+export type NewCartRow = Pick<
+  CartEntity,
+  'id' | 'userId' | 'companyId' | 'reference' | 'isDefault'
+>;
+export type NewCartLineRow = Omit<CartLineEntity, 'id' | 'createdAt'>;
+
+/** Reads a line admission check needs: inside the locked transaction, or outside one. */
+export interface CartLineReader {
+  /** A currency of the cart's lines other than `currency` (null when there is none). */
+  otherCurrency(cartId: string, currency: string): Promise<string | null>;
+}
+
+/** The cart's lines while its row is locked: check, then insert. */
+export interface LockedCart extends CartLineReader {
+  insertLine(row: NewCartLineRow): Promise<CartLineEntity>;
+}
+
+/** The synchronous better-sqlite3 handle TypeORM keeps as `driver.databaseConnection`. */
+interface SyncSqliteHandle {
+  transaction<T>(work: () => T): () => T;
+  prepare(sql: string): { run(...params: unknown[]): unknown };
+}
+
+/** Key space of the PostgreSQL advisory lock that serializes one user's default changes. */
+const DEFAULT_CART_LOCK = 0x43617274; // "Cart"
+
+/** A PostgreSQL mover can only lose to a lock-free first-cart insert; one retry settles it. */
+const MOVE_ATTEMPTS = 5;
+
+/**
+ * carts and cart_lines, with every SQLite/PostgreSQL difference of the cart feature:
+ * how the default flag moves, and how a cart is held while a line joins it. A second
+ * default for a user reaches the caller as a unique violation
+ * (`uq_carts_one_default_per_user`).
+ */
+@Injectable()
+export class CartRepository implements CartLineReader {
+  private readonly carts: Repository<CartEntity>;
+  private readonly lines: Repository<CartLineEntity>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {
+    this.carts = dataSource.getRepository(CartEntity);
+    this.lines = dataSource.getRepository(CartLineEntity);
+  }
+
+  async insert(row: NewCartRow): Promise<CartEntity> {
+    const cart = this.carts.create(row);
+    await this.carts.insert(cart);
+    return cart;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.carts.delete({ id });
+  }
+
+  /** The user's default cart, whoever made it. */
+  findDefault(userId: number): Promise<CartEntity | null> {
+    return this.carts.findOneBy({ userId, isDefault: true });
+  }
+
+  hasDefault(userId: number): Promise<boolean> {
+    return this.carts.existsBy({ userId, isDefault: true });
+  }
+
+  findDefaultIn(filter: CartFilter): Promise<CartEntity | null> {
+    return this.carts.findOneBy({ ...where(filter), isDefault: true });
+  }
+
+  findIn(filter: CartFilter, id: string): Promise<CartEntity | null> {
+    return this.carts.findOneBy({ ...where(filter), id });
+  }
+
+  /** One page of carts, oldest first, with the count. */
+  page(filter: CartFilter, offset: number, limit: number): Promise<[CartEntity[], number]> {
+    return this.carts.findAndCount({
+      where: where(filter),
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+
+  /** The cart's lines, oldest first. */
+  linesOf(cartId: string): Promise<CartLineEntity[]> {
+    return this.lines.find({ where: { cartId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** False when the cart has no such line. */
+  async deleteLine(cartId: string, lineId: number): Promise<boolean> {
+    const { affected } = await this.lines.delete({ id: lineId, cartId });
+    return Boolean(affected);
+  }
+
+  otherCurrency(cartId: string, currency: string): Promise<string | null> {
+    return otherCurrencyIn(this.dataSource.manager, cartId, currency);
+  }
+
+  /**
+   * Runs `work` in a transaction holding the cart row, so that checking a new line
+   * against the cart's lines and inserting it cannot interleave with another line's
+   * (PostgreSQL: SELECT … FOR UPDATE; SQLite transactions already run one at a time,
+   * see TransactionRunner).
+   */
+  withCartLocked<T>(cartId: string, work: (cart: LockedCart) => Promise<T>): Promise<T> {
+    return this.transactions.run(async (manager) => {
+      if (manager.connection.options.type === 'postgres') {
+        await manager.query('SELECT "id" FROM "carts" WHERE "id" = $1 FOR UPDATE', [cartId]);
+      }
+      return work({
+        otherCurrency: (id, currency) => otherCurrencyIn(manager, id, currency),
+        insertLine: (row) => manager.save(manager.create(CartLineEntity, row)),
+      });
+    });
+  }
+
+  /**
+   * Moves a user's default flag to one of their carts: clear the old default and set
+   * the new one in one transaction, so that the partial unique index never sees two
+   * defaults and the user never has none.
+   *
+   * PostgreSQL: a transaction on its own pooled connection, serialized per user by an
+   * advisory lock (which holds across service instances). SQLite: TypeORM shares one
+   * connection between all requests, so an async transaction would interleave with
+   * other requests' statements; the two updates run as one synchronous better-sqlite3
+   * transaction instead, which nothing can interleave with.
+   */
+  async moveDefault(userId: number, cartId: string): Promise<void> {
+    if (this.dataSource.options.type === 'postgres') return this.moveOnPostgres(userId, cartId);
+    this.moveOnSqlite(userId, cartId);
+  }
+
+  private async moveOnPostgres(userId: number, cartId: string): Promise<void> {
+    for (let attempt = 1; attempt <= MOVE_ATTEMPTS; attempt += 1) {
+      try {
+        await this.dataSource.transaction(async (manager) => {
+          await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [DEFAULT_CART_LOCK, userId]);
+          await manager.update(CartEntity, { userId, isDefault: true }, { isDefault: false });
+          await manager.update(CartEntity, { id: cartId, userId }, { isDefault: true });
+        });
+        return;
+      } catch (error) {
+        // A first cart inserted as default at the same moment: clear it on the next try.
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    throw ApiError.conflict('The default cart is being changed concurrently; try again');
+  }
+
+  private moveOnSqlite(userId: number, cartId: string): void {
+    const handle = (this.dataSource.driver as unknown as { databaseConnection: SyncSqliteHandle })
+      .databaseConnection;
+    const clear = handle.prepare(
+      'UPDATE "carts" SET "is_default" = 0 WHERE "user_id" = ? AND "is_default" = 1',
+    );
+    const claim = handle.prepare(
+      'UPDATE "carts" SET "is_default" = 1 WHERE "id" = ? AND "user_id" = ?',
+    );
+    handle.transaction(() => {
+      clear.run(userId);
+      claim.run(cartId, userId);
+    })();
+  }
+}
+
+function where(filter: CartFilter): FindOptionsWhere<CartEntity> {
+  return filter.companyId === undefined
+    ? { userId: filter.userId }
+    : { userId: filter.userId, companyId: filter.companyId };
+}
+
+async function otherCurrencyIn(
+  manager: EntityManager,
+  cartId: string,
+  currency: string,
+): Promise<string | null> {
+  const other = await manager
+    .createQueryBuilder(CartLineEntity, 'line')
+    .where('line.cart_id = :cartId', { cartId })
+    .andWhere('line.currency <> :currency', { currency })
+    .select('line.currency', 'currency')
+    .getRawOne<{ currency: string }>();
+  return other?.currency ?? null;
+}

@@ -1,0 +1,143 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { AccessService } from '../access/access.service.js';
+import { ApiError, type Problem } from '../common/errors/api-error.js';
+import { isUuid } from '../common/http/id-param.js';
+import { isUniqueViolation } from '../database/db-errors.js';
+import type { Principal } from '../principal/principal.js';
+import type { CartEntity } from './cart.entity.js';
+import { CartRepository, type CartLineReader } from './cart.repository.js';
+import type { CreateCartDto } from './dto/create-cart.dto.js';
+
+/** The reference of a default cart created on the caller's behalf (DESIGN.md, POST /v1/carts). */
+export const DEFAULT_CART_REFERENCE = 'default';
+
+/** Re-reads after losing a race for the default; the winner is committed by then. */
+const CLAIM_ATTEMPTS = 3;
+
+export function cartNotFound(message: string, path?: string): Problem {
+  return path === undefined ? { code: 'not_found', message } : { code: 'not_found', message, path };
+}
+
+/**
+ * The cart rows behind the cart routes: creating carts while keeping exactly one
+ * default per user, finding the cart a caller may see, and choosing and checking the
+ * cart a new line goes into. Who sees which cart is AccessService's (cartScope,
+ * canSeeCart); see docs/DECISIONS.md, "Carts".
+ */
+@Injectable()
+export class DefaultCarts {
+  constructor(
+    private readonly carts: CartRepository,
+    private readonly access: AccessService,
+  ) {}
+
+  /**
+   * A new cart. The caller's first cart (more exactly: a cart made while they have no
+   * default) becomes their default; `default: true` moves the default to the new cart.
+   */
+  async create(principal: Principal, input: CreateCartDto): Promise<CartEntity> {
+    if (input.default === true) {
+      const cart = await this.insert(principal, input.reference, false);
+      try {
+        await this.carts.moveDefault(principal.userId, cart.id);
+      } catch (error) {
+        await this.carts.delete(cart.id);
+        throw error;
+      }
+      cart.isDefault = true;
+      return cart;
+    }
+    if (!(await this.carts.hasDefault(principal.userId))) {
+      const claimed = await this.tryInsertDefault(principal, input.reference);
+      if (claimed) return claimed;
+    }
+    return this.insert(principal, input.reference, false);
+  }
+
+  /** A cart the caller may see, or 404 exactly as if it did not exist. */
+  async getVisible(principal: Principal, cartId: string): Promise<CartEntity> {
+    const cart = isUuid(cartId)
+      ? await this.carts.findIn(this.access.cartScope(principal), cartId.toLowerCase())
+      : null;
+    if (!cart) {
+      throw ApiError.notFound('Cart not found', [cartNotFound('Cart not found', 'cart_id')]);
+    }
+    return cart;
+  }
+
+  /**
+   * The cart a new line goes into (POST /v1/carts): the named cart (404 if the caller
+   * may not see it), else the caller's default cart, created with reference "default"
+   * when the caller has none. Concurrent callers all get the same default cart: a
+   * losing insert hits `uq_carts_one_default_per_user` and re-reads the winner.
+   * An intent token whose user's default cart belongs to another company gets 403:
+   * it must name a cart or move the default (POST /v1/carts/new `default: true`).
+   */
+  async resolveTargetCart(principal: Principal, cartId?: string): Promise<CartEntity> {
+    if (cartId !== undefined) return this.getVisible(principal, cartId);
+    for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt += 1) {
+      const current = await this.carts.findDefault(principal.userId);
+      if (current && this.access.canSeeCart(principal, current)) return current;
+      if (current) {
+        throw ApiError.forbidden('Your default cart belongs to another company', [
+          {
+            code: 'default_cart_not_accessible',
+            message:
+              'The default cart was not created for this company: name a cart_id, ' +
+              'or create a cart with default: true',
+            path: 'cart_id',
+          },
+        ]);
+      }
+      const created = await this.tryInsertDefault(principal, DEFAULT_CART_REFERENCE);
+      if (created) return created;
+    }
+    throw ApiError.conflict('The default cart is being changed concurrently; try again');
+  }
+
+  /**
+   * Why a line may not go into `cart` (empty when it may). A cart holds one currency,
+   * and a cart recorded with a company only holds that company's lines (AccessService),
+   * so that an intent token never sees another company's configurations.
+   */
+  async lineProblems(
+    cart: CartEntity,
+    companyId: number,
+    currency: string,
+    lines: CartLineReader = this.carts,
+  ): Promise<Problem[]> {
+    const problems = this.access.cartCompanyProblems(cart, companyId);
+    const other = await lines.otherCurrency(cart.id, currency);
+    if (other !== null) {
+      problems.push({
+        code: 'currency_mismatch',
+        message: `This cart holds ${other} lines; a ${currency} line cannot join them`,
+      });
+    }
+    return problems;
+  }
+
+  /** Inserts a default cart; null when another cart became the default first. */
+  private async tryInsertDefault(
+    principal: Principal,
+    reference: string,
+  ): Promise<CartEntity | null> {
+    try {
+      return await this.insert(principal, reference, true);
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+  }
+
+  private insert(principal: Principal, reference: string, isDefault: boolean): Promise<CartEntity> {
+    return this.carts.insert({
+      id: randomUUID(),
+      userId: principal.userId,
+      companyId: this.access.cartCompanyOf(principal),
+      reference,
+      isDefault,
+    });
+  }
+}

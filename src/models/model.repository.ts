@@ -1,0 +1,285 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Brackets, In, Not, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { isUniqueViolation } from '../database/db-errors.js';
+import { TransactionRunner } from '../database/transaction-runner.js';
+import type { ModelAsset } from '../engine/index.js';
+import { CompanySupplierEntity } from '../suppliers/company-supplier.entity.js';
+import { loadConsistency, storeConsistency } from './consistency.repository.js';
+import { ModelAssetEntity } from './model-asset.entity.js';
+import { lockCutoff } from './model-lock.js';
+import { ModelVersionEntity } from './model-version.entity.js';
+import { ModelEntity } from './model.entity.js';
+
+/** Rows per INSERT of assets: keeps statements well under the drivers' parameter limits. */
+const ASSET_BATCH = 50;
+
+/** Another model of the supplier already has this `general.code`. */
+export class CodeTakenError extends Error {}
+
+/** Someone else stored this version number first. */
+export class VersionTakenError extends Error {
+  constructor(readonly versionNumber: number) {
+    super(`version ${versionNumber} exists`);
+  }
+}
+
+/** An immutable version to store, with the files its zip shipped. */
+export interface NewVersion {
+  definition: Record<string, unknown>;
+  sourceFormat: string;
+  /** The compiled consistency form (engine serializeConsistency bytes); absent: built on first use. */
+  consistency?: Uint8Array;
+  assets: Map<string, ModelAsset>;
+  createdById: number;
+  createdAt: Date;
+}
+
+/** What a new version changes on its model row. */
+export interface ModelIdentity {
+  name: string;
+  code: string | null;
+  general: Record<string, unknown>;
+}
+
+/**
+ * models, model_versions and model_assets. Writes of a version happen in one transaction
+ * with the model row; a concurrent upload that took the code surfaces as CodeTakenError
+ * (checked) or a unique violation (the index `uq_models_supplier_code`).
+ */
+@Injectable()
+export class ModelRepository {
+  private readonly models: Repository<ModelEntity>;
+  private readonly versions: Repository<ModelVersionEntity>;
+  private readonly assets: Repository<ModelAssetEntity>;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {
+    this.models = dataSource.getRepository(ModelEntity);
+    this.versions = dataSource.getRepository(ModelVersionEntity);
+    this.assets = dataSource.getRepository(ModelAssetEntity);
+  }
+
+  findById(id: number): Promise<ModelEntity | null> {
+    return this.models.findOneBy({ id });
+  }
+
+  findVersion(modelId: number, versionNumber: number): Promise<ModelVersionEntity | null> {
+    return this.versions.findOneBy({ modelId, versionNumber });
+  }
+
+  /** The consistency form stored with a version (undefined: none yet). */
+  findConsistency(modelId: number, versionNumber: number): Promise<Uint8Array | undefined> {
+    return loadConsistency(this.dataSource, modelId, versionNumber);
+  }
+
+  /** Stores a version's consistency form (rebuilt by a newer engine). */
+  saveConsistency(modelId: number, versionNumber: number, form: Uint8Array): Promise<void> {
+    return storeConsistency(this.dataSource, modelId, versionNumber, form);
+  }
+
+  findAsset(
+    modelId: number,
+    versionNumber: number,
+    path: string,
+  ): Promise<ModelAssetEntity | null> {
+    return this.assets.findOneBy({ modelId, versionNumber, path });
+  }
+
+  /** Version 1 of a new model: the model, its version and its assets in one transaction. */
+  createWithVersion(
+    supplierId: number,
+    identity: ModelIdentity,
+    version: NewVersion,
+  ): Promise<ModelEntity> {
+    return this.transactions.run(async (manager) => {
+      await assertCodeFree(manager, supplierId, identity.code);
+      const created = await manager.save(
+        manager.create(ModelEntity, {
+          supplierId,
+          ...identity,
+          versionNumber: 1,
+          lockedById: null,
+          lockedAt: null,
+          createdAt: version.createdAt,
+          updatedAt: null,
+        }),
+      );
+      await insertVersion(manager, created.id, 1, version);
+      return created;
+    });
+  }
+
+  /**
+   * Version n+1 of `model`, only if the row is still at `model.versionNumber` and its
+   * lock is free for the uploader (one conditional UPDATE: no one slips in between).
+   * False when that condition failed; nothing is stored then.
+   */
+  storeNextVersion(
+    model: ModelEntity,
+    identity: ModelIdentity,
+    version: NewVersion,
+  ): Promise<boolean> {
+    const next = model.versionNumber + 1;
+    return this.transactions.run(async (manager) => {
+      await assertCodeFree(manager, model.supplierId, identity.code, model.id);
+      const changes = { ...identity, versionNumber: next, updatedAt: version.createdAt };
+      const result = await manager
+        .createQueryBuilder()
+        .update(ModelEntity)
+        .set(changes as QueryDeepPartialEntity<ModelEntity>)
+        .where('id = :id AND version_number = :current', {
+          id: model.id,
+          current: model.versionNumber,
+        })
+        .andWhere(lockFreeFor(version.createdById, version.createdAt))
+        .execute();
+      if (!result.affected) return false;
+      await insertVersion(manager, model.id, next, version);
+      return true;
+    });
+  }
+
+  /** Takes (or renews) the edit lock if it is free, lapsed or the user's; false otherwise. */
+  async tryLock(modelId: number, userId: number, now: Date): Promise<boolean> {
+    const result = await this.models
+      .createQueryBuilder()
+      .update(ModelEntity)
+      .set({ lockedById: userId, lockedAt: now })
+      .where('id = :id', { id: modelId })
+      .andWhere(lockFreeFor(userId, now))
+      .execute();
+    return Boolean(result.affected);
+  }
+
+  /** Clears the lock if `holderId` still holds it. */
+  async unlock(modelId: number, holderId: number): Promise<void> {
+    await this.models.update(
+      { id: modelId, lockedById: holderId },
+      { lockedById: null, lockedAt: null },
+    );
+  }
+
+  /** One page of a supplier's models, by id, with the count. */
+  pageForSupplier(
+    supplierId: number,
+    offset: number,
+    limit: number,
+  ): Promise<[ModelEntity[], number]> {
+    return this.models.findAndCount({
+      where: { supplierId },
+      order: { id: 'ASC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+
+  /** One page of the models of the suppliers a company buys from, by id, with the count. */
+  pageForCompany(
+    companyId: number,
+    offset: number,
+    limit: number,
+  ): Promise<[ModelEntity[], number]> {
+    return this.models
+      .createQueryBuilder('m')
+      .innerJoin(
+        CompanySupplierEntity,
+        'link',
+        'link.supplierId = m.supplierId AND link.companyId = :companyId',
+        { companyId },
+      )
+      .orderBy('m.id', 'ASC')
+      .skip(offset)
+      .take(limit)
+      .getManyAndCount();
+  }
+
+  /**
+   * The current versions of these models of this supplier (others are left out), with
+   * the files those versions ship: what an upload's `imports` merge.
+   */
+  async currentVersionsOf(
+    ids: number[],
+    supplierId: number,
+  ): Promise<{ versions: ModelVersionEntity[]; assets: ModelAssetEntity[] }> {
+    if (ids.length === 0) return { versions: [], assets: [] };
+    const rows = await this.models.findBy({ id: In(ids), supplierId });
+    const current = rows.map((row) => ({ modelId: row.id, versionNumber: row.versionNumber }));
+    if (current.length === 0) return { versions: [], assets: [] };
+    const [versions, assets] = await Promise.all([
+      this.versions.findBy(current),
+      this.assets.findBy(current),
+    ]);
+    return { versions, assets };
+  }
+}
+
+/**
+ * SQL condition for a conditional UPDATE of `models`: the lock is free, lapsed, or held
+ * by `userId`. Checked in the same statement as the write.
+ */
+function lockFreeFor(userId: number, now: Date): Brackets {
+  return new Brackets((lock) =>
+    lock
+      .where('locked_by_id IS NULL')
+      .orWhere('locked_by_id = :me', { me: userId })
+      .orWhere('locked_at < :cutoff', { cutoff: lockCutoff(now) }),
+  );
+}
+
+async function assertCodeFree(
+  manager: EntityManager,
+  supplierId: number,
+  code: string | null,
+  exceptModelId?: number,
+): Promise<void> {
+  if (code === null) return;
+  const taken = await manager.existsBy(ModelEntity, {
+    supplierId,
+    code,
+    ...(exceptModelId === undefined ? {} : { id: Not(exceptModelId) }),
+  });
+  if (taken) throw new CodeTakenError(code);
+}
+
+/** Stores one immutable version and its assets; a lost race for its number is VersionTakenError. */
+async function insertVersion(
+  manager: EntityManager,
+  modelId: number,
+  versionNumber: number,
+  version: NewVersion,
+): Promise<void> {
+  try {
+    await manager.save(
+      manager.create(ModelVersionEntity, {
+        modelId,
+        versionNumber,
+        definition: version.definition,
+        sourceFormat: version.sourceFormat,
+        createdById: version.createdById,
+        createdAt: version.createdAt,
+      }),
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new VersionTakenError(versionNumber);
+    throw error;
+  }
+  if (version.consistency !== undefined)
+    await storeConsistency(manager, modelId, versionNumber, version.consistency);
+  const rows = [...version.assets].map(([path, asset]) =>
+    manager.create(ModelAssetEntity, {
+      modelId,
+      versionNumber,
+      path,
+      contentType: asset.contentType,
+      contentBase64: asset.bytes.toString('base64'),
+      size: asset.bytes.length,
+    }),
+  );
+  for (let start = 0; start < rows.length; start += ASSET_BATCH) {
+    await manager.insert(ModelAssetEntity, rows.slice(start, start + ASSET_BATCH));
+  }
+}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { In, type DataSource, type Repository } from 'typeorm';
+import { UserEntity, type UserRole } from './user.entity.js';
+
+export interface NewUserRow {
+  email: string;
+  name: string | null;
+  role: UserRole;
+  passwordHash: string;
+}
+
+/** The users table. Unique violations (email) reach the caller, which names the status. */
+@Injectable()
+export class UserRepository {
+  private readonly rows: Repository<UserEntity>;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.rows = dataSource.getRepository(UserEntity);
+  }
+
+  findById(id: number): Promise<UserEntity | null> {
+    return this.rows.findOneBy({ id });
+  }
+
+  /** `email` as stored (lower-cased). */
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.rows.findOneBy({ email });
+  }
+
+  existsByEmail(email: string): Promise<boolean> {
+    return this.rows.existsBy({ email });
+  }
+
+  findByIds(ids: number[]): Promise<UserEntity[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.rows.findBy({ id: In(ids) });
+  }
+
+  /** The oldest admin (the CLI's default uploader). */
+  async firstAdmin(): Promise<UserEntity | null> {
+    const [admin] = await this.rows.find({
+      where: { role: 'admin' },
+      order: { id: 'ASC' },
+      take: 1,
+    });
+    return admin ?? null;
+  }
+
+  insert(row: NewUserRow): Promise<UserEntity> {
+    return this.rows.save(this.rows.create({ ...row, createdAt: new Date() }));
+  }
+}

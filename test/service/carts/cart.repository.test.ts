@@ -1,0 +1,101 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CartRepository, type NewCartLineRow } from '../../../src/carts/cart.repository.js';
+import { createServiceContext, type ServiceContext } from '../../support/service-context.js';
+import { createServiceWorld, type ServiceWorld } from '../../support/service-world.js';
+
+/**
+ * CartRepository holds the cart feature's SQLite/PostgreSQL differences: these run on
+ * whichever database DATABASE_URL names (CI runs both), through its real transactions.
+ */
+describe('CartRepository', () => {
+  let ctx: ServiceContext;
+  let carts: CartRepository;
+  let w: ServiceWorld;
+
+  beforeAll(async () => {
+    ctx = await createServiceContext();
+    carts = ctx.get(CartRepository);
+    w = await createServiceWorld(ctx);
+  });
+  afterAll(() => ctx?.close());
+
+  const newCart = (userId: number, isDefault = false) =>
+    carts.insert({ id: randomUUID(), userId, companyId: null, reference: 'r', isDefault });
+
+  const line = (cartId: string, currency: string): NewCartLineRow => ({
+    cartId,
+    modelId: w.modelM,
+    versionNumber: 1,
+    companyId: w.companyA,
+    languageCode: null,
+    answers: {},
+    line: {},
+    total: '1.00',
+    currency,
+  });
+
+  it('refuses a second default for a user (the partial unique index)', async () => {
+    const user = await ctx.newMember();
+    await newCart(user.userId, true);
+    await expect(newCart(user.userId, true)).rejects.toThrow();
+    expect((await carts.findDefault(user.userId))?.userId).toBe(user.userId);
+  });
+
+  it('moves the default under 20 concurrent moves: exactly one default, the user never without', async () => {
+    const user = await ctx.newMember();
+    await newCart(user.userId, true);
+    const others = await Promise.all(Array.from({ length: 20 }, () => newCart(user.userId)));
+    await Promise.all(others.map((cart) => carts.moveDefault(user.userId, cart.id)));
+    const [all] = await carts.page({ userId: user.userId }, 0, 50);
+    expect(all.filter((cart) => cart.isDefault)).toHaveLength(1);
+    expect(others.map((cart) => cart.id)).toContain((await carts.findDefault(user.userId))?.id);
+  });
+
+  it('admits lines one at a time under the cart lock: racing currencies cannot both join', async () => {
+    const user = await ctx.newMember();
+    const cart = await newCart(user.userId);
+    const tryAdd = (currency: string) =>
+      carts.withCartLocked(cart.id, async (locked) => {
+        if ((await locked.otherCurrency(cart.id, currency)) !== null) return 'refused';
+        await locked.insertLine(line(cart.id, currency));
+        return 'added';
+      });
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => tryAdd(i % 2 === 0 ? 'EUR' : 'USD')),
+    );
+    const stored = await carts.linesOf(cart.id);
+    expect(new Set(stored.map((row) => row.currency)).size).toBe(1);
+    expect(outcomes.filter((o) => o === 'added')).toHaveLength(stored.length);
+    expect(await carts.otherCurrency(cart.id, stored[0].currency)).toBeNull();
+  });
+
+  it('rolls the locked work back when it throws', async () => {
+    const user = await ctx.newMember();
+    const cart = await newCart(user.userId);
+    await expect(
+      carts.withCartLocked(cart.id, async (locked) => {
+        await locked.insertLine(line(cart.id, 'EUR'));
+        throw new Error('refused after the insert');
+      }),
+    ).rejects.toThrow('refused after the insert');
+    expect(await carts.linesOf(cart.id)).toEqual([]);
+  });
+
+  it('scopes reads to the filter: user, and company for intent tokens', async () => {
+    const user = await ctx.newMember();
+    const cart = await carts.insert({
+      id: randomUUID(),
+      userId: user.userId,
+      companyId: w.companyA,
+      reference: 'shop',
+      isDefault: false,
+    });
+    expect((await carts.findIn({ userId: user.userId }, cart.id))?.id).toBe(cart.id);
+    expect(
+      await carts.findIn({ userId: user.userId, companyId: w.companyA }, cart.id),
+    ).not.toBeNull();
+    expect(await carts.findIn({ userId: user.userId, companyId: 0 }, cart.id)).toBeNull();
+    expect(await carts.findIn({ userId: w.bob.userId }, cart.id)).toBeNull();
+  });
+});

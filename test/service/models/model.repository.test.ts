@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  CodeTakenError,
+  ModelRepository,
+  type NewVersion,
+} from '../../../src/models/model.repository.js';
+import { createServiceContext, type ServiceContext } from '../../support/service-context.js';
+import { createServiceWorld, type ServiceWorld } from '../../support/service-world.js';
+
+/** ModelRepository's conditional writes, on whichever database DATABASE_URL names. */
+describe('ModelRepository', () => {
+  let ctx: ServiceContext;
+  let models: ModelRepository;
+  let w: ServiceWorld;
+
+  beforeAll(async () => {
+    ctx = await createServiceContext();
+    models = ctx.get(ModelRepository);
+    w = await createServiceWorld(ctx);
+  });
+  afterAll(() => ctx?.close());
+
+  const version = (createdById: number, at = new Date()): NewVersion => ({
+    definition: { general: { name: 'Stored' } },
+    sourceFormat: 'json',
+    assets: new Map([
+      ['img/a.svg', { bytes: Buffer.from('<svg/>'), contentType: 'image/svg+xml' }],
+    ]),
+    createdById,
+    createdAt: at,
+  });
+  const identity = (code: string | null) => ({ name: 'Stored', code, general: { name: 'Stored' } });
+
+  it('stores version n+1 only from the version it was read at', async () => {
+    const model = await models.findById(w.modelM);
+    if (!model) throw new Error('model M is missing');
+    expect(await models.storeNextVersion(model, identity(null), version(w.sam.userId))).toBe(true);
+    // The same (now stale) row again: the conditional update matches nothing.
+    expect(await models.storeNextVersion(model, identity(null), version(w.sam.userId))).toBe(false);
+    const current = await models.findById(w.modelM);
+    expect(current?.versionNumber).toBe(model.versionNumber + 1);
+    expect(await models.findVersion(w.modelM, model.versionNumber + 1)).not.toBeNull();
+    const asset = await models.findAsset(w.modelM, model.versionNumber + 1, 'img/a.svg');
+    expect(asset?.contentType).toBe('image/svg+xml');
+  });
+
+  it('refuses a code another model of the supplier uses', async () => {
+    const taken = `CODE-${Date.now()}`;
+    await models.createWithVersion(w.supplierS, identity(taken), version(w.sam.userId));
+    await expect(
+      models.createWithVersion(w.supplierS, identity(taken), version(w.sam.userId)),
+    ).rejects.toBeInstanceOf(CodeTakenError);
+    // Another supplier may use it.
+    const other = await models.createWithVersion(
+      w.supplierT,
+      identity(taken),
+      version(w.sam.userId),
+    );
+    expect(other.versionNumber).toBe(1);
+  });
+
+  it('holds the edit lock for one user until released; a held lock blocks versions', async () => {
+    const now = new Date();
+    expect(await models.tryLock(w.modelM, w.sam.userId, now)).toBe(true);
+    expect(await models.tryLock(w.modelM, w.sam.userId, now)).toBe(true);
+    expect(await models.tryLock(w.modelM, w.alice.userId, now)).toBe(false);
+    const locked = await models.findById(w.modelM);
+    if (!locked) throw new Error('model M is missing');
+    expect(await models.storeNextVersion(locked, identity(null), version(w.alice.userId))).toBe(
+      false,
+    );
+    await models.unlock(w.modelM, w.sam.userId);
+    expect(await models.tryLock(w.modelM, w.alice.userId, now)).toBe(true);
+    await models.unlock(w.modelM, w.alice.userId);
+  });
+
+  it('merges only the current versions of the same supplier', async () => {
+    const { versions, assets } = await models.currentVersionsOf([w.modelM, w.modelN], w.supplierS);
+    expect(versions.map((row) => row.modelId)).toEqual([w.modelM]);
+    expect(assets.every((row) => row.modelId === w.modelM)).toBe(true);
+    expect(await models.currentVersionsOf([], w.supplierS)).toEqual({ versions: [], assets: [] });
+  });
+});
