@@ -190,7 +190,8 @@ function explainOption(
   const consistentWith = (set: readonly AnswerUnit[]): boolean =>
     isConsistent(form, restrict(form, [...set, option]));
   // A table that always applies and excludes it with the answers of its other columns:
-  // those answers conflict with it (no diagram pass when there is one of them).
+  // those answers conflict with it; one of them is the whole explanation.
+  const tables: AnswerUnit[][] = [];
   for (const reason of localReasons ?? []) {
     if (!isUnconditionalTable(model, reason)) continue;
     const others = ruleQuestions(model, reason).filter((q) => q !== question);
@@ -199,17 +200,22 @@ function explainOption(
     const columns = others
       .map((q) => unitOf[q])
       .filter((unit): unit is AnswerUnit => unit !== undefined);
-    const found = columns.length === 1 ? columns : quickXplain(columns, consistentWith);
-    if (found !== undefined && found.length > 0)
-      return found.map((unit) => model.questions[unit.question].key);
+    if (columns.length === 1) return [model.questions[columns[0].question].key];
+    if (columns.length > 1) tables.push(columns);
   }
-  // Else often pairwise: one answer that has no completion with this value.
+  // Else often pairwise: one answer that has no completion with this value (cached rows).
   const pairs = compatibleWith(form, layer, value);
   for (const unit of units) {
     if (unit.layers.length === 1 && unit.layers[0] !== layer) {
       if (pairs[form.valueBase[unit.layers[0]] + unit.values[0]] === 0)
         return [model.questions[unit.question].key];
     }
+  }
+  // A minimal subset of one excluding table's answered columns (a few checks).
+  for (const columns of tables) {
+    const found = quickXplain(columns, consistentWith);
+    if (found !== undefined && found.length > 0)
+      return found.map((unit) => model.questions[unit.question].key);
   }
   const candidates: AnswerUnit[] = [];
   for (const unit of units) {
