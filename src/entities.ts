@@ -3,6 +3,7 @@ import { CartLineEntity } from './carts/cart-line.entity.js';
 import { CartEntity } from './carts/cart.entity.js';
 import { CompanyMemberEntity } from './memberships/company-member.entity.js';
 import { CompanyEntity } from './companies/company.entity.js';
+import { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity.js';
 import { IntentTokenEntity } from './intents/intent-token.entity.js';
 import { ModelAssetEntity } from './models/model-asset.entity.js';
 import { ModelVersionEntity } from './models/model-version.entity.js';
@@ -29,4 +30,5 @@ export const ENTITIES = [
   ModelAssetEntity,
   CartEntity,
   CartLineEntity,
+  IdempotencyKeyEntity,
 ];

@@ -13,6 +13,7 @@ import { CartsService } from './carts.service.js';
 import { CartDetailDto } from './dto/cart-detail.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import { CreateCartDto } from './dto/create-cart.dto.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ApiTags('carts')
 @Controller('v1/carts')
@@ -21,6 +22,7 @@ export class CartsController {
 
   @Post('new')
   @Auth('jwt', 'intent')
+  @Idempotent()
   @SeedContract({ invalidBody: 401 })
   @ResponseMessage('Cart created')
   @ApiOperation({

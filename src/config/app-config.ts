@@ -29,8 +29,20 @@ export class AppConfig {
   readonly loginRateLimit: { max: number; windowSeconds: number };
   readonly engineLimits: EngineLimits;
   readonly compiledModelCacheSize: number;
+  /** Bytes the compiled-model cache may hold (estimated, see engine/model-size.ts). */
+  readonly compiledModelCacheBytes: number;
+  /** Worker threads that compile models, and how many compiles may wait for one. */
+  readonly compileWorkers: number;
+  readonly compileQueueSize: number;
+  /** Old-generation heap of each compile worker: a model that needs more is refused (413). */
+  readonly compileWorkerHeapMb: number;
   readonly swaggerEnabled: boolean;
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
+  readonly logFormat: 'json' | 'pretty';
+  /** Browser origins allowed to call the API (CORS); empty: no cross-origin access. */
+  readonly corsOrigins: string[];
+  /** How long SIGTERM waits for requests already received before closing anyway. */
+  readonly shutdownTimeoutMs: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     const problems: string[] = [];
@@ -80,10 +92,34 @@ export class AppConfig {
         2 ** 31,
       ),
       questions: read.int('MODEL_MAX_QUESTIONS', DEFAULT_ENGINE_LIMITS.questions, 1, 1_000_000),
+      expressionCost: read.int(
+        'MODEL_EXPRESSION_COST_LIMIT',
+        DEFAULT_ENGINE_LIMITS.expressionCost,
+        100,
+        1_000_000_000,
+      ),
+      evaluationCost: read.int(
+        'EVALUATION_COST_BUDGET',
+        DEFAULT_ENGINE_LIMITS.evaluationCost,
+        100,
+        1_000_000_000,
+      ),
     };
     this.compiledModelCacheSize = read.int('COMPILED_MODEL_CACHE_SIZE', 200, 1, 100_000);
+    this.compiledModelCacheBytes = read.int(
+      'COMPILED_MODEL_CACHE_BYTES',
+      256 * 1024 * 1024,
+      1024 * 1024,
+      2 ** 40,
+    );
+    this.compileWorkers = read.int('COMPILE_WORKERS', 1, 1, 64);
+    this.compileQueueSize = read.int('COMPILE_QUEUE_SIZE', 8, 0, 10_000);
+    this.compileWorkerHeapMb = read.int('COMPILE_WORKER_HEAP_MB', 256, 64, 16_384);
     this.swaggerEnabled = read.bool('SWAGGER_ENABLED', true);
     this.logLevel = read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log');
+    this.logFormat = read.oneOf('LOG_FORMAT', ['json', 'pretty'] as const, 'json');
+    this.corsOrigins = read.origins('CORS_ORIGINS');
+    this.shutdownTimeoutMs = read.int('SHUTDOWN_TIMEOUT', 25, 0, 3600) * 1000;
 
     if (problems.length > 0) {
       throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -153,6 +189,27 @@ class EnvReader {
       this.problems.push(`${name} must be a ${protocols.join(' or ')}// URL`);
     }
     return raw;
+  }
+
+  /** A comma-separated list of origins (`https://shop.example`, `http://127.0.0.1:8080`). */
+  origins(name: string): string[] {
+    const raw = this.env[name]?.trim();
+    if (!raw) return [];
+    const origins: string[] = [];
+    for (const item of raw.split(',').map((part) => part.trim())) {
+      let origin: string | null = null;
+      try {
+        const url = new URL(item);
+        if (url.origin === item.replace(/\/$/, '') && ['http:', 'https:'].includes(url.protocol))
+          origin = url.origin;
+      } catch {
+        origin = null;
+      }
+      if (origin === null)
+        this.problems.push(`${name}: "${item}" is not an origin (scheme://host[:port])`);
+      else origins.push(origin);
+    }
+    return origins;
   }
 
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {

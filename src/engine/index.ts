@@ -21,10 +21,11 @@ export {
   type DescribeOptions,
   type ModelDescription,
 } from './describe.js';
-export { CompiledModelCache } from './cache.js';
+export { CompiledModelCache, type CacheEntryOptions } from './cache.js';
+export { reviveModel, reviveSteps, toTransferable, type RevivedModel } from './transfer.js';
 export { DEFAULT_ENGINE_LIMITS, resolveLimits, type EngineLimits } from './limits.js';
 export { MAX_REPORTED_PROBLEMS, ProblemList, type Problem } from './problems.js';
-export type { QuestionType } from './cel/environment.js';
+export { QUESTION_TYPES, type QuestionType } from './cel/environment.js';
 export { Money } from './money.js';
 export {
   importedModelIds,

@@ -20,6 +20,12 @@ export interface EngineLimits {
   bomItems: number;
   /** Characters in one CEL expression. */
   expressionBytes: number;
+  /** Rows of every compatibility table together. */
+  tableRows: number;
+  /** Static worst-case cost of one expression (cel/cost.ts), checked at upload. */
+  expressionCost: number;
+  /** Runtime cost budget of one evaluation, over all its expressions. */
+  evaluationCost: number;
   /** Compile budget of the consistency form: milliseconds (MODEL_FORMAT.md "Limits"). */
   consistencyMs: number;
   /** Compile budget of the consistency form: bytes of diagram storage. */
@@ -39,6 +45,9 @@ export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
   rules: 20_000,
   bomItems: 50_000,
   expressionBytes: 4 * 1024,
+  tableRows: 500_000,
+  expressionCost: 1_000_000,
+  evaluationCost: 10_000_000,
   consistencyMs: 30_000,
   consistencyBytes: 256 * 1024 * 1024,
   consistencyEnumeration: 100_000,

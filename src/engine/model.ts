@@ -37,10 +37,10 @@ export interface CompiledQuestion {
   readonly step: number | undefined;
   readonly minLength: number | undefined;
   readonly maxLength: number | undefined;
-  /** Triggers that set this question, in list order (filled by compile). */
-  readonly triggers: number[];
+  /** Triggers that set this question, in list order (set by the compile's compaction). */
+  readonly triggers: readonly number[];
   /** Parallel to `triggers`: the index of this question's target in that trigger's `targets`. */
-  readonly triggerTargets: number[];
+  readonly triggerTargets: readonly number[];
 }
 
 export interface CompiledVariable {
@@ -204,6 +204,8 @@ export interface CompiledModel {
   readonly optionBase: Int32Array;
   /** Every option's rounded price in minor units, flat (0: no price; NaN: use optionPrices). */
   readonly optionPriceMinor: Float64Array;
+  /** The runtime cost budget of one evaluation (EngineLimits.evaluationCost). */
+  readonly costBudget: number;
   /** Top-level `x-*` members, verbatim. */
   readonly extensions: Readonly<Record<string, unknown>>;
   /** The compiled solution space of the finite part (consistency/). */

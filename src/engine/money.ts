@@ -114,3 +114,18 @@ export class MinorSum {
     return this.minor === 0 ? ZERO : new Money(this.minor).dividedBy(powerOfTen(this.scale));
   }
 }
+
+/**
+ * The largest magnitude a computed quantity, price, line total or adjustment may have
+ * (10^18, far above any real order): beyond it an amount is "out of range" and the line
+ * invalid (MODEL_FORMAT.md "Answers": fail closed), instead of a 300-digit price.
+ */
+export const MAX_AMOUNT = new Decimal('1e18');
+
+export function withinAmountRange(amount: Money): boolean {
+  return amount.abs().lessThan(MAX_AMOUNT);
+}
+
+export function outOfRange(what: string): string {
+  return `${what} is out of range (its magnitude must stay under 10^18)`;
+}

@@ -7,7 +7,17 @@ export type Conversion =
 
 const fail = (code: string, message: string): Conversion => ({ ok: false, code, message });
 
-type QuestionShape = Pick<CompiledQuestion, 'type' | 'optionIndex' | 'key'>;
+type QuestionShape = Pick<CompiledQuestion, 'type' | 'optionIndex' | 'key'> & {
+  readonly maxLength?: number;
+};
+
+/** Unicode code points of a string, counted only when its UTF-16 length could exceed `limit`. */
+function longerThan(text: string, limit: number): boolean {
+  if (text.length <= limit) return false;
+  let count = 0;
+  for (const _ of text) if (++count > limit) return true;
+  return false;
+}
 
 /**
  * One element of an answer's `values` (or of a multi_choice literal) as its CEL
@@ -36,6 +46,9 @@ export function convertElement(question: QuestionShape, raw: unknown): Conversio
       return { ok: true, value: raw };
     case 'text':
       if (typeof raw !== 'string') return fail('wrong_type', 'expected a string');
+      // Refused before any expression reads it: the static cost bounds assume max_length.
+      if (question.maxLength !== undefined && longerThan(raw, question.maxLength))
+        return fail('too_long', `${question.key} takes at most ${question.maxLength} characters`);
       return { ok: true, value: raw };
   }
 }

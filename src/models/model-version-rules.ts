@@ -26,9 +26,7 @@ export function modelIdentity(built: BuiltModel): ModelIdentity {
     });
   }
   if (problems.length > 0) throw ApiError.badRequest('The model is invalid', problems);
-  // Validated by the compile.
-  const general = built.definition.general as Record<string, unknown>;
-  return { name, code: code ?? null, general };
+  return { name, code: code ?? null, general: built.general };
 }
 
 /**

@@ -27,7 +27,8 @@ export class VersionTakenError extends Error {
 
 /** An immutable version to store, with the files its zip shipped. */
 export interface NewVersion {
-  definition: Record<string, unknown>;
+  /** The merged definition as JSON text: stored as it is (see insertVersion). */
+  definitionJson: string;
   sourceFormat: string;
   /** The compiled consistency form (engine serializeConsistency bytes); absent: built on first use. */
   consistency?: Uint8Array;
@@ -79,6 +80,25 @@ export class ModelRepository {
   /** Stores a version's consistency form (rebuilt by a newer engine). */
   saveConsistency(modelId: number, versionNumber: number, form: Uint8Array): Promise<void> {
     return storeConsistency(this.dataSource, modelId, versionNumber, form);
+  }
+
+  /**
+   * A version's definition as the stored JSON text, unparsed (undefined: no such version):
+   * the compile worker parses it, so a cache miss never parses megabytes on the event loop.
+   */
+  async findVersionDefinitionText(
+    modelId: number,
+    versionNumber: number,
+  ): Promise<string | undefined> {
+    const row = await this.versions
+      .createQueryBuilder('version')
+      .select('version.definition', 'definition')
+      .where('version.modelId = :modelId AND version.versionNumber = :versionNumber', {
+        modelId,
+        versionNumber,
+      })
+      .getRawOne<{ definition: string }>();
+    return row?.definition;
   }
 
   findAsset(
@@ -253,16 +273,22 @@ async function insertVersion(
   version: NewVersion,
 ): Promise<void> {
   try {
-    await manager.save(
-      manager.create(ModelVersionEntity, {
+    // The text goes in as a parameter: the simple-json column would otherwise serialize
+    // (and TypeORM's save walk) a multi-megabyte object on the event loop.
+    await manager
+      .createQueryBuilder()
+      .insert()
+      .into(ModelVersionEntity)
+      .values({
         modelId,
         versionNumber,
-        definition: version.definition,
+        definition: () => ':definition',
         sourceFormat: version.sourceFormat,
         createdById: version.createdById,
         createdAt: version.createdAt,
-      }),
-    );
+      })
+      .setParameter('definition', version.definitionJson)
+      .execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw new VersionTakenError(versionNumber);
     throw error;

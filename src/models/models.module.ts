@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
-import { CompiledModelCache } from '../engine/index.js';
+import { CompiledModels } from './compiled-models.service.js';
 import { CompanyModelsController } from './company-models.controller.js';
 import { CompanyModelsService } from './company-models.service.js';
 import { ModelAssetsService } from './model-assets.service.js';
@@ -13,7 +12,8 @@ import { SupplierModelsController } from './supplier-models.controller.js';
 
 /**
  * Models: upload (JSON, YAML, zip), immutable versions, the edit lock, assets, and the
- * compiled-model cache the cart lines evaluate against (ModelsService.loadCompiled).
+ * compiled models the cart lines evaluate against (CompiledModels: worker pool and cache,
+ * reached through ModelsService.loadCompiled).
  */
 @Module({
   controllers: [SupplierModelsController, ModelsController, CompanyModelsController],
@@ -24,11 +24,7 @@ import { SupplierModelsController } from './supplier-models.controller.js';
     ModelLockService,
     ModelAssetsService,
     CompanyModelsService,
-    {
-      provide: CompiledModelCache,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => new CompiledModelCache(config.compiledModelCacheSize),
-    },
+    CompiledModels,
   ],
   exports: [ModelsService],
 })

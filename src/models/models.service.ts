@@ -3,14 +3,10 @@ import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
-import { AppConfig } from '../config/app-config.js';
-import {
-  CompiledModelCache,
-  compileModel,
-  type CompiledModel,
-  serializeConsistency,
-} from '../engine/index.js';
+import { type CompiledModel, serializeConsistency } from '../engine/index.js';
 import type { Principal } from '../principal/principal.js';
+import { CompiledModels } from './compiled-models.service.js';
+import { isCurrentConsistency } from './consistency.repository.js';
 import { ModelAnalysisDto } from './dto/model-analysis.dto.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
 import { ModelUploadDto } from './dto/model-upload.dto.js';
@@ -24,7 +20,6 @@ import {
 import { modelIdentity, storingVersion, versionConflict } from './model-version-rules.js';
 import type { ModelEntity } from './model.entity.js';
 import { ModelRepository, type NewVersion } from './model.repository.js';
-import { isCurrentConsistency } from './consistency.repository.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 
 /** A model version ready to evaluate: compiled once, then shared from the cache. */
@@ -37,11 +32,9 @@ export interface LoadedModel {
 /** Reads the upload body; called only once the caller may upload at all. */
 export type UploadReader = () => Promise<ModelUpload>;
 
-const cacheKey = (modelId: number, versionNumber: number) => `${modelId}:${versionNumber}`;
-
 /** The version row (and files) an upload stores. */
 const versionOf = (built: BuiltModel, principal: Principal, now: Date): NewVersion => ({
-  definition: built.definition,
+  definitionJson: built.definitionJson,
   sourceFormat: built.format,
   consistency: serializeConsistency(built.compiled.consistency),
   assets: built.assets,
@@ -55,8 +48,7 @@ export class ModelsService {
     private readonly models: ModelRepository,
     private readonly builder: ModelBuilderService,
     private readonly access: AccessService,
-    private readonly cache: CompiledModelCache,
-    private readonly config: AppConfig,
+    private readonly compiledModels: CompiledModels,
   ) {}
 
   /** Version 1 of a new model (the supplier's members and admins). */
@@ -72,8 +64,8 @@ export class ModelsService {
     const model = await storingVersion(identity.code, () =>
       this.models.createWithVersion(supplierId, identity, versionOf(built, principal, now)),
     );
-    this.cache.getOrCompile(cacheKey(model.id, 1), () => built.compiled);
-    const dto = ModelDto.from(model, built.definition.general, now);
+    this.compiledModels.remember(model.id, 1, built);
+    const dto = ModelDto.from(model, built.general, now);
     return ModelUploadDto.withWarnings(dto, built.compiled);
   }
 
@@ -103,10 +95,10 @@ export class ModelsService {
       this.models.storeNextVersion(model, identity, versionOf(built, principal, now)),
     );
     if (!stored) throw await this.updateRefusal(model.id, principal);
-    this.cache.getOrCompile(cacheKey(model.id, next), () => built.compiled);
+    this.compiledModels.remember(model.id, next, built);
     const updated = await this.models.findById(model.id);
     if (!updated) throw ApiError.notFound('No model found');
-    const dto = ModelDto.from(updated, built.definition.general);
+    const dto = ModelDto.from(updated, built.general);
     return ModelUploadDto.withWarnings(dto, built.compiled);
   }
 
@@ -141,8 +133,8 @@ export class ModelsService {
 
   /**
    * A version (default: the current one) compiled, from the cache when it is there; a
-   * miss loads the stored definition and compiles it once. No access check: callers
-   * decide who may use the model.
+   * miss loads the stored definition and compiles it once, in a worker (CompiledModels).
+   * No access check: callers decide who may use the model.
    */
   async loadCompiled(modelId: number, versionNumber?: number): Promise<LoadedModel> {
     const model = await this.models.findById(modelId);
@@ -152,25 +144,22 @@ export class ModelsService {
 
   /** As loadCompiled, for a model row the caller already has. */
   async compiledFor(model: ModelEntity, versionNumber = model.versionNumber): Promise<LoadedModel> {
-    const key = cacheKey(model.id, versionNumber);
-    const cached = this.cache.get(key);
-    if (cached) return { model, versionNumber, compiled: cached };
-
-    const version = await this.models.findVersion(model.id, versionNumber);
-    if (!version) throw ApiError.notFound('No such model version');
-    // The consistency form stored with the version is reused; another engine version
-    // (or none stored) recompiles it here, once, and stores the new one.
-    const stored = await this.models.findConsistency(model.id, versionNumber);
-    const reusable = isCurrentConsistency(stored);
-    const compiled = this.cache.getOrCompile(key, () => {
-      const result = compileModel(version.definition, this.config.engineLimits, {
-        consistency: reusable ? stored : undefined,
-      });
-      // Stored definitions compiled at upload; failing now means the engine changed.
-      if (!result.ok) throw new Error(`Stored model ${key} no longer compiles`);
-      return result.model;
-    });
-    if (!reusable) {
+    // The consistency form stored with the version is reused by the compile; one built by
+    // another engine version (or none) is rebuilt there and stored again here.
+    const stored: { read: boolean; current: boolean } = { read: false, current: false };
+    const compiled = await this.compiledModels.get(
+      model.id,
+      versionNumber,
+      () => this.models.findVersionDefinitionText(model.id, versionNumber),
+      async () => {
+        const bytes = await this.models.findConsistency(model.id, versionNumber);
+        stored.read = true;
+        stored.current = isCurrentConsistency(bytes);
+        return stored.current ? bytes : undefined;
+      },
+    );
+    if (!compiled) throw ApiError.notFound('No such model version');
+    if (stored.read && !stored.current) {
       const bytes = serializeConsistency(compiled.consistency);
       await this.models.saveConsistency(model.id, versionNumber, bytes);
     }

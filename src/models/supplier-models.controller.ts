@@ -16,7 +16,8 @@ import { ModelDto } from './dto/model.dto.js';
 import { ModelUploadDto } from './dto/model-upload.dto.js';
 import { ModelsService } from './models.service.js';
 import { MODEL_UPLOAD_BODY } from './upload/model-upload.openapi.js';
-import { readModelUpload } from './upload/read-model-upload.js';
+import { modelUploadBody, readModelUpload } from './upload/read-model-upload.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ApiTags('models')
 @Controller('v1/suppliers')
@@ -30,6 +31,7 @@ export class SupplierModelsController {
   @SeedContract({ notMember: 401 })
   @Auth('jwt', 'api', { supplierMember: 'id' })
   @RawBody()
+  @Idempotent(modelUploadBody)
   @ResponseMessage('Model created')
   @ApiOperation({
     summary: 'Create a model for supplier {id} (its members and admins)',

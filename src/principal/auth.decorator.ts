@@ -1,17 +1,19 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
 import type { CredentialKind } from './principal.js';
 
-export const AUTH_KEY = 'auth';
-export const PUBLIC_KEY = 'public';
-
-/** Swagger security scheme names, one per credential kind. */
-export const SECURITY_SCHEMES: Record<CredentialKind, string> = {
+/**
+ * Swagger security scheme names of the credentials sent in the Authorization header. The
+ * refresh token has none: it is a body field (RefreshDto).
+ */
+export const SECURITY_SCHEMES = {
   jwt: 'access-token',
   api: 'api-token',
   intent: 'intent-token',
-  refresh: 'refresh-token',
-};
+} as const;
+
+export const AUTH_KEY = 'auth';
+export const PUBLIC_KEY = 'public';
 
 export interface AuthOptions {
   /** Only admins pass. */
@@ -40,8 +42,12 @@ export function Auth(...args: [...CredentialKind[], AuthOptions] | CredentialKin
   return applyDecorators(
     SetMetadata(AUTH_KEY, requirement),
     // The statuses a failure answers differ between seed and other routes, so each route
-    // lists them itself with @ApiErrors.
-    ...kinds.map((kind) => ApiBearerAuth(SECURITY_SCHEMES[kind])),
+    // lists them itself with @ApiErrors. The refresh token is a body field (RefreshDto),
+    // not a header: a route that takes it needs no Authorization at all (`{}`).
+    ...kinds
+      .filter((kind): kind is keyof typeof SECURITY_SCHEMES => kind !== 'refresh')
+      .map((kind) => ApiBearerAuth(SECURITY_SCHEMES[kind])),
+    ...(kinds.includes('refresh') && kinds.length > 1 ? [ApiSecurity({})] : []),
   );
 }
 

@@ -3,6 +3,8 @@ export interface RateLimitStore {
   /** Adds one hit; answers the count in the current window and the seconds left in it. */
   hit(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }>;
   close(): Promise<void>;
+  /** Resolves when the store answers (readiness). */
+  ping(): Promise<void>;
 }
 
 /** One process's memory: right for a single instance and for tests. */
@@ -27,6 +29,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   async close(): Promise<void> {
     this.windows.clear();
   }
+
+  async ping(): Promise<void> {}
 
   private evictExpired(now: number): void {
     for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);

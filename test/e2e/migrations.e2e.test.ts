@@ -53,13 +53,10 @@ describe('migrations', () => {
     }
     await before.destroy();
 
-    const after = await open(MIGRATIONS);
+    const after = await open(MIGRATIONS.slice(0, 3));
     try {
       const applied = await after.runMigrations();
-      expect(applied.map((m) => m.name)).toEqual([
-        'ModelGeneral1764000000000',
-        'ModelConsistency1764100000000',
-      ]);
+      expect(applied.map((m) => m.name)).toEqual(['ModelGeneral1764000000000']);
       const row = await after
         .createQueryBuilder()
         .select('general')

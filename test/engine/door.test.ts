@@ -64,7 +64,8 @@ describe('door (zip source with a fragment)', () => {
     // Issue #6 changed this on purpose: a default that leaves no valid completion is
     // soft (MODEL_FORMAT "Consistency"), so it is left out instead of failing the rule.
     const result = evaluate(door, { leaf_width: 1100 });
-    expect(result.errors).toEqual([]);
+    // No rule failure; the hinges' BOM quantity is then unknown (fail-closed, issue #7).
+    expect(result.errors.map((e) => e.code)).toEqual(['bom_quantity_unknown']);
     expect(question(result, 'hinge_count')).toMatchObject({
       values: [],
       source: 'none',

@@ -104,4 +104,28 @@ describe('limits', () => {
       'expressionBytes',
     );
   });
+
+  it('table rows: counted over every rule before any table is read', () => {
+    const questions = [
+      { key: 'a', type: 'choice', label: 'A', options: [{ key: 'x', label: 'X' }] },
+    ];
+    const table = (rows: number) => ({
+      key: `t${rows}`,
+      message: 'm',
+      allowed: { columns: ['a'], rows: Array.from({ length: rows }, () => ['x']) },
+    });
+    const problems = problemsOf(model({ questions, rules: [table(2), table(3)] }), {
+      tableRows: 4,
+    });
+    expect(problems).toEqual([
+      {
+        code: 'limit_exceeded',
+        message: 'the tables of rules have 5 rows in total; the limit tableRows is 4',
+        path: 'rules',
+      },
+    ]);
+    expect(
+      compileModel(model({ questions, rules: [table(2), table(3)] }), limits({ tableRows: 5 })).ok,
+    ).toBe(true);
+  });
 });

@@ -80,14 +80,18 @@ describe('BOM', () => {
     expect(result.line.pricing.bom_total).toBe('35.63');
   });
 
-  it('an unknown quantity leaves the item out with a warning; an unknown price counts 0', () => {
+  // Was: warnings, the item left out and the price counted 0 (a cheaper valid line).
+  // Issue #7: fail closed, the configuration is invalid with each item's path.
+  it('an unknown quantity or price makes the configuration invalid with the item path', () => {
     const result = evaluate(compiled, {});
+    expect(result.valid).toBe(false);
     expect(result.line.bom_items.map((b) => b.key)).not.toContain('free');
-    expect(result.warnings.map((w) => [w.code, w.path])).toEqual([
+    expect(result.line.bom_items.map((b) => b.key)).not.toContain('priced');
+    expect(result.errors.map((e) => [e.code, e.path])).toEqual([
       ['bom_price_unknown', 'bom_items.priced'],
       ['bom_quantity_unknown', 'bom_items.free'],
     ]);
-    expect(result.line.bom_items.find((b) => b.key === 'priced')?.total_price).toBe('0.00');
+    expect(result.warnings.map((w) => w.code)).not.toContain('bom_price_unknown');
   });
 });
 
@@ -200,7 +204,11 @@ describe('pricing', () => {
     ]);
     // 12.27 + 2.50 - 1.53 + 0.00 = 13.24
     expect(result.line.pricing.total).toBe('13.24');
-    expect(result.warnings.map((w) => w.path)).toEqual(['pricing.adjustments.unknown']);
+    // Was a warning `adjustment_unknown` on a valid line; issue #7: fail closed.
+    expect(result.valid).toBe(false);
+    expect(result.errors.map((e) => [e.code, e.path])).toEqual([
+      ['adjustment_unknown', 'pricing.adjustments.unknown'],
+    ]);
     // two extras: by_expr 2*0.333 = 0.666 → 0.67; unknown 2 → 2.00
     // subtotal 12.27 + 3.30 = 15.57; discount -1.946… → -1.95; total 15.57 + 2.50 - 1.95 + 0.67 + 2.00 = 18.79
     const two = evaluate(compiled, { color: 'blue', extras: ['x', 'y'] });

@@ -32,7 +32,7 @@ describe('fixed engine deviations', () => {
   });
 
   // A BOM quantity is never negative: a computed one that comes out negative lowered the
-  // price; now the item is left out with a `bom_quantity_negative` warning.
+  // price; now the item is left out and the line is invalid (`bom_quantity_negative`).
   it('a CEL quantity that evaluates negative never yields a negative BOM line', () => {
     const compiled = compileOk(
       model({
@@ -45,5 +45,9 @@ describe('fixed engine deviations', () => {
     const result = evaluate(compiled, { n: 2 });
     for (const line of result.line.bom_items) expect(line.quantity.startsWith('-')).toBe(false);
     expect(result.line.pricing.bom_total.startsWith('-')).toBe(false);
+    expect(result.valid).toBe(false);
+    expect(result.errors.map((e) => [e.code, e.path])).toEqual([
+      ['bom_quantity_negative', 'bom_items.neg'],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, type TestContext } from './test-app.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, type HttpContext } from './test-app.js';
 
 export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
@@ -15,7 +15,7 @@ export interface TestUser {
   refreshToken: string;
 }
 
-export async function login(ctx: TestContext, email: string, password: string): Promise<TestUser> {
+export async function login(ctx: HttpContext, email: string, password: string): Promise<TestUser> {
   const res = await ctx.http.post('/v1/login').send({ email, password });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   const token = res.body.data.access_token as string;
@@ -25,13 +25,13 @@ export async function login(ctx: TestContext, email: string, password: string): 
 }
 
 /** The admin created at start-up from ADMIN_EMAIL / ADMIN_PASSWORD. */
-export function loginAdmin(ctx: TestContext): Promise<TestUser> {
+export function loginAdmin(ctx: HttpContext): Promise<TestUser> {
   return login(ctx, ADMIN_EMAIL, ADMIN_PASSWORD);
 }
 
 /** A new user (member unless `role` says admin), created by the admin, logged in. */
 export async function createUser(
-  ctx: TestContext,
+  ctx: HttpContext,
   admin: TestUser,
   options: { role?: 'admin' | 'member'; email?: string } = {},
 ): Promise<TestUser> {
@@ -63,7 +63,7 @@ export const errorPaths = (body: Record<string, unknown>): (string | undefined)[
 export const idsOf = (data: unknown): number[] => (data as { id: number }[]).map((item) => item.id);
 
 /** POST `text` as-is with Content-Type application/json (for malformed JSON). */
-export function postRawJson(ctx: TestContext, path: string, token: string, text: string) {
+export function postRawJson(ctx: HttpContext, path: string, token: string, text: string) {
   return ctx.http.post(path).set(bearer(token)).set('Content-Type', 'application/json').send(text);
 }
 

@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import JSZip from 'jszip';
+import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { bearer, createUser, loginAdmin, type TestUser } from './factories.js';
 import {
@@ -11,13 +9,11 @@ import {
   type TestCompany,
   type TestSupplier,
 } from './org.factories.js';
-import type { TestContext } from './test-app.js';
+import type { HttpContext } from './test-app.js';
 
-import { SHARED_MODELS_DIR } from './shared-dir.js';
+import { WINDOW_YAML_PATH } from './examples.js';
 
-export { SHARED_MODELS_DIR };
-export const WINDOW_YAML_PATH = join(SHARED_MODELS_DIR, 'window.yaml');
-export const DOOR_DIR = join(SHARED_MODELS_DIR, 'door');
+export { DOOR_DIR, EXAMPLES_DIR, WINDOW_YAML_PATH, zipFolder } from './examples.js';
 
 export const windowYaml = (): string => readFileSync(WINDOW_YAML_PATH, 'utf8');
 
@@ -37,7 +33,7 @@ export interface TestModel {
  * YAML, an object as JSON, a Buffer as a zip.
  */
 export async function uploadModel(
-  ctx: TestContext,
+  ctx: HttpContext,
   supplierId: number,
   token: string,
   model: string | Record<string, unknown> | Buffer,
@@ -49,7 +45,7 @@ export async function uploadModel(
 
 /** POST or PUT a model body without expectations (for error cases). */
 export function sendModel(
-  ctx: TestContext,
+  ctx: HttpContext,
   method: 'post' | 'put',
   url: string,
   token: string | null,
@@ -61,27 +57,6 @@ export function sendModel(
   if (Buffer.isBuffer(model)) return request.set('Content-Type', 'application/zip').send(model);
   if (typeof model === 'string') return request.set('Content-Type', 'application/yaml').send(model);
   return request.set('Content-Type', 'application/json').send(JSON.stringify(model));
-}
-
-/**
- * A zip of a folder (e.g. the door example), entries named by their path inside it;
- * `replace` swaps the content of some entries (`{'model.yaml': '…'}`).
- */
-export async function zipFolder(
-  folder: string,
-  replace: Record<string, string> = {},
-): Promise<Buffer> {
-  const zip = new JSZip();
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else zip.file(relative(folder, full).split(sep).join('/'), readFileSync(full));
-    }
-  };
-  walk(folder);
-  for (const [name, content] of Object.entries(replace)) zip.file(name, content);
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
 /** A small valid model with a unique code (so several fit in one supplier). */
@@ -118,7 +93,7 @@ export interface ModelWorld {
   outsider: TestUser;
 }
 
-export async function createModelWorld(ctx: TestContext): Promise<ModelWorld> {
+export async function createModelWorld(ctx: HttpContext): Promise<ModelWorld> {
   const admin = await loginAdmin(ctx);
   const companyMember = await createUser(ctx, admin);
   const company = await createCompany(ctx, companyMember);
@@ -130,7 +105,7 @@ export async function createModelWorld(ctx: TestContext): Promise<ModelWorld> {
 }
 
 /** Another member of the world's company, added by the admin. */
-export async function createCompanyMember(ctx: TestContext, world: ModelWorld): Promise<TestUser> {
+export async function createCompanyMember(ctx: HttpContext, world: ModelWorld): Promise<TestUser> {
   const user = await createUser(ctx, world.admin);
   await addCompanyMember(ctx, world.admin, world.company.id, user.id);
   return user;

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { bearer, createUser, loginAdmin, unique, type TestUser } from './factories.js';
-import type { TestContext } from './test-app.js';
+import type { HttpContext } from './test-app.js';
 
 export interface TestCompany {
   id: number;
@@ -33,7 +33,7 @@ export const supplierBody = (overrides: Record<string, unknown> = {}) => ({
 
 /** A company created by `owner` (who becomes its member). */
 export async function createCompany(
-  ctx: TestContext,
+  ctx: HttpContext,
   owner: TestUser,
   overrides: Record<string, unknown> = {},
 ): Promise<TestCompany> {
@@ -45,7 +45,7 @@ export async function createCompany(
 
 /** A supplier linked to `companyId`, created by an admin. */
 export async function createSupplier(
-  ctx: TestContext,
+  ctx: HttpContext,
   admin: TestUser,
   companyId: number,
   overrides: Record<string, unknown> = {},
@@ -57,7 +57,7 @@ export async function createSupplier(
 }
 
 export async function addSupplierMember(
-  ctx: TestContext,
+  ctx: HttpContext,
   admin: TestUser,
   supplierId: number,
   userId: number,
@@ -70,7 +70,7 @@ export async function addSupplierMember(
 }
 
 export async function addCompanyMember(
-  ctx: TestContext,
+  ctx: HttpContext,
   by: TestUser,
   companyId: number,
   userId: number,
@@ -84,7 +84,7 @@ export async function addCompanyMember(
 
 /** An intent token for `user` restricted to `companyId`. */
 export async function createIntent(
-  ctx: TestContext,
+  ctx: HttpContext,
   user: TestUser,
   companyId: number,
 ): Promise<string> {
@@ -97,7 +97,7 @@ export async function createIntent(
 }
 
 /** An API token (its secret) for `user`. */
-export async function createApiToken(ctx: TestContext, user: TestUser): Promise<string> {
+export async function createApiToken(ctx: HttpContext, user: TestUser): Promise<string> {
   const res = await ctx.http
     .post('/v1/tokens')
     .set(bearer(user.token))
@@ -117,7 +117,7 @@ export interface OrgWorld {
   company: TestCompany;
 }
 
-export async function createOrgWorld(ctx: TestContext): Promise<OrgWorld> {
+export async function createOrgWorld(ctx: HttpContext): Promise<OrgWorld> {
   const admin = await loginAdmin(ctx);
   const member = await createUser(ctx, admin);
   const outsider = await createUser(ctx, admin);

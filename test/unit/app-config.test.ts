@@ -77,4 +77,35 @@ describe('AppConfig: fail fast on a bad environment', () => {
     expect(config.engineLimits.zipEntries).toBe(1000);
     expect(config.loginRateLimit).toEqual({ max: 3, windowSeconds: 60 });
   });
+
+  it('reads the engine safety limits and the compile pool (issue #7)', () => {
+    const defaults = new AppConfig({ DATA_DIR: dataDir(), JWT_SECRET: SECRET });
+    expect(defaults.engineLimits).toMatchObject({
+      expressionCost: 1_000_000,
+      evaluationCost: 10_000_000,
+      tableRows: 500_000,
+    });
+    expect(defaults.compiledModelCacheBytes).toBe(256 * 1024 * 1024);
+    expect([defaults.compileWorkers, defaults.compileQueueSize]).toEqual([1, 8]);
+    const config = new AppConfig({
+      DATA_DIR: dataDir(),
+      JWT_SECRET: SECRET,
+      MODEL_EXPRESSION_COST_LIMIT: '5000',
+      EVALUATION_COST_BUDGET: '50000',
+      COMPILED_MODEL_CACHE_BYTES: String(64 * 1024 * 1024),
+      COMPILE_WORKERS: '2',
+      COMPILE_QUEUE_SIZE: '0',
+      COMPILE_WORKER_HEAP_MB: '128',
+    });
+    expect([config.engineLimits.expressionCost, config.engineLimits.evaluationCost]).toEqual([
+      5000, 50000,
+    ]);
+    expect(config.compiledModelCacheBytes).toBe(64 * 1024 * 1024);
+    expect([config.compileWorkers, config.compileQueueSize, config.compileWorkerHeapMb]).toEqual([
+      2, 0, 128,
+    ]);
+    expect(
+      () => new AppConfig({ DATA_DIR: dataDir(), JWT_SECRET: SECRET, COMPILE_WORKERS: '0' }),
+    ).toThrow(/COMPILE_WORKERS/);
+  });
 });

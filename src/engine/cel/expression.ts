@@ -1,47 +1,88 @@
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
+import { CostBudget, unlimitedBudget } from './budget.js';
+import { useRe2 } from './regex.js';
+import { strictNames } from './strict-names.js';
 
 /** The result of an expression that failed at evaluation (MODEL_FORMAT.md "unknown"). */
 export const UNKNOWN: unique symbol = Symbol('unknown');
 export type Unknown = typeof UNKNOWN;
 
-/** What expressions see: every question and variable key bound to its value (null when unset). */
-export type EvaluationContext = Map<string, unknown>;
+/**
+ * What expressions see: every question and variable key bound to its value (null when
+ * unset), and the evaluation's cost budget (cel-js reads names through `get`).
+ */
+export class EvaluationContext extends Map<string, unknown> {
+  budget: CostBudget = unlimitedBudget();
+}
 
 /**
- * One CEL expression of a model. Created during validation with its source and
- * upload path; `compile` parses and type-checks it and keeps the program, so that
- * evaluation never parses.
+ * One CEL expression of a model, in one of two forms. A *draft* (`Expression.draft`) is
+ * what validation finds: source and upload path; the compile fills in the names it reads
+ * and its static cost while checking it. A *complete* expression (`Expression.compile`)
+ * is built in one step from a checked draft: parsed and pre-checked in the evaluation
+ * environment (so evaluation takes cel-js's checked fast path and never parses), `matches`
+ * bound to RE2, strict names known. Only complete expressions run; a draft that reaches
+ * an evaluation throws (a compile bug), instead of quietly giving unknown.
  */
 export class Expression {
-  /** Free names read by the expression (set by compile). */
+  /** Free names read by the expression (filled on a draft by the compile). */
   names: readonly string[] = [];
-  private program: ParseResult | undefined;
+  /** Static worst-case cost (cel/cost.ts), charged to the budget before every run. */
+  cost = 1;
 
-  constructor(
+  private constructor(
     readonly source: string,
     readonly path: string,
+    private readonly program: ParseResult | undefined,
+    /** Names whose null value makes the expression unknown without running it. */
+    private readonly strict: readonly string[],
   ) {}
 
-  /** Parses in the evaluation environment and pre-checks, so evaluation takes cel-js's checked fast path. */
-  attach(environment: Environment): void {
-    const program = environment.parse(this.source);
+  static draft(source: string, path: string): Expression {
+    return new Expression(source, path, undefined, []);
+  }
+
+  /**
+   * A complete expression from a checked source, its names and its static cost. Throws
+   * when the source does not check in `environment` or `matches` cannot be bound to RE2.
+   */
+  static compile(
+    source: string,
+    path: string,
+    names: readonly string[],
+    cost: number,
+    environment: Environment,
+  ): Expression {
+    const program = environment.parse(source);
     const checked = program.check();
-    if (!checked.valid) throw checked.error ?? new Error(`cannot check ${this.source}`);
-    this.program = program;
+    if (!checked.valid) throw checked.error ?? new Error(`cannot check ${source}`);
+    if (!useRe2(program.ast)) throw new Error('matches cannot be bound to RE2');
+    const known = new Set(names);
+    const strict = strictNames(program.ast).filter((name) => known.has(name));
+    const expression = new Expression(source, path, program, strict);
+    expression.names = names;
+    expression.cost = cost;
+    return expression;
   }
 
-  /** A copy sharing the compiled program (see compile/compact.ts). */
-  clone(): Expression {
-    const copy = new Expression(this.source, this.path);
-    copy.names = this.names;
-    copy.program = this.program;
-    return copy;
+  /** The complete form of a checked draft. */
+  static complete(draft: Expression, environment: Environment): Expression {
+    return Expression.compile(draft.source, draft.path, draft.names, draft.cost, environment);
   }
 
-  /** The value, or UNKNOWN when evaluation fails (null operands, overflow, division by zero…). */
+  /**
+   * The value, or UNKNOWN when evaluation fails (null operands, overflow, division by
+   * zero…) or when the evaluation's budget cannot pay this expression's cost.
+   */
   run(context: EvaluationContext): unknown {
+    if (this.program === undefined)
+      throw new Error(`draft expression ${this.path} was never compiled`);
+    if (!context.budget.charge(this.cost, this.path)) return UNKNOWN;
+    for (let i = 0; i < this.strict.length; i++) {
+      if (context.get(this.strict[i]) === null) return UNKNOWN;
+    }
     try {
-      return this.program === undefined ? UNKNOWN : this.program(context);
+      return this.program(context);
     } catch {
       return UNKNOWN;
     }

@@ -14,9 +14,25 @@ import { copyTable } from './table-index.js';
 /** A compiled model before its consistency form is attached. */
 export type ModelCore = Omit<CompiledModel, 'consistency'>;
 
-/** A fresh copy of an optional expression (undefined stays undefined). */
-function x<T extends Expression | undefined>(expression: T): T {
-  return (expression === undefined ? undefined : expression.clone()) as T;
+/** The complete expression built for a validated draft (see compile-model.ts). */
+export type CompleteExpression = (draft: Expression) => Expression;
+
+/** The triggers that set a question, in list order, and the index of its target in each. */
+export interface QuestionSetters {
+  readonly triggers: number[];
+  readonly targets: number[];
+}
+
+/** What the compile adds to the validated model as it is compacted. */
+export interface Completion {
+  readonly complete: CompleteExpression;
+  /** Per question index. */
+  readonly setters: readonly QuestionSetters[];
+}
+
+/** The complete form of an optional expression (undefined stays undefined). */
+function optional(expression: Expression | undefined, c: CompleteExpression) {
+  return expression === undefined ? undefined : c(expression);
 }
 
 /**
@@ -28,28 +44,31 @@ function x<T extends Expression | undefined>(expression: T): T {
  * same option keys share one key → index Map. A 5,000-question model walks far
  * fewer bytes per evaluation; locality decides once the model outgrows the caches.
  */
-export function compactModel(model: ModelCore): ModelCore {
+export function compactModel(model: ModelCore, completion: Completion): ModelCore {
+  const c = completion.complete;
   const optionIndexes = new Map<string, ReadonlyMap<string, number>>();
-  const questions = model.questions.map((question) => compactQuestion(question, optionIndexes));
+  const questions = model.questions.map((question) =>
+    compactQuestion(question, optionIndexes, c, completion.setters[question.index]),
+  );
   return {
     general: model.general,
     imports: model.imports,
     questions,
     questionIndex: new Map(model.questionIndex),
-    variables: model.variables.map(compactVariable),
-    rules: model.rules.map(compactRule),
-    triggers: model.triggers.map(compactTrigger),
-    bomItems: compactBom(model.bomItems),
+    variables: model.variables.map((variable) => compactVariable(variable, c)),
+    rules: model.rules.map((rule) => compactRule(rule, c)),
+    triggers: model.triggers.map((trigger) => compactTrigger(trigger, c)),
+    bomItems: compactBom(model.bomItems, c),
     pricing: {
       basePrice: model.pricing.basePrice,
-      adjustments: model.pricing.adjustments.map(compactAdjustment),
+      adjustments: model.pricing.adjustments.map((adjustment) => compactAdjustment(adjustment, c)),
       scale: model.pricing.scale,
       mode: model.pricing.mode,
     },
     images: model.images.map((image) => ({
       key: image.key,
       src: image.src,
-      when: x(image.when),
+      when: optional(image.when, c),
       layer: image.layer,
       altSlot: image.altSlot,
     })),
@@ -60,6 +79,7 @@ export function compactModel(model: ModelCore): ModelCore {
     optionPriceTexts: model.optionPriceTexts,
     optionBase: model.optionBase,
     optionPriceMinor: model.optionPriceMinor,
+    costBudget: model.costBudget,
     extensions: model.extensions,
   };
 }
@@ -67,6 +87,8 @@ export function compactModel(model: ModelCore): ModelCore {
 function compactQuestion(
   question: CompiledQuestion,
   optionIndexes: Map<string, ReadonlyMap<string, number>>,
+  c: CompleteExpression,
+  setters: QuestionSetters,
 ): CompiledQuestion {
   const keys = question.options.map((option) => option.key).join('\u0000');
   let optionIndex = optionIndexes.get(keys);
@@ -78,12 +100,11 @@ function compactQuestion(
     labelSlot: question.labelSlot,
     descriptionSlot: question.descriptionSlot,
     unit: question.unit,
-    required:
-      typeof question.required === 'boolean' ? question.required : question.required.clone(),
-    visibleIf: x(question.visibleIf),
+    required: typeof question.required === 'boolean' ? question.required : c(question.required),
+    visibleIf: optional(question.visibleIf, c),
     defaultValue: question.defaultValue,
-    defaultExpr: x(question.defaultExpr),
-    options: question.options.map(compactOption),
+    defaultExpr: optional(question.defaultExpr, c),
+    options: question.options.map((option) => compactOption(option, c)),
     optionIndex,
     minSelected: question.minSelected,
     maxSelected: question.maxSelected,
@@ -92,79 +113,82 @@ function compactQuestion(
     step: question.step,
     minLength: question.minLength,
     maxLength: question.maxLength,
-    triggers: [...question.triggers],
-    triggerTargets: [...question.triggerTargets],
+    triggers: setters.triggers,
+    triggerTargets: setters.targets,
   };
 }
 
-function compactOption(option: CompiledOption): CompiledOption {
+function compactOption(option: CompiledOption, c: CompleteExpression): CompiledOption {
   return {
     key: option.key,
     labelSlot: option.labelSlot,
     descriptionSlot: option.descriptionSlot,
     price: option.price,
-    availableIf: x(option.availableIf),
+    availableIf: optional(option.availableIf, c),
     image: option.image,
   };
 }
 
-function compactVariable(variable: CompiledVariable): CompiledVariable {
+function compactVariable(variable: CompiledVariable, c: CompleteExpression): CompiledVariable {
   return {
     index: variable.index,
     key: variable.key,
-    expr: variable.expr.clone(),
+    expr: c(variable.expr),
     labelSlot: variable.labelSlot,
   };
 }
 
-function compactRule(rule: CompiledRule): CompiledRule {
+function compactRule(rule: CompiledRule, c: CompleteExpression): CompiledRule {
   return {
     index: rule.index,
     key: rule.key,
-    when: x(rule.when),
+    when: optional(rule.when, c),
     severity: rule.severity,
     messageSlot: rule.messageSlot,
-    assert: x(rule.assert),
+    assert: optional(rule.assert, c),
     table: rule.table === undefined ? undefined : copyTable(rule.table),
   };
 }
 
-function compactTrigger(trigger: CompiledTrigger): CompiledTrigger {
+function compactTrigger(trigger: CompiledTrigger, c: CompleteExpression): CompiledTrigger {
   return {
     index: trigger.index,
     key: trigger.key,
-    when: trigger.when.clone(),
+    when: c(trigger.when),
     targets: trigger.targets.map((target) => ({
       question: target.question,
       literal: target.literal,
-      expr: x(target.expr),
+      expr: optional(target.expr, c),
     })),
     messageSlot: trigger.messageSlot,
   };
 }
 
-function compactAdjustment(adjustment: CompiledAdjustment): CompiledAdjustment {
+function compactAdjustment(
+  adjustment: CompiledAdjustment,
+  c: CompleteExpression,
+): CompiledAdjustment {
   return {
     key: adjustment.key,
     labelSlot: adjustment.labelSlot,
-    when: x(adjustment.when),
+    when: optional(adjustment.when, c),
     amount: adjustment.amount,
     percent: adjustment.percent,
-    expr: x(adjustment.expr),
+    expr: optional(adjustment.expr, c),
   };
 }
 
-function compactBom(items: readonly CompiledBomItem[]): CompiledBomItem[] {
+function compactBom(items: readonly CompiledBomItem[], c: CompleteExpression): CompiledBomItem[] {
   return items.map((item) => ({
     key: item.key,
     sku: item.sku,
     descriptionSlot: item.descriptionSlot,
-    when: x(item.when),
-    quantity: item.quantity instanceof Expression ? item.quantity.clone() : item.quantity,
+    when: optional(item.when, c),
+    quantity: item.quantity instanceof Expression ? c(item.quantity) : item.quantity,
     unit: item.unit,
     unitPrice: item.unitPrice,
-    priceExpr: x(item.priceExpr),
-    children: compactBom(item.children),
+    priceExpr: optional(item.priceExpr, c),
+    children: compactBom(item.children, c),
     unitPriceText: item.unitPriceText,
     fixedLine: item.fixedLine,
   }));

@@ -16,7 +16,10 @@ import { validateVariables } from '../validate/variables.js';
 import { expectations } from './expectations.js';
 import { ExpressionCompiler } from './expressions.js';
 import { orderValueGraph } from './graph.js';
-import { compactModel, type ModelCore } from './compact.js';
+import { compactModel, type ModelCore, type QuestionSetters } from './compact.js';
+import { checkCost, shapeOfQuestion } from './cost-check.js';
+import type { Shape } from '../cel/cost.js';
+import type { Expression } from '../cel/expression.js';
 import { compileConsistency, formFitsModel } from '../consistency/compile.js';
 import type { ConsistencyForm } from '../consistency/form.js';
 import { deserializeConsistency } from '../consistency/serialize.js';
@@ -83,11 +86,13 @@ export function compileModel(
   const pricing = validatePricing(v, document.pricing);
   const images = validateImages(v, document.images);
   const translation = validateTranslation(v, document.translation);
+  // Per question, the triggers that set it (and which of their targets): built here, put
+  // into the compiled questions by compactModel.
+  const setters = questions.map((): QuestionSetters => ({ triggers: [], targets: [] }));
   for (const trigger of triggers) {
     trigger.targets.forEach((target, t) => {
-      const question = questions[target.question];
-      question.triggers.push(trigger.index);
-      question.triggerTargets.push(t);
+      setters[target.question].triggers.push(trigger.index);
+      setters[target.question].targets.push(t);
     });
   }
 
@@ -101,20 +106,37 @@ export function compileModel(
   for (const question of questions) {
     environments.check.registerVariable(question.key, CEL_TYPE_OF_QUESTION[question.type]);
   }
+  // Shapes bound the size of every value an expression can read (static cost).
+  const shapes = new Map<string, Shape>();
+  for (const question of questions) shapes.set(question.key, shapeOfQuestion(question));
+  const bound = (expression: Expression): Shape | undefined => {
+    const program = compiler.program(expression);
+    if (program === undefined) return undefined;
+    const limit = v.limits.expressionCost;
+    return checkCost(expression, program, (name) => shapes.get(name), limit, problems);
+  };
   for (const node of graph.order) {
     const variable = variables[node - questions.length];
     if (node < questions.length || variable === undefined) continue;
     const type = graph.cyclic.has(node) ? undefined : compiler.typeCheck(variable.expr, 'any');
     registerInferred(environments.check, variable.key, type);
+    const shape = bound(variable.expr);
+    if (shape !== undefined) shapes.set(variable.key, shape);
   }
   const sections = { questions, rules, triggers, bomItems, pricing, images };
-  for (const [expression, expectation] of expectations(sections))
+  for (const [expression, expectation] of expectations(sections)) {
     compiler.typeCheck(expression, expectation);
+    bound(expression);
+  }
   compiler.release();
   if (!problems.empty || general === undefined) return { ok: false, problems: problems.items };
 
   for (const name of names) environments.evaluate.registerVariable(name, 'dyn');
-  for (const expression of v.expressions) compiler.attach(expression);
+  const complete = new Map<Expression, Expression>();
+  for (const draft of v.expressions) {
+    const expression = compiler.complete(draft);
+    if (expression !== undefined) complete.set(draft, expression);
+  }
   if (!problems.empty) return { ok: false, problems: problems.items };
 
   const model: ModelCore = {
@@ -134,9 +156,15 @@ export function compileModel(
     optionConditions: questions.filter((question) =>
       question.options.some((option) => option.availableIf),
     ),
+    costBudget: v.limits.evaluationCost,
     extensions,
   };
-  const core = compactModel(model);
+  const completeOf = (draft: Expression): Expression => {
+    const expression = complete.get(draft);
+    if (expression === undefined) throw new Error(`no complete form of ${draft.path}`);
+    return expression;
+  };
+  const core = compactModel(model, { complete: completeOf, setters });
   const consistency = attachConsistency(core, resolved, options.consistency);
   if (consistency.conflict.length > 0) {
     const message = `the model has no valid configuration: ${consistency.conflict.join(', ')} conflict`;
@@ -182,6 +210,12 @@ function withinCountLimits(v: Validation, document: JsonRecord): boolean {
   if (Array.isArray(document.questions))
     check('questions', document.questions.length, limits.questions, 'questions');
   if (Array.isArray(document.rules)) check('rules', document.rules.length, limits.rules, 'rules');
+  const rows = countTableRows(document.rules);
+  if (rows > limits.tableRows) {
+    const message = `the tables of rules have ${rows} rows in total; the limit tableRows is ${limits.tableRows}`;
+    v.fail('limit_exceeded', message, 'rules');
+    within = false;
+  }
   const bom = countBomItems(document.bom_items, limits.nestingDepth);
   check('bom_items', bom.count, limits.bomItems, 'bomItems');
   if (bom.tooDeep) {
@@ -193,4 +227,15 @@ function withinCountLimits(v: Validation, document: JsonRecord): boolean {
     within = false;
   }
   return within;
+}
+
+/** Rows of every compatibility table (`rules[].allowed.rows`), counted before any is read. */
+function countTableRows(rules: unknown): number {
+  if (!Array.isArray(rules)) return 0;
+  let rows = 0;
+  for (const rule of rules) {
+    const table = isRecord(rule) ? rule.allowed : undefined;
+    if (isRecord(table) && Array.isArray(table.rows)) rows += table.rows.length;
+  }
+  return rows;
 }

@@ -1,6 +1,6 @@
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
 import { CEL_TYPE_OF_QUESTION, type QuestionType } from '../cel/environment.js';
-import type { Expression } from '../cel/expression.js';
+import { Expression } from '../cel/expression.js';
 import { freeIdentifiers } from '../cel/identifiers.js';
 import type { ProblemList } from '../problems.js';
 
@@ -95,12 +95,18 @@ export class ExpressionCompiler {
     return result.type;
   }
 
-  /** Step 3: compile for evaluation (only when the model had no problem). */
-  attach(expression: Expression): void {
+  /** The checked program of an expression that passed steps 1 and 2. */
+  program(expression: Expression): ParseResult | undefined {
+    return this.parsed.get(expression);
+  }
+
+  /** Step 3: the complete expression for evaluation (only when the model had no problem). */
+  complete(draft: Expression): Expression | undefined {
     try {
-      expression.attach(this.evaluate);
+      return Expression.complete(draft, this.evaluate);
     } catch (error) {
-      this.problems.add('type_error', `cannot compile: ${firstLine(error)}`, expression.path);
+      this.problems.add('type_error', `cannot compile: ${firstLine(error)}`, draft.path);
+      return undefined;
     }
   }
 

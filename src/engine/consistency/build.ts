@@ -1,4 +1,4 @@
-import { conditionOr, type EvaluationContext, type Expression } from '../cel/expression.js';
+import { conditionOr, EvaluationContext, type Expression } from '../cel/expression.js';
 import type { CompiledQuestion } from '../model.js';
 import type { ModelCore } from '../compile/compact.js';
 import { type FiniteDomain, type LayerPlan, questionValue, valueIndex } from './domains.js';
@@ -11,7 +11,7 @@ import type { Part, Support } from './parts.js';
  * row with "no value" matching every row.
  */
 export class PartBuilder {
-  private readonly context: EvaluationContext = new Map();
+  private readonly context = new EvaluationContext();
   private readonly assignment: Int32Array;
   /** Per variable: its position in the value order. */
   private readonly variablePosition: Int32Array;

@@ -7,6 +7,8 @@ import {
   formatQuantity,
   MinorSum,
   minorUnitsOfText,
+  outOfRange,
+  withinAmountRange,
   Money,
   round,
   ZERO,
@@ -101,9 +103,18 @@ function computedLine(
   if (quantity === undefined) return undefined;
   const lineQuantity = parentQuantity === ONE ? quantity : quantity.times(parentQuantity);
   const unitPrice = itemUnitPrice(item, state, pricing);
+  if (unitPrice === undefined) return undefined;
   const total = unitPrice.isZero()
     ? ZERO
     : round(lineQuantity.times(unitPrice), pricing.scale, pricing.mode);
+  if (!withinAmountRange(total)) {
+    state.error(
+      'amount_out_of_range',
+      outOfRange(`the total of ${item.key}`),
+      `bom_items.${item.key}`,
+    );
+    return undefined;
+  }
   const priceText =
     item.unitPriceText !== '' ? item.unitPriceText : unitPriceText(unitPrice, pricing.scale);
   const totalText = formatMoney(total, pricing.scale, pricing.mode);
@@ -140,23 +151,19 @@ function itemQuantity(
   if (!(item.quantity instanceof Expression)) return item.quantity;
   const value = item.quantity.number(state.context);
   const quantity = value === UNKNOWN ? undefined : celNumberToMoney(value, pricing.mode);
+  const at = `bom_items.${item.key}`;
+  // Fail closed (MODEL_FORMAT.md "Answers"): a line is never cheaper because a price failed.
   if (quantity === undefined) {
-    // Unknown (e.g. an unanswered dimension): the item cannot be priced, so it is left out.
-    state.warning(
-      'bom_quantity_unknown',
-      `the quantity of ${item.key} is unknown; the item is left out`,
-      `bom_items.${item.key}`,
-    );
+    state.error('bom_quantity_unknown', `the quantity of ${item.key} cannot be computed`, at);
     return undefined;
   }
   if (quantity.isNegative() && !quantity.isZero()) {
-    // A quantity is never negative (a literal one is refused at upload); a computed one
-    // that comes out negative would lower the price, so the item is left out the same way.
-    state.warning(
-      'bom_quantity_negative',
-      `the quantity of ${item.key} is negative (${quantity.toString()}); the item is left out`,
-      `bom_items.${item.key}`,
-    );
+    const message = `the quantity of ${item.key} is negative (${quantity.toString()})`;
+    state.error('bom_quantity_negative', message, at);
+    return undefined;
+  }
+  if (!withinAmountRange(quantity)) {
+    state.error('amount_out_of_range', outOfRange(`the quantity of ${item.key}`), at);
     return undefined;
   }
   return quantity;
@@ -166,18 +173,19 @@ function itemUnitPrice(
   item: CompiledBomItem,
   state: EvaluationState,
   pricing: CompiledPricing,
-): Money {
+): Money | undefined {
   if (item.unitPrice !== undefined) return item.unitPrice;
   if (item.priceExpr === undefined) return ZERO;
   const value = item.priceExpr.number(state.context);
   const price = value === UNKNOWN ? undefined : celNumberToMoney(value, pricing.mode);
+  const at = `bom_items.${item.key}`;
   if (price === undefined) {
-    state.warning(
-      'bom_price_unknown',
-      `the price of ${item.key} is unknown; it counts as 0`,
-      `bom_items.${item.key}`,
-    );
-    return ZERO;
+    state.error('bom_price_unknown', `the price of ${item.key} cannot be computed`, at);
+    return undefined;
+  }
+  if (!withinAmountRange(price)) {
+    state.error('amount_out_of_range', outOfRange(`the price of ${item.key}`), at);
+    return undefined;
   }
   return price;
 }

@@ -36,6 +36,7 @@ export function evaluateConfiguration(
   const state = new EvaluationState(model);
   try {
     const line = buildLine(model, request, state);
+    reportExhaustedBudget(state);
     line.cache.evaluated_in_ms = Math.round((performance.now() - started) * 1000) / 1000;
     return {
       valid: state.errors.length === 0,
@@ -125,6 +126,18 @@ function checkValidity(model: CompiledModel, now: Date, state: EvaluationState):
       'model_not_valid',
       `the model was valid until ${validUntil}`,
       'general.valid_until',
+    );
+  }
+}
+
+/** An expression the budget could not pay for made the line incomplete: an error per path. */
+function reportExhaustedBudget(state: EvaluationState): void {
+  const { budget } = state.context;
+  for (const path of budget.exhausted) {
+    state.error(
+      'cost_limit',
+      `not evaluated: the evaluation's cost budget evaluationCost (${budget.limit}) is spent`,
+      path,
     );
   }
 }

@@ -1,6 +1,14 @@
 import { conditionOr, UNKNOWN } from '../cel/expression.js';
 import type { CompiledModel, LanguageTexts } from '../model.js';
-import { celNumberToMoney, formatMoney, MinorSum, type Money, round } from '../money.js';
+import {
+  celNumberToMoney,
+  formatMoney,
+  MinorSum,
+  type Money,
+  outOfRange,
+  round,
+  withinAmountRange,
+} from '../money.js';
 import type { LineAdjustment, LinePricing } from '../types.js';
 import type { EvaluationState } from './state.js';
 
@@ -33,14 +41,23 @@ export function evaluatePricing(
     else if (adjustment.expr !== undefined) {
       const value = adjustment.expr.number(state.context);
       amount = value === UNKNOWN ? undefined : celNumberToMoney(value, mode);
+      // Fail closed: an adjustment that applies but cannot be computed invalidates the line.
       if (amount === undefined) {
-        state.warning(
+        state.error(
           'adjustment_unknown',
-          `adjustment ${adjustment.key} is unknown; not applied`,
+          `adjustment ${adjustment.key} applies but cannot be computed`,
           `pricing.adjustments.${adjustment.key}`,
         );
         continue;
       }
+    }
+    if (amount !== undefined && !withinAmountRange(amount)) {
+      state.error(
+        'amount_out_of_range',
+        outOfRange(`adjustment ${adjustment.key}`),
+        `pricing.adjustments.${adjustment.key}`,
+      );
+      continue;
     }
     if (amount === undefined) continue;
     const rounded = round(amount, scale, mode);

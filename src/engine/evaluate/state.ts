@@ -1,4 +1,5 @@
-import type { EvaluationContext } from '../cel/expression.js';
+import { CostBudget } from '../cel/budget.js';
+import { EvaluationContext } from '../cel/expression.js';
 import type { CelValue, CompiledModel } from '../model.js';
 import type { Problem } from '../problems.js';
 import type { LineConsistency, RuleStatus, ValueSource } from '../types.js';
@@ -19,7 +20,7 @@ function acquireContext(model: CompiledModel): EvaluationContext {
     contextsInUse.add(pooled);
     return pooled;
   }
-  const context: EvaluationContext = new Map();
+  const context = new EvaluationContext();
   for (const question of model.questions) context.set(question.key, null);
   for (const variable of model.variables) context.set(variable.key, null);
   if (pooled === undefined) pooledContexts.set(model, context);
@@ -79,6 +80,7 @@ export class EvaluationState {
   constructor(readonly model: CompiledModel) {
     const questionCount = model.questions.length;
     this.context = acquireContext(model);
+    this.context.budget = new CostBudget(model.costBudget);
     this.answers = new Array<UserAnswer>(questionCount);
     this.values = new Array<CelValue | null>(questionCount).fill(null);
     this.sources = new Array<ValueSource>(questionCount).fill('none');

@@ -47,12 +47,16 @@ export async function readModelSource(
   if (!files.ok) return files;
   // readZip guarantees exactly one root model file.
   const rootName = ROOT_MODEL_NAMES.find((name) => files.value.has(name)) ?? ROOT_MODEL_NAMES[0];
-  const root = parseDocument(
-    files.value.get(rootName) ?? Buffer.alloc(0),
-    syntaxOf(rootName) ?? 'yaml',
-    rootName,
-    limits,
-  );
+  const rootBytes = files.value.get(rootName) ?? Buffer.alloc(0);
+  // A small archive may inflate to a huge model: the root document is held to the upload limit.
+  if (rootBytes.length > limits.uploadBytes) {
+    return limitExceeded(
+      `${rootName} is ${rootBytes.length} bytes uncompressed; the root model document is held to uploadBytes (${limits.uploadBytes})`,
+      true,
+      rootName,
+    );
+  }
+  const root = parseDocument(rootBytes, syntaxOf(rootName) ?? 'yaml', rootName, limits);
   if (!root.ok) return root;
 
   const problems = new ProblemList();

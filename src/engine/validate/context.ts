@@ -25,7 +25,7 @@ export class Validation extends Reader {
   }
 
   private register(source: string, path: string): Expression {
-    const expression = new Expression(source, path);
+    const expression = Expression.draft(source, path);
     this.expressions.push(expression);
     return expression;
   }

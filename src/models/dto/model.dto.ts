@@ -1,3 +1,9 @@
+import {
+  ApiId,
+  ApiInt,
+  ApiNullableString,
+  ApiTimestamp,
+} from '../../common/swagger/schema-types.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { activeLockHolder, lockExpiry } from '../model-lock.js';
 import type { ModelEntity } from '../model.entity.js';
@@ -12,28 +18,29 @@ const GENERAL_EXAMPLE = {
 
 /** A model (API-v1.md "Model"): its metadata and the `general` section of its current version. */
 export class ModelDto {
-  @ApiProperty({ example: 12 }) id: number;
-  @ApiProperty({ example: 3 }) supplier_id: number;
-  @ApiProperty({ example: 1, description: 'The current version (1 on create, +1 per upload)' })
+  @ApiId({ example: 12 }) id: number;
+  @ApiId({ example: 3 }) supplier_id: number;
+  @ApiInt({
+    minimum: 1,
+    example: 1,
+    description: 'The current version (1 on create, +1 per upload)',
+  })
   version_number: number;
-  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiTimestamp() created_at: string;
+  @ApiNullableString({
+    format: 'date-time',
     example: null,
     description: 'When the current version was stored; null until a second version',
   })
   updated_at: string | null;
-  @ApiProperty({
-    type: Number,
+  @ApiInt({
     nullable: true,
     example: null,
     description: 'The user holding the edit lock (null when free or lapsed)',
   })
   locked_by_id: number | null;
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullableString({
+    format: 'date-time',
     example: null,
     description: 'When the edit lock lapses unless renewed',
   })
@@ -70,7 +77,7 @@ export class ModelDetailDto extends ModelDto {
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'The model document of the current version, imports merged (MODEL_FORMAT.md)',
+    description: 'The model document of the current version, imports merged (docs/model-format.md)',
   })
   definition: Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * of the finite questions and checks it with the MODEL_FORMAT semantics, written
  * independently of the diagram code (it only shares the compiled CEL programs).
  */
-import { UNKNOWN } from '../../../src/engine/cel/expression.js';
+import { EvaluationContext, UNKNOWN } from '../../../src/engine/cel/expression.js';
 import type { CompiledModel } from '../../../src/engine/index.js';
 
 /** Mulberry32: a small seeded PRNG (tests must be reproducible). */
@@ -200,7 +200,7 @@ export function validAssignments(
   specs: readonly QuestionSpec[],
 ): Assignment[] {
   const valid: Assignment[] = [];
-  const context = new Map<string, unknown>();
+  const context = new EvaluationContext();
   const current = specs.map(() => 0);
   const visit = (i: number): void => {
     if (i === specs.length) {
@@ -220,7 +220,7 @@ function isValid(
   model: CompiledModel,
   specs: readonly QuestionSpec[],
   assignment: Assignment,
-  context: Map<string, unknown>,
+  context: EvaluationContext,
 ): boolean {
   specs.forEach((spec, i) => context.set(spec.key, celValue(spec, assignment[i])));
   for (const question of model.questions) {

@@ -41,6 +41,20 @@ describe('zip uploads', () => {
     expect(result.ok && result.value.document.general).toEqual({ name: 'J' });
   });
 
+  it('holds the root model document to uploadBytes once inflated (413, before parsing)', async () => {
+    // 4 KB of YAML compresses to a few hundred bytes: the archive is far under the limit.
+    const yaml = `general:\n  name: Door\n  description: "${'x'.repeat(4000)}"\n`;
+    const zip = await makeZip({ 'model.yaml': yaml });
+    expect(zip.length).toBeLessThan(2048);
+    const refused = refusal(await readZip(zip, { uploadBytes: 2048 }));
+    expect(refused.status).toBe(413);
+    expect(refused.problems).toEqual([
+      expect.objectContaining({ code: 'limit_exceeded', path: 'model.yaml' }),
+    ]);
+    expect(refused.problems[0].message).toContain('uploadBytes (2048)');
+    expect((await readZip(zip, { uploadBytes: 8192 })).ok).toBe(true);
+  });
+
   it('refuses a zip without a root model, or with several', async () => {
     expect(codes(await readZip(await makeZip({ 'sub/model.yaml': 'general: {name: x}' })))).toEqual(
       ['zip_model_file'],

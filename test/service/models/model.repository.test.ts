@@ -21,7 +21,7 @@ describe('ModelRepository', () => {
   afterAll(() => ctx?.close());
 
   const version = (createdById: number, at = new Date()): NewVersion => ({
-    definition: { general: { name: 'Stored' } },
+    definitionJson: JSON.stringify({ general: { name: 'Stored' } }),
     sourceFormat: 'json',
     assets: new Map([
       ['img/a.svg', { bytes: Buffer.from('<svg/>'), contentType: 'image/svg+xml' }],

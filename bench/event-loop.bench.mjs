@@ -1,0 +1,184 @@
+/**
+ * Event-loop benchmark (not a test): the longest event-loop delay
+ * (perf_hooks.monitorEventLoopDelay) of the service while it takes a model upload, a
+ * preview that misses the compiled-model cache, and warm previews, for generated models
+ * of 1,000 and 5,000 questions.
+ *
+ *   npm run bench:event-loop                 # this checkout (builds dist/ first)
+ *   node bench/event-loop.bench.mjs --root /path/to/other/checkout   # e.g. a "before" build
+ *
+ * The service runs in this process (its built dist/, SQLite in a temporary folder); the
+ * client only sends prepared bytes and reads raw responses, so what the histogram sees is
+ * the service's own work. Generator: `--generator` or $GEN_MODEL, default
+ * tools/gen-model.mjs (this repository's).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+
+const args = Object.fromEntries(
+  process.argv
+    .slice(2)
+    .flatMap((arg, i, all) => (arg.startsWith('--') ? [[arg.slice(2), all[i + 1]]] : [])),
+);
+const root = resolve(args.root ?? '.');
+const generator = resolve(args.generator ?? process.env.GEN_MODEL ?? 'tools/gen-model.mjs');
+const sizes = (args.sizes ?? '1000,5000').split(',').map(Number);
+const WARM_PREVIEWS = Number(process.env.WARM_PREVIEWS ?? 10);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'event-loop-bench-'));
+Object.assign(process.env, {
+  NODE_ENV: 'test',
+  DATA_DIR: dataDir,
+  JWT_SECRET: 'a-benchmark-secret-that-is-long-enough-0123',
+  ADMIN_EMAIL: 'admin@bench.test',
+  ADMIN_PASSWORD: 'bench-admin-password',
+  LOG_LEVEL: 'error',
+  SWAGGER_ENABLED: 'false',
+  // One cached model: uploading another one evicts, so the next preview misses.
+  COMPILED_MODEL_CACHE_SIZE: '1',
+});
+delete process.env.DATABASE_URL;
+
+const load = (path) => import(pathToFileURL(join(root, path)).href);
+const { NestFactory } = await load('node_modules/@nestjs/core/index.js');
+const { AppModule } = await load('dist/src/app.module.js');
+const { configureApp } = await load('dist/src/app.setup.js');
+
+const app = await NestFactory.create(AppModule, { bodyParser: false, logger: ['error'] });
+configureApp(app);
+await app.listen(0);
+const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+
+async function call(method, path, token, body, contentType = 'application/json') {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'Content-Type': contentType } : {}),
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const bytes = Buffer.from(await res.arrayBuffer());
+  if (res.status >= 300)
+    throw new Error(`${method} ${path}: ${res.status} ${bytes.toString().slice(0, 500)}`);
+  return bytes;
+}
+const json = (bytes) => JSON.parse(bytes.toString()).data;
+
+const login = json(
+  await call('POST', '/v1/login', null, {
+    email: 'admin@bench.test',
+    password: 'bench-admin-password',
+  }),
+);
+const token = login.access_token;
+const me = json(await call('GET', '/v1/users/me', token));
+const company = json(
+  await call('POST', '/v1/companies', token, {
+    email: 'co@bench.test',
+    name: 'Bench company',
+    vat_number: 'NL-BENCH',
+    coc_number: 'COC-BENCH',
+  }),
+);
+const supplier = json(
+  await call('POST', `/v1/suppliers/${company.id}`, token, {
+    email: 'sup@bench.test',
+    name: 'Bench supplier',
+    website: 'https://bench.test',
+  }),
+);
+await call('POST', `/v1/suppliers/${supplier.id}/members`, token, { user_id: me.id });
+
+const histogram = monitorEventLoopDelay({ resolution: 10 });
+histogram.enable();
+async function maxDelay(work) {
+  await new Promise((done) => setTimeout(done, 50));
+  histogram.reset();
+  // A second, independent witness: the longest gap between 5 ms interval ticks.
+  let last = performance.now();
+  let gap = 0;
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    gap = Math.max(gap, now - last - 5);
+    last = now;
+  }, 5);
+  const started = performance.now();
+  const result = await work();
+  const elapsed = performance.now() - started;
+  await new Promise((done) => setTimeout(done, 20));
+  clearInterval(ticker);
+  const maxMs = Math.max(histogram.max / 1e6, gap);
+  return { result, maxMs, p99Ms: histogram.percentile(99) / 1e6, elapsed };
+}
+
+/**
+ * The same measurement while the service does nothing, for as long as `ms`: on a shared
+ * machine the process is sometimes not scheduled, and that shows as loop delay too.
+ */
+const idle = (ms) => maxDelay(() => new Promise((done) => setTimeout(done, ms)));
+
+const rows = [];
+const work = mkdtempSync(join(tmpdir(), 'event-loop-models-'));
+try {
+  for (const questions of sizes) {
+    const modelFile = join(work, `model-${questions}.json`);
+    const answersFile = join(work, `answers-${questions}.json`);
+    execFileSync(process.execPath, [
+      generator,
+      '--questions',
+      String(questions),
+      '--out',
+      modelFile,
+      '--answers',
+      answersFile,
+    ]);
+    const document = JSON.parse(readFileSync(modelFile, 'utf8'));
+    document.general = { ...document.general, code: `bench-${questions}` };
+    const body = JSON.stringify(document);
+    const preview = JSON.stringify({
+      model_id: 0,
+      company_id: company.id,
+      questions: JSON.parse(readFileSync(answersFile, 'utf8')),
+    });
+
+    const upload = await maxDelay(() =>
+      call('POST', `/v1/suppliers/${supplier.id}/models`, token, body),
+    );
+    const modelId = json(upload.result).id;
+    const previewBody = preview.replace('"model_id":0', `"model_id":${modelId}`);
+    // Evict it: the next preview compiles the stored definition again.
+    await call('POST', `/v1/suppliers/${supplier.id}/models`, token, {
+      general: { name: 'tiny', code: `tiny-${questions}` },
+    });
+    const miss = await maxDelay(() => call('POST', '/v1/carts/preview', token, previewBody));
+    const warm = await maxDelay(async () => {
+      for (let i = 0; i < WARM_PREVIEWS; i++)
+        await call('POST', '/v1/carts/preview', token, previewBody);
+    });
+    const control = await idle(Math.max(upload.elapsed, miss.elapsed));
+    rows.push({
+      questions,
+      'model JSON MB': (body.length / 1024 / 1024).toFixed(1),
+      'idle control: max loop delay ms': control.maxMs.toFixed(1),
+      'upload: max loop delay ms': upload.maxMs.toFixed(1),
+      'upload: p99 ms': upload.p99Ms.toFixed(1),
+      'upload ms': upload.elapsed.toFixed(0),
+      'cache-miss preview: max loop delay ms': miss.maxMs.toFixed(1),
+      'cache-miss preview ms': miss.elapsed.toFixed(0),
+      [`${WARM_PREVIEWS} warm previews: max loop delay ms`]: warm.maxMs.toFixed(1),
+      'warm preview ms (mean)': (warm.elapsed / WARM_PREVIEWS).toFixed(1),
+    });
+  }
+} finally {
+  histogram.disable();
+  await app.close();
+  rmSync(work, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+}
+console.log(`event-loop benchmark: ${root}, node ${process.version}`);
+console.table(rows);

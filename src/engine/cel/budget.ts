@@ -1,0 +1,33 @@
+/**
+ * The runtime cost budget of one evaluation (MODEL_FORMAT.md "Expression cost"). Each
+ * expression is charged its static worst-case cost (cel/cost.ts) before it runs; one
+ * that no longer fits does not run, yields unknown and is recorded, so an evaluation
+ * never does more than `limit` units of expression work. Deterministic: the same
+ * answers always exhaust the budget at the same expression.
+ */
+export class CostBudget {
+  private remaining: number;
+  /** Paths of the expressions refused for lack of budget, in evaluation order. */
+  readonly exhausted: string[] = [];
+
+  constructor(readonly limit: number) {
+    this.remaining = limit;
+  }
+
+  /** Takes `cost` units; false (and the path recorded once) when they are not left. */
+  charge(cost: number, path: string): boolean {
+    if (cost <= this.remaining) {
+      this.remaining -= cost;
+      return true;
+    }
+    if (!this.exhausted.includes(path)) this.exhausted.push(path);
+    return false;
+  }
+
+  get spent(): number {
+    return this.limit - this.remaining;
+  }
+}
+
+/** A budget nothing can exhaust, for contexts outside an evaluation (tests, tools). */
+export const unlimitedBudget = (): CostBudget => new CostBudget(Number.POSITIVE_INFINITY);

@@ -1,0 +1,76 @@
+import type { ASTNode } from '@marcbachmann/cel-js';
+import { RE2JS } from 're2js';
+
+/**
+ * `matches` with RE2 semantics (MODEL_FORMAT.md "Expression cost"): re2js is a
+ * maintained pure-JS port of RE2 (linear time, no backreferences or lookaround), so a
+ * pattern can never backtrack exponentially. cel-js implements `matches` with the
+ * backtracking `RegExp` and offers no way to replace a standard overload, so after the
+ * type check every `matches` call node of an expression gets our handler (the checked
+ * AST's `handle`, which cel-js calls with the evaluated receiver and arguments). A
+ * literal pattern is compiled once, at upload; any other pattern is compiled on use.
+ */
+
+export type RegexProblem = { message: string };
+
+/** The RE2 program of a pattern, or why RE2 refuses it. */
+export function compileRe2(pattern: string): RE2JS | RegexProblem {
+  try {
+    return RE2JS.compile(pattern);
+  } catch (error) {
+    return { message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+type MatchesNode = ASTNode & { handle?: unknown };
+
+/** Every `x.matches(p)` call of an AST (the receiver form is the only one cel-js has). */
+export function matchesCalls(root: ASTNode): MatchesNode[] {
+  const found: MatchesNode[] = [];
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    const ast = node as ASTNode;
+    if (typeof ast.op !== 'string') return;
+    if (ast.op === 'rcall' && ast.args[0] === 'matches') found.push(ast);
+    if (ast.op !== 'value' && ast.op !== 'id') visit(ast.args);
+  };
+  visit(root);
+  return found;
+}
+
+/** The literal pattern of a `matches` call, when it is a string literal. */
+export function literalPattern(call: ASTNode): string | undefined {
+  if (call.op !== 'rcall') return undefined;
+  const pattern = call.args[2][0];
+  return pattern?.op === 'value' && typeof pattern.args === 'string' ? pattern.args : undefined;
+}
+
+class RegexError extends Error {}
+
+/**
+ * Points every `matches` node of a checked AST at RE2. Returns false when the node does
+ * not look as expected (a cel-js upgrade changed its internals): the expression is then
+ * refused rather than left on the backtracking engine.
+ */
+export function useRe2(root: ASTNode): boolean {
+  const calls = matchesCalls(root);
+  for (const call of calls) {
+    if (typeof call.handle !== 'function') return false;
+    const literal = literalPattern(call);
+    const fixed = literal === undefined ? undefined : compileRe2(literal);
+    if (fixed !== undefined && !(fixed instanceof RE2JS)) return false;
+    call.handle = (values: unknown[]): boolean => {
+      const [text, pattern] = values;
+      if (typeof text !== 'string' || typeof pattern !== 'string')
+        throw new RegexError('matches needs a string and a pattern');
+      const program = fixed ?? compileRe2(pattern);
+      if (!(program instanceof RE2JS)) throw new RegexError(program.message);
+      return program.matcher(text).find();
+    };
+  }
+  return true;
+}

@@ -1,0 +1,69 @@
+import type { ParseResult } from '@marcbachmann/cel-js';
+import { estimateCost, listShape, SCALAR, type Shape, stringShape } from '../cel/cost.js';
+import type { Expression } from '../cel/expression.js';
+import { compileRe2, literalPattern, matchesCalls } from '../cel/regex.js';
+import type { CompiledQuestion } from '../model.js';
+import type { ProblemList } from '../problems.js';
+
+/**
+ * The largest value a question can hold in an expression. Option keys bound choices and
+ * multi_choice lists (answers, defaults and trigger values are always option keys, each
+ * at most once); text is held to `max_length` code points (evaluate/answers.ts refuses a
+ * longer answer before any expression runs, values.ts a longer default or trigger value),
+ * which is at most twice as many UTF-16 units, the unit cel-js works in.
+ */
+export function shapeOfQuestion(question: CompiledQuestion): Shape {
+  const longestKey = question.options.reduce((max, option) => Math.max(max, option.key.length), 0);
+  switch (question.type) {
+    case 'choice':
+      return stringShape(longestKey);
+    case 'multi_choice':
+      return listShape(question.options.length, stringShape(longestKey));
+    case 'text':
+      return stringShape(2 * (question.maxLength ?? 0));
+    default:
+      return SCALAR;
+  }
+}
+
+/**
+ * Upload checks of one type-checked expression: every literal `matches` pattern compiles
+ * in RE2, and the static cost is within `limit` (MODEL_FORMAT.md "Expression cost").
+ * Sets the expression's cost and returns the shape of its value (variables pass it on).
+ */
+export function checkCost(
+  expression: Expression,
+  program: ParseResult,
+  shapeOf: (name: string) => Shape | undefined,
+  limit: number,
+  problems: ProblemList,
+): Shape {
+  for (const call of matchesCalls(program.ast)) {
+    const pattern = literalPattern(call);
+    if (pattern === undefined) continue;
+    const compiled = compileRe2(pattern);
+    if ('message' in compiled && !('matcher' in compiled)) {
+      problems.add(
+        'invalid_regex',
+        `'${pattern}' is not an RE2 pattern (linear time, no backreferences or lookaround): ${compiled.message}`,
+        expression.path,
+      );
+    }
+  }
+  const estimate = estimateCost(program.ast, shapeOf);
+  expression.cost = Math.ceil(estimate.cost);
+  if (estimate.cost > limit) {
+    problems.add(
+      'cost_limit',
+      `'${abbreviate(expression.source)}' may cost ${formatCost(estimate.cost)} units; the limit expressionCost is ${limit}`,
+      expression.path,
+    );
+  }
+  return estimate.shape;
+}
+
+const abbreviate = (source: string): string =>
+  source.length > 80 ? `${source.slice(0, 77)}...` : source;
+
+const formatCost = (cost: number): string =>
+  cost >= 1e15 ? cost.toExponential(2) : Math.ceil(cost).toLocaleString('en-US');

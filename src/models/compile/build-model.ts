@@ -1,0 +1,132 @@
+import {
+  compileModel,
+  importedModelIds,
+  MAX_REPORTED_PROBLEMS,
+  mergeImports,
+  readModelSource,
+  toTransferable,
+  unsafePathReason,
+  type EngineLimits,
+  type ImportedModel,
+  type ModelAsset,
+  type ModelSourceFormat,
+  type Problem,
+  type SourceResult,
+} from '../../engine/index.js';
+
+/**
+ * The upload pipeline without I/O, run in a compile worker (compiled-models.service.ts):
+ * bytes → document (+ fragments, assets) → merged with the imported models → stored-ready
+ * definition → compiled model as transferable bytes. Imports of other models need the
+ * database: the first run answers `needs_imports` with their ids, and the caller runs it
+ * again with those models loaded.
+ */
+export interface BuildTask {
+  readonly kind: 'build';
+  readonly bytes: Uint8Array;
+  readonly format: ModelSourceFormat;
+  readonly limits: EngineLimits;
+  /** Absent on the first run; then the imported models and the asset paths they ship. */
+  readonly imported?: { models: ImportedModel[]; assetPaths: string[] };
+}
+
+/** A stored definition compiled again (a cache miss): its JSON text, or the document. */
+export interface CompileTask {
+  readonly kind: 'compile';
+  readonly definition: unknown;
+  readonly limits: EngineLimits;
+  /** The consistency form stored with the version (reused when this engine built it). */
+  readonly consistency?: Uint8Array;
+}
+
+export type Refusal = { kind: 'refused'; status: number; message: string; problems: Problem[] };
+
+export type BuildOutcome =
+  | { kind: 'needs_imports'; ids: number[] }
+  | Refusal
+  | {
+      kind: 'built';
+      /** The merged definition as the JSON text to store (parsed only in the worker). */
+      definition: string;
+      general: Record<string, unknown>;
+      compiled: Uint8Array;
+      assets: Array<[string, ModelAsset]>;
+      format: ModelSourceFormat;
+    };
+
+export type CompileOutcome = Refusal | { kind: 'compiled'; compiled: Uint8Array };
+
+export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
+  const source = await readModelSource(Buffer.from(task.bytes), task.format, task.limits);
+  if (!source.ok) return refusal(source);
+  const ids = importedModelIds(source.value.document);
+  if (ids.length > 0 && task.imported === undefined) return { kind: 'needs_imports', ids };
+  const imported = new Map((task.imported?.models ?? []).map((m) => [m.modelId, m]));
+  const merged = mergeImports(source.value, imported);
+  if (!merged.ok) return refusal(merged);
+  // Stored as JSON: compile exactly what a later load will read back.
+  const text = JSON.stringify(merged.value);
+  const definition = JSON.parse(text) as Record<string, unknown>;
+  const compiled = compileModel(definition, task.limits);
+  const assetPaths = new Set([...source.value.assets.keys(), ...(task.imported?.assetPaths ?? [])]);
+  const problems = [
+    ...(compiled.ok ? [] : compiled.problems),
+    ...missingAssets(definition, assetPaths),
+  ];
+  if (!compiled.ok || problems.length > 0) {
+    const reported = problems.slice(0, MAX_REPORTED_PROBLEMS);
+    return { kind: 'refused', status: 400, message: 'The model is invalid', problems: reported };
+  }
+  return {
+    kind: 'built',
+    definition: text,
+    general: definition.general as Record<string, unknown>,
+    compiled: toTransferable(compiled.model),
+    assets: [...source.value.assets],
+    format: task.format,
+  };
+}
+
+export function runCompile(task: CompileTask): CompileOutcome {
+  const definition: unknown =
+    typeof task.definition === 'string' ? JSON.parse(task.definition) : task.definition;
+  const result = compileModel(definition, task.limits, { consistency: task.consistency });
+  if (result.ok) return { kind: 'compiled', compiled: toTransferable(result.model) };
+  return { kind: 'refused', status: 500, message: 'Stored model no longer compiles', problems: [] };
+}
+
+function refusal(result: Extract<SourceResult<unknown>, { ok: false }>): Refusal {
+  const message = result.status === 413 ? 'Payload too large' : 'The model is invalid';
+  return { kind: 'refused', status: result.status, message, problems: result.problems };
+}
+
+/** Image paths (not https URLs) that name no file of the upload or of an imported model. */
+function missingAssets(definition: Record<string, unknown>, assets: ReadonlySet<string>) {
+  const problems: Problem[] = [];
+  const check = (src: unknown, path: string) => {
+    if (typeof src !== 'string' || assets.has(src)) return;
+    // URLs and unsafe paths are the validator's to report.
+    if (/^[a-z][a-z0-9+.-]*:/i.test(src) || unsafePathReason(src) !== null) return;
+    problems.push({
+      code: 'unknown_asset',
+      message: `"${src}" is not a file of the uploaded zip (images are zip paths or https URLs)`,
+      path,
+    });
+  };
+  recordsOf(definition.images).forEach((image, i) => check(image.src, `images[${i}].src`));
+  recordsOf(definition.questions).forEach((question, q) =>
+    recordsOf(question.options).forEach((option, o) =>
+      check(option.image, `questions[${q}].options[${o}].image`),
+    ),
+  );
+  return problems;
+}
+
+function recordsOf(value: unknown): Record<string, unknown>[] {
+  if (!Array.isArray(value)) return [];
+  return value.map((item: unknown) =>
+    typeof item === 'object' && item !== null && !Array.isArray(item)
+      ? (item as Record<string, unknown>)
+      : {},
+  );
+}

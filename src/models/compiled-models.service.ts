@@ -1,0 +1,290 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { HttpStatus, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Piscina } from 'piscina';
+import { ApiError } from '../common/errors/api-error.js';
+import { AppConfig } from '../config/app-config.js';
+import {
+  CompiledModelCache,
+  reviveSteps,
+  type CompiledModel,
+  type ImportedModel,
+  type ModelAsset,
+  type ModelSourceFormat,
+  type RevivedModel,
+} from '../engine/index.js';
+import type {
+  BuildOutcome,
+  BuildTask,
+  CompileOutcome,
+  CompileTask,
+  Refusal,
+} from './compile/build-model.js';
+import type { ModelUpload } from './upload/read-model-upload.js';
+
+/** An upload turned into a stored-ready version: the merged definition, compiled. */
+export interface BuiltModel {
+  /**
+   * The merged definition as JSON text, stored as it is: parsing, cloning and
+   * re-serializing megabytes of it on the event loop is what this avoids.
+   */
+  definitionJson: string;
+  /** Its `general` section (validated by the compile). */
+  general: Record<string, unknown>;
+  compiled: CompiledModel;
+  /** Estimated heap the compiled model holds (its weight in the cache). */
+  bytes: number;
+  assets: Map<string, ModelAsset>;
+  format: ModelSourceFormat;
+}
+
+/** The models an upload imports, loaded by the caller (they live in the database). */
+export interface LoadedImports {
+  models: ImportedModel[];
+  assets: Map<string, ModelAsset>;
+}
+
+/** Main-thread time one revive slice may take before yielding to the event loop. */
+const SLICE_MS = 8;
+const RETRY_AFTER_SECONDS = '5';
+/** MODEL_FORMAT.md "Limits": the compile budget. */
+const COMPILE_TIMEOUT_MS = 30_000;
+
+type Task = BuildTask | CompileTask;
+type Runner = (task: Task) => Promise<unknown>;
+
+/**
+ * Compiled models: the worker pool that compiles them and the cache that keeps them
+ * (docs/ENGINE.md "Compiling off the event loop"). Uploads, new versions and cache misses
+ * are validated and compiled in a worker thread; the main thread only revives the
+ * transferable result, in slices of a few milliseconds, so no compile blocks the event
+ * loop. When every worker is busy and the queue is full, the request answers 503 with
+ * Retry-After. The cache is bounded by estimated bytes (COMPILED_MODEL_CACHE_BYTES) and
+ * entries (COMPILED_MODEL_CACHE_SIZE); superseded versions are evicted first.
+ */
+@Injectable()
+export class CompiledModels implements OnModuleDestroy {
+  private readonly logger = new Logger(CompiledModels.name);
+  private readonly cache: CompiledModelCache;
+  private readonly pool: Piscina | undefined;
+  private readonly run: Runner;
+  /** Cache misses being compiled: concurrent requests for one version share the compile. */
+  private readonly pending = new Map<string, Promise<CompiledModel>>();
+  /**
+   * Compiles running or waiting. Counted here rather than left to piscina's `maxQueue`,
+   * which tasks run with an AbortSignal (our time budget) bypass.
+   */
+  private inFlight = 0;
+  private readonly capacity: number;
+
+  constructor(private readonly config: AppConfig) {
+    this.capacity = config.compileWorkers + config.compileQueueSize;
+    this.cache = new CompiledModelCache(
+      config.compiledModelCacheSize,
+      config.compiledModelCacheBytes,
+    );
+    const worker = fileURLToPath(new URL('./compile/compile.worker.js', import.meta.url));
+    if (existsSync(worker)) {
+      this.pool = new Piscina({
+        filename: worker,
+        minThreads: 0,
+        maxThreads: config.compileWorkers,
+        maxQueue: config.compileQueueSize,
+        idleTimeout: 60_000,
+        // A model that would exhaust a worker's heap fails that compile, not the service.
+        resourceLimits: { maxOldGenerationSizeMb: config.compileWorkerHeapMb },
+      });
+      // A compile past its time budget is aborted (piscina ends that worker).
+      this.run = (task) =>
+        (this.pool as Piscina).run(task, { signal: AbortSignal.timeout(COMPILE_TIMEOUT_MS) });
+    } else {
+      // Running from TypeScript sources (unit and in-process e2e tests): no worker file
+      // to start, so the same task runs in this thread; the built service always pools.
+      this.run = async (task) => {
+        const { default: compile } = await import('./compile/compile.worker.js');
+        return compile(task);
+      };
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.pool?.destroy();
+  }
+
+  /** Reads, merges and compiles an upload; `loadImports` fetches the models it imports. */
+  async build(
+    upload: ModelUpload,
+    loadImports: (ids: number[]) => Promise<LoadedImports>,
+  ): Promise<BuiltModel> {
+    const task: BuildTask = {
+      kind: 'build',
+      bytes: upload.bytes,
+      format: upload.format,
+      limits: this.config.engineLimits,
+    };
+    let outcome = (await this.submit(task)) as BuildOutcome;
+    let imported: LoadedImports | undefined;
+    if (outcome.kind === 'needs_imports') {
+      imported = await loadImports(outcome.ids);
+      const withImports = { models: imported.models, assetPaths: [...imported.assets.keys()] };
+      outcome = (await this.submit({ ...task, imported: withImports })) as BuildOutcome;
+    }
+    if (outcome.kind === 'refused') throw refusalError(outcome);
+    if (outcome.kind !== 'built') throw new Error('the compile worker asked for imports twice');
+    const revived = await revive(outcome.compiled);
+    const assets = new Map(outcome.assets.map(([path, asset]) => [path, toAsset(asset)]));
+    for (const [path, asset] of imported?.assets ?? [])
+      if (!assets.has(path)) assets.set(path, asset);
+    return {
+      definitionJson: outcome.definition,
+      general: outcome.general,
+      compiled: revived.model,
+      bytes: revived.bytes,
+      assets,
+      format: outcome.format,
+    };
+  }
+
+  /** Keeps a version just stored (uploads compile once). */
+  remember(modelId: number, versionNumber: number, built: BuiltModel): void {
+    this.cache.set(cacheKey(modelId, versionNumber), built.compiled, {
+      bytes: built.bytes,
+      group: String(modelId),
+      version: versionNumber,
+    });
+  }
+
+  /**
+   * A version compiled, from the cache or, on a miss, compiled in a worker from the
+   * stored definition that `loadDefinition` reads (undefined: no such version).
+   */
+  async get(
+    modelId: number,
+    versionNumber: number,
+    loadDefinition: () => Promise<unknown>,
+    loadConsistency: () => Promise<Uint8Array | undefined> = async () => undefined,
+  ): Promise<CompiledModel | undefined> {
+    const key = cacheKey(modelId, versionNumber);
+    const cached = this.cache.get(key);
+    if (cached !== undefined) return cached;
+    const running = this.pending.get(key);
+    if (running !== undefined) return running;
+    const definition = await loadDefinition();
+    if (definition === undefined) return undefined;
+    const consistency = await loadConsistency();
+    const compile = this.compileStored(key, definition, modelId, versionNumber, consistency);
+    this.pending.set(key, compile);
+    try {
+      return await compile;
+    } finally {
+      this.pending.delete(key);
+    }
+  }
+
+  private async compileStored(
+    key: string,
+    definition: unknown,
+    modelId: number,
+    versionNumber: number,
+    consistency: Uint8Array | undefined,
+  ): Promise<CompiledModel> {
+    const task: CompileTask = {
+      kind: 'compile',
+      definition,
+      limits: this.config.engineLimits,
+      ...(consistency === undefined ? {} : { consistency }),
+    };
+    const outcome = (await this.submit(task)) as CompileOutcome;
+    // Stored definitions compiled at upload; failing now means the engine changed.
+    if (outcome.kind === 'refused') throw new Error(`Stored model ${key} no longer compiles`);
+    const revived = await revive(outcome.compiled);
+    this.cache.set(key, revived.model, {
+      bytes: revived.bytes,
+      group: String(modelId),
+      version: versionNumber,
+    });
+    return revived.model;
+  }
+
+  private async submit(task: Task): Promise<unknown> {
+    if (this.inFlight >= this.capacity) throw busy();
+    this.inFlight++;
+    try {
+      return await this.run(task);
+    } catch (error) {
+      throw this.poolError(error);
+    } finally {
+      this.inFlight--;
+    }
+  }
+
+  private poolError(error: unknown): unknown {
+    const message = error instanceof Error ? error.message : '';
+    // piscina's refusals: a full queue, or no queue (COMPILE_QUEUE_SIZE=0) and no idle worker.
+    if (/queue is at limit|no task queue available/i.test(message)) return busy();
+    const code = (error as { code?: unknown } | undefined)?.code;
+    if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
+      this.logger.warn('A model compile ran out of its worker heap');
+      const heap = this.config.compileWorkerHeapMb;
+      return tooLarge(
+        `The model needs more memory to compile than a compile worker has (${heap} MB)`,
+      );
+    }
+    if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
+      this.logger.warn('A model compile ran past its time budget');
+      return tooLarge(`The model takes longer than ${COMPILE_TIMEOUT_MS / 1000} s to compile`);
+    }
+    return error;
+  }
+}
+
+const cacheKey = (modelId: number, versionNumber: number) => `${modelId}:${versionNumber}`;
+
+/** Revives a transferable model, yielding to the event loop every SLICE_MS. */
+async function revive(bytes: Uint8Array): Promise<RevivedModel> {
+  const steps = reviveSteps(bytes);
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= SLICE_MS) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
+  }
+}
+
+/** 503: every compiler busy and the queue full. */
+function busy(): ApiError {
+  return new ApiError(
+    HttpStatus.SERVICE_UNAVAILABLE,
+    'Service busy',
+    [
+      {
+        code: 'compile_queue_full',
+        message: 'Every model compiler is busy and the queue is full; retry shortly',
+      },
+    ],
+    { 'Retry-After': RETRY_AFTER_SECONDS },
+  );
+}
+
+function tooLarge(message: string): ApiError {
+  return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'Payload too large', [
+    { code: 'limit_exceeded', message },
+  ]);
+}
+
+function refusalError(refusal: Refusal): ApiError {
+  return new ApiError(refusal.status, refusal.message, refusal.problems);
+}
+
+/** A structured-cloned asset: its bytes arrive as a Uint8Array, not a Buffer. */
+function toAsset(asset: ModelAsset): ModelAsset {
+  const bytes = asset.bytes as Uint8Array;
+  return {
+    bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    contentType: asset.contentType,
+  };
+}

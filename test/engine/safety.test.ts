@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import { Environment } from '@marcbachmann/cel-js';
+import { CostBudget } from '../../src/engine/cel/budget.js';
+import { EvaluationContext, Expression, UNKNOWN } from '../../src/engine/cel/expression.js';
+import { compileModel } from '../../src/engine/index.js';
+import { OVERFLOW_ERRORS, OVERFLOW_SECTIONS } from '../support/attack-models.js';
+import { compileOk, evaluate, expectProblem, model } from './helpers.js';
+
+const options = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `o${i}`, label: 'O' }));
+
+describe('runtime cost budget', () => {
+  // Ten variables of ~200,000 units each: with a budget of 1,000,000 the first four run,
+  // the rest are unknown (null) with a cost_limit error each.
+  const document = model({
+    questions: [{ key: 'picks', type: 'multi_choice', label: 'P', options: options(1000) }],
+    variables: Array.from({ length: 10 }, (_, i) => ({
+      key: `v${i}`,
+      expr: 'picks.filter(a, a.startsWith("o1")).size()',
+    })),
+  });
+
+  it('an expression the budget cannot pay for is unknown, with cost_limit on its path', () => {
+    const result = compileModel(document, { evaluationCost: 1_000_000 });
+    if (!result.ok) throw new Error(JSON.stringify(result.problems));
+    const cost = result.model.variables[0].expr.cost;
+    const affordable = Math.floor(1_000_000 / cost);
+    expect(affordable).toBeGreaterThan(0);
+    expect(affordable).toBeLessThan(10);
+    const evaluation = evaluate(result.model, { picks: ['o1', 'o2'] });
+    expect(evaluation.valid).toBe(false);
+    const limited = evaluation.errors.filter((e) => e.code === 'cost_limit');
+    expect(limited.map((e) => e.path)).toEqual(
+      Array.from({ length: 10 - affordable }, (_, i) => `variables[${affordable + i}].expr`),
+    );
+    expect(limited[0].message).toContain('evaluationCost (1000000)');
+    expect(evaluation.line.variables.v0).toBe(1);
+    expect(evaluation.line.variables.v9).toBeNull();
+  });
+
+  it('the default budget runs them all; each evaluation starts with a fresh budget', () => {
+    const compiled = compileOk(document);
+    for (let i = 0; i < 3; i++) {
+      const evaluation = evaluate(compiled, { picks: ['o1'] });
+      expect(evaluation.errors).toEqual([]);
+      expect(evaluation.line.variables.v9).toBe(1);
+    }
+  });
+
+  it('CostBudget charges until the limit and records each refused path once', () => {
+    const budget = new CostBudget(10);
+    expect(budget.charge(6, 'a')).toBe(true);
+    expect(budget.charge(6, 'b')).toBe(false);
+    expect(budget.charge(6, 'b')).toBe(false);
+    expect(budget.charge(4, 'c')).toBe(true);
+    expect(budget.exhausted).toEqual(['b']);
+    expect(budget.spent).toBe(10);
+  });
+});
+
+describe('matches uses RE2', () => {
+  const regexModel = (pattern: string) =>
+    model({
+      questions: [{ key: 'ref', type: 'text', label: 'Ref', max_length: 200 }],
+      rules: [
+        {
+          key: 'ref_format',
+          when: 'ref != null',
+          assert: `ref.matches('${pattern}')`,
+          message: 'm',
+        },
+      ],
+    });
+
+  it('a pattern RE2 refuses (backreference) is an upload error with its path', () => {
+    const result = compileModel(regexModel('^(a+)\\\\1$'));
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      const problem = expectProblem(result.problems, 'invalid_regex', 'rules[0].assert');
+      expect(problem.message).toContain('RE2');
+    }
+  });
+
+  it('the catastrophic pattern ^([a-zA-Z0-9]+)*$ runs in linear time', () => {
+    const compiled = compileOk(regexModel('^([a-zA-Z0-9]+)*$'));
+    // A backtracking engine needs ~2^28 steps for this answer; RE2 a few hundred.
+    const attack = `${'a'.repeat(28)}!`;
+    const started = performance.now();
+    const result = evaluate(compiled, { ref: attack });
+    const long = evaluate(compiled, { ref: `${'a'.repeat(199)}!` });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(result.line.rules[0].status).toBe('failed');
+    expect(long.line.rules[0].status).toBe('failed');
+    expect(evaluate(compiled, { ref: 'abc123' }).line.rules[0].status).toBe('passed');
+  });
+
+  it('a pattern computed at evaluation is compiled by RE2 too (an invalid one is unknown)', () => {
+    const compiled = compileOk(
+      model({
+        questions: [
+          { key: 'ref', type: 'text', label: 'Ref', max_length: 50 },
+          { key: 'pattern', type: 'text', label: 'P', max_length: 50 },
+        ],
+        rules: [{ key: 'r', assert: 'ref.matches(pattern)', message: 'm' }],
+      }),
+    );
+    expect(evaluate(compiled, { ref: 'abc', pattern: '^a' }).line.rules[0].status).toBe('passed');
+    expect(evaluate(compiled, { ref: 'aa', pattern: '^(a)\\1$' }).line.rules[0].status).toBe(
+      'pending',
+    );
+  });
+
+  it('matches inside comprehensions and cel.bind runs on RE2 as well', () => {
+    const compiled = compileOk(
+      model({
+        questions: [
+          { key: 'picks', type: 'multi_choice', label: 'P', options: [{ key: 'aa', label: 'A' }] },
+          { key: 'pattern', type: 'text', label: 'P', max_length: 50 },
+        ],
+        rules: [
+          { key: 'in_exists', assert: 'picks.exists(x, x.matches(pattern))', message: 'm' },
+          { key: 'in_bind', assert: 'cel.bind(p, pattern, picks[0].matches(p))', message: 'm' },
+        ],
+      }),
+    );
+    // JavaScript's RegExp accepts the backreference (and would pass); RE2 refuses it.
+    const refused = evaluate(compiled, { picks: ['aa'], pattern: '^(a)\\1$' });
+    expect(refused.line.rules.map((r) => r.status)).toEqual(['pending', 'pending']);
+    const accepted = evaluate(compiled, { picks: ['aa'], pattern: '^a+$' });
+    expect(accepted.line.rules.map((r) => r.status)).toEqual(['passed', 'passed']);
+  });
+});
+
+describe('fail closed pricing', () => {
+  it('length = 1e308: the overflowing items make the configuration invalid, naming them', () => {
+    const compiled = compileOk(model(OVERFLOW_SECTIONS));
+    const result = evaluate(compiled, { length: 1e308 });
+    expect(result.valid).toBe(false);
+    expect(result.errors.map((e) => [e.code, e.path])).toEqual(OVERFLOW_ERRORS);
+    const ordinary = evaluate(compiled, { length: 1200 });
+    expect(ordinary.valid).toBe(true);
+    // 1200 × 2 × 3.00 + 1200² × 1 + 1.2 × 1.00 + 4 × 0.10
+    expect(ordinary.line.pricing.bom_total).toBe('1447201.60');
+    expect(ordinary.line.bom_items).toHaveLength(4);
+  });
+});
+
+describe('unknown operands without a throw', () => {
+  const env = new Environment({ unlistedVariablesAreDyn: true });
+  const build = (source: string, names: string[]): Expression =>
+    Expression.compile(source, 'x', names, 1, env);
+  const sources: Array<[string, string[]]> = [
+    ['a + 1 > 3', ['a']],
+    ['a == null || a > 3', ['a']],
+    ['a == "x"', ['a']],
+    ['b ? a * 2 : 1', ['a', 'b']],
+    ['size(s) > 2 && b', ['s', 'b']],
+    ['s.startsWith("x")', ['s']],
+    ['l.exists(x, x == "y")', ['l']],
+    ['"y" in l', ['l']],
+    ['s in l', ['s', 'l']],
+    ['-a < 0', ['a']],
+    ['!b', ['b']],
+    ['a', ['a']],
+    ['dyn(a) == null', ['a']],
+    ['cel.bind(z, a, z == null)', ['a']],
+  ];
+  const contexts: Array<Record<string, unknown>> = [
+    { a: null, b: null, s: null, l: null },
+    { a: 5, b: true, s: 'xyz', l: ['y'] },
+    { a: null, b: false, s: 'x', l: null },
+    { a: 1, b: null, s: null, l: ['q'] },
+  ];
+
+  it('skipping on a null strict name gives exactly what running the expression gives', () => {
+    for (const [source, names] of sources) {
+      const expression = build(source, names);
+      const program = env.parse(source);
+      for (const values of contexts) {
+        const context = new EvaluationContext(Object.entries(values));
+        let expected: unknown;
+        try {
+          expected = program(context);
+        } catch {
+          expected = UNKNOWN;
+        }
+        expect(expression.run(context), `${source} with ${JSON.stringify(values)}`).toEqual(
+          expected,
+        );
+      }
+    }
+  });
+
+  it('a draft expression that reaches an evaluation throws instead of quietly giving unknown', () => {
+    expect(() => Expression.draft('1 + 1', 'x').run(new EvaluationContext())).toThrow(
+      /never compiled/,
+    );
+  });
+});

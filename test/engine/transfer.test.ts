@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { CompiledModelCache } from '../../src/engine/index.js';
+import { reviveModel, reviveSteps, toTransferable } from '../../src/engine/transfer.js';
+import { compileOk, doorDocument, evaluate, model, windowDocument } from './helpers.js';
+
+const lineOf = (evaluation: ReturnType<typeof evaluate>) => {
+  evaluation.line.cache.evaluated_in_ms = 0;
+  return JSON.stringify(evaluation);
+};
+
+describe('transferable compiled models', () => {
+  it('a revived model gives the same lines as the compiled one', () => {
+    for (const document of [windowDocument(), doorDocument()]) {
+      const compiled = compileOk(document);
+      const { model: revived, bytes } = reviveModel(toTransferable(compiled));
+      expect(bytes).toBeGreaterThan(10_000);
+      for (const answers of [{}, { width: 1200, height: 1400 }, { width: 'x' }]) {
+        expect(lineOf(evaluate(revived, answers))).toBe(lineOf(evaluate(compiled, answers)));
+      }
+    }
+  });
+
+  it('revives in many slices for a large model', () => {
+    const questions = Array.from({ length: 1500 }, (_, i) => ({
+      key: `q${i}`,
+      type: 'integer',
+      label: `Q${i}`,
+      visible_if: i > 0 ? `q${i - 1} == null || q${i - 1} > 0` : undefined,
+    }));
+    const steps = reviveSteps(toTransferable(compileOk(model({ questions }))));
+    let slices = 0;
+    let step = steps.next();
+    while (!step.done) {
+      slices++;
+      step = steps.next();
+    }
+    expect(slices).toBeGreaterThan(10);
+    expect(step.value.model.questions).toHaveLength(1500);
+  });
+
+  it('extensions travel verbatim, even when they look like encoded values', () => {
+    const document = { ...model(), 'x-data': { '\u0000expression': 0, '\u0000money': '1' } };
+    const { model: revived } = reviveModel(toTransferable(compileOk(document)));
+    expect(revived.extensions).toEqual({ 'x-data': { '\u0000expression': 0, '\u0000money': '1' } });
+  });
+});
+
+describe('CompiledModelCache by bytes', () => {
+  const small = compileOk(model());
+
+  it('evicts superseded versions first, then the least recently used', () => {
+    const cache = new CompiledModelCache(100, 300);
+    cache.set('1:1', small, { bytes: 100, group: '1', version: 1 });
+    cache.set('2:1', small, { bytes: 100, group: '2', version: 1 });
+    cache.get('1:1');
+    cache.set('1:2', small, { bytes: 100, group: '1', version: 2 });
+    expect(cache.bytes).toBe(300);
+    cache.set('3:1', small, { bytes: 100, group: '3', version: 1 });
+    // 1:1 was used more recently than 2:1, but version 2 superseded it.
+    expect(cache.get('1:1')).toBeUndefined();
+    expect(cache.get('2:1')).toBe(small);
+    cache.set('4:1', small, { bytes: 100, group: '4', version: 1 });
+    expect(cache.get('1:2')).toBeUndefined();
+    expect(cache.bytes).toBe(300);
+  });
+
+  it('does not keep a model larger than the whole cache', () => {
+    const cache = new CompiledModelCache(100, 300);
+    cache.set('big', small, { bytes: 301 });
+    expect(cache.get('big')).toBeUndefined();
+    expect(cache.bytes).toBe(0);
+  });
+});
