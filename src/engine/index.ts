@@ -5,7 +5,14 @@
 import type { CompiledModel } from './model.js';
 
 export { ENGINE_VERSION } from './version.js';
-export { compileModel, type CompileResult } from './compile/compile-model.js';
+export { compileModel, type CompileOptions, type CompileResult } from './compile/compile-model.js';
+export type { ConsistencyForm, ModelAnalysis } from './consistency/form.js';
+export {
+  CONSISTENCY_FORMAT,
+  deserializeConsistency,
+  serializeConsistency,
+  storedEngineVersion,
+} from './consistency/serialize.js';
 export { evaluateConfiguration } from './evaluate/evaluate.js';
 export {
   describeModel,

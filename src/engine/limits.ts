@@ -26,6 +26,12 @@ export interface EngineLimits {
   expressionCost: number;
   /** Runtime cost budget of one evaluation, over all its expressions. */
   evaluationCost: number;
+  /** Compile budget of the consistency form: milliseconds (MODEL_FORMAT.md "Limits"). */
+  consistencyMs: number;
+  /** Compile budget of the consistency form: bytes of diagram storage. */
+  consistencyBytes: number;
+  /** Assignments enumerated to turn one expression of the finite part into a constraint. */
+  consistencyEnumeration: number;
 }
 
 export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
@@ -42,6 +48,9 @@ export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
   tableRows: 500_000,
   expressionCost: 1_000_000,
   evaluationCost: 10_000_000,
+  consistencyMs: 30_000,
+  consistencyBytes: 256 * 1024 * 1024,
+  consistencyEnumeration: 100_000,
 });
 
 export function resolveLimits(overrides: Partial<EngineLimits> = {}): EngineLimits {

@@ -2,6 +2,7 @@ import type { Expression } from './cel/expression.js';
 import type { QuestionType } from './cel/environment.js';
 import type { Money, RoundingMode } from './money.js';
 import type { LineImport } from './types.js';
+import type { ConsistencyForm } from './consistency/form.js';
 
 /** A value as CEL sees it: string, bigint (int), number (double), boolean, string[]… */
 export type CelValue = unknown;
@@ -207,4 +208,6 @@ export interface CompiledModel {
   readonly costBudget: number;
   /** Top-level `x-*` members, verbatim. */
   readonly extensions: Readonly<Record<string, unknown>>;
+  /** The compiled solution space of the finite part (consistency/). */
+  readonly consistency: ConsistencyForm;
 }

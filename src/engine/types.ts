@@ -27,6 +27,8 @@ export interface LineOption {
   available: boolean;
   /** Rule keys (compatibility tables) and option keys (their own available_if). */
   unavailable_because: string[];
+  /** A minimal set of the user's answers (question keys) that excludes this option. */
+  conflicts_with: string[];
   selected: boolean;
 }
 
@@ -41,6 +43,8 @@ export interface LineQuestion {
   source: ValueSource;
   /** What the user sent for a hidden question (dropped). */
   discarded: unknown[];
+  /** Soft values left out because they would leave no valid completion (trigger keys, `default`). */
+  suppressed: string[];
   options?: LineOption[];
 }
 
@@ -104,6 +108,14 @@ export interface LineImage {
   alt: string | null;
 }
 
+/** How far the no-dead-ends guarantee holds (MODEL_FORMAT.md "Consistency"). */
+export interface LineConsistency {
+  exact: boolean;
+  reason?: string;
+  /** Valid completions of the user's answers over the finite questions (decimal string). */
+  configurations: string;
+}
+
 export interface LineCache {
   fingerprint: string;
   engine_version: string;
@@ -123,6 +135,7 @@ export interface CartLine {
   pricing: LinePricing;
   translation: LineTranslation;
   images: LineImage[];
+  consistency: LineConsistency;
   cache: LineCache;
 }
 

@@ -163,6 +163,7 @@ export class CompiledModels implements OnModuleDestroy {
     modelId: number,
     versionNumber: number,
     loadDefinition: () => Promise<unknown>,
+    loadConsistency: () => Promise<Uint8Array | undefined> = async () => undefined,
   ): Promise<CompiledModel | undefined> {
     const key = cacheKey(modelId, versionNumber);
     const cached = this.cache.get(key);
@@ -171,7 +172,8 @@ export class CompiledModels implements OnModuleDestroy {
     if (running !== undefined) return running;
     const definition = await loadDefinition();
     if (definition === undefined) return undefined;
-    const compile = this.compileStored(key, definition, modelId, versionNumber);
+    const consistency = await loadConsistency();
+    const compile = this.compileStored(key, definition, modelId, versionNumber, consistency);
     this.pending.set(key, compile);
     try {
       return await compile;
@@ -185,8 +187,14 @@ export class CompiledModels implements OnModuleDestroy {
     definition: unknown,
     modelId: number,
     versionNumber: number,
+    consistency: Uint8Array | undefined,
   ): Promise<CompiledModel> {
-    const task: CompileTask = { kind: 'compile', definition, limits: this.config.engineLimits };
+    const task: CompileTask = {
+      kind: 'compile',
+      definition,
+      limits: this.config.engineLimits,
+      ...(consistency === undefined ? {} : { consistency }),
+    };
     const outcome = (await this.submit(task)) as CompileOutcome;
     // Stored definitions compiled at upload; failing now means the engine changed.
     if (outcome.kind === 'refused') throw new Error(`Stored model ${key} no longer compiles`);

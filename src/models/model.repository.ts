@@ -6,6 +6,7 @@ import { isUniqueViolation } from '../database/db-errors.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
 import type { ModelAsset } from '../engine/index.js';
 import { CompanySupplierEntity } from '../suppliers/company-supplier.entity.js';
+import { loadConsistency, storeConsistency } from './consistency.repository.js';
 import { ModelAssetEntity } from './model-asset.entity.js';
 import { lockCutoff } from './model-lock.js';
 import { ModelVersionEntity } from './model-version.entity.js';
@@ -29,6 +30,8 @@ export interface NewVersion {
   /** The merged definition as JSON text: stored as it is (see insertVersion). */
   definitionJson: string;
   sourceFormat: string;
+  /** The compiled consistency form (engine serializeConsistency bytes); absent: built on first use. */
+  consistency?: Uint8Array;
   assets: Map<string, ModelAsset>;
   createdById: number;
   createdAt: Date;
@@ -53,7 +56,7 @@ export class ModelRepository {
   private readonly assets: Repository<ModelAssetEntity>;
 
   constructor(
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
   ) {
     this.models = dataSource.getRepository(ModelEntity);
@@ -67,6 +70,16 @@ export class ModelRepository {
 
   findVersion(modelId: number, versionNumber: number): Promise<ModelVersionEntity | null> {
     return this.versions.findOneBy({ modelId, versionNumber });
+  }
+
+  /** The consistency form stored with a version (undefined: none yet). */
+  findConsistency(modelId: number, versionNumber: number): Promise<Uint8Array | undefined> {
+    return loadConsistency(this.dataSource, modelId, versionNumber);
+  }
+
+  /** Stores a version's consistency form (rebuilt by a newer engine). */
+  saveConsistency(modelId: number, versionNumber: number, form: Uint8Array): Promise<void> {
+    return storeConsistency(this.dataSource, modelId, versionNumber, form);
   }
 
   /**
@@ -280,6 +293,8 @@ async function insertVersion(
     if (isUniqueViolation(error)) throw new VersionTakenError(versionNumber);
     throw error;
   }
+  if (version.consistency !== undefined)
+    await storeConsistency(manager, modelId, versionNumber, version.consistency);
   const rows = [...version.assets].map(([path, asset]) =>
     manager.create(ModelAssetEntity, {
       modelId,

@@ -25,6 +25,7 @@ import { AppConfig } from '../config/app-config.js';
 import { ApiAssetResponse, assetResponse, joinAssetPath } from './asset-response.js';
 import { AssetQueryDto } from './dto/asset-query.dto.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
+import { ModelUploadDto } from './dto/model-upload.dto.js';
 import { ModelAssetsService } from './model-assets.service.js';
 import { LOCK_TTL_MS } from './model-lock.js';
 import { ModelLockService } from './model-lock.service.js';
@@ -79,7 +80,7 @@ export class ModelsController {
     requestBody: MODEL_UPLOAD_BODY,
   })
   @ApiParam({ name: 'id', description: 'Model id' })
-  @ApiEnvelope(ModelDto)
+  @ApiEnvelope(ModelUploadDto)
   @ApiErrors(400, 401, 403, 404, 409, 413, 415, 423)
   async update(
     @IdParam() id: number,
@@ -87,7 +88,7 @@ export class ModelsController {
     @Req() req: Request,
     @CurrentPrincipal() principal: Principal,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<ModelDto> {
+  ): Promise<ModelUploadDto> {
     const limit = this.config.engineLimits.uploadBytes;
     const model = await this.models.update(principal, id, ifMatch, () =>
       readModelUpload(req, limit),

@@ -3,10 +3,13 @@ import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
-import type { CompiledModel } from '../engine/index.js';
+import { type CompiledModel, serializeConsistency } from '../engine/index.js';
 import type { Principal } from '../principal/principal.js';
 import { CompiledModels } from './compiled-models.service.js';
+import { isCurrentConsistency } from './consistency.repository.js';
+import { ModelAnalysisDto } from './dto/model-analysis.dto.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
+import { ModelUploadDto } from './dto/model-upload.dto.js';
 import { ModelBuilderService, type BuiltModel } from './model-builder.service.js';
 import {
   activeLockHolder,
@@ -33,6 +36,7 @@ export type UploadReader = () => Promise<ModelUpload>;
 const versionOf = (built: BuiltModel, principal: Principal, now: Date): NewVersion => ({
   definitionJson: built.definitionJson,
   sourceFormat: built.format,
+  consistency: serializeConsistency(built.compiled.consistency),
   assets: built.assets,
   createdById: principal.userId,
   createdAt: now,
@@ -52,7 +56,7 @@ export class ModelsService {
     principal: Principal,
     supplierId: number,
     readUpload: UploadReader,
-  ): Promise<ModelDto> {
+  ): Promise<ModelUploadDto> {
     await this.access.requireSupplierMember(principal, supplierId);
     const built = await this.builder.build(await readUpload(), supplierId);
     const identity = modelIdentity(built);
@@ -61,7 +65,8 @@ export class ModelsService {
       this.models.createWithVersion(supplierId, identity, versionOf(built, principal, now)),
     );
     this.compiledModels.remember(model.id, 1, built);
-    return ModelDto.from(model, built.general, now);
+    const dto = ModelDto.from(model, built.general, now);
+    return ModelUploadDto.withWarnings(dto, built.compiled);
   }
 
   /**
@@ -74,7 +79,7 @@ export class ModelsService {
     modelId: number,
     ifMatch: string | undefined,
     readUpload: UploadReader,
-  ): Promise<ModelDto> {
+  ): Promise<ModelUploadDto> {
     const model = await this.access.requireWritableModel(
       principal,
       await this.models.findById(modelId),
@@ -93,7 +98,8 @@ export class ModelsService {
     this.compiledModels.remember(model.id, next, built);
     const updated = await this.models.findById(model.id);
     if (!updated) throw ApiError.notFound('No model found');
-    return ModelDto.from(updated, built.general);
+    const dto = ModelDto.from(updated, built.general);
+    return ModelUploadDto.withWarnings(dto, built.compiled);
   }
 
   async listForSupplier(
@@ -120,7 +126,9 @@ export class ModelsService {
     );
     const version = await this.models.findVersion(modelId, model.versionNumber);
     if (!version) throw ApiError.notFound('No model found');
-    return ModelDetailDto.withDefinition(model, version.definition);
+    const { compiled } = await this.compiledFor(model);
+    const analysis = ModelAnalysisDto.from(compiled.consistency.analysis);
+    return ModelDetailDto.withDefinition(model, version.definition, analysis);
   }
 
   /**
@@ -136,10 +144,25 @@ export class ModelsService {
 
   /** As loadCompiled, for a model row the caller already has. */
   async compiledFor(model: ModelEntity, versionNumber = model.versionNumber): Promise<LoadedModel> {
-    const compiled = await this.compiledModels.get(model.id, versionNumber, () =>
-      this.models.findVersionDefinitionText(model.id, versionNumber),
+    // The consistency form stored with the version is reused by the compile; one built by
+    // another engine version (or none) is rebuilt there and stored again here.
+    const stored: { read: boolean; current: boolean } = { read: false, current: false };
+    const compiled = await this.compiledModels.get(
+      model.id,
+      versionNumber,
+      () => this.models.findVersionDefinitionText(model.id, versionNumber),
+      async () => {
+        const bytes = await this.models.findConsistency(model.id, versionNumber);
+        stored.read = true;
+        stored.current = isCurrentConsistency(bytes);
+        return stored.current ? bytes : undefined;
+      },
     );
     if (!compiled) throw ApiError.notFound('No such model version');
+    if (stored.read && !stored.current) {
+      const bytes = serializeConsistency(compiled.consistency);
+      await this.models.saveConsistency(model.id, versionNumber, bytes);
+    }
     return { model, versionNumber, compiled };
   }
 

@@ -13,6 +13,7 @@ import { SeedContract } from '../common/seed-contract.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { AppConfig } from '../config/app-config.js';
 import { ModelDto } from './dto/model.dto.js';
+import { ModelUploadDto } from './dto/model-upload.dto.js';
 import { ModelsService } from './models.service.js';
 import { MODEL_UPLOAD_BODY } from './upload/model-upload.openapi.js';
 import { modelUploadBody, readModelUpload } from './upload/read-model-upload.js';
@@ -41,13 +42,13 @@ export class SupplierModelsController {
     requestBody: MODEL_UPLOAD_BODY,
   })
   @ApiParam({ name: 'id', description: 'Supplier id' })
-  @ApiEnvelope(ModelDto, { status: 201 })
+  @ApiEnvelope(ModelUploadDto, { status: 201 })
   @ApiErrors(400, 401, 403, 404, 409, 413, 415)
   create(
     @IdParam() id: number,
     @Req() req: Request,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<ModelDto> {
+  ): Promise<ModelUploadDto> {
     const limit = this.config.engineLimits.uploadBytes;
     return this.models.create(principal, id, () => readModelUpload(req, limit));
   }

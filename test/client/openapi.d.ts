@@ -902,6 +902,61 @@ export interface components {
              */
             supplier_id: number;
         };
+        ModelUploadDto: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 3
+             */
+            supplier_id: number;
+            /**
+             * Format: int32
+             * @description The current version (1 on create, +1 per upload)
+             * @example 1
+             */
+            version_number: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the current version was stored; null until a second version
+             * @example null
+             */
+            updated_at: string | null;
+            /**
+             * Format: int32
+             * @description The user holding the edit lock (null when free or lapsed)
+             * @example null
+             */
+            locked_by_id: number | null;
+            /**
+             * Format: date-time
+             * @description When the edit lock lapses unless renewed
+             * @example null
+             */
+            lock_expires_at: string | null;
+            /**
+             * @description The general section of the current version, as uploaded
+             * @example {
+             *       "name": "Casement window",
+             *       "code": "WIN-CASEMENT",
+             *       "currency": "EUR",
+             *       "default_language": "en"
+             *     }
+             */
+            general: {
+                [key: string]: unknown;
+            };
+            /** @description Dead options (code `dead_option`, path `questions.<q>.options.<o>`) */
+            warnings: components["schemas"]["ProblemDto"][];
+        };
         ModelDto: {
             /**
              * Format: int32
@@ -955,30 +1010,37 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        ModelAnalysisDto: {
-            /** @description Whether the consistency form is exact (else an estimate) */
-            exact: boolean;
+        DiagramSizeDto: {
+            /** @example 7515 */
+            nodes: number;
+            /** @example 30546 */
+            edges: number;
             /**
-             * @description How many complete configurations the model allows (decimal string)
-             * @example 1296
+             * @description Bytes of the compiled form
+             * @example 185876
+             */
+            bytes: number;
+        };
+        ModelAnalysisDto: {
+            /** @description The whole finite part was compiled (availability is exact) */
+            exact: boolean;
+            /** @description Why not exact (compile budget, enumeration bound) */
+            reason?: string;
+            /**
+             * @description Valid configurations with no answers (decimal string; an upper bound when not exact)
+             * @example 278744
              */
             configurations: string;
             /**
-             * @description Options no complete configuration can select (`question.option`)
-             * @example []
+             * @description Options no valid configuration can use
+             * @example [
+             *       "questions.frame.options.oak"
+             *     ]
              */
             dead_options: string[];
-            /**
-             * @description Compile time, milliseconds
-             * @example 12.5
-             */
+            /** @example 420 */
             compile_ms: number;
-            /**
-             * Format: int32
-             * @description Size of the consistency form (nodes)
-             * @example 420
-             */
-            size: number;
+            size: components["schemas"]["DiagramSizeDto"];
         };
         ModelDetailDto: {
             /**
@@ -1032,11 +1094,12 @@ export interface components {
             general: {
                 [key: string]: unknown;
             };
-            analysis?: components["schemas"]["ModelAnalysisDto"];
             /** @description The model document of the current version, imports merged (docs/model-format.md) */
             definition: {
                 [key: string]: unknown;
             };
+            /** @description The analysis of the current version (MODEL_FORMAT.md "Model analysis") */
+            analysis: components["schemas"]["ModelAnalysisDto"];
         };
         /** @enum {string} */
         QuestionType: "choice" | "multi_choice" | "number" | "integer" | "boolean" | "text";
@@ -6229,7 +6292,7 @@ export interface operations {
                         code: number;
                         /** @example Created */
                         message: string;
-                        data: components["schemas"]["ModelDto"];
+                        data: components["schemas"]["ModelUploadDto"];
                         /** @description Empty */
                         links: Record<string, never>;
                         /** @description Empty on success */
@@ -7587,7 +7650,7 @@ export interface operations {
                         code: number;
                         /** @example OK */
                         message: string;
-                        data: components["schemas"]["ModelDto"];
+                        data: components["schemas"]["ModelUploadDto"];
                         /** @description Empty */
                         links: Record<string, never>;
                         /** @description Empty on success */

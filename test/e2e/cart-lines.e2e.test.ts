@@ -127,9 +127,9 @@ describe('cart lines: POST /v1/carts and /v1/carts/preview', () => {
     expect(paths).toEqual(
       expect.arrayContaining(['questions.width.values[0]', 'questions.height', 'questions.nope']),
     );
-    expect(paths.some((p) => p?.startsWith('questions.color') || p === 'rules.frame_colors')).toBe(
-      true,
-    );
+    // Issue #6: oak has no completion with the default frame pvc, so the default is
+    // suppressed (soft) and the required frame is missing (was: oak unavailable).
+    expect(paths).toContain('questions.frame');
     expectEnvelope(await ctx.http.get('/v1/carts').set(bearer(user.token)), 400);
   });
 

@@ -60,10 +60,28 @@ describe('door (zip source with a fragment)', () => {
     ]);
   });
 
-  it('a wide leaf with the default two hinges fails the rule', () => {
+  it('a wide leaf: the default two hinges is suppressed; two hinges answered fail the rule', () => {
+    // Issue #6 changed this on purpose: a default that leaves no valid completion is
+    // soft (MODEL_FORMAT "Consistency"), so it is left out instead of failing the rule.
     const result = evaluate(door, { leaf_width: 1100 });
-    expect(result.valid).toBe(false);
-    expect(result.errors).toEqual([
+    // No rule failure; the hinges' BOM quantity is then unknown (fail-closed, issue #7).
+    expect(result.errors.map((e) => e.code)).toEqual(['bom_quantity_unknown']);
+    expect(question(result, 'hinge_count')).toMatchObject({
+      values: [],
+      source: 'none',
+      suppressed: ['default'],
+    });
+    expect(rule(result, 'wide_needs_three_hinges').status).toBe('pending');
+    // hinge_count takes 3 or 4 with a wide leaf (unanswered counts too): 3 × 2 × 3 choices
+    expect(result.line.consistency).toEqual({ exact: true, configurations: '18' });
+
+    const answered = evaluate(door, { leaf_width: 1100, hinge_count: 2 });
+    expect(answered.valid).toBe(false);
+    const conflict =
+      'the answers to leaf_width, hinge_count have no valid completion together; change one of them';
+    expect(answered.errors).toEqual([
+      { code: 'conflict', message: conflict, path: 'questions.leaf_width' },
+      { code: 'conflict', message: conflict, path: 'questions.hinge_count' },
       {
         code: 'rule_failed',
         message: 'Leaves wider than 1000 mm need three hinges',
@@ -71,7 +89,7 @@ describe('door (zip source with a fragment)', () => {
       },
     ]);
     // still priced: 200 + 420 + 2*9 = 638.00
-    expect(result.line.pricing.total).toBe('638.00');
+    expect(answered.line.pricing.total).toBe('638.00');
   });
 
   it('checks the step from min (700 + multiples of 5)', () => {

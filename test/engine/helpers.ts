@@ -139,3 +139,15 @@ export const dims = [
   { key: 'glass', type: 'boolean', label: 'G' },
   { key: 'note', type: 'text', label: 'N' },
 ];
+
+/** Options `{key, label}` (label: the key in capitals). */
+export const opts = (...keys: string[]) => keys.map((key) => ({ key, label: key.toUpperCase() }));
+
+/** A choice question with these option keys. */
+export const choice = (key: string, keys: string[], extra: Record<string, unknown> = {}) => ({
+  key,
+  type: 'choice',
+  label: key,
+  options: opts(...keys),
+  ...extra,
+});

@@ -153,6 +153,7 @@ describe('the cart line', () => {
       [
         'bom_items',
         'cache',
+        'consistency',
         'general',
         'images',
         'imports',
@@ -183,7 +184,10 @@ describe('the cart line', () => {
       values: [1200],
       source: 'user',
       discarded: [],
+      suppressed: [],
     });
+    expect(line.consistency.exact).toBe(true);
+    expect(line.consistency.configurations).toMatch(/^[1-9][0-9]*$/);
     expect(line.cache.engine_version).toBe(ENGINE_VERSION);
     expect(line.cache.evaluated_in_ms).toBeGreaterThanOrEqual(0);
     expect(JSON.parse(JSON.stringify(line))).toEqual(line);

@@ -134,9 +134,12 @@ describe('compatibility tables (allowed)', () => {
     expect(evaluate(compiled, { frame: 'pvc', color: 'grey' }).valid).toBe(true);
     const result = evaluate(compiled, { frame: 'pvc', color: 'oak' });
     expect(rule(result, 'frame_colors').status).toBe('failed');
+    // Issue #6: the two answers also conflict (one `conflict` error per answer).
     expect(result.errors.map((e) => [e.code, e.path])).toEqual([
       ['option_unavailable', 'questions.frame.values[0]'],
       ['option_unavailable', 'questions.color.values[0]'],
+      ['conflict', 'questions.frame'],
+      ['conflict', 'questions.color'],
       ['rule_failed', 'rules.frame_colors'],
     ]);
     expect(options(result, 'frame')).toEqual([

@@ -3,16 +3,7 @@
  * tables and option availability.
  */
 import { describe, expect, it } from 'vitest';
-import { compileOk, evaluate, model, question, rule } from './helpers.js';
-
-const opts = (...keys: string[]) => keys.map((key) => ({ key, label: key.toUpperCase() }));
-const choice = (key: string, keys: string[], extra: Record<string, unknown> = {}) => ({
-  key,
-  type: 'choice',
-  label: key,
-  options: opts(...keys),
-  ...extra,
-});
+import { compileOk, evaluate, model, question, rule, choice } from './helpers.js';
 
 describe('compatibility tables', () => {
   const compiled = compileOk(
@@ -91,22 +82,39 @@ describe('compatibility tables', () => {
     const result = evaluate(compiled, { a: 'y', b: 'p' });
     expect(rule(result, 'abn').status).toBe('failed');
     expect(result.valid).toBe(false);
+    // Consistency (issue #6): the two answers also conflict (no valid completion).
     expect(result.errors.map((e) => [e.code, e.path])).toEqual([
       ['option_unavailable', 'questions.a.values[0]'],
       ['option_unavailable', 'questions.b.values[0]'],
+      ['conflict', 'questions.a'],
+      ['conflict', 'questions.b'],
       ['rule_failed', 'rules.abn'],
     ]);
     expect(result.errors[0].message).toContain('abn');
   });
 
   it('boolean columns match by value; a table whose rule `when` is false restricts nothing', () => {
-    // b = p needs flag = true
-    const restricted = evaluate(compiled, { flag: false });
+    // b = p needs flag = true, unless off (its default false is soft) is answered true:
+    // with exact availability (issue #6) p stays available until off is answered false.
+    const open = evaluate(compiled, { flag: false });
+    expect(availability(open, 'b')).toEqual([
+      ['p', true, []],
+      ['q', true, []],
+    ]);
+    const restricted = evaluate(compiled, { flag: false, off: false });
     expect(availability(restricted, 'b')).toEqual([
       ['p', false, ['flagged']],
       ['q', true, []],
     ]);
-    expect(rule(evaluate(compiled, { b: 'p', flag: false }), 'flagged').status).toBe('failed');
+    expect(question(restricted, 'b').options?.[0].conflicts_with).toEqual(['flag', 'off']);
+    // b = p with flag = false: the default off = false would fail the rule, so it is
+    // suppressed; `!off` on null is unknown and the rule pending (was: failed).
+    const picked = evaluate(compiled, { b: 'p', flag: false });
+    expect(rule(picked, 'flagged').status).toBe('pending');
+    expect(question(picked, 'off').suppressed).toEqual(['default']);
+    expect(rule(evaluate(compiled, { b: 'p', flag: false, off: false }), 'flagged').status).toBe(
+      'failed',
+    );
     // off = true → the rule is skipped: p is available and p + false is valid
     const skipped = evaluate(compiled, { off: true, b: 'p', flag: false });
     expect(rule(skipped, 'flagged').status).toBe('skipped');
@@ -117,7 +125,7 @@ describe('compatibility tables', () => {
     expect(skipped.valid).toBe(true);
   });
 
-  it('defaults count as answers of a column (effective values)', () => {
+  it('defaults are soft: they restrict no option and give way to the user', () => {
     const withDefault = compileOk(
       model({
         questions: [
@@ -139,17 +147,21 @@ describe('compatibility tables', () => {
         ],
       }),
     );
+    // Issue #6 changed this on purpose: defaults do not count as answers for
+    // availability (MODEL_FORMAT "Consistency"), so oak stays available.
     const result = evaluate(withDefault, {});
     expect(availability(result, 'color')).toEqual([
       ['white', true, []],
-      ['oak', false, ['fc']],
+      ['oak', true, []],
     ]);
-    // the user picks oak: the default pvc becomes unavailable, reported at questions.frame
+    // the user picks oak: the default pvc would leave no valid completion, so it is
+    // suppressed (was: option_unavailable at questions.frame and rule_failed).
     const oak = evaluate(withDefault, { color: 'oak' });
-    expect(oak.errors.map((e) => [e.code, e.path])).toEqual([
-      ['option_unavailable', 'questions.frame'],
-      ['option_unavailable', 'questions.color.values[0]'],
-      ['rule_failed', 'rules.fc'],
-    ]);
+    expect(oak.errors).toEqual([]);
+    expect(question(oak, 'frame')).toMatchObject({
+      values: [],
+      source: 'none',
+      suppressed: ['default'],
+    });
   });
 });

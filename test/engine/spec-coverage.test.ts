@@ -4,16 +4,7 @@
  * tiny and built inline. (Tables: spec-coverage-tables; known bugs: spec-coverage-bugs.)
  */
 import { describe, expect, it } from 'vitest';
-import { compileOk, evaluate, model, question, rule } from './helpers.js';
-
-const opts = (...keys: string[]) => keys.map((key) => ({ key, label: key.toUpperCase() }));
-const choice = (key: string, keys: string[], extra: Record<string, unknown> = {}) => ({
-  key,
-  type: 'choice',
-  label: key,
-  options: opts(...keys),
-  ...extra,
-});
+import { compileOk, evaluate, model, question, rule, choice } from './helpers.js';
 
 describe('unknown: a variable that reads an unknown variable, and every consumer of it', () => {
   // width unanswered → `width * 2` fails → wide2 is null → `wide2 + 1` fails → next null;

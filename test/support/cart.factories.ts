@@ -85,6 +85,7 @@ function storedLine(modelId: number, currency: string, total: string): CartLine 
         values: [1200],
         source: 'user',
         discarded: [],
+        suppressed: [],
       },
     ],
     variables: {},
@@ -102,6 +103,7 @@ function storedLine(modelId: number, currency: string, total: string): CartLine 
     },
     translation: { language: 'en', fallback_used: false, missing: [] },
     images: [],
+    consistency: { exact: true, configurations: '1' },
     cache: { fingerprint: '0'.repeat(64), engine_version: '1.0.0', evaluated_in_ms: 0.1 },
   };
 }

@@ -11,6 +11,9 @@ import type {
 } from '../model.js';
 import { copyTable } from './table-index.js';
 
+/** A compiled model before its consistency form is attached. */
+export type ModelCore = Omit<CompiledModel, 'consistency'>;
+
 /** The complete expression built for a validated draft (see compile-model.ts). */
 export type CompleteExpression = (draft: Expression) => Expression;
 
@@ -41,7 +44,7 @@ function optional(expression: Expression | undefined, c: CompleteExpression) {
  * same option keys share one key → index Map. A 5,000-question model walks far
  * fewer bytes per evaluation; locality decides once the model outgrows the caches.
  */
-export function compactModel(model: CompiledModel, completion: Completion): CompiledModel {
+export function compactModel(model: ModelCore, completion: Completion): ModelCore {
   const c = completion.complete;
   const optionIndexes = new Map<string, ReadonlyMap<string, number>>();
   const questions = model.questions.map((question) =>

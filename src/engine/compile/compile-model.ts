@@ -16,13 +16,25 @@ import { validateVariables } from '../validate/variables.js';
 import { expectations } from './expectations.js';
 import { ExpressionCompiler } from './expressions.js';
 import { orderValueGraph } from './graph.js';
-import { compactModel, type QuestionSetters } from './compact.js';
+import { compactModel, type ModelCore, type QuestionSetters } from './compact.js';
 import { checkCost, shapeOfQuestion } from './cost-check.js';
 import type { Shape } from '../cel/cost.js';
 import type { Expression } from '../cel/expression.js';
+import { compileConsistency, formFitsModel } from '../consistency/compile.js';
+import type { ConsistencyForm } from '../consistency/form.js';
+import { deserializeConsistency } from '../consistency/serialize.js';
 import { optionPriceTables, priceBom } from './prices.js';
 
 export type CompileResult = { ok: true; model: CompiledModel } | { ok: false; problems: Problem[] };
+
+export interface CompileOptions {
+  /**
+   * A consistency form stored with the version (bytes from serializeConsistency, or
+   * the form itself): reused instead of recompiling when it was built by this engine
+   * version for this model.
+   */
+  consistency?: Uint8Array | ConsistencyForm;
+}
 
 const SECTIONS = new Set([
   'general',
@@ -42,9 +54,14 @@ const SECTIONS = new Set([
  * problem is reported (up to the cap) with its path, or the compiled model is
  * returned. Pure: no I/O, the same document always gives the same result.
  */
-export function compileModel(document: unknown, limits?: Partial<EngineLimits>): CompileResult {
+export function compileModel(
+  document: unknown,
+  limits?: Partial<EngineLimits>,
+  options: CompileOptions = {},
+): CompileResult {
   const problems = new ProblemList();
-  const v = new Validation(problems, resolveLimits(limits));
+  const resolved = resolveLimits(limits);
+  const v = new Validation(problems, resolved);
   if (!isRecord(document)) {
     problems.add('invalid_document', 'a model is an object with at least a general section');
     return { ok: false, problems: problems.items };
@@ -122,7 +139,7 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
   }
   if (!problems.empty) return { ok: false, problems: problems.items };
 
-  const model: CompiledModel = {
+  const model: ModelCore = {
     general,
     imports,
     questions,
@@ -147,7 +164,25 @@ export function compileModel(document: unknown, limits?: Partial<EngineLimits>):
     if (expression === undefined) throw new Error(`no complete form of ${draft.path}`);
     return expression;
   };
-  return { ok: true, model: compactModel(model, { complete: completeOf, setters }) };
+  const core = compactModel(model, { complete: completeOf, setters });
+  const consistency = attachConsistency(core, resolved, options.consistency);
+  if (consistency.conflict.length > 0) {
+    const message = `the model has no valid configuration: ${consistency.conflict.join(', ')} conflict`;
+    for (const source of consistency.conflict) problems.add('inconsistent_model', message, source);
+    return { ok: false, problems: problems.items };
+  }
+  return { ok: true, model: { ...core, consistency } };
+}
+
+/** The stored form when it fits this model and engine version, else a fresh compile. */
+function attachConsistency(
+  core: ModelCore,
+  limits: EngineLimits,
+  stored: Uint8Array | ConsistencyForm | undefined,
+): ConsistencyForm {
+  const form = stored instanceof Uint8Array ? deserializeConsistency(stored) : stored;
+  if (form !== undefined && formFitsModel(form, core)) return form;
+  return compileConsistency(core, limits);
 }
 
 function registerInferred(

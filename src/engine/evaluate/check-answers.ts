@@ -104,7 +104,9 @@ function checkAvailable(
 ): void {
   const option = question.optionIndex.get(key);
   const reasons =
-    option === undefined ? undefined : state.unavailableBecause[question.index]?.[option];
+    option === undefined
+      ? undefined
+      : (state.answerReasons ?? state.unavailableBecause)[question.index]?.[option];
   if (reasons === undefined) return;
   const message = `option '${key}' of ${question.key} is not available (${reasons.join(', ')})`;
   state.error('option_unavailable', message, at(question, state, i));

@@ -4,6 +4,7 @@ import { ENGINE_VERSION } from '../version.js';
 import { readAnswers } from './answers.js';
 import { computeValues } from './values.js';
 import { computeAvailability, gateRules } from './availability.js';
+import { exactAvailability, reportConflict, settleConsistency } from './consistency.js';
 import { evaluateBom } from './bom.js';
 import { checkAnswers } from './check-answers.js';
 import { toJsonValue } from './json.js';
@@ -59,9 +60,12 @@ function buildLine(
   checkValidity(model, request.now ?? new Date(), state);
   readAnswers(model, request.questions, state);
   computeValues(model, state);
+  const units = settleConsistency(model, state);
   gateRules(model, state);
   computeAvailability(model, state);
+  if (units !== undefined) exactAvailability(model, state, units);
   checkAnswers(model, state);
+  reportConflict(state);
   const rules = evaluateRules(model, state, texts);
   const bom = evaluateBom(model.bomItems, state, model.pricing, texts);
   const dynamicSlots = bom.slots;
@@ -95,6 +99,7 @@ function buildLine(
       missing,
     },
     images,
+    consistency: state.consistency,
     cache: {
       fingerprint: fingerprint(
         request.modelId,

@@ -69,6 +69,7 @@ export function lineQuestions(
     const source = state.sources[index];
     const discarded =
       hiddenAnswer === undefined || hiddenAnswer.length === 0 ? empty<unknown>() : hiddenAnswer;
+    const suppressed = state.suppressed[index] ?? empty<string>();
     // Two literals rather than adding `options` afterwards: an added member would put
     // the line's members in a separate array (one more allocation per question).
     lines[index] =
@@ -82,6 +83,7 @@ export function lineQuestions(
             values,
             source,
             discarded,
+            suppressed,
             options: lineOptions(model, question, value, state, labels),
           }
         : {
@@ -93,6 +95,7 @@ export function lineQuestions(
             values,
             source,
             discarded,
+            suppressed,
           };
   }
   return lines;
@@ -106,6 +109,7 @@ function lineOptions(
   labels: readonly string[],
 ): LineOption[] {
   const reasons = state.unavailableBecause[question.index];
+  const conflicts = state.conflictsWith[question.index];
   const priceTexts = model.optionPriceTexts[question.index];
   const selectedList = Array.isArray(value) ? (value as string[]) : undefined;
   const options = question.options;
@@ -119,6 +123,7 @@ function lineOptions(
       price: priceTexts[o],
       available: because === undefined,
       unavailable_because: (because as string[] | undefined) ?? empty<string>(),
+      conflicts_with: (conflicts?.[o] as string[] | undefined) ?? empty<string>(),
       selected:
         selectedList === undefined ? value === option.key : selectedList.includes(option.key),
     };

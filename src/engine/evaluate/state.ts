@@ -2,7 +2,7 @@ import { CostBudget } from '../cel/budget.js';
 import { EvaluationContext } from '../cel/expression.js';
 import type { CelValue, CompiledModel } from '../model.js';
 import type { Problem } from '../problems.js';
-import type { RuleStatus, ValueSource } from '../types.js';
+import type { LineConsistency, RuleStatus, ValueSource } from '../types.js';
 
 /**
  * One reusable expression context per model: a large model's context is thousands of
@@ -60,6 +60,22 @@ export class EvaluationState {
   readonly tableMatched: boolean[];
   /** Per question, per option: availability and the keys that make it unavailable. */
   readonly unavailableBecause: Array<Array<readonly string[] | undefined> | undefined>;
+  /**
+   * When the user's answers conflict: the local reasons (tables, available_if) the
+   * answer checks use, so a conflict is reported once (`conflict`), not again as
+   * `option_unavailable` for every answer the diagram finds unsupported.
+   */
+  answerReasons: Array<Array<readonly string[] | undefined> | undefined> | undefined;
+  /** Per question, per option: the user's answers that exclude it (consistency). */
+  readonly conflictsWith: Array<Array<readonly string[] | undefined> | undefined>;
+  /** Per question: soft values left out (trigger keys, `default`). */
+  readonly suppressed: Array<string[] | undefined>;
+  /** Per question: its triggers' / its default's value is left out (soft values). */
+  readonly suppressTriggers: Uint8Array;
+  readonly suppressDefault: Uint8Array;
+  consistency: LineConsistency = { exact: true, configurations: '0' };
+  /** Question keys of a minimal conflicting set of the user's answers (reported after the checks). */
+  conflict: string[] | undefined;
 
   constructor(readonly model: CompiledModel) {
     const questionCount = model.questions.length;
@@ -81,6 +97,10 @@ export class EvaluationState {
     this.unavailableBecause = new Array<Array<readonly string[] | undefined> | undefined>(
       questionCount,
     );
+    this.conflictsWith = new Array<Array<readonly string[] | undefined> | undefined>(questionCount);
+    this.suppressed = new Array<string[] | undefined>(questionCount);
+    this.suppressTriggers = new Uint8Array(questionCount);
+    this.suppressDefault = new Uint8Array(questionCount);
   }
 
   /** Returns the context to the pool (call once the evaluation no longer needs it). */

@@ -11,6 +11,7 @@ import type { EvaluationState } from './state.js';
  * answer is discarded.
  */
 export function computeValues(model: CompiledModel, state: EvaluationState): void {
+  state.sources.fill('none');
   const questionCount = model.questions.length;
   const triggerBase = questionCount + model.variables.length;
   for (const node of model.valueOrder) {
@@ -64,13 +65,14 @@ function computeQuestion(question: CompiledQuestion, state: EvaluationState): vo
       value = answer.value;
       state.sources[index] = 'user';
     } else {
-      const triggered = fromTriggers(question, state);
+      const triggered =
+        state.suppressTriggers[index] === 1 ? NOT_SET : fromTriggers(question, state);
       if (triggered !== NOT_SET) {
         // A trigger's value, even an empty one (`[]`), replaces the default.
         value = triggered;
         state.sources[index] = 'trigger';
       } else {
-        value = fromDefault(question, state);
+        value = state.suppressDefault[index] === 1 ? null : fromDefault(question, state);
         if (value !== null) state.sources[index] = 'default';
       }
     }

@@ -35,6 +35,8 @@ export interface CompileTask {
   readonly kind: 'compile';
   readonly definition: unknown;
   readonly limits: EngineLimits;
+  /** The consistency form stored with the version (reused when this engine built it). */
+  readonly consistency?: Uint8Array;
 }
 
 export type Refusal = { kind: 'refused'; status: number; message: string; problems: Problem[] };
@@ -88,7 +90,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
 export function runCompile(task: CompileTask): CompileOutcome {
   const definition: unknown =
     typeof task.definition === 'string' ? JSON.parse(task.definition) : task.definition;
-  const result = compileModel(definition, task.limits);
+  const result = compileModel(definition, task.limits, { consistency: task.consistency });
   if (result.ok) return { kind: 'compiled', compiled: toTransferable(result.model) };
   return { kind: 'refused', status: 500, message: 'Stored model no longer compiles', problems: [] };
 }

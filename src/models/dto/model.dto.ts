@@ -4,9 +4,10 @@ import {
   ApiNullableString,
   ApiTimestamp,
 } from '../../common/swagger/schema-types.js';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { activeLockHolder, lockExpiry } from '../model-lock.js';
 import type { ModelEntity } from '../model.entity.js';
+import { ModelAnalysisDto } from './model-analysis.dto.js';
 
 const GENERAL_EXAMPLE = {
   name: 'Casement window',
@@ -71,33 +72,8 @@ export class ModelDto {
   }
 }
 
-/** What compiling the current version found out (GET /v1/models/{id}). */
-export class ModelAnalysisDto {
-  @ApiProperty({ description: 'Whether the consistency form is exact (else an estimate)' })
-  exact: boolean;
-  @ApiProperty({
-    pattern: '^\\d+$',
-    example: '1296',
-    description: 'How many complete configurations the model allows (decimal string)',
-  })
-  configurations: string;
-  @ApiProperty({
-    type: [String],
-    example: [],
-    description: 'Options no complete configuration can select (`question.option`)',
-  })
-  dead_options: string[];
-  @ApiProperty({ type: 'number', example: 12.5, description: 'Compile time, milliseconds' })
-  compile_ms: number;
-  @ApiInt({ minimum: 0, example: 420, description: 'Size of the consistency form (nodes)' })
-  size: number;
-}
-
 /** A model with the full definition of one of its versions. */
 export class ModelDetailDto extends ModelDto {
-  @ApiPropertyOptional({ type: () => ModelAnalysisDto })
-  analysis?: ModelAnalysisDto;
-
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
@@ -105,8 +81,18 @@ export class ModelDetailDto extends ModelDto {
   })
   definition: Record<string, unknown>;
 
-  static withDefinition(model: ModelEntity, definition: Record<string, unknown>): ModelDetailDto {
-    return { ...ModelDto.from(model, definition.general), definition };
+  @ApiProperty({
+    type: () => ModelAnalysisDto,
+    description: 'The analysis of the current version (MODEL_FORMAT.md "Model analysis")',
+  })
+  analysis: ModelAnalysisDto;
+
+  static withDefinition(
+    model: ModelEntity,
+    definition: Record<string, unknown>,
+    analysis: ModelAnalysisDto,
+  ): ModelDetailDto {
+    return { ...ModelDto.from(model, definition.general), definition, analysis };
   }
 }
 

@@ -1,0 +1,179 @@
+/**
+ * Consistency benchmark (not a test): `npm run bench:consistency -- <model.json> [sales.txt]`.
+ *
+ * For a model: compile time and diagram size, the configuration count, the compiled
+ * form's bytes and heap, evaluation median / p99 with exact availability and
+ * explanations, random walks over available options (every walk must end valid) and,
+ * with a sales file, a replay of sold configurations in random order (no option a
+ * sold car used may ever be reported unavailable). Then generated table models of
+ * growing size (compile growth, counts past 2^53) and the budget fallback.
+ * Env: WALKS (default 30), SALES_LIMIT (cars replayed, default 400), SEED.
+ */
+import { readFileSync } from 'node:fs';
+import {
+  compileModel,
+  type CompiledModel,
+  evaluateConfiguration,
+  serializeConsistency,
+} from '../src/engine/index.js';
+import { generateTableModel } from './generate-table-model.js';
+
+type Answers = Record<string, { values: unknown[] }>;
+
+let seed = Number(process.env.SEED ?? 42) >>> 0;
+function random(): number {
+  seed = (seed + 0x6d2b79f5) >>> 0;
+  let t = seed;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
+}
+
+const timings: number[] = [];
+function evaluate(model: CompiledModel, answers: Answers) {
+  const started = performance.now();
+  const result = evaluateConfiguration(model, { modelId: 1, versionNumber: 1, questions: answers });
+  timings.push(performance.now() - started);
+  return result;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
+}
+const ms = (value: number): string => `${value.toFixed(2)} ms`;
+
+function compileTimed(document: unknown, limits = {}): { model: CompiledModel; totalMs: number } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  const result = compileModel(document, limits);
+  const totalMs = performance.now() - started;
+  if (!result.ok) throw new Error(`model rejected: ${JSON.stringify(result.problems.slice(0, 3))}`);
+  gc?.();
+  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
+  const { analysis } = result.model.consistency;
+  const bytes = serializeConsistency(result.model.consistency).byteLength;
+  console.log(
+    `  compile ${totalMs.toFixed(0)} ms (consistency ${analysis.compile_ms} ms), exact ${analysis.exact}` +
+      `${analysis.reason ? ` (${analysis.reason})` : ''}, ${analysis.size.nodes} nodes / ` +
+      `${analysis.size.edges} edges, stored form ${(bytes / 1024).toFixed(1)} KB, ` +
+      `model heap ${gc ? `${heapMb.toFixed(1)} MB` : 'n/a (run with --expose-gc)'}`,
+  );
+  console.log(
+    `  configurations ${analysis.configurations}, dead options ${analysis.dead_options.length}`,
+  );
+  return { model: result.model, totalMs };
+}
+
+/** Answers every question in random order, always picking an available option. */
+function randomWalk(model: CompiledModel): { valid: boolean; deadEnd: string | undefined } {
+  const answers: Answers = {};
+  for (const question of shuffle([...model.questions])) {
+    const line = evaluate(model, answers).line;
+    const current = line.questions[question.index];
+    if (!current.visible || question.options.length === 0) continue;
+    const available = (current.options ?? []).filter((option) => option.available);
+    if (available.length === 0) return { valid: false, deadEnd: question.key };
+    const pick = available[Math.floor(random() * available.length)];
+    answers[question.key] = { values: [pick.key] };
+  }
+  return { valid: evaluate(model, answers).valid, deadEnd: undefined };
+}
+
+/** Enters sold cars in random order; every value a car used must be available when entered. */
+function replaySales(model: CompiledModel, path: string, limit: number): void {
+  const lines = readFileSync(path, 'utf8').trim().split('\n');
+  const keys = lines[0].trim().split(/\s+/);
+  const cars = shuffle(lines.slice(1)).slice(0, limit);
+  let hidden = 0;
+  let entered = 0;
+  for (const car of cars) {
+    const values = car.trim().split(/\s+/);
+    const answers: Answers = {};
+    const order = shuffle(keys.map((_, i) => i));
+    for (const i of order) {
+      const key = keys[i];
+      const option = values[i] === '-1' ? 'n1' : `o${values[i]}`;
+      const line = evaluate(model, answers).line;
+      const question = line.questions.find((candidate) => candidate.key === key);
+      const offered = question?.options?.find((candidate) => candidate.key === option);
+      if (offered === undefined || !offered.available) hidden++;
+      answers[key] = { values: [option] };
+      entered++;
+    }
+  }
+  console.log(
+    `  sales replay: ${cars.length} cars, ${entered} answers entered in random order, ` +
+      `${hidden} times a sold option was reported unavailable (must be 0)`,
+  );
+}
+
+function benchModel(path: string, salesPath: string | undefined): void {
+  console.log(`model ${path}`);
+  const { model } = compileTimed(JSON.parse(readFileSync(path, 'utf8')));
+  const walks = Number(process.env.WALKS ?? 30);
+  let ended = 0;
+  const deadEnds: string[] = [];
+  timings.length = 0;
+  for (let w = 0; w < walks; w++) {
+    const walk = randomWalk(model);
+    if (walk.valid) ended++;
+    if (walk.deadEnd !== undefined) deadEnds.push(walk.deadEnd);
+  }
+  console.log(
+    `  random walks: ${ended}/${walks} ended valid, ${deadEnds.length} dead ends` +
+      `${deadEnds.length > 0 ? ` (at ${deadEnds.join(', ')})` : ''}`,
+  );
+  console.log(
+    `  evaluation (exact availability, conflicts_with, count): median ${ms(percentile(timings, 0.5))}, ` +
+      `p99 ${ms(percentile(timings, 0.99))} over ${timings.length} evaluations`,
+  );
+  if (salesPath !== undefined) {
+    timings.length = 0;
+    replaySales(model, salesPath, Number(process.env.SALES_LIMIT ?? 400));
+    console.log(
+      `  evaluation during replay: median ${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))}`,
+    );
+  }
+}
+
+function benchGenerated(): void {
+  console.log('generated table models (questions × options, tables, rows in all)');
+  for (const size of [
+    { questions: 50, options: 6, rows: 200 },
+    { questions: 100, options: 8, rows: 2_000 },
+    { questions: 200, options: 10, rows: 20_000 },
+    { questions: 400, options: 10, rows: 60_000 },
+  ]) {
+    const document = generateTableModel(size.questions, size.options, size.rows, 7);
+    console.log(`${size.questions} questions, ${size.options} options, ${size.rows} table rows`);
+    const { model } = compileTimed(document);
+    timings.length = 0;
+    for (let w = 0; w < 5; w++) randomWalk(model);
+    console.log(
+      `  evaluation median ${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))}`,
+    );
+  }
+  console.log('budget fallback: 400 questions with a 200 ms / 4 MB budget');
+  const document = generateTableModel(400, 10, 60_000, 7);
+  const { model } = compileTimed(document, {
+    consistencyMs: 200,
+    consistencyBytes: 4 * 1024 * 1024,
+  });
+  timings.length = 0;
+  const line = evaluate(model, {}).line;
+  console.log(`  line consistency ${JSON.stringify(line.consistency)}`);
+}
+
+const [modelPath, salesPath] = process.argv.slice(2);
+if (modelPath !== undefined) benchModel(modelPath, salesPath);
+if (process.env.SKIP_GENERATED !== '1') benchGenerated();

@@ -1,0 +1,112 @@
+import type { CelValue, CompiledQuestion } from '../model.js';
+import type { ModelCore } from '../compile/compact.js';
+
+/** Admissible values of an `integer` question at most this many to be finite (MODEL_FORMAT). */
+export const MAX_INTEGER_VALUES = 1_000;
+
+/**
+ * The finite domain of a question (MODEL_FORMAT.md "Consistency"): value index 0 is
+ * "no value" (unanswered or hidden); a multi_choice is one boolean layer per option
+ * (0 not selected, 1 selected), so its "no value" is every layer at 0.
+ */
+export type FiniteDomain =
+  | { readonly kind: 'single'; readonly values: readonly CelValue[] }
+  | { readonly kind: 'multi'; readonly options: number };
+
+/** The finite domain of a question, or undefined for number, text and unbounded integer. */
+export function finiteDomain(question: CompiledQuestion): FiniteDomain | undefined {
+  switch (question.type) {
+    case 'choice':
+      return { kind: 'single', values: [null, ...question.options.map((option) => option.key)] };
+    case 'multi_choice':
+      return { kind: 'multi', options: question.options.length };
+    case 'boolean':
+      return { kind: 'single', values: [null, false, true] };
+    case 'integer': {
+      const { min, max } = question;
+      if (min === undefined || max === undefined) return undefined;
+      const step = question.step ?? 1;
+      if (!Number.isInteger(min) || !Number.isInteger(step) || step <= 0) return undefined;
+      const count = max < min ? 0 : Math.floor((max - min) / step) + 1;
+      if (count > MAX_INTEGER_VALUES) return undefined;
+      const values: CelValue[] = [null];
+      for (let k = 0; k < count; k++) values.push(BigInt(min + k * step));
+      return { kind: 'single', values };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The layers of the diagram: which question (and option) each one is, in diagram order. */
+export interface LayerPlan {
+  readonly domain: Int32Array;
+  readonly layerQuestion: Int32Array;
+  /** multi_choice option of the layer; -1 for a single-value question. */
+  readonly layerOption: Int32Array;
+  /** Per question: its first layer (-1 when not finite) and how many it has. */
+  readonly firstLayer: Int32Array;
+  readonly layerCount: Int32Array;
+  /** Per question: the finite domain (undefined when not finite). */
+  readonly domains: ReadonlyArray<FiniteDomain | undefined>;
+}
+
+export function planLayers(
+  model: ModelCore,
+  domains: ReadonlyArray<FiniteDomain | undefined>,
+  questionOrder: readonly number[],
+): LayerPlan {
+  const domain: number[] = [];
+  const layerQuestion: number[] = [];
+  const layerOption: number[] = [];
+  const firstLayer = new Int32Array(model.questions.length).fill(-1);
+  const layerCount = new Int32Array(model.questions.length);
+  for (const q of questionOrder) {
+    const finite = domains[q];
+    if (finite === undefined) continue;
+    firstLayer[q] = domain.length;
+    if (finite.kind === 'single') {
+      domain.push(finite.values.length);
+      layerQuestion.push(q);
+      layerOption.push(-1);
+      layerCount[q] = 1;
+    } else {
+      for (let o = 0; o < finite.options; o++) {
+        domain.push(2);
+        layerQuestion.push(q);
+        layerOption.push(o);
+      }
+      layerCount[q] = finite.options;
+    }
+  }
+  return {
+    domain: Int32Array.from(domain),
+    layerQuestion: Int32Array.from(layerQuestion),
+    layerOption: Int32Array.from(layerOption),
+    firstLayer,
+    layerCount,
+    domains,
+  };
+}
+
+/** The CEL value of question `q` under a full layer assignment (null: no value). */
+export function questionValue(
+  plan: LayerPlan,
+  question: CompiledQuestion,
+  assignment: Int32Array,
+): CelValue | null {
+  const finite = plan.domains[question.index] as FiniteDomain;
+  const first = plan.firstLayer[question.index];
+  if (finite.kind === 'single') return finite.values[assignment[first]];
+  const keys: string[] = [];
+  for (let o = 0; o < finite.options; o++)
+    if (assignment[first + o] === 1) keys.push(question.options[o].key);
+  return keys.length === 0 ? null : keys;
+}
+
+/** The domain index of a CEL value of a single-value question, or -1 when not in the domain. */
+export function valueIndex(finite: FiniteDomain, value: CelValue): number {
+  if (finite.kind !== 'single') return -1;
+  for (let i = 1; i < finite.values.length; i++) if (finite.values[i] === value) return i;
+  return -1;
+}

@@ -1,0 +1,100 @@
+import { FALSE, type MddStore, TRUE } from './mdd.js';
+
+/** What the upload answer and GET /v1/models/{id} report (MODEL_FORMAT.md "Model analysis"). */
+export interface ModelAnalysis {
+  exact: boolean;
+  reason?: string;
+  /** Valid configurations with no answers (decimal string; an upper bound when not exact). */
+  configurations: string;
+  /** Paths (`questions.<q>.options.<o>`) of options no valid configuration uses. */
+  dead_options: string[];
+  compile_ms: number;
+  /** Diagram size: nodes, edges and bytes of the compiled form. */
+  size: { nodes: number; edges: number; bytes: number };
+}
+
+/**
+ * The compiled solution space of a model version: a quasi-reduced MDD in flat typed
+ * arrays, node ids ascending by layer (0 FALSE, 1 TRUE), so every query is one or two
+ * linear passes. Plain data: serialisable (serialize.ts) and transferable to a worker.
+ */
+export interface ConsistencyForm {
+  /** The whole finite part is in the diagram. */
+  readonly exact: boolean;
+  readonly reason: string | undefined;
+  /** false when the budget ran out: no diagram, availability by propagation. */
+  readonly compiled: boolean;
+  readonly domain: Int32Array;
+  readonly layerQuestion: Int32Array;
+  readonly layerOption: Int32Array;
+  readonly firstLayer: Int32Array;
+  readonly layerCount: Int32Array;
+  /** Per layer, where its values start in flat per-value arrays (length layers + 1). */
+  readonly valueBase: Int32Array;
+  readonly root: number;
+  readonly nodeLayer: Int32Array;
+  readonly kidStart: Int32Array;
+  readonly kids: Int32Array;
+  /** Sources (`rules.x`, `questions.q`, `questions.q.options.o`) of every part in the diagram. */
+  readonly partSources: readonly string[];
+  /** Sources of the finite part (`rules.x`, `questions.q`…) in a minimal conflicting set; [] when consistent. */
+  readonly conflict: readonly string[];
+  readonly analysis: ModelAnalysis;
+}
+
+export interface FlatDiagram {
+  root: number;
+  nodeLayer: Int32Array;
+  kidStart: Int32Array;
+  kids: Int32Array;
+}
+
+/** Copies the nodes reachable from `root` into flat arrays, ordered by layer. */
+export function flatten(store: MddStore, root: number): FlatDiagram {
+  if (root <= TRUE) {
+    return {
+      root,
+      nodeLayer: Int32Array.from([-1, -1]),
+      kidStart: new Int32Array(2),
+      kids: new Int32Array(0),
+    };
+  }
+  const reached: number[] = [];
+  const seen = new Set<number>([FALSE, TRUE]);
+  const stack = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as number;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    reached.push(node);
+    const size = store.domain[store.layerOf[node]];
+    for (let v = 0; v < size; v++) stack.push(store.child(node, v));
+  }
+  reached.sort((a, b) => store.layerOf[a] - store.layerOf[b] || a - b);
+  const id = new Map<number, number>([
+    [FALSE, FALSE],
+    [TRUE, TRUE],
+  ]);
+  reached.forEach((node, i) => id.set(node, i + 2));
+  const count = reached.length + 2;
+  const nodeLayer = new Int32Array(count).fill(-1);
+  const kidStart = new Int32Array(count);
+  let edges = 0;
+  for (const node of reached) edges += store.domain[store.layerOf[node]];
+  const kids = new Int32Array(edges);
+  let at = 0;
+  reached.forEach((node, i) => {
+    const layer = store.layerOf[node];
+    nodeLayer[i + 2] = layer;
+    kidStart[i + 2] = at;
+    for (let v = 0; v < store.domain[layer]; v++)
+      kids[at++] = id.get(store.child(node, v)) as number;
+  });
+  return { root: id.get(root) as number, nodeLayer, kidStart, kids };
+}
+
+export function valueBases(domain: Int32Array): Int32Array {
+  const base = new Int32Array(domain.length + 1);
+  for (let l = 0; l < domain.length; l++) base[l + 1] = base[l] + domain[l];
+  return base;
+}

@@ -1,0 +1,210 @@
+import type { ConsistencyForm } from './form.js';
+import { FALSE, TRUE } from './mdd.js';
+
+/**
+ * Queries over a compiled form, each linear in the diagram size. `fixed[layer]` is
+ * the value the answers give a layer, or -1 when free.
+ *
+ * Valid domains ("CVD", Hadzic et al. 2004; Andersen et al. 2007): one backward pass
+ * marks the nodes that still reach TRUE under the restrictions of the layers below,
+ * one forward pass the nodes reachable from the root under those above; the value v of
+ * layer l is supported when an edge (u, v, c) has u reachable and c alive. A layer's
+ * own restriction is not applied to its own edges, so an answered question gets the
+ * values it could switch to with the other answers kept ("answers minus itself").
+ */
+export interface Supports {
+  readonly consistent: boolean;
+  /** Per value (flat, see ConsistencyForm.valueBase): 1 when it has a valid completion. */
+  readonly supported: Uint8Array;
+}
+
+export function freeAssignment(form: ConsistencyForm): Int32Array {
+  return new Int32Array(form.domain.length).fill(-1);
+}
+
+/** Per node: it reaches TRUE under the restrictions of the layers at and below it. */
+function aliveNodes(
+  form: ConsistencyForm,
+  fixed: Int32Array,
+  alive: Uint8Array = new Uint8Array(form.nodeLayer.length),
+): Uint8Array {
+  const { nodeLayer, kidStart, kids, domain } = form;
+  alive[FALSE] = 0;
+  alive[TRUE] = 1;
+  for (let id = nodeLayer.length - 1; id > TRUE; id--) {
+    const layer = nodeLayer[id];
+    const start = kidStart[id];
+    const f = fixed[layer];
+    if (f >= 0) {
+      alive[id] = alive[kids[start + f]];
+      continue;
+    }
+    alive[id] = 0;
+    for (let v = 0, size = domain[layer]; v < size; v++) {
+      if (alive[kids[start + v]] === 1) {
+        alive[id] = 1;
+        break;
+      }
+    }
+  }
+  return alive;
+}
+
+/** One scratch buffer per form for consistency checks (evaluation is synchronous). */
+const scratch = new WeakMap<ConsistencyForm, Uint8Array>();
+
+/** Whether the answers have a valid completion. */
+export function isConsistent(form: ConsistencyForm, fixed: Int32Array): boolean {
+  if (form.root <= TRUE) return form.root === TRUE;
+  let buffer = scratch.get(form);
+  if (buffer === undefined) {
+    buffer = new Uint8Array(form.nodeLayer.length);
+    scratch.set(form, buffer);
+  }
+  return aliveNodes(form, fixed, buffer)[form.root] === 1;
+}
+
+/**
+ * The values compatible with one value alone (`supported[x]` = 1 when value x and the
+ * given one have a common valid completion): the pairwise relation, computed per
+ * value on first use and kept per form (at most PAIR_CACHE_BYTES per form), so that
+ * most explanations are a lookup instead of QuickXplain's checks.
+ */
+export function compatibleWith(form: ConsistencyForm, layer: number, value: number): Uint8Array {
+  let cache = pairCache.get(form);
+  if (cache === undefined) {
+    cache = new Map();
+    pairCache.set(form, cache);
+  }
+  const key = form.valueBase[layer] + value;
+  const known = cache.get(key);
+  if (known !== undefined) return known;
+  const fixed = new Int32Array(form.domain.length).fill(-1);
+  fixed[layer] = value;
+  const { supported, consistent } = supports(form, fixed);
+  // A value with no completion at all is compatible with nothing.
+  const row = consistent ? supported : supported.fill(0);
+  if ((cache.size + 1) * row.byteLength <= PAIR_CACHE_BYTES) cache.set(key, row);
+  return row;
+}
+
+/** Values with a valid completion when nothing is answered (0: dead), one pass per form. */
+export function liveValues(form: ConsistencyForm): Uint8Array {
+  let live = liveCache.get(form);
+  if (live === undefined) {
+    live = supports(form, new Int32Array(form.domain.length).fill(-1)).supported;
+    liveCache.set(form, live);
+  }
+  return live;
+}
+
+const liveCache = new WeakMap<ConsistencyForm, Uint8Array>();
+const PAIR_CACHE_BYTES = 16 * 1024 * 1024;
+const pairCache = new WeakMap<ConsistencyForm, Map<number, Uint8Array>>();
+
+export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
+  const { nodeLayer, kidStart, kids, domain, valueBase, root } = form;
+  const layers = domain.length;
+  const supported = new Uint8Array(valueBase[layers]);
+  if (root === TRUE) return { consistent: true, supported: supported.fill(1) };
+  if (root === FALSE) return { consistent: false, supported };
+  const alive = aliveNodes(form, fixed);
+  const reach = new Uint8Array(nodeLayer.length);
+  reach[root] = 1;
+  // Layers a long edge on a valid path skips are free: every value is supported.
+  // Difference array over layers: +1 where a free stretch starts, −1 after it.
+  const free = new Int32Array(layers + 1);
+  if (alive[root] === 1) {
+    free[0]++;
+    free[nodeLayer[root]]--;
+  }
+  for (let id = TRUE + 1; id < nodeLayer.length; id++) {
+    if (reach[id] === 0) continue;
+    const layer = nodeLayer[id];
+    const start = kidStart[id];
+    const base = valueBase[layer];
+    const f = fixed[layer];
+    for (let v = 0, size = domain[layer]; v < size; v++) {
+      const child = kids[start + v];
+      const allowed = f < 0 || f === v;
+      // Reach follows every allowed edge: `alive` holds the restrictions of the layers
+      // below, which a deeper layer's own values must not be judged by.
+      if (allowed && child > TRUE) reach[child] = 1;
+      if (alive[child] === 0) continue;
+      supported[base + v] = 1;
+      if (!allowed) continue;
+      const next = child === TRUE ? layers : nodeLayer[child];
+      if (next > layer + 1) {
+        free[layer + 1]++;
+        free[next]--;
+      }
+    }
+  }
+  for (let layer = 0, open = 0; layer < layers; layer++) {
+    open += free[layer];
+    if (open > 0) supported.fill(1, valueBase[layer], valueBase[layer + 1]);
+  }
+  return { consistent: alive[root] === 1, supported };
+}
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/** The number of valid completions of the answers (decimal string, exact). */
+export function countCompletions(form: ConsistencyForm, fixed: Int32Array): string {
+  const fast = countWith<number>(form, fixed, 0, (x) => x);
+  if (fast !== undefined) return String(fast);
+  return String(countWith<bigint>(form, fixed, 0n, (x) => BigInt(x)));
+}
+
+/**
+ * Bottom-up path count; an edge that skips layers multiplies by their allowed value
+ * counts. With numbers, undefined as soon as a value passes 2^53 (then BigInt).
+ */
+function countWith<T extends number | bigint>(
+  form: ConsistencyForm,
+  fixed: Int32Array,
+  zero: T,
+  of: (x: number) => T,
+): T | undefined {
+  const { nodeLayer, kidStart, kids, domain, root } = form;
+  const layers = domain.length;
+  const numbers = typeof zero === 'number';
+  const allowed = (layer: number): T => of(fixed[layer] >= 0 ? 1 : domain[layer]);
+  /** Π allowed over layers [from, to); memoised per stretch. */
+  const stretches = new Map<number, T>();
+  let overflow = false;
+  const stretch = (from: number, to: number): T => {
+    if (from >= to) return of(1);
+    const key = from * (layers + 1) + to;
+    const known = stretches.get(key);
+    if (known !== undefined) return known;
+    let product = of(1);
+    for (let l = from; l < to; l++) product = ((product as number) * (allowed(l) as number)) as T;
+    if (numbers && (product as number) > SAFE) overflow = true;
+    stretches.set(key, product);
+    return product;
+  };
+  if (root <= TRUE) {
+    const total = root === TRUE ? stretch(0, layers) : zero;
+    return overflow ? undefined : total;
+  }
+  const count: T[] = new Array<T>(nodeLayer.length).fill(zero);
+  count[TRUE] = of(1);
+  for (let id = nodeLayer.length - 1; id > TRUE; id--) {
+    const layer = nodeLayer[id];
+    const start = kidStart[id];
+    const f = fixed[layer];
+    let total = zero;
+    for (let v = f >= 0 ? f : 0, end = f >= 0 ? f + 1 : domain[layer]; v < end; v++) {
+      const child = kids[start + v];
+      const below = count[child];
+      if (below === zero) continue;
+      const next = child === TRUE ? layers : nodeLayer[child];
+      total = ((total as number) + (below as number) * (stretch(layer + 1, next) as number)) as T;
+    }
+    if (overflow || (numbers && (total as number) > SAFE)) return undefined;
+    count[id] = total;
+  }
+  const result = ((count[root] as number) * (stretch(0, nodeLayer[root]) as number)) as T;
+  return overflow || (numbers && (result as number) > SAFE) ? undefined : result;
+}

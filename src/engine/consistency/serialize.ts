@@ -1,0 +1,120 @@
+import { ENGINE_VERSION } from '../version.js';
+import type { ConsistencyForm, ModelAnalysis } from './form.js';
+
+/** Bumped whenever the byte layout below changes. */
+export const CONSISTENCY_FORMAT = 1;
+
+const ARRAYS = [
+  'domain',
+  'layerQuestion',
+  'layerOption',
+  'firstLayer',
+  'layerCount',
+  'valueBase',
+  'nodeLayer',
+  'kidStart',
+  'kids',
+] as const;
+
+interface Header {
+  format: number;
+  engine: string;
+  exact: boolean;
+  reason: string | null;
+  compiled: boolean;
+  root: number;
+  partSources: readonly string[];
+  conflict: readonly string[];
+  analysis: ModelAnalysis;
+  lengths: number[];
+}
+
+/**
+ * The form as bytes, to store with the model version and pass between threads:
+ * `u32 header length | header JSON (format, engine version, analysis…) | padding to 4 |
+ * the Int32 arrays, little-endian, in ARRAYS order`.
+ */
+export function serializeConsistency(form: ConsistencyForm): Uint8Array {
+  const header: Header = {
+    format: CONSISTENCY_FORMAT,
+    engine: ENGINE_VERSION,
+    exact: form.exact,
+    reason: form.reason ?? null,
+    compiled: form.compiled,
+    root: form.root,
+    partSources: form.partSources,
+    conflict: form.conflict,
+    analysis: form.analysis,
+    lengths: ARRAYS.map((name) => form[name].length),
+  };
+  const text = new TextEncoder().encode(JSON.stringify(header));
+  const start = align(4 + text.length);
+  const total = ARRAYS.reduce((sum, name) => sum + form[name].length * 4, start);
+  const bytes = new Uint8Array(total);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(0, text.length, true);
+  bytes.set(text, 4);
+  let at = start;
+  for (const name of ARRAYS) {
+    for (const value of form[name]) {
+      view.setInt32(at, value, true);
+      at += 4;
+    }
+  }
+  return bytes;
+}
+
+/** The stored form, or undefined when it was built by another engine version or format (recompile). */
+export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | undefined {
+  try {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const length = view.getUint32(0, true);
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length))) as Header;
+    if (header.format !== CONSISTENCY_FORMAT || header.engine !== ENGINE_VERSION) return undefined;
+    let at = align(4 + length);
+    const arrays: Record<string, Int32Array> = {};
+    ARRAYS.forEach((name, i) => {
+      const array = new Int32Array(header.lengths[i]);
+      for (let k = 0; k < array.length; k++, at += 4) array[k] = view.getInt32(at, true);
+      arrays[name] = array;
+    });
+    if (at !== bytes.byteLength) return undefined;
+    return {
+      exact: header.exact,
+      reason: header.reason ?? undefined,
+      compiled: header.compiled,
+      root: header.root,
+      partSources: header.partSources,
+      conflict: header.conflict,
+      analysis: header.analysis,
+      domain: arrays.domain,
+      layerQuestion: arrays.layerQuestion,
+      layerOption: arrays.layerOption,
+      firstLayer: arrays.firstLayer,
+      layerCount: arrays.layerCount,
+      valueBase: arrays.valueBase,
+      nodeLayer: arrays.nodeLayer,
+      kidStart: arrays.kidStart,
+      kids: arrays.kids,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The engine version a stored form was built with (undefined: unreadable). */
+export function storedEngineVersion(bytes: Uint8Array): string | undefined {
+  try {
+    const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(
+      0,
+      true,
+    );
+    return (JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length))) as Header).engine;
+  } catch {
+    return undefined;
+  }
+}
+
+function align(offset: number): number {
+  return (offset + 3) & ~3;
+}

@@ -1,0 +1,73 @@
+import type { ConsistencyForm } from '../consistency/form.js';
+import type { CelValue, CompiledModel, CompiledQuestion } from '../model.js';
+import type { EvaluationState } from './state.js';
+
+/** One answer as diagram restrictions: `values[i]` for layer `layers[i]`. */
+export interface AnswerUnit {
+  readonly question: number;
+  readonly layers: readonly number[];
+  readonly values: readonly number[];
+}
+
+/**
+ * The effective values of visible finite questions from the given sources, as
+ * restrictions (a multi_choice: its selected options). A value outside the finite domain (an integer off range or step:
+ * already an error) restricts nothing.
+ */
+export function answerUnits(
+  model: CompiledModel,
+  state: EvaluationState,
+  accept: (source: string) => boolean,
+): AnswerUnit[] {
+  const form = model.consistency;
+  const units: AnswerUnit[] = [];
+  for (const q of model.valueOrder) {
+    if (q >= model.questions.length) continue;
+    const value = state.values[q];
+    if (value === null || !state.visible[q] || !accept(state.sources[q])) continue;
+    const first = form.firstLayer[q];
+    if (first < 0) continue;
+    const unit = toUnit(form, model.questions[q], first, value);
+    if (unit !== undefined) units.push(unit);
+  }
+  return units;
+}
+
+function toUnit(
+  form: ConsistencyForm,
+  question: CompiledQuestion,
+  first: number,
+  value: CelValue,
+): AnswerUnit | undefined {
+  const q = question.index;
+  if (question.type === 'multi_choice') {
+    // The selected options are the answer; the others are still open (the user may
+    // add to the selection), so they restrict nothing.
+    const layers: number[] = [];
+    const values: number[] = [];
+    for (const key of value as string[]) {
+      layers.push(first + (question.optionIndex.get(key) as number));
+      values.push(1);
+    }
+    return { question: q, layers, values };
+  }
+  let index = -1;
+  if (question.type === 'choice') index = (question.optionIndex.get(value as string) ?? -1) + 1;
+  else if (question.type === 'boolean') index = value === true ? 2 : 1;
+  else if (question.type === 'integer' && typeof value === 'bigint') {
+    const min = BigInt(question.min ?? 0);
+    const step = BigInt(question.step ?? 1);
+    const offset = value - min;
+    if (offset >= 0n && offset % step === 0n) index = Number(offset / step) + 1;
+  }
+  if (index <= 0 || index >= form.domain[first]) return undefined;
+  return { question: q, layers: [first], values: [index] };
+}
+
+/** The restriction array of a set of units (every other layer free). */
+export function restrict(form: ConsistencyForm, units: readonly AnswerUnit[]): Int32Array {
+  const fixed = new Int32Array(form.domain.length).fill(-1);
+  for (const unit of units)
+    for (let i = 0; i < unit.layers.length; i++) fixed[unit.layers[i]] = unit.values[i];
+  return fixed;
+}

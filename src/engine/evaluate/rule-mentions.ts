@@ -1,0 +1,71 @@
+import type { CompiledModel } from '../model.js';
+
+interface Mentions {
+  /** Per question: the rules (keys) of the diagram whose table or expressions name it. */
+  readonly byQuestion: ReadonlyArray<readonly string[]>;
+  /** Per rule key: the questions it names. */
+  readonly byRule: ReadonlyMap<string, readonly number[]>;
+  /** Rule keys of the diagram's tables that always apply (no `when`). */
+  readonly unconditionalTables: ReadonlySet<string>;
+}
+
+const mentionsByModel = new WeakMap<CompiledModel, Mentions>();
+
+function mentions(model: CompiledModel): Mentions {
+  const known = mentionsByModel.get(model);
+  if (known !== undefined) return known;
+  const lists: string[][] = model.questions.map(() => []);
+  const byRule = new Map<string, number[]>();
+  const unconditionalTables = new Set<string>();
+  const inDiagram = new Set(model.consistency.partSources);
+  for (const rule of model.rules) {
+    if (!inDiagram.has(`rules.${rule.key}`)) continue;
+    const named = new Set<number>();
+    if (rule.table !== undefined) for (const column of rule.table.columns) named.add(column);
+    for (const expression of [rule.when, rule.assert]) {
+      for (const name of expression?.names ?? []) {
+        const q = model.questionIndex.get(name);
+        if (q !== undefined) named.add(q);
+      }
+    }
+    for (const q of named) lists[q].push(rule.key);
+    byRule.set(rule.key, [...named]);
+    if (rule.table !== undefined && rule.when === undefined) unconditionalTables.add(rule.key);
+  }
+  const result = { byQuestion: lists, byRule, unconditionalTables };
+  mentionsByModel.set(model, result);
+  return result;
+}
+
+/** The rule is a table of the diagram without `when`: its rows alone decide. */
+export function isUnconditionalTable(model: CompiledModel, key: string): boolean {
+  return mentions(model).unconditionalTables.has(key);
+}
+
+/** The questions a rule of the diagram names ([] for an unknown key or an option key). */
+export function ruleQuestions(model: CompiledModel, key: string): readonly number[] {
+  return mentions(model).byRule.get(key) ?? [];
+}
+
+/**
+ * Reasons for an option the diagram excludes while no single table or available_if
+ * does (rules interact): the rules that name its question and one of the conflicting
+ * answers' questions, else those naming its question. Cheap and deterministic, not
+ * minimal (the minimal statement is `conflicts_with`).
+ */
+export function explainRules(
+  model: CompiledModel,
+  question: number,
+  conflictsWith: readonly string[],
+): string[] {
+  const lists = mentions(model).byQuestion;
+  const own = lists[question];
+  if (conflictsWith.length === 0) return [...own];
+  const others = new Set<string>();
+  for (const key of conflictsWith) {
+    const q = model.questionIndex.get(key);
+    if (q !== undefined) for (const rule of lists[q]) others.add(rule);
+  }
+  const shared = own.filter((rule) => others.has(rule));
+  return shared.length > 0 ? shared : [...own];
+}

@@ -1,0 +1,41 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { ModelAnalysis } from '../../engine/index.js';
+
+class DiagramSizeDto {
+  @ApiProperty({ example: 7515 }) nodes: number;
+  @ApiProperty({ example: 30546 }) edges: number;
+  @ApiProperty({ example: 185876, description: 'Bytes of the compiled form' }) bytes: number;
+}
+
+/** MODEL_FORMAT.md "Model analysis": the compiled solution space of a version. */
+export class ModelAnalysisDto {
+  @ApiProperty({ description: 'The whole finite part was compiled (availability is exact)' })
+  exact: boolean;
+  @ApiPropertyOptional({ description: 'Why not exact (compile budget, enumeration bound)' })
+  reason?: string;
+  @ApiProperty({
+    example: '278744',
+    description:
+      'Valid configurations with no answers (decimal string; an upper bound when not exact)',
+  })
+  configurations: string;
+  @ApiProperty({
+    type: [String],
+    example: ['questions.frame.options.oak'],
+    description: 'Options no valid configuration can use',
+  })
+  dead_options: string[];
+  @ApiProperty({ example: 420 }) compile_ms: number;
+  @ApiProperty({ type: DiagramSizeDto }) size: DiagramSizeDto;
+
+  static from(analysis: ModelAnalysis): ModelAnalysisDto {
+    return {
+      exact: analysis.exact,
+      ...(analysis.reason === undefined ? {} : { reason: analysis.reason }),
+      configurations: analysis.configurations,
+      dead_options: [...analysis.dead_options],
+      compile_ms: analysis.compile_ms,
+      size: { ...analysis.size },
+    };
+  }
+}

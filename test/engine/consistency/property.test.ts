@@ -1,0 +1,195 @@
+import { describe, expect, it } from 'vitest';
+import { compileModel, evaluateConfiguration, type CartLine } from '../../../src/engine/index.js';
+import {
+  type Assignment,
+  celValue,
+  domainCount,
+  prng,
+  randomModel,
+  validAssignments,
+} from './random-model.js';
+
+/** A restriction: question index → value code (multi_choice: a mask of the fixed bits). */
+interface Fix {
+  question: number;
+  code: number;
+  /** multi_choice: which bits are fixed (all of them for an answer). */
+  mask: number;
+}
+
+const agrees = (assignment: Assignment, fixes: readonly Fix[]): boolean =>
+  fixes.every((fix) => (assignment[fix.question] & fix.mask) === (fix.code & fix.mask));
+
+const MODELS = Number(process.env.CONSISTENCY_MODELS ?? 250);
+
+describe('consistency against brute force on random small models', () => {
+  it(`${MODELS} models: inconsistency, counts, dead options, availability, conflicts_with`, () => {
+    let checkedOptions = 0;
+    let inconsistentModels = 0;
+    let conflictingRequests = 0;
+    let softChecks = 0;
+    for (let seed = 1; seed <= MODELS; seed++) {
+      const random = prng(seed);
+      const { document, specs } = randomModel(random);
+      const compiled = compileModel(document);
+      if (!compiled.ok) {
+        const codes = new Set(compiled.problems.map((problem) => problem.code));
+        expect([...codes], `seed ${seed}: ${JSON.stringify(compiled.problems)}`).toEqual([
+          'inconsistent_model',
+        ]);
+        const relaxed = compileModel(document, { consistencyMs: 0 });
+        expect(relaxed.ok, `seed ${seed}`).toBe(true);
+        if (relaxed.ok) expect(validAssignments(relaxed.model, specs), `seed ${seed}`).toEqual([]);
+        inconsistentModels++;
+        continue;
+      }
+      const model = compiled.model;
+      const valid = validAssignments(model, specs);
+      expect(valid.length, `seed ${seed}`).toBeGreaterThan(0);
+      const analysis = model.consistency.analysis;
+      expect(analysis.exact).toBe(true);
+      expect(analysis.configurations, `seed ${seed}`).toBe(String(valid.length));
+      const dead: string[] = [];
+      specs.forEach((spec, q) => {
+        spec.options.forEach((option, o) => {
+          const used = valid.some((assignment) =>
+            spec.type === 'multi_choice'
+              ? (assignment[q] & (1 << o)) !== 0
+              : assignment[q] === o + 1,
+          );
+          if (!used) dead.push(`questions.${spec.key}.options.${option}`);
+        });
+      });
+      expect([...analysis.dead_options].sort(), `seed ${seed}`).toEqual(dead.sort());
+
+      for (let request = 0; request < 6; request++) {
+        const answers: Record<string, { values: unknown[] }> = {};
+        specs.forEach((spec, q) => {
+          if (!(random() < 0.45)) return;
+          const code = 1 + Math.floor(random() * (domainCount(spec) - 1));
+          const value = celValue(spec, code);
+          answers[spec.key] = {
+            values: Array.isArray(value)
+              ? value
+              : [typeof value === 'bigint' ? Number(value) : value],
+          };
+          void q;
+        });
+        const result = evaluateConfiguration(model, {
+          modelId: 1,
+          versionNumber: 1,
+          questions: answers,
+        });
+        const line = result.line;
+        const fixes = userFixes(line, specs);
+        const agreeing = valid.filter((assignment) => agrees(assignment, fixes));
+        const context = `seed ${seed} answers ${JSON.stringify(answers)}`;
+        if (agreeing.length === 0) {
+          conflictingRequests++;
+          expect(line.consistency.configurations, context).toBe('0');
+          const conflict = result.errors
+            .filter((error) => error.code === 'conflict')
+            .map((error) => (error.path as string).slice('questions.'.length));
+          if (conflict.length > 0) expectMinimal(valid, fixes, specs, conflict, [], context);
+          else {
+            // A single answer with its own error (e.g. too_many_selected) is not repeated.
+            expect(result.errors.length, context).toBeGreaterThan(0);
+          }
+        } else {
+          expect(line.consistency.configurations, context).toBe(String(agreeing.length));
+          expect(
+            result.errors.filter((error) => error.code === 'conflict'),
+            context,
+          ).toEqual([]);
+          // Soft values kept (defaults, trigger values) leave the configuration completable.
+          const soft = userFixes(line, specs, ['default', 'trigger']);
+          expect(
+            valid.some((assignment) => agrees(assignment, [...fixes, ...soft])),
+            `${context}: soft values ${JSON.stringify(soft)}`,
+          ).toBe(true);
+          softChecks += soft.length;
+        }
+        // User answers are never changed.
+        for (const key of Object.keys(answers)) {
+          const question = line.questions.find((candidate) => candidate.key === key);
+          if (question?.visible) expect(question.source, context).toBe('user');
+        }
+        specs.forEach((spec, q) => {
+          if (spec.type !== 'choice' && spec.type !== 'multi_choice') return;
+          const options = line.questions[q].options ?? [];
+          spec.options.forEach((_, o) => {
+            const others = fixes.flatMap((fix) => {
+              if (fix.question !== q) return [fix];
+              if (spec.type !== 'multi_choice') return [];
+              return [{ ...fix, mask: fix.mask & ~(1 << o) }];
+            });
+            const option: Fix =
+              spec.type === 'multi_choice'
+                ? { question: q, code: 1 << o, mask: 1 << o }
+                : { question: q, code: o + 1, mask: -1 };
+            const expected = valid.some((assignment) => agrees(assignment, [...others, option]));
+            const reported = options[o];
+            expect(reported.available, `${context} ${spec.key}.${reported.key}`).toBe(expected);
+            if (!expected) {
+              expectMinimal(valid, others, specs, reported.conflicts_with, [option], context);
+            } else {
+              expect(reported.conflicts_with).toEqual([]);
+            }
+            checkedOptions++;
+          });
+        });
+      }
+    }
+    // The generator must exercise every branch (not only consistent models).
+    expect(inconsistentModels, 'inconsistent models').toBeGreaterThan(0);
+    expect(conflictingRequests, 'conflicting requests').toBeGreaterThan(0);
+    expect(checkedOptions).toBeGreaterThan(MODELS * 10);
+    expect(softChecks, 'soft values checked').toBeGreaterThan(0);
+  }, 180_000);
+});
+
+/** The user's answers as the engine keeps them (visible, source user). */
+function userFixes(
+  line: CartLine,
+  specs: ReturnType<typeof randomModel>['specs'],
+  sources: readonly string[] = ['user'],
+): Fix[] {
+  const fixes: Fix[] = [];
+  line.questions.forEach((question, q) => {
+    if (!sources.includes(question.source) || !question.visible) return;
+    const spec = specs[q];
+    if (spec.type === 'multi_choice') {
+      let code = 0;
+      for (const key of question.values as string[]) code |= 1 << spec.options.indexOf(key);
+      // The selected options are the answer; the others stay open.
+      fixes.push({ question: q, code, mask: code });
+      return;
+    }
+    const value = question.values[0];
+    let code = -1;
+    if (spec.type === 'choice') code = spec.options.indexOf(value as string) + 1;
+    else if (spec.type === 'boolean') code = value === true ? 2 : 1;
+    else code = (value as number) - (spec.min as number) + 1;
+    fixes.push({ question: q, code, mask: -1 });
+  });
+  return fixes;
+}
+
+/** `keys` (question keys) with `extra` have no valid completion; without any one key they do. */
+function expectMinimal(
+  valid: readonly Assignment[],
+  fixes: readonly Fix[],
+  specs: ReturnType<typeof randomModel>['specs'],
+  keys: readonly string[],
+  extra: readonly Fix[],
+  context: string,
+): void {
+  const of = (subset: readonly string[]): Fix[] =>
+    fixes.filter((fix) => subset.includes(specs[fix.question].key));
+  const holds = (subset: readonly string[]): boolean =>
+    valid.some((assignment) => agrees(assignment, [...of(subset), ...extra]));
+  expect(holds(keys), `${context}: ${keys.join(',')} must conflict`).toBe(false);
+  for (const key of keys) {
+    expect(holds(keys.filter((other) => other !== key)), `${context}: ${key} is needed`).toBe(true);
+  }
+}

@@ -1,0 +1,270 @@
+/**
+ * Random small models for the consistency property tests (4–9 finite questions,
+ * random tables, CEL rules, visibility, required, available_if, multi_choice bounds,
+ * integers and booleans) and a brute-force oracle that enumerates every assignment
+ * of the finite questions and checks it with the MODEL_FORMAT semantics, written
+ * independently of the diagram code (it only shares the compiled CEL programs).
+ */
+import { EvaluationContext, UNKNOWN } from '../../../src/engine/cel/expression.js';
+import type { CompiledModel } from '../../../src/engine/index.js';
+
+/** Mulberry32: a small seeded PRNG (tests must be reproducible). */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Random = () => number;
+const pick = <T>(random: Random, items: readonly T[]): T =>
+  items[Math.floor(random() * items.length)];
+const chance = (random: Random, p: number): boolean => random() < p;
+
+interface QuestionSpec {
+  key: string;
+  type: 'choice' | 'multi_choice' | 'boolean' | 'integer';
+  options: string[];
+  min?: number;
+  max?: number;
+}
+
+/** A CEL atom over one question. */
+function atom(random: Random, q: QuestionSpec): string {
+  switch (q.type) {
+    case 'choice':
+      return pick(random, [
+        `${q.key} == '${pick(random, q.options)}'`,
+        `${q.key} != '${pick(random, q.options)}'`,
+        `${q.key} == null`,
+      ]);
+    case 'boolean':
+      return pick(random, [`${q.key} == true`, `${q.key} == false`, `${q.key}`]);
+    case 'integer':
+      return pick(random, [`${q.key} > ${q.min}`, `${q.key} == ${q.max}`, `${q.key} != null`]);
+    case 'multi_choice':
+      return pick(random, [`'${pick(random, q.options)}' in ${q.key}`, `${q.key} == null`]);
+  }
+}
+
+function expression(random: Random, pool: readonly QuestionSpec[]): string {
+  const first = atom(random, pick(random, pool));
+  if (!chance(random, 0.6)) return chance(random, 0.2) ? `!(${first})` : first;
+  return `${first} ${pick(random, ['&&', '||'])} ${atom(random, pick(random, pool))}`;
+}
+
+export interface RandomModel {
+  document: Record<string, unknown>;
+  specs: QuestionSpec[];
+}
+
+export function randomModel(random: Random): RandomModel {
+  const count = 4 + Math.floor(random() * 6);
+  const specs: QuestionSpec[] = [];
+  let product = 1;
+  for (let i = 0; i < count; i++) {
+    let type = pick(random, ['choice', 'choice', 'boolean', 'integer', 'multi_choice'] as const);
+    if (product > 2000) type = 'boolean';
+    const spec: QuestionSpec = { key: `q${i}`, type, options: [] };
+    if (type === 'choice')
+      spec.options = ['a', 'b', 'c', 'd'].slice(0, 2 + Math.floor(random() * 3));
+    if (type === 'multi_choice')
+      spec.options = ['x', 'y', 'z'].slice(0, 2 + Math.floor(random() * 2));
+    if (type === 'integer') {
+      spec.min = Math.floor(random() * 2);
+      spec.max = spec.min + 1 + Math.floor(random() * 2);
+    }
+    product *=
+      type === 'multi_choice'
+        ? 2 ** spec.options.length
+        : type === 'boolean'
+          ? 3
+          : type === 'integer'
+            ? (spec.max as number) - (spec.min as number) + 2
+            : spec.options.length + 1;
+    specs.push(spec);
+  }
+  const questions = specs.map((spec, i) => {
+    const question: Record<string, unknown> = { key: spec.key, type: spec.type, label: spec.key };
+    if (spec.type === 'choice' || spec.type === 'multi_choice') {
+      question.options = spec.options.map((key) => {
+        const option: Record<string, unknown> = { key, label: key };
+        if (chance(random, 0.12)) option.available_if = expression(random, specs);
+        return option;
+      });
+    }
+    if (spec.type === 'multi_choice') {
+      if (chance(random, 0.4)) question.min_selected = 2;
+      if (chance(random, 0.4)) question.max_selected = 1 + Math.floor(random() * 2);
+      if ((question.min_selected as number) > ((question.max_selected as number) ?? 9))
+        delete question.min_selected;
+    }
+    if (spec.type === 'integer') {
+      question.min = spec.min;
+      question.max = spec.max;
+    }
+    const required = random();
+    if (required < 0.35) question.required = true;
+    else if (required < 0.5) question.required = expression(random, specs);
+    // visible_if reads only earlier questions (no dependency cycle).
+    if (i > 0 && chance(random, 0.3)) question.visible_if = expression(random, specs.slice(0, i));
+    // Soft values: a literal default now and then.
+    if (chance(random, 0.2) && spec.type !== 'multi_choice')
+      question.default = literalOf(random, spec);
+    return question;
+  });
+  // A trigger reads only questions before the one it sets (no dependency cycle).
+  const triggers: Array<Record<string, unknown>> = [];
+  const targets = specs.filter((spec, i) => i > 0 && spec.type !== 'multi_choice');
+  if (targets.length > 0 && chance(random, 0.4)) {
+    const target = pick(random, targets);
+    const before = specs.slice(0, specs.indexOf(target));
+    triggers.push({
+      key: 'tr0',
+      when: expression(random, before),
+      set: { [target.key]: literalOf(random, target) },
+    });
+  }
+  const single = specs.filter((spec) => spec.type !== 'multi_choice');
+  const rules: Array<Record<string, unknown>> = [];
+  const tables = single.length >= 2 ? Math.floor(random() * 3) : 0;
+  for (let t = 0; t < tables; t++) {
+    const columns = [...single].sort(() => random() - 0.5).slice(0, 2 + Math.floor(random() * 2));
+    const rows: unknown[][] = [];
+    const rowCount = 1 + Math.floor(random() * 5);
+    for (let r = 0; r < rowCount; r++) rows.push(columns.map((column) => cellOf(random, column)));
+    const rule: Record<string, unknown> = {
+      key: `t${t}`,
+      message: 'table',
+      allowed: { columns: columns.map((column) => column.key), rows },
+    };
+    if (chance(random, 0.25)) rule.when = expression(random, specs);
+    rules.push(rule);
+  }
+  const asserts = Math.floor(random() * 3);
+  for (let a = 0; a < asserts; a++) {
+    const rule: Record<string, unknown> = {
+      key: `r${a}`,
+      message: 'rule',
+      assert: expression(random, specs),
+    };
+    if (chance(random, 0.3)) rule.when = expression(random, specs);
+    if (chance(random, 0.15)) rule.severity = 'warning';
+    rules.push(rule);
+  }
+  return { document: { general: { name: 'random' }, questions, rules, triggers }, specs };
+}
+
+function cellOf(random: Random, spec: QuestionSpec): unknown {
+  if (spec.type === 'boolean') return chance(random, 0.5);
+  if (spec.type === 'integer') return (spec.min as number) + Math.floor(random() * 3);
+  return pick(random, spec.options);
+}
+
+/** A value within the question's domain (defaults and trigger values). */
+function literalOf(random: Random, spec: QuestionSpec): unknown {
+  if (spec.type !== 'integer') return cellOf(random, spec);
+  const min = spec.min as number;
+  return min + Math.floor(random() * ((spec.max as number) - min + 1));
+}
+
+/** One assignment: per question its value index (single) or selection bitmask (multi). */
+export type Assignment = number[];
+
+/** The value of question i under an assignment, as CEL sees it. */
+export function celValue(spec: QuestionSpec, code: number): unknown {
+  if (spec.type === 'multi_choice') {
+    const keys = spec.options.filter((_, o) => (code & (1 << o)) !== 0);
+    return keys.length === 0 ? null : keys;
+  }
+  if (code === 0) return null;
+  if (spec.type === 'choice') return spec.options[code - 1];
+  if (spec.type === 'boolean') return code === 2;
+  return BigInt((spec.min as number) + code - 1);
+}
+
+export function domainCount(spec: QuestionSpec): number {
+  if (spec.type === 'multi_choice') return 2 ** spec.options.length;
+  if (spec.type === 'boolean') return 3;
+  if (spec.type === 'integer') return (spec.max as number) - (spec.min as number) + 2;
+  return spec.options.length + 1;
+}
+
+/** Every valid assignment of the model (MODEL_FORMAT.md "Consistency", by enumeration). */
+export function validAssignments(
+  model: CompiledModel,
+  specs: readonly QuestionSpec[],
+): Assignment[] {
+  const valid: Assignment[] = [];
+  const context = new EvaluationContext();
+  const current = specs.map(() => 0);
+  const visit = (i: number): void => {
+    if (i === specs.length) {
+      if (isValid(model, specs, current, context)) valid.push([...current]);
+      return;
+    }
+    for (let code = 0; code < domainCount(specs[i]); code++) {
+      current[i] = code;
+      visit(i + 1);
+    }
+  };
+  visit(0);
+  return valid;
+}
+
+function isValid(
+  model: CompiledModel,
+  specs: readonly QuestionSpec[],
+  assignment: Assignment,
+  context: EvaluationContext,
+): boolean {
+  specs.forEach((spec, i) => context.set(spec.key, celValue(spec, assignment[i])));
+  for (const question of model.questions) {
+    const value = context.get(question.key);
+    const visibleValue = question.visibleIf?.condition(context) ?? true;
+    const visible = visibleValue === true;
+    if (!visible) {
+      if (value !== null) return false;
+      continue;
+    }
+    let required = false;
+    if (typeof question.required === 'boolean') required = question.required;
+    else required = question.required.condition(context) === true;
+    if (required && value === null) return false;
+    if (value === null) continue;
+    const chosen = Array.isArray(value) ? (value as string[]) : [value];
+    for (const option of question.options) {
+      if (!chosen.includes(option.key)) continue;
+      if (option.availableIf?.condition(context) === false) return false;
+    }
+    if (question.type === 'multi_choice') {
+      const n = (value as string[]).length;
+      if (question.minSelected !== undefined && n < question.minSelected) return false;
+      if (question.maxSelected !== undefined && n > question.maxSelected) return false;
+    }
+  }
+  for (const rule of model.rules) {
+    const applies = rule.when === undefined ? true : rule.when.condition(context) === true;
+    if (!applies) continue;
+    if (rule.table !== undefined) {
+      const { columns, cells, rowCount } = rule.table;
+      let matched = false;
+      for (let r = 0; r < rowCount && !matched; r++) {
+        matched = true;
+        for (let c = 0; c < columns.length; c++) {
+          const value = context.get(model.questions[columns[c]].key);
+          if (value !== null && value !== cells[r * columns.length + c]) matched = false;
+        }
+      }
+      if (!matched) return false;
+    } else if (rule.assert !== undefined && rule.severity === 'error') {
+      const result = rule.assert.condition(context);
+      if (result !== UNKNOWN && result === false) return false;
+    }
+  }
+  return true;
+}
