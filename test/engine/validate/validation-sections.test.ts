@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileModel } from '../../src/engine/index.js';
-import { compileProblems, expectProblem, model } from './helpers.js';
+import { compileModel } from '../../../src/engine/index.js';
+import { compileProblems, expectProblem, model } from '../helpers.js';
 
 const choice = (key: string, options = ['a', 'b'], extra: Record<string, unknown> = {}) => ({
   key,

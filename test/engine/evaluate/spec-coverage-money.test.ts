@@ -3,7 +3,7 @@
  * expected amount is worked out by hand in the comment beside it.
  */
 import { describe, expect, it } from 'vitest';
-import { compileOk, evaluate, model } from './helpers.js';
+import { compileOk, evaluate, model } from '../helpers.js';
 
 type Mode = 'half_up' | 'half_even';
 const item = (key: string, extra: Record<string, unknown> = {}) => ({

@@ -3,8 +3,8 @@
  * namespaces, types, cycles, limits) and expressions.
  */
 import { describe, expect, it } from 'vitest';
-import { compileModel } from '../../src/engine/index.js';
-import { compileOk, compileProblems, evaluate, expectProblem, model } from './helpers.js';
+import { compileModel } from '../../../src/engine/index.js';
+import { compileOk, compileProblems, evaluate, expectProblem, model } from '../helpers.js';
 
 const choice = (key: string, keys = ['a', 'b'], extra: Record<string, unknown> = {}) => ({
   key,

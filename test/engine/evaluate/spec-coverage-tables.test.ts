@@ -3,7 +3,7 @@
  * tables and option availability.
  */
 import { describe, expect, it } from 'vitest';
-import { compileOk, evaluate, model, question, rule, choice } from './helpers.js';
+import { compileOk, evaluate, model, question, rule, choice } from '../helpers.js';
 
 describe('compatibility tables', () => {
   const compiled = compileOk(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileOk, evaluate, model, question, rule } from './helpers.js';
+import { compileOk, evaluate, model, question, rule } from '../helpers.js';
 
 const choice = (key: string, keys: string[], extra: Record<string, unknown> = {}) => ({
   key,

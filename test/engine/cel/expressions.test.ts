@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileOk, compileProblems, evaluate, expectProblem, model, dims } from './helpers.js';
+import { compileOk, compileProblems, evaluate, expectProblem, model, dims } from '../helpers.js';
 
 describe('expressions at upload', () => {
   it('reports syntax errors with the path of the expression', () => {

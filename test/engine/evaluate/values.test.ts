@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileOk, evaluate, model, question } from './helpers.js';
+import { compileOk, evaluate, model, question } from '../helpers.js';
 
 const options = (...keys: string[]) => keys.map((key) => ({ key, label: key.toUpperCase() }));
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Environment } from '@marcbachmann/cel-js';
-import { CostBudget } from '../../src/engine/cel/budget.js';
-import { EvaluationContext, Expression, UNKNOWN } from '../../src/engine/cel/expression.js';
-import { compileModel } from '../../src/engine/index.js';
-import { OVERFLOW_ERRORS, OVERFLOW_SECTIONS } from '../support/attack-models.js';
-import { compileOk, evaluate, expectProblem, model } from './helpers.js';
+import { CostBudget } from '../../../src/engine/cel/budget.js';
+import { EvaluationContext, Expression, UNKNOWN } from '../../../src/engine/cel/expression.js';
+import { compileModel } from '../../../src/engine/index.js';
+import { OVERFLOW_ERRORS, OVERFLOW_SECTIONS } from '../../support/attack-models.js';
+import { compileOk, evaluate, expectProblem, model } from '../helpers.js';
 
 const options = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `o${i}`, label: 'O' }));
 

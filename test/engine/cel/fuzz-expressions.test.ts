@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileModel, evaluateConfiguration } from '../../src/engine/index.js';
+import { compileModel, evaluateConfiguration } from '../../../src/engine/index.js';
 
 /**
  * Fuzz (issue #7): random well-typed CEL expressions of depth ≤ 6 over a model's

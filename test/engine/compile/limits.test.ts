@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileModel, DEFAULT_ENGINE_LIMITS, resolveLimits } from '../../src/engine/index.js';
-import { compileOk, expectProblem, model } from './helpers.js';
+import { compileModel, DEFAULT_ENGINE_LIMITS, resolveLimits } from '../../../src/engine/index.js';
+import { compileOk, expectProblem, model } from '../helpers.js';
 
 const text = (i: number) => ({ key: `q${i}`, type: 'text', label: 'Q' });
 const limits = (overrides: Parameters<typeof resolveLimits>[0]) => resolveLimits(overrides);

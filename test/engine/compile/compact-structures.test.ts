@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { indexTable } from '../../src/engine/compile/table-index.js';
-import { evaluateConfiguration } from '../../src/engine/index.js';
-import type { CompiledQuestion } from '../../src/engine/model.js';
-import { MinorSum, minorUnits, minorUnitsOfText, Money } from '../../src/engine/money.js';
-import { compileOk, model } from './helpers.js';
+import { indexTable } from '../../../src/engine/compile/table-index.js';
+import { evaluateConfiguration } from '../../../src/engine/index.js';
+import type { CompiledQuestion } from '../../../src/engine/model.js';
+import { MinorSum, minorUnits, minorUnitsOfText, Money } from '../../../src/engine/money.js';
+import { compileOk, model } from '../helpers.js';
 
 describe('money in minor units', () => {
   it('reads formatted amounts and gives NaN beyond safe integers', () => {

@@ -4,8 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { evaluateConfiguration } from '../../src/engine/index.js';
-import { compileOk, evaluate, model, question } from './helpers.js';
+import { evaluateConfiguration } from '../../../src/engine/index.js';
+import { compileOk, evaluate, model, question } from '../helpers.js';
 
 const compiled = compileOk(
   model({

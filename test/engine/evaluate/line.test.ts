@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ENGINE_VERSION, evaluateConfiguration } from '../../src/engine/index.js';
-import { answers, compileOk, evaluate, model, question, windowDocument } from './helpers.js';
+import { ENGINE_VERSION, evaluateConfiguration } from '../../../src/engine/index.js';
+import { answers, compileOk, evaluate, model, question, windowDocument } from '../helpers.js';
 
 describe('translation', () => {
   const compiled = compileOk(

@@ -7,9 +7,9 @@ import {
   SCALAR,
   type Shape,
   stringShape,
-} from '../../src/engine/cel/cost.js';
-import { compileModel } from '../../src/engine/index.js';
-import { expectProblem, model } from './helpers.js';
+} from '../../../src/engine/cel/cost.js';
+import { compileModel } from '../../../src/engine/index.js';
+import { expectProblem, model } from '../helpers.js';
 
 const env = new Environment({ unlistedVariablesAreDyn: true });
 const shapes: Record<string, Shape> = {

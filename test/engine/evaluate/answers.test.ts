@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateConfiguration } from '../../src/engine/index.js';
-import { compileOk, evaluate, model, question } from './helpers.js';
+import { evaluateConfiguration } from '../../../src/engine/index.js';
+import { compileOk, evaluate, model, question } from '../helpers.js';
 
 const compiled = compileOk(
   model({

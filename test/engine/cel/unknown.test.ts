@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileOk, evaluate, model, question, rule, dims } from './helpers.js';
+import { compileOk, evaluate, model, question, rule, dims } from '../helpers.js';
 
 describe('unknown at evaluation (an expression that fails)', () => {
   const compiled = compileOk(

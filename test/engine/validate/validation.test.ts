@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileOk, compileProblems, expectProblem, model } from './helpers.js';
+import { compileOk, compileProblems, expectProblem, model } from '../helpers.js';
 
 const choice = (key: string, options = ['a', 'b'], extra: Record<string, unknown> = {}) => ({
   key,

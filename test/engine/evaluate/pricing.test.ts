@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileOk, evaluate, model } from './helpers.js';
+import { compileOk, evaluate, model } from '../helpers.js';
 
 const item = (key: string, extra: Record<string, unknown> = {}) => ({
   key,
