@@ -25,6 +25,8 @@ export {
   readModelSource,
   sourceFormatOf,
   unsafePathReason,
+  unsafeTextProblems,
+  unsafeTextReason,
   type ImportedModel,
   type ModelAsset,
   type ModelSource,
