@@ -21,6 +21,7 @@ export class AppConfig {
     audience: string;
     accessTtlSeconds: number;
     refreshTtlSeconds: number;
+    refreshGraceSeconds: number;
   };
   readonly intent: { defaultTtlSeconds: number };
   readonly admin: { email: string; password: string } | null;
@@ -52,6 +53,8 @@ export class AppConfig {
       audience: env.JWT_AUDIENCE ?? 'configurator-api',
       accessTtlSeconds: read.int('JWT_ACCESS_TTL', 15 * 60, 10, 24 * 3600),
       refreshTtlSeconds: read.int('JWT_REFRESH_TTL', 30 * 24 * 3600, 60, 365 * 24 * 3600),
+      // How long the refresh token just replaced still answers the same new pair.
+      refreshGraceSeconds: read.int('REFRESH_GRACE_SECONDS', 10, 0, 60),
     };
     this.intent = {
       // The bounds a client's `expires_in` has too (POST /v1/intents).

@@ -7,6 +7,7 @@ import type { Problem } from '../problems.js';
  * PostgreSQL cannot store NUL in text at all and SQLite keeps it: refusing it here keeps
  * both databases alike.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
 
 /** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
