@@ -6,6 +6,7 @@ import { TokensModule } from '../tokens/tokens.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
+import { LoginThrottle } from './login-throttle.service.js';
 import { SessionRepository } from './session.repository.js';
 import { SessionsService } from './sessions.service.js';
 import { AccessTokenStrategy } from './strategies/access-token.strategy.js';
@@ -22,6 +23,7 @@ import { RefreshTokenStrategy } from './strategies/refresh-token.strategy.js';
   controllers: [AuthController],
   providers: [
     AuthService,
+    LoginThrottle,
     SessionsService,
     SessionRepository,
     AccessTokenStrategy,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_ENGINE_LIMITS, type EngineLimits } from '../engine/index.js';
@@ -28,6 +29,8 @@ export class AppConfig {
   readonly redisUrl: string | null;
   readonly jsonBodyLimitBytes: number;
   readonly loginRateLimit: { max: number; windowSeconds: number };
+  /** Proxies whose X-Forwarded-For is believed (express `trust proxy`); none by default. */
+  readonly trustedProxies: string[];
   readonly engineLimits: EngineLimits;
   readonly compiledModelCacheSize: number;
   readonly swaggerEnabled: boolean;
@@ -73,6 +76,7 @@ export class AppConfig {
       max: read.int('LOGIN_RATE_LIMIT', 10, 1, 100_000),
       windowSeconds: read.int('LOGIN_RATE_WINDOW', 60, 1, 86_400),
     };
+    this.trustedProxies = read.proxyList('TRUSTED_PROXIES');
     this.engineLimits = {
       ...DEFAULT_ENGINE_LIMITS,
       uploadBytes: read.int('MODEL_UPLOAD_LIMIT', DEFAULT_ENGINE_LIMITS.uploadBytes, 1024, 2 ** 31),
@@ -158,6 +162,25 @@ class EnvReader {
     return raw;
   }
 
+  /**
+   * A comma-separated list of IP addresses, CIDR ranges or express's names for ranges
+   * (loopback, linklocal, uniquelocal), as express `trust proxy` takes them.
+   */
+  proxyList(name: string): string[] {
+    const entries = (this.env[name] ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    for (const entry of entries) {
+      if (!isProxyEntry(entry)) {
+        this.problems.push(
+          `${name}: "${entry}" is not an IP address, a CIDR range or a range name`,
+        );
+      }
+    }
+    return entries;
+  }
+
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const raw = this.env[name];
     if (raw === undefined || raw === '') return fallback;
@@ -165,4 +188,16 @@ class EnvReader {
     this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
     return fallback;
   }
+}
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= bits;
 }
