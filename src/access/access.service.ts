@@ -44,6 +44,16 @@ export class AccessService {
     if (!isAdmin(principal)) throw ApiError.forbidden('Only admins may do this');
   }
 
+  /** PATCH /v1/users/{id}: admins, and not on themselves (no admin locks the last one out). */
+  requireUserAdministration(principal: Principal, userId: number): void {
+    this.requireAdmin(principal);
+    if (principal.userId === userId) {
+      throw ApiError.conflict('Admins cannot change their own role or disable themselves', [
+        { code: 'self_change', message: 'Ask another admin', path: 'id' },
+      ]);
+    }
+  }
+
   // ── Companies ──────────────────────────────────────────────────────────────────
 
   /** A company the caller may see: admin, member, or the intent token's own company. */

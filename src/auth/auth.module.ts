@@ -13,6 +13,8 @@ import { AccessTokenStrategy } from './strategies/access-token.strategy.js';
 import { ApiTokenStrategy } from './strategies/api-token.strategy.js';
 import { IntentTokenStrategy } from './strategies/intent-token.strategy.js';
 import { RefreshTokenStrategy } from './strategies/refresh-token.strategy.js';
+import { UserAdminController } from './user-admin.controller.js';
+import { UserLifecycleService } from './user-lifecycle.service.js';
 
 /**
  * Credentials: the four Passport strategies (each asks the feature that owns the
@@ -20,10 +22,11 @@ import { RefreshTokenStrategy } from './strategies/refresh-token.strategy.js';
  */
 @Module({
   imports: [PassportModule, JwtTokensModule, UsersModule, TokensModule, IntentsModule],
-  controllers: [AuthController],
+  controllers: [AuthController, UserAdminController],
   providers: [
     AuthService,
     LoginThrottle,
+    UserLifecycleService,
     SessionsService,
     SessionRepository,
     AccessTokenStrategy,

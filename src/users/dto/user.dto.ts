@@ -38,6 +38,7 @@ export class UserDto {
   @ApiProperty() email: string;
   @ApiProperty({ nullable: true, type: String }) name: string | null;
   @ApiProperty({ enum: ['admin', 'member'] }) role: UserRole;
+  @ApiProperty() disabled: boolean;
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
 
   /** Never exposes the password hash. */
@@ -47,6 +48,7 @@ export class UserDto {
       email: user.email,
       name: user.name,
       role: user.role,
+      disabled: user.disabledAt !== null,
       created_at: user.createdAt.toISOString(),
     };
   }
