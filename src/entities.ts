@@ -1,6 +1,7 @@
 import { RefreshFamilyEntity } from './auth/refresh-family.entity.js';
 import { CartLineEntity } from './carts/cart-line.entity.js';
 import { CartEntity } from './carts/cart.entity.js';
+import { CompanyInvitationEntity } from './memberships/company-invitation.entity.js';
 import { CompanyMemberEntity } from './memberships/company-member.entity.js';
 import { CompanyEntity } from './companies/company.entity.js';
 import { IntentTokenEntity } from './intents/intent-token.entity.js';
@@ -21,6 +22,7 @@ export const ENTITIES = [
   IntentTokenEntity,
   CompanyEntity,
   CompanyMemberEntity,
+  CompanyInvitationEntity,
   SupplierEntity,
   SupplierMemberEntity,
   CompanySupplierEntity,
