@@ -29,6 +29,8 @@ export class AppConfig {
   readonly redisUrl: string | null;
   readonly jsonBodyLimitBytes: number;
   readonly loginRateLimit: { max: number; windowSeconds: number };
+  /** At most this many lines per cart (409 past it). */
+  readonly cartMaxLines: number;
   /** Proxies whose X-Forwarded-For is believed (express `trust proxy`); none by default. */
   readonly trustedProxies: string[];
   readonly engineLimits: EngineLimits;
@@ -77,6 +79,7 @@ export class AppConfig {
       windowSeconds: read.int('LOGIN_RATE_WINDOW', 60, 1, 86_400),
     };
     this.trustedProxies = read.proxyList('TRUSTED_PROXIES');
+    this.cartMaxLines = read.int('CART_MAX_LINES', 500, 1, 100_000);
     this.engineLimits = {
       ...DEFAULT_ENGINE_LIMITS,
       uploadBytes: read.int('MODEL_UPLOAD_LIMIT', DEFAULT_ENGINE_LIMITS.uploadBytes, 1024, 2 ** 31),
