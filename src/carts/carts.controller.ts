@@ -11,6 +11,7 @@ import { SeedContract } from '../common/seed-contract.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { CartsService } from './carts.service.js';
 import { CartDetailDto } from './dto/cart-detail.dto.js';
+import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import { CreateCartDto } from './dto/create-cart.dto.js';
 
@@ -71,7 +72,7 @@ export class CartsController {
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,
-    @Query() query: PageQueryDto,
+    @Query() query: CartLinesQueryDto,
   ): Promise<PagedObject<CartDetailDto>> {
     return this.carts.get(principal, cartId, query);
   }

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
 import { Page, PagedObject } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { PageQueryDto } from '../common/pagination/page-query.dto.js';
+import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import type { Principal } from '../principal/principal.js';
 import type { CartEntity } from './cart.entity.js';
 import { CartRepository } from './cart.repository.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { CartLinesService } from './cart-lines.service.js';
 import { CartDetailDto, CartLineDto } from './dto/cart-detail.dto.js';
+import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
 
@@ -77,7 +78,7 @@ export class CartsService {
         cartNotFound('Cart line not found', 'line_id'),
       ]);
     }
-    return this.detail(cart, new PageQueryDto());
+    return this.detail(cart, new CartLinesQueryDto());
   }
 
   private async detail(cart: CartEntity, query: PageQueryDto): Promise<PagedObject<CartDetailDto>> {
