@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { IsNull, type DataSource, type Repository } from 'typeorm';
+import { IsNull, Not, type DataSource, type Repository } from 'typeorm';
 import { RefreshFamilyEntity } from './refresh-family.entity.js';
 
 /** refresh_token_families: one row per login session. */
@@ -42,10 +42,10 @@ export class SessionRepository {
     return Boolean(result.affected);
   }
 
-  /** Every live session of a user (a disabled user's). */
-  async revokeAllOfUser(userId: number, reason: string): Promise<void> {
+  /** Every live session of a user (a disabled user's), but `keep` when given. */
+  async revokeAllOfUser(userId: number, reason: string, keep: string | null = null): Promise<void> {
     await this.rows.update(
-      { userId, revokedAt: IsNull() },
+      { userId, revokedAt: IsNull(), ...(keep ? { id: Not(keep) } : {}) },
       { revokedAt: new Date(), revokedReason: reason },
     );
   }

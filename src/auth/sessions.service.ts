@@ -58,6 +58,11 @@ export class SessionsService {
     return this.sessions.revokeAllOfUser(userId, 'user_disabled');
   }
 
+  /** A new password ends the user's other sessions; the one that changed it goes on. */
+  endOthersOfUser(userId: number, keepFamilyId: string | null): Promise<void> {
+    return this.sessions.revokeAllOfUser(userId, 'password_changed', keepFamilyId);
+  }
+
   private withinGrace(family: RefreshFamilyEntity, presentedJti: string): boolean {
     if (family.previousJti !== presentedJti || !family.rotatedAt) return false;
     return Date.now() - family.rotatedAt.getTime() < this.config.jwt.refreshGraceSeconds * 1000;

@@ -8,17 +8,13 @@ import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
 import type { Principal } from '../principal/principal.js';
 import { UpdateMeDto, UpdateUserDto } from '../users/dto/update-user.dto.js';
 import { UserDto } from '../users/dto/user.dto.js';
-import { UsersService } from '../users/users.service.js';
 import { UserLifecycleService } from './user-lifecycle.service.js';
 
 @ApiTags('users')
 /** The PATCH routes of /v1/users: they end credentials, which this module owns. */
 @Controller('v1/users')
 export class UserAdminController {
-  constructor(
-    private readonly users: UsersService,
-    private readonly lifecycle: UserLifecycleService,
-  ) {}
+  constructor(private readonly lifecycle: UserLifecycleService) {}
 
   /** Declared before `:id`, in the same controller, so that `me` is never taken for an id. */
   @Patch('me')
@@ -28,7 +24,7 @@ export class UserAdminController {
   @ApiEnvelope(UserDto)
   @ApiErrors(400, 401, 403)
   updateMe(@Body() body: UpdateMeDto, @CurrentPrincipal() principal: Principal): Promise<UserDto> {
-    return this.users.updateMe(principal, body);
+    return this.lifecycle.updateMe(principal, body);
   }
 
   @Patch(':id')

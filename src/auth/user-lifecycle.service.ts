@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { IntentsService } from '../intents/intents.service.js';
 import type { Principal } from '../principal/principal.js';
 import { TokensService } from '../tokens/tokens.service.js';
-import type { UpdateUserDto } from '../users/dto/update-user.dto.js';
+import type { UpdateMeDto, UpdateUserDto } from '../users/dto/update-user.dto.js';
 import { UserDto } from '../users/dto/user.dto.js';
 import { UsersService } from '../users/users.service.js';
 import { SessionsService } from './sessions.service.js';
@@ -21,6 +21,15 @@ export class UserLifecycleService {
     private readonly tokens: TokensService,
     private readonly intents: IntentsService,
   ) {}
+
+  /** PATCH /v1/users/me; a new password also ends the caller's other sessions. */
+  async updateMe(principal: Principal, input: UpdateMeDto): Promise<UserDto> {
+    const user = await this.users.updateMe(principal, input);
+    if (input.password !== undefined) {
+      await this.sessions.endOthersOfUser(principal.userId, principal.familyId);
+    }
+    return user;
+  }
 
   async update(principal: Principal, id: number, input: UpdateUserDto): Promise<UserDto> {
     const user = await this.users.administer(principal, id, input);

@@ -44,11 +44,15 @@ describe('user lifecycle', () => {
     expect(await rowSnapshot(ctx)).toEqual(before);
     await login(ctx, user.email, user.password);
 
+    const otherSession = await login(ctx, user.email, user.password);
     const changed = await patchMe(user, {
       password: 'another-password',
       current_password: user.password,
     });
     expectEnvelope(changed, 200);
+    // The session that changed it goes on; the user's other sessions end.
+    expectEnvelope(await ctx.http.get('/v1/users/me').set(bearer(user.token)), 200);
+    expectEnvelope(await ctx.http.get('/v1/users/me').set(bearer(otherSession.token)), 401);
     expectEnvelope(
       await ctx.http.post('/v1/login').send({ email: user.email, password: user.password }),
       403,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { TestContext } from './test-app.js';
 
@@ -30,9 +31,16 @@ export async function rowSnapshot(ctx: TestContext): Promise<Record<string, stri
     }[];
     snapshot[table] = String(row.n);
   }
-  const [users] = (await dataSource
-    .query('SELECT COUNT(*) AS n FROM users WHERE disabled_at IS NOT NULL')
-    .catch(() => [{ n: 'n/a' }])) as { n: number | string }[];
-  snapshot.disabled_users = String(users.n);
+  for (const [name, sql] of [
+    ['disabled_users', 'SELECT COUNT(*) AS n FROM users WHERE disabled_at IS NOT NULL'],
+  ]) {
+    const [row] = (await dataSource.query(sql)) as { n: number | string }[];
+    snapshot[name] = String(row.n);
+  }
+  // Updates change no count: the users' mutable columns, as one digest.
+  const users = (await dataSource.query(
+    'SELECT id, name, role, password_hash FROM users ORDER BY id',
+  )) as unknown[];
+  snapshot.users_digest = createHash('sha256').update(JSON.stringify(users)).digest('hex');
   return snapshot;
 }
