@@ -11,9 +11,9 @@ WORKDIR /app
 RUN apt-get update \
   && apt-get install -y --no-install-recommends python3 make g++ \
   && rm -rf /var/lib/apt/lists/*
-# Native addons are built here, for this image's Node and libc, never downloaded prebuilt.
-ENV npm_config_build_from_source=true
-COPY package.json package-lock.json .npmrc ./
+# Native addons are built here, for this image's Node and libc, never downloaded prebuilt
+# (.prebuild-installrc: buildFromSource).
+COPY package.json package-lock.json .prebuild-installrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY src ./src

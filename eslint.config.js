@@ -77,7 +77,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
-    files: ['bench/**/*.ts', 'src/cli/**/*.ts', 'scripts/**/*.{js,mjs}'],
+    files: ['bench/**/*.ts', 'src/cli/**/*.ts', 'scripts/**/*.{js,mjs}', 'tools/**/*.mjs'],
     rules: { 'no-console': 'off' },
   },
 );

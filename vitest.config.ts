@@ -6,6 +6,8 @@ export default defineConfig({
   plugins: [swc.vite({ module: { type: 'es6' } })],
   test: {
     include: ['test/**/*.test.ts'],
+    // Every answer of a test app is checked against openapi.json (test/support).
+    setupFiles: ['test/support/contract-setup.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,

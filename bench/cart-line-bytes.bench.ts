@@ -4,44 +4,23 @@
  * holds `{}` and the line is rebuilt from the compiled model version on read. Both are
  * what the code writes into the two JSON text columns (simple-json: JSON.stringify);
  * the short columns (ids, total, currency, language, created_at) are the same for both.
- * Run with `npm run bench:cart-lines` (the shared gen-model.mjs when GEN_MODEL points at it
- * or ../shared/tools has it, else the port in generate-model.ts).
+ * Run with `npm run bench:cart-lines` (tools/gen-model.mjs, or GEN_MODEL=<another generator>;
+ * QUESTIONS=1000 by default).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compileModel, evaluateConfiguration } from '../src/engine/index.js';
-import { generateModel } from './generate-model.js';
+import { runGenerator } from './run-generator.js';
 
-const SHARED_GENERATOR = resolve(process.env.GEN_MODEL ?? '../shared/tools/gen-model.mjs');
+const GENERATOR = resolve(process.env.GEN_MODEL ?? 'tools/gen-model.mjs');
 const QUESTIONS = Number(process.env.QUESTIONS ?? 1000);
-
-function generate(dir: string): { document: unknown; answers: Record<string, unknown> } {
-  if (!existsSync(SHARED_GENERATOR)) {
-    const generated = generateModel(QUESTIONS);
-    return { document: generated.model, answers: generated.answers as Record<string, unknown> };
-  }
-  const out = join(dir, 'model.json');
-  const answersOut = join(dir, 'answers.json');
-  execFileSync(process.execPath, [
-    SHARED_GENERATOR,
-    '--questions',
-    String(QUESTIONS),
-    '--out',
-    out,
-    '--answers',
-    answersOut,
-  ]);
-  return {
-    document: JSON.parse(readFileSync(out, 'utf8')),
-    answers: JSON.parse(readFileSync(answersOut, 'utf8')),
-  };
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'cart-line-bytes-'));
 try {
-  const { document, answers } = generate(dir);
+  const generated = runGenerator(GENERATOR, QUESTIONS, dir);
+  const document = generated.document;
+  const answers = generated.answers as Record<string, unknown>;
   const compiled = compileModel(document);
   if (!compiled.ok) throw new Error('generated model rejected');
   const evaluation = evaluateConfiguration(compiled.model, {

@@ -3,19 +3,19 @@
  * compiled model holds, for generated models of 100, 1,000 and 5,000 questions.
  * Run with `npm run bench` (builds with tsconfig.bench.json, runs with --expose-gc).
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compileModel, type CompiledModel, evaluateConfiguration } from '../src/engine/index.js';
-import { generateModel } from './generate-model.js';
+import { runGenerator } from './run-generator.js';
 
 const SIZES = [100, 1000, 5000];
 const WARM_UP = 50;
 const RUNS = Number(process.env.BENCH_RUNS ?? 500);
 /** The 5,000-question model gets fewer runs: the machine is shared and the median is stable by then. */
 const runsFor = (questions: number): number => (questions >= 5000 ? Math.min(RUNS, 200) : RUNS);
-const SHARED_GENERATOR = resolve(process.env.GEN_MODEL ?? '../shared/tools/gen-model.mjs');
+/** The repository's generator; GEN_MODEL names another one (same arguments). */
+const GENERATOR = resolve(process.env.GEN_MODEL ?? 'tools/gen-model.mjs');
 
 interface Row {
   questions: number;
@@ -25,31 +25,6 @@ interface Row {
   heapMb: number | undefined;
   runs: number;
   valid: boolean;
-}
-
-/** Writes model and answers to `dir` with the shared generator when present, else with the port. */
-function generate(questions: number, dir: string): { document: unknown; answers: unknown } {
-  const out = join(dir, `model-${questions}.json`);
-  const answersOut = join(dir, `answers-${questions}.json`);
-  if (existsSync(SHARED_GENERATOR)) {
-    execFileSync(process.execPath, [
-      SHARED_GENERATOR,
-      '--questions',
-      String(questions),
-      '--out',
-      out,
-      '--answers',
-      answersOut,
-    ]);
-  } else {
-    const generated = generateModel(questions);
-    writeFileSync(out, JSON.stringify(generated.model));
-    writeFileSync(answersOut, JSON.stringify(generated.answers));
-  }
-  return {
-    document: JSON.parse(readFileSync(out, 'utf8')),
-    answers: JSON.parse(readFileSync(answersOut, 'utf8')),
-  };
 }
 
 function compileOrThrow(document: unknown): CompiledModel {
@@ -78,7 +53,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 function bench(questions: number, dir: string): Row {
-  const { document, answers } = generate(questions, dir);
+  const { document, answers } = runGenerator(GENERATOR, questions, dir);
   const compileTimes: number[] = [];
   for (let i = 0; i < 3; i++) {
     const started = performance.now();
@@ -111,9 +86,8 @@ function bench(questions: number, dir: string): Row {
 
 function main(): void {
   const dir = mkdtempSync(join(tmpdir(), 'engine-bench-'));
-  const source = existsSync(SHARED_GENERATOR) ? SHARED_GENERATOR : 'bench/generate-model.ts (port)';
   console.log(
-    `engine benchmark: generator ${source}; evaluations after ${WARM_UP} warm-up; node ${process.version}`,
+    `engine benchmark: generator ${GENERATOR}; evaluations after ${WARM_UP} warm-up; node ${process.version}`,
   );
   if (gc === undefined)
     console.log('(run with --expose-gc to measure the heap a compiled model holds)');

@@ -12,7 +12,10 @@ import { ConfigModule } from './config/config.module.js';
 import { buildDataSourceOptions } from './data-source-options.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthModule } from './health/health.module.js';
+import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { IntentsModule } from './intents/intents.module.js';
+import { LifecycleModule } from './lifecycle/lifecycle.module.js';
+import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { ModelsModule } from './models/models.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
@@ -27,7 +30,10 @@ import { UsersModule } from './users/users.module.js';
 @Module({
   imports: [
     ConfigModule,
+    LoggingModule,
+    LifecycleModule,
     DatabaseModule.forRoot((config) => buildDataSourceOptions(config.database)),
+    IdempotencyModule,
     RateLimitModule,
     AccessModule,
     AuthModule,

@@ -1,22 +1,39 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import helmet from 'helmet';
+import { corsOptions, noStoreForApi } from './common/http/cross-origin.js';
 import { jsonBodyParser } from './common/http/json-body.middleware.js';
 import { AppConfig } from './config/app-config.js';
+import { closeConnectionsWhileDraining } from './lifecycle/graceful-shutdown.js';
+import { ShutdownState } from './lifecycle/shutdown-state.js';
+import { AppLogger } from './logging/app-logger.js';
+import { requestLogging } from './logging/request-logging.js';
 import { setupSwagger } from './swagger.js';
 
 /**
- * Everything about the HTTP app that is not a module: body parsing with limits,
- * security headers, Swagger. Used by main.ts and by the e2e tests alike.
+ * Everything about the HTTP app that is not a module: request logging and ids, CORS,
+ * body parsing with limits, security and cache headers, Swagger. Used by main.ts and
+ * by the e2e tests alike. Shutdown is main.ts's (lifecycle/graceful-shutdown.ts).
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
   // X-Forwarded-For counts only from the configured proxies (TRUSTED_PROXIES), else not at all.
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   app.disable('x-powered-by');
-  // Swagger UI needs inline scripts and styles; the API itself serves only JSON.
-  app.use(helmet({ contentSecurityPolicy: false, crossOriginEmbedderPolicy: false }));
+  app.use(requestLogging(app.get(AppLogger).pino));
+  app.use(closeConnectionsWhileDraining(app.get(ShutdownState)));
+  if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
+  // Swagger UI needs inline scripts and styles; the API itself serves only JSON. With
+  // CORS on, a web shop may also show model images (no-cors loads) from this origin.
+  const resourcePolicy = config.corsOrigins.length > 0 ? 'cross-origin' : 'same-origin';
+  app.use(
+    helmet({
+      contentSecurityPolicy: false,
+      crossOriginEmbedderPolicy: false,
+      crossOriginResourcePolicy: { policy: resourcePolicy },
+    }),
+  );
+  app.use(noStoreForApi);
   app.use(jsonBodyParser(config.jsonBodyLimitBytes));
-  app.enableShutdownHooks();
   if (config.swaggerEnabled) setupSwagger(app);
   return app;
 }

@@ -4,6 +4,7 @@ import { CartEntity } from './carts/cart.entity.js';
 import { CompanyInvitationEntity } from './memberships/company-invitation.entity.js';
 import { CompanyMemberEntity } from './memberships/company-member.entity.js';
 import { CompanyEntity } from './companies/company.entity.js';
+import { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity.js';
 import { IntentTokenEntity } from './intents/intent-token.entity.js';
 import { ModelAssetEntity } from './models/model-asset.entity.js';
 import { ModelVersionEntity } from './models/model-version.entity.js';
@@ -31,4 +32,5 @@ export const ENTITIES = [
   ModelAssetEntity,
   CartEntity,
   CartLineEntity,
+  IdempotencyKeyEntity,
 ];

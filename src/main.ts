@@ -1,29 +1,41 @@
 import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
+import { existsSync } from 'node:fs';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { pino } from 'pino';
 import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
 import { AppConfig } from './config/app-config.js';
+import { waitForDatabase } from './database/database-preflight.js';
+import { handleTermination } from './lifecycle/graceful-shutdown.js';
+import { createAppLogger, NestPinoLogger } from './logging/app-logger.js';
 
 async function bootstrap(): Promise<void> {
+  // A .env file beside the process fills in what the environment does not set.
+  if (existsSync('.env')) process.loadEnvFile('.env');
   // Fail fast on a bad environment, before anything connects.
   const config = new AppConfig();
+  const logger = createAppLogger(config);
+  if (!(await waitForDatabase(config, logger))) process.exit(1);
   const app = await NestFactory.create<NestExpressApplication>(AppModule, {
     bodyParser: false,
-    logger: levelsFrom(config.logLevel),
+    logger: new NestPinoLogger(logger),
+    abortOnError: false,
   });
   configureApp(app);
+  handleTermination(app, logger, config.shutdownTimeoutMs);
   await app.listen(config.port);
-  Logger.log(`Listening on ${await app.getUrl()} (database: ${config.database.type})`, 'Bootstrap');
-}
-
-function levelsFrom(level: AppConfig['logLevel']): ('error' | 'warn' | 'log' | 'debug')[] {
-  const all = ['error', 'warn', 'log', 'debug'] as const;
-  return all.slice(0, all.indexOf(level) + 1);
+  logger.info(
+    { context: 'Bootstrap', port: config.port, database: config.database.type },
+    `Listening on ${await app.getUrl()} (database: ${config.database.type})`,
+  );
 }
 
 bootstrap().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  // Before (or without) the app's logger: still one JSON line, without a stack.
+  const message = error instanceof Error ? error.message : String(error);
+  pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime }).fatal(
+    `Start-up failed: ${message}`,
+  );
   process.exit(1);
 });

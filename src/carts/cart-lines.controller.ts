@@ -9,6 +9,7 @@ import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator
 import { CartLinesService } from './cart-lines.service.js';
 import { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
 import { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ApiTags('carts')
 @Controller('v1/carts')
@@ -17,6 +18,7 @@ export class CartLinesController {
 
   @Post()
   @Auth('jwt', 'intent')
+  @Idempotent()
   @SeedContract({ invalidBody: 401 })
   @ResponseMessage('Configuration added to the cart')
   @ApiOperation({

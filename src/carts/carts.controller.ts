@@ -14,6 +14,7 @@ import { CartDetailDto } from './dto/cart-detail.dto.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import { CreateCartDto } from './dto/create-cart.dto.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ApiTags('carts')
 @Controller('v1/carts')
@@ -22,6 +23,7 @@ export class CartsController {
 
   @Post('new')
   @Auth('jwt', 'intent')
+  @Idempotent()
   @SeedContract({ invalidBody: 401 })
   @ResponseMessage('Cart created')
   @ApiOperation({
@@ -67,7 +69,7 @@ export class CartsController {
     summary: 'A cart with one page of its lines (page, per_page) and the total of all of them',
   })
   @ApiParam({ name: 'cart_id', format: 'uuid' })
-  @ApiEnvelope(CartDetailDto)
+  @ApiEnvelope(CartDetailDto, { pagedObject: true })
   @ApiErrors(400, 401, 404)
   get(
     @CurrentPrincipal() principal: Principal,
@@ -83,7 +85,7 @@ export class CartsController {
   @ApiOperation({ summary: 'Remove a line from a cart; answers the updated cart' })
   @ApiParam({ name: 'cart_id', format: 'uuid' })
   @ApiParam({ name: 'line_id', type: Number })
-  @ApiEnvelope(CartDetailDto)
+  @ApiEnvelope(CartDetailDto, { pagedObject: true })
   @ApiErrors(401, 404)
   removeLine(
     @CurrentPrincipal() principal: Principal,

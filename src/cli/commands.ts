@@ -104,7 +104,12 @@ export const COMMANDS: Record<string, Command> = {
     summary: 'Upload a model file (.json, .yaml/.yml or .zip) as a new model of a supplier',
     options: {
       supplier: { type: 'string', required: true, value: '<id>', help: 'the supplier id' },
-      file: { type: 'string', required: true, value: '<path>', help: 'the model file' },
+      file: {
+        type: 'string',
+        required: true,
+        value: '<path>',
+        help: 'the model file, e.g. examples/window.yaml (a folder: node tools/zip-model.mjs DIR out.zip)',
+      },
       as: {
         type: 'string',
         value: '<id|email>',

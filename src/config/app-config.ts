@@ -37,6 +37,11 @@ export class AppConfig {
   readonly compiledModelCacheSize: number;
   readonly swaggerEnabled: boolean;
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
+  readonly logFormat: 'json' | 'pretty';
+  /** Browser origins allowed to call the API (CORS); empty: no cross-origin access. */
+  readonly corsOrigins: string[];
+  /** How long SIGTERM waits for requests already received before closing anyway. */
+  readonly shutdownTimeoutMs: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     const problems: string[] = [];
@@ -94,6 +99,9 @@ export class AppConfig {
     this.compiledModelCacheSize = read.int('COMPILED_MODEL_CACHE_SIZE', 200, 1, 100_000);
     this.swaggerEnabled = read.bool('SWAGGER_ENABLED', true);
     this.logLevel = read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log');
+    this.logFormat = read.oneOf('LOG_FORMAT', ['json', 'pretty'] as const, 'json');
+    this.corsOrigins = read.origins('CORS_ORIGINS');
+    this.shutdownTimeoutMs = read.int('SHUTDOWN_TIMEOUT', 25, 0, 3600) * 1000;
 
     if (problems.length > 0) {
       throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
@@ -163,6 +171,27 @@ class EnvReader {
       this.problems.push(`${name} must be a ${protocols.join(' or ')}// URL`);
     }
     return raw;
+  }
+
+  /** A comma-separated list of origins (`https://shop.example`, `http://127.0.0.1:8080`). */
+  origins(name: string): string[] {
+    const raw = this.env[name]?.trim();
+    if (!raw) return [];
+    const origins: string[] = [];
+    for (const item of raw.split(',').map((part) => part.trim())) {
+      let origin: string | null = null;
+      try {
+        const url = new URL(item);
+        if (url.origin === item.replace(/\/$/, '') && ['http:', 'https:'].includes(url.protocol))
+          origin = url.origin;
+      } catch {
+        origin = null;
+      }
+      if (origin === null)
+        this.problems.push(`${name}: "${item}" is not an origin (scheme://host[:port])`);
+      else origins.push(origin);
+    }
+    return origins;
   }
 
   /**

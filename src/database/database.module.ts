@@ -2,6 +2,8 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
+import { AppLogger } from '../logging/app-logger.js';
+import { TypeOrmPinoLogger } from './typeorm-pino-logger.js';
 import { DatabaseProbe } from './database-probe.js';
 import { MigrationRunner } from './migration-runner.js';
 import { TransactionRunner } from './transaction-runner.js';
@@ -10,7 +12,8 @@ import { TransactionRunner } from './transaction-runner.js';
  * Connects to SQLite (DATA_DIR) or PostgreSQL (DATABASE_URL); MigrationRunner applies
  * pending migrations before the app serves anything. Provides TransactionRunner and
  * DatabaseProbe everywhere. The data source options (with every feature's entities) come
- * from the caller, so that this folder depends on no feature.
+ * from the caller, so that this folder depends on no feature. TypeORM's messages go to
+ * the app's JSON log.
  */
 @Global()
 @Module({})
@@ -20,9 +23,10 @@ export class DatabaseModule {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          inject: [AppConfig],
-          useFactory: (config: AppConfig) => ({
+          inject: [AppConfig, AppLogger],
+          useFactory: (config: AppConfig, logger: AppLogger) => ({
             ...options(config),
+            logger: new TypeOrmPinoLogger(logger.pino),
             retryAttempts: config.isProduction ? 10 : 1,
             retryDelay: 2_000,
           }),

@@ -17,7 +17,7 @@ export {
 export { CompiledModelCache } from './cache.js';
 export { DEFAULT_ENGINE_LIMITS, resolveLimits, type EngineLimits } from './limits.js';
 export { MAX_REPORTED_PROBLEMS, ProblemList, type Problem } from './problems.js';
-export type { QuestionType } from './cel/environment.js';
+export { QUESTION_TYPES, type QuestionType } from './cel/environment.js';
 export { Money } from './money.js';
 export {
   importedModelIds,

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../principal/auth.decorator.js';
 import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
 import type { Principal } from '../principal/principal.js';
@@ -36,6 +36,7 @@ export class IntentsController {
   @Auth('jwt')
   @ResponseMessage('Intent token revoked')
   @ApiOperation({ summary: 'Revoke one of your intent tokens before it expires' })
+  @ApiParam({ name: 'id', format: 'uuid', description: 'The token id (jti)' })
   @ApiEnvelope(null)
   @ApiErrors(401, 404)
   async revoke(@Param('id') id: string, @CurrentPrincipal() principal: Principal): Promise<null> {

@@ -25,7 +25,7 @@ export class HttpMetricsMiddleware implements NestMiddleware {
   }
 }
 
-function routePattern(req: Request): string {
+export function routePattern(req: Request): string {
   const route = (req as Request & { route?: { path?: unknown } }).route;
   const path = route?.path;
   if (typeof path === 'string') return `${req.baseUrl}${path}`;

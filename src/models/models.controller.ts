@@ -30,7 +30,8 @@ import { LOCK_TTL_MS } from './model-lock.js';
 import { ModelLockService } from './model-lock.service.js';
 import { ModelsService } from './models.service.js';
 import { MODEL_UPLOAD_BODY } from './upload/model-upload.openapi.js';
-import { readModelUpload } from './upload/read-model-upload.js';
+import { modelUploadBody, readModelUpload } from './upload/read-model-upload.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 const LOCK_MINUTES = LOCK_TTL_MS / 60_000;
 
@@ -67,6 +68,7 @@ export class ModelsController {
   @Put(':id')
   @Auth('jwt', 'api')
   @RawBody()
+  @Idempotent(modelUploadBody)
   @ResponseMessage('Model version created')
   @ApiOperation({
     summary: 'Upload a new version of a model (supplier members)',

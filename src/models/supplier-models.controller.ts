@@ -15,7 +15,8 @@ import { AppConfig } from '../config/app-config.js';
 import { ModelDto } from './dto/model.dto.js';
 import { ModelsService } from './models.service.js';
 import { MODEL_UPLOAD_BODY } from './upload/model-upload.openapi.js';
-import { readModelUpload } from './upload/read-model-upload.js';
+import { modelUploadBody, readModelUpload } from './upload/read-model-upload.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ApiTags('models')
 @Controller('v1/suppliers')
@@ -29,6 +30,7 @@ export class SupplierModelsController {
   @SeedContract({ notMember: 401 })
   @Auth('jwt', 'api', { supplierMember: 'id' })
   @RawBody()
+  @Idempotent(modelUploadBody)
   @ResponseMessage('Model created')
   @ApiOperation({
     summary: 'Create a model for supplier {id} (its members and admins)',

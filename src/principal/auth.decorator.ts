@@ -1,17 +1,10 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiSecurity } from '@nestjs/swagger';
+import { SECURITY_SCHEMES } from '../common/swagger/openapi-document.js';
 import type { CredentialKind } from './principal.js';
 
 export const AUTH_KEY = 'auth';
 export const PUBLIC_KEY = 'public';
-
-/** Swagger security scheme names, one per credential kind. */
-export const SECURITY_SCHEMES: Record<CredentialKind, string> = {
-  jwt: 'access-token',
-  api: 'api-token',
-  intent: 'intent-token',
-  refresh: 'refresh-token',
-};
 
 export interface AuthOptions {
   /** Only admins pass. */
@@ -40,8 +33,12 @@ export function Auth(...args: [...CredentialKind[], AuthOptions] | CredentialKin
   return applyDecorators(
     SetMetadata(AUTH_KEY, requirement),
     // The statuses a failure answers differ between seed and other routes, so each route
-    // lists them itself with @ApiErrors.
-    ...kinds.map((kind) => ApiBearerAuth(SECURITY_SCHEMES[kind])),
+    // lists them itself with @ApiErrors. The refresh token is a body field (RefreshDto),
+    // not a header: a route that takes it needs no Authorization at all (`{}`).
+    ...kinds
+      .filter((kind) => kind !== 'refresh')
+      .map((kind) => ApiBearerAuth(SECURITY_SCHEMES[kind])),
+    ...(kinds.includes('refresh') && kinds.length > 1 ? [ApiSecurity({})] : []),
   );
 }
 

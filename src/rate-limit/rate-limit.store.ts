@@ -5,6 +5,8 @@ export interface RateLimitStore {
   /** The count in the current window without adding a hit (0 when none). */
   peek(key: string): Promise<{ count: number; resetInSeconds: number }>;
   close(): Promise<void>;
+  /** Resolves when the store answers (readiness). */
+  ping(): Promise<void>;
 }
 
 /** One process's memory: right for a single instance and for tests. */
@@ -36,6 +38,8 @@ export class MemoryRateLimitStore implements RateLimitStore {
   async close(): Promise<void> {
     this.windows.clear();
   }
+
+  async ping(): Promise<void> {}
 
   private evictExpired(now: number): void {
     for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);

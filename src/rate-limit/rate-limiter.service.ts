@@ -66,6 +66,11 @@ export class RateLimiterService implements OnApplicationShutdown {
     }
   }
 
+  /** Whether the counters' store answers (Redis when configured). */
+  ping(): Promise<void> {
+    return this.store.ping();
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await this.store.close();
   }

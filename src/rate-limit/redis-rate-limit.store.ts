@@ -52,6 +52,12 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { count: Number(result[0][1] ?? 0), resetInSeconds: ttl > 0 ? ttl : 0 };
   }
 
+  async ping(): Promise<void> {
+    // Commands queue while disconnected; readiness wants "down" at once instead.
+    if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);
+    await this.redis.ping();
+  }
+
   async close(): Promise<void> {
     // QUIT would wait for a connection that may never come; drop it instead.
     if (this.redis.status !== 'ready') return this.redis.disconnect();

@@ -183,7 +183,7 @@ describe('carts', () => {
       expect(data).toMatchObject({ currency: 'EUR', total: '12345678901234567891.00' });
       expect(data.totals).toEqual([{ currency: 'EUR', total: '12345678901234567891.00' }]);
       expect(data.lines).toEqual([
-        {
+        expect.objectContaining({
           id: big.id,
           model_id: modelId,
           version_number: 1,
@@ -193,9 +193,9 @@ describe('carts', () => {
           currency: 'EUR',
           answers: { width: { values: [1200] } },
           created_at: expect.stringMatching(ISO),
-          general: { name: 'Window', model_id: modelId, currency: 'EUR' },
-          pricing: { currency: 'EUR', total: '12345678901234567890.15' },
-        },
+          general: expect.objectContaining({ name: 'Window', model_id: modelId, currency: 'EUR' }),
+          pricing: expect.objectContaining({ currency: 'EUR', total: '12345678901234567890.15' }),
+        }),
         expect.objectContaining({ id: small.id, total: '0.85' }),
       ]);
 

@@ -152,6 +152,22 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
     expect(get(hpa, 'spec', 'minReplicas')).toBeGreaterThanOrEqual(2);
   });
 
+  it('gives a stopping pod time for preStop, SHUTDOWN_TIMEOUT and closing connections', () => {
+    const pod = get(k8s('deployment.yaml'), 'spec', 'template', 'spec');
+    const container = get(pod, 'containers', 0);
+    const preStop = get(container, 'lifecycle', 'preStop', 'exec', 'command') as string[];
+    expect(preStop[0]).toBe('sleep');
+    const config = new AppConfig({
+      ...(get(k8s('configmap.yaml'), 'data') as Record<string, string>),
+      JWT_SECRET: 'x'.repeat(32),
+    });
+    const grace = get(pod, 'terminationGracePeriodSeconds') as number;
+    // the drain must end before SIGKILL, with a few seconds to close database and Redis
+    expect(Number(preStop[1]) + config.shutdownTimeoutMs / 1000 + 5).toBeLessThanOrEqual(grace);
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toContain('.prebuild-installrc');
+  });
+
   it('builds a non-root image that starts and probes as package.json says', async () => {
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {

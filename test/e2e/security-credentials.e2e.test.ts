@@ -7,7 +7,7 @@ import {
   loginAdmin,
   type TestUser,
 } from '../support/factories.js';
-import { captureLog, STACK_OR_ERROR } from '../support/log-capture.js';
+import { LogCapture, logDuring, STACK_OR_ERROR } from '../support/log-capture.js';
 import { createApiToken, createCompany, createSupplier } from '../support/org.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
@@ -18,13 +18,14 @@ import { createTestApp, type TestContext } from '../support/test-app.js';
  */
 describe('credentials only from the Authorization header', () => {
   let ctx: TestContext;
+  const logs = new LogCapture();
   let admin: TestUser;
   let member: TestUser;
   let apiToken: string;
   let supplierId: number;
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, undefined, { logs });
     admin = await loginAdmin(ctx);
     member = await createUser(ctx, admin);
     const company = await createCompany(ctx, admin);
@@ -34,8 +35,7 @@ describe('credentials only from the Authorization header', () => {
   afterAll(() => ctx?.close());
 
   it('answers odd query and body credentials with an authentication failure, logging nothing', async () => {
-    const log = captureLog();
-    try {
+    const log = await logDuring(logs, async () => {
       const get = (query: string) => ctx.http.get(`/v1/suppliers/${supplierId}?${query}`);
       for (const query of [
         'access_token=a&access_token=b',
@@ -55,15 +55,13 @@ describe('credentials only from the Authorization header', () => {
         await ctx.http.get(`/v1/suppliers/${supplierId}`).set('Cookie', `access_token=${apiToken}`),
         401,
       );
-    } finally {
-      log.restore();
-    }
-    expect(log.text()).not.toMatch(STACK_OR_ERROR);
+    });
+    expect(log.text).not.toMatch(STACK_OR_ERROR);
+    expect(log.errors).toEqual([]);
   });
 
   it('answers odd Authorization headers with 401 (403 on seed endpoints)', async () => {
-    const log = captureLog();
-    try {
+    const log = await logDuring(logs, async () => {
       for (const header of [
         'Bearer',
         'Bearer ',
@@ -79,10 +77,9 @@ describe('credentials only from the Authorization header', () => {
         expectEnvelope(res, 401);
         expectEnvelope(await ctx.http.get('/v1/companies').set('Authorization', header), 403);
       }
-    } finally {
-      log.restore();
-    }
-    expect(log.text()).not.toMatch(STACK_OR_ERROR);
+    });
+    expect(log.text).not.toMatch(STACK_OR_ERROR);
+    expect(log.errors).toEqual([]);
   });
 
   it('still accepts the header', async () => {
@@ -91,8 +88,7 @@ describe('credentials only from the Authorization header', () => {
   });
 
   it('refuses a refresh token that is not a string, and never reads it from the query', async () => {
-    const log = captureLog();
-    try {
+    const log = await logDuring(logs, async () => {
       for (const refresh_token of [5, ['a'], { a: 1 }, null, true, '', 'x\u0000y']) {
         expectEnvelope(await ctx.http.post('/v1/refresh').send({ refresh_token }), 401);
       }
@@ -100,10 +96,9 @@ describe('credentials only from the Authorization header', () => {
         .post(`/v1/refresh?refresh_token=${encodeURIComponent(member.refreshToken)}`)
         .send({});
       expect([400, 401]).toContain(viaQuery.status);
-    } finally {
-      log.restore();
-    }
-    expect(log.text()).not.toMatch(STACK_OR_ERROR);
+    });
+    expect(log.text).not.toMatch(STACK_OR_ERROR);
+    expect(log.errors).toEqual([]);
     // The refused attempts did not consume the session's refresh token.
     expectEnvelope(
       await ctx.http.post('/v1/refresh').send({ refresh_token: member.refreshToken }),
@@ -114,10 +109,11 @@ describe('credentials only from the Authorization header', () => {
 
 describe('JWTs must carry exp', () => {
   let ctx: TestContext;
+  const logs = new LogCapture();
   let admin: TestUser;
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, undefined, { logs });
     admin = await loginAdmin(ctx);
   });
   afterAll(() => ctx?.close());

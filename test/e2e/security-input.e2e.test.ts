@@ -6,7 +6,7 @@ import {
   loginAdmin,
   type TestUser,
 } from '../support/factories.js';
-import { captureLog, STACK_OR_ERROR } from '../support/log-capture.js';
+import { LogCapture, logDuring, STACK_OR_ERROR } from '../support/log-capture.js';
 import {
   createModelWorld,
   minimalModel,
@@ -21,12 +21,13 @@ import { createTestApp, type TestContext } from '../support/test-app.js';
 /** docs/security.md, "Hostile input": path ids and text fields. */
 describe('canonical path ids', () => {
   let ctx: TestContext;
+  const logs = new LogCapture();
   let admin: TestUser;
   let world: ModelWorld;
   let modelId: number;
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, undefined, { logs });
     admin = await loginAdmin(ctx);
     world = await createModelWorld(ctx);
     modelId = (await uploadModel(ctx, world.supplier.id, admin.token, minimalModel('ids'))).id;
@@ -36,8 +37,7 @@ describe('canonical path ids', () => {
   it('answers 404 for every other spelling of an existing id', async () => {
     const id = modelId;
     expectEnvelope(await ctx.http.get(`/v1/models/${id}`).set(bearer(admin.token)), 200);
-    const log = captureLog();
-    try {
+    const log = await logDuring(logs, async () => {
       for (const spelling of [
         `0x${id.toString(16)}`,
         `${id}.0`,
@@ -56,20 +56,20 @@ describe('canonical path ids', () => {
           404,
         );
       }
-    } finally {
-      log.restore();
-    }
-    expect(log.text()).not.toMatch(STACK_OR_ERROR);
+    });
+    expect(log.text).not.toMatch(STACK_OR_ERROR);
+    expect(log.errors).toEqual([]);
   });
 });
 
 describe('text fields refuse NUL, control characters and unpaired surrogates', () => {
   let ctx: TestContext;
+  const logs = new LogCapture();
   let admin: TestUser;
   let world: ModelWorld;
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, undefined, { logs });
     admin = await loginAdmin(ctx);
     world = await createModelWorld(ctx);
   });
@@ -86,8 +86,7 @@ describe('text fields refuse NUL, control characters and unpaired surrogates', (
 
   it('answers 400 naming the field in JSON bodies, on both databases, changing no row', async () => {
     const before = await rowSnapshot(ctx);
-    const log = captureLog();
-    try {
+    const log = await logDuring(logs, async () => {
       for (const [kind, text] of Object.entries(BAD)) {
         const token = await ctx.http
           .post('/v1/tokens')
@@ -111,10 +110,9 @@ describe('text fields refuse NUL, control characters and unpaired surrogates', (
           .send({ company_id: world.company.id, model_id: 1, answers: { label: text } });
         expect(errorPaths(expectEnvelope(nested, 401)), kind).toContain('answers.label');
       }
-    } finally {
-      log.restore();
-    }
-    expect(log.text()).not.toMatch(STACK_OR_ERROR);
+    });
+    expect(log.text).not.toMatch(STACK_OR_ERROR);
+    expect(log.errors).toEqual([]);
     expect(await rowSnapshot(ctx)).toEqual(before);
   });
 

@@ -7,7 +7,7 @@ import {
   unique,
   type TestUser,
 } from '../support/factories.js';
-import { captureLog } from '../support/log-capture.js';
+import { LogCapture, logDuring, STACK_OR_ERROR } from '../support/log-capture.js';
 import {
   addSupplierMember,
   createCompany,
@@ -20,12 +20,13 @@ import { createTestApp, type TestContext } from '../support/test-app.js';
 /** docs/security.md, "Memberships": invitations with no account oracle, removal, no email leaks. */
 describe('invitations and member removal', () => {
   let ctx: TestContext;
+  const logs = new LogCapture();
   let admin: TestUser;
   let owner: TestUser;
   let company: TestCompany;
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    ctx = await createTestApp({}, undefined, { logs });
     admin = await loginAdmin(ctx);
     owner = await createUser(ctx, admin);
     company = await createCompany(ctx, owner);
@@ -147,16 +148,15 @@ describe('invitations and member removal', () => {
       ctx.http.delete(`/v1/companies/${companyId}/members/${userId}`).set(bearer(by.token));
     const outsider = await createUser(ctx, admin);
     const before = await rowSnapshot(ctx);
-    const log = captureLog();
-    try {
+    const log = await logDuring(logs, async () => {
       expectEnvelope(await remove(a, b.id), 403);
       expectEnvelope(await remove(outsider, b.id), 404);
       expectEnvelope(await remove(outsider, b.id, 999999), 404);
       expectEnvelope(await remove(admin, outsider.id), 404);
       expectEnvelope(await remove(admin, b.id, 999999), 404);
-    } finally {
-      log.restore();
-    }
+    });
+    expect(log.text).not.toMatch(STACK_OR_ERROR);
+    expect(log.errors).toEqual([]);
     expect(await rowSnapshot(ctx)).toEqual(before);
     expectEnvelope(await remove(a, a.id), 200);
     expectEnvelope(await ctx.http.get(`/v1/companies/${team.id}`).set(bearer(a.token)), 404);

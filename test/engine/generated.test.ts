@@ -1,32 +1,15 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileModel, evaluateConfiguration } from '../../src/engine/index.js';
-import { MODEL_GENERATOR } from '../support/shared-dir.js';
+import { runGenerator } from '../../bench/run-generator.js';
+import { MODEL_GENERATOR } from '../support/examples.js';
 
-const GENERATOR = MODEL_GENERATOR;
 const dir = mkdtempSync(join(tmpdir(), 'engine-gen-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function generate(questions: number) {
-  const out = join(dir, `model-${questions}.json`);
-  const answersOut = join(dir, `answers-${questions}.json`);
-  execFileSync(process.execPath, [
-    GENERATOR,
-    '--questions',
-    String(questions),
-    '--out',
-    out,
-    '--answers',
-    answersOut,
-  ]);
-  return {
-    document: JSON.parse(readFileSync(out, 'utf8')) as unknown,
-    answers: JSON.parse(readFileSync(answersOut, 'utf8')) as unknown,
-  };
-}
+const generate = (questions: number) => runGenerator(MODEL_GENERATOR, questions, dir);
 
 describe('generated models (gen-model.mjs)', () => {
   it('a 200-question model compiles and its answers evaluate valid', () => {
@@ -76,12 +59,12 @@ describe('generated models (gen-model.mjs)', () => {
   });
 });
 
-describe('bench/generate-model.ts', () => {
-  it('produces exactly what the shared generator produces', async () => {
-    const { generateModel } = await import('../../bench/generate-model.js');
-    const shared = generate(40);
-    const port = generateModel(40);
-    expect(port.model).toEqual(shared.document);
-    expect(port.answers).toEqual(shared.answers);
+describe('tools/gen-model.mjs as a module', () => {
+  it('answers what its command line writes', async () => {
+    const { generateModel } = await import('../../tools/gen-model.mjs');
+    const written = generate(40);
+    const generated = generateModel(40);
+    expect(generated.model).toEqual(written.document);
+    expect(generated.answers).toEqual(written.answers);
   });
 });

@@ -10,9 +10,7 @@ import {
   type EvaluationRequest,
   type Problem,
 } from '../../src/engine/index.js';
-import { SHARED_MODELS_DIR } from '../support/shared-dir.js';
-
-export const SHARED_MODELS = SHARED_MODELS_DIR;
+import { DOOR_DIR, WINDOW_YAML_PATH } from '../support/examples.js';
 
 type Doc = Record<string, unknown>;
 
@@ -21,7 +19,7 @@ export function loadYaml(path: string): Doc {
 }
 
 export function windowDocument(): Doc {
-  return loadYaml(join(SHARED_MODELS, 'window.yaml'));
+  return loadYaml(WINDOW_YAML_PATH);
 }
 
 const LIST_SECTIONS = ['questions', 'variables', 'rules', 'triggers', 'bom_items', 'images'];
@@ -31,7 +29,7 @@ const LIST_SECTIONS = ['questions', 'variables', 'rules', 'triggers', 'bom_items
  * merged per language): enough for engine tests, independent of the source helper.
  */
 export function doorDocument(): Doc {
-  const dir = join(SHARED_MODELS, 'door');
+  const dir = DOOR_DIR;
   const model = loadYaml(join(dir, 'model.yaml'));
   const fragment = loadYaml(join(dir, 'fragments/hardware.yaml'));
   for (const section of LIST_SECTIONS) {

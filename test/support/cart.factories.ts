@@ -4,6 +4,7 @@ import type { Principal } from '../../src/principal/principal.js';
 import { CartLineEntity } from '../../src/carts/cart-line.entity.js';
 import { CartEntity } from '../../src/carts/cart.entity.js';
 import { ApiError } from '../../src/common/errors/api-error.js';
+import type { CartLine } from '../../src/engine/index.js';
 import { ModelEntity } from '../../src/models/model.entity.js';
 import { SupplierEntity } from '../../src/suppliers/supplier.entity.js';
 import { bearer, unique, type TestUser } from './factories.js';
@@ -68,6 +69,43 @@ export async function insertModel(ctx: TestContext): Promise<number> {
   return model.id;
 }
 
+/** The engine's line for a one-question model priced at `total` (every member present). */
+function storedLine(modelId: number, currency: string, total: string): CartLine {
+  return {
+    version_number: 1,
+    general: { model_id: modelId, name: 'Window', currency, default_language: 'en' },
+    imports: [],
+    questions: [
+      {
+        key: 'width',
+        type: 'integer',
+        label: 'Width',
+        visible: true,
+        required: true,
+        values: [1200],
+        source: 'user',
+        discarded: [],
+      },
+    ],
+    variables: {},
+    rules: [],
+    triggers: [],
+    bom_items: [],
+    pricing: {
+      currency,
+      base_price: total,
+      options_total: '0.00',
+      bom_total: '0.00',
+      adjustments: [],
+      subtotal: total,
+      total,
+    },
+    translation: { language: 'en', fallback_used: false, missing: [] },
+    images: [],
+    cache: { fingerprint: '0'.repeat(64), engine_version: '1.0.0', evaluated_in_ms: 0.1 },
+  };
+}
+
 /** A stored cart line, shaped like one POST /v1/carts will store. */
 export async function insertLine(
   ctx: TestContext,
@@ -82,11 +120,7 @@ export async function insertLine(
     companyId: input.companyId,
     languageCode: 'en',
     answers: { width: { values: [1200] } },
-    line: {
-      version_number: 1,
-      general: { name: 'Window', model_id: input.modelId, currency },
-      pricing: { currency, total: input.total },
-    },
+    line: storedLine(input.modelId, currency, input.total) as unknown as Record<string, unknown>,
     total: input.total,
     currency,
   });

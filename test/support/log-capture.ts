@@ -1,26 +1,41 @@
-import { vi } from 'vitest';
+/** The JSON log lines an app wrote, kept in memory for assertions. */
+export class LogCapture {
+  readonly text: string[] = [];
+  readonly stream = { write: (chunk: string): void => void this.text.push(chunk) };
 
-/**
- * Captures what the app writes to stdout and stderr (Nest's logger writes there) while
- * a test replays an attack, to assert that nothing was logged as an error or a stack.
- */
-export function captureLog(): { text(): string; restore(): void } {
-  const chunks: string[] = [];
-  const keep = (chunk: unknown) => {
-    chunks.push(typeof chunk === 'string' ? chunk : String(chunk));
-    return true;
-  };
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation(keep);
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation(keep);
-  return {
-    text: () => chunks.join(''),
-    restore: () => {
-      out.mockRestore();
-      err.mockRestore();
-    },
-  };
+  /** Every line parsed; a line that is not JSON fails the test that reads it. */
+  lines(): Record<string, unknown>[] {
+    return this.text
+      .join('')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+  }
+
+  all(): string {
+    return this.text.join('');
+  }
 }
 
-/** No stack trace, no 500 log line, no internal error text. */
+/** A stack trace, a 500 or an internal error text: none may follow a client's mistake. */
 export const STACK_OR_ERROR =
-  /\n\s+at |TypeError|is not a function|Unexpected error|Internal server error/i;
+  /\n\s+at |TypeError|is not a function|Unexpected error|Internal server error|"status":5\d\d/i;
+
+/**
+ * Runs `work` and answers what the app logged meanwhile: the text, and the lines at
+ * level error (pino 50) or above.
+ */
+export async function logDuring(
+  logs: LogCapture,
+  work: () => Promise<void>,
+): Promise<{ text: string; errors: Record<string, unknown>[] }> {
+  const from = logs.text.length;
+  await work();
+  const text = logs.text.slice(from).join('');
+  const errors = text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => Number(line.level) >= 50);
+  return { text, errors };
+}

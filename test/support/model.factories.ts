@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import JSZip from 'jszip';
+import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { bearer, createUser, loginAdmin, type TestUser } from './factories.js';
 import {
@@ -13,11 +11,9 @@ import {
 } from './org.factories.js';
 import type { TestContext } from './test-app.js';
 
-import { SHARED_MODELS_DIR } from './shared-dir.js';
+import { WINDOW_YAML_PATH } from './examples.js';
 
-export { SHARED_MODELS_DIR };
-export const WINDOW_YAML_PATH = join(SHARED_MODELS_DIR, 'window.yaml');
-export const DOOR_DIR = join(SHARED_MODELS_DIR, 'door');
+export { DOOR_DIR, EXAMPLES_DIR, WINDOW_YAML_PATH, zipFolder } from './examples.js';
 
 export const windowYaml = (): string => readFileSync(WINDOW_YAML_PATH, 'utf8');
 
@@ -61,27 +57,6 @@ export function sendModel(
   if (Buffer.isBuffer(model)) return request.set('Content-Type', 'application/zip').send(model);
   if (typeof model === 'string') return request.set('Content-Type', 'application/yaml').send(model);
   return request.set('Content-Type', 'application/json').send(JSON.stringify(model));
-}
-
-/**
- * A zip of a folder (e.g. the door example), entries named by their path inside it;
- * `replace` swaps the content of some entries (`{'model.yaml': '…'}`).
- */
-export async function zipFolder(
-  folder: string,
-  replace: Record<string, string> = {},
-): Promise<Buffer> {
-  const zip = new JSZip();
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      const full = join(dir, name);
-      if (statSync(full).isDirectory()) walk(full);
-      else zip.file(relative(folder, full).split(sep).join('/'), readFileSync(full));
-    }
-  };
-  walk(folder);
-  for (const [name, content] of Object.entries(replace)) zip.file(name, content);
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
 }
 
 /** A small valid model with a unique code (so several fit in one supplier). */

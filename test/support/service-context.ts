@@ -1,10 +1,11 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { AppModule } from '../../src/app.module.js';
 import { AppConfig } from '../../src/config/app-config.js';
+import { AppLogger } from '../../src/logging/app-logger.js';
 import { systemPrincipal, type Principal } from '../../src/principal/principal.js';
 import { UsersService } from '../../src/users/users.service.js';
 import { unique } from './factories.js';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, testConfig } from './test-app.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, testConfig, testLogger } from './test-app.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 /**
@@ -24,9 +25,12 @@ export interface ServiceContext {
 
 export async function createServiceContext(): Promise<ServiceContext> {
   const database = await createTestDatabase();
+  const config = testConfig(database);
   const moduleRef: TestingModule = await Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(AppConfig)
-    .useValue(testConfig(database))
+    .useValue(config)
+    .overrideProvider(AppLogger)
+    .useValue(testLogger(config))
     .setLogger({ log() {}, error() {}, warn() {} })
     .compile();
   await moduleRef.init();

@@ -4,6 +4,9 @@ import supertest from 'supertest';
 import { AppModule } from '../../src/app.module.js';
 import { configureApp } from '../../src/app.setup.js';
 import { AppConfig } from '../../src/config/app-config.js';
+import { AppLogger, createAppLogger, NestPinoLogger } from '../../src/logging/app-logger.js';
+import type { LogCapture } from './log-capture.js';
+import { recordResponses } from './response-recorder.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 
 export const ADMIN_EMAIL = 'admin@example.test';
@@ -32,25 +35,37 @@ export function testConfig(database: TestDatabase, env: Record<string, string> =
   });
 }
 
+/** The app's JSON log into `logs`, or nowhere: test output stays readable. */
+export function testLogger(config: AppConfig, logs?: LogCapture): AppLogger {
+  return { pino: createAppLogger(config, logs?.stream ?? { write: () => undefined }) };
+}
+
 /**
  * The real app (AppModule with its global guard, pipe, interceptor and filter) on a
  * database of its own (or `sharedDatabase`, to run several instances on one database).
- * `env` overrides configuration for one test file.
+ * `env` overrides configuration for one test file; `options.logs` captures the log.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
   sharedDatabase?: TestDatabase,
+  options: { logs?: LogCapture } = {},
 ): Promise<TestContext> {
   const database = sharedDatabase ?? (await createTestDatabase());
   const config = testConfig(database, env);
   const moduleRef = await Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(AppConfig)
     .useValue(config)
+    .overrideProvider(AppLogger)
+    .useValue(testLogger(config, options.logs))
     .compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({
     bodyParser: false,
     logger: ['error'],
   });
+  // With a capture, Nest's own messages (errors from the filter) go to it as JSON too.
+  if (options.logs) app.useLogger(new NestPinoLogger(app.get(AppLogger).pino));
+  // First, so that it sees every answer, those of the body parser included.
+  app.use(recordResponses());
   configureApp(app);
   await app.init();
   return {
@@ -64,4 +79,11 @@ export async function createTestApp(
       if (!sharedDatabase) await database.drop();
     },
   };
+}
+
+/** Serves the test app on a free port of 127.0.0.1 (for real HTTP clients); its base URL. */
+export async function listenOnFreePort(ctx: TestContext): Promise<string> {
+  await ctx.app.listen(0, '127.0.0.1');
+  const { port } = ctx.app.getHttpServer().address() as { port: number };
+  return `http://127.0.0.1:${port}`;
 }

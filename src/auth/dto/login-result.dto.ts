@@ -1,3 +1,4 @@
+import { ApiInt } from '../../common/swagger/schema-types.js';
 import { ApiProperty } from '@nestjs/swagger';
 
 export class LoginResultDto {
@@ -7,9 +8,9 @@ export class LoginResultDto {
   @ApiProperty({ description: 'Single-use refresh token for POST /v1/refresh' })
   refresh_token: string;
 
-  @ApiProperty({ example: 'Bearer' })
+  @ApiProperty({ enum: ['Bearer'], example: 'Bearer' })
   token_type: 'Bearer';
 
-  @ApiProperty({ description: 'Seconds until the access token expires', example: 900 })
+  @ApiInt({ description: 'Seconds until the access token expires', example: 900 })
   expires_in: number;
 }

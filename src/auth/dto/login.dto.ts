@@ -8,7 +8,7 @@ export class LoginDto {
   @MaxLength(320)
   email: string;
 
-  @ApiProperty({ example: 'a long passphrase', format: 'password' })
+  @ApiProperty({ example: 'change-me-please', format: 'password' })
   @IsString()
   @MinLength(1)
   @MaxLength(MAX_PASSWORD_LENGTH)

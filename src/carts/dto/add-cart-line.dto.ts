@@ -1,17 +1,30 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { IsId } from '../../common/validation/is-id.decorator.js';
+import { ApiId, ApiSchemaExample } from '../../common/swagger/schema-types.js';
+import { ANSWER_VALUE } from '../../common/swagger/engine-enums.js';
+
+/** The README's window model (model 1) bought by its company 1: succeeds as it is. */
+const CONFIGURATION_EXAMPLE = {
+  model_id: 1,
+  company_id: 1,
+  language_code: 'en',
+  questions: {
+    width: { values: [1200] },
+    height: { values: [1000] },
+    frame: { values: ['alu'] },
+    color: { values: ['white'] },
+  },
+};
 
 /** A configuration of a model: POST /v1/carts and POST /v1/carts/preview. */
+@ApiSchemaExample(CONFIGURATION_EXAMPLE)
 export class ConfigurationDto {
-  @ApiProperty({ example: 1, description: 'The model to configure (its current version is used)' })
+  @ApiId({ description: 'The model to configure (its current version is used)' })
   @IsId()
   model_id: number;
 
-  @ApiProperty({
-    example: 1,
-    description: 'The buying company; it must be linked to the model’s supplier',
-  })
+  @ApiId({ description: 'The buying company; it must be linked to the model’s supplier' })
   @IsId()
   company_id: number;
 
@@ -31,25 +44,30 @@ export class ConfigurationDto {
 
   @ApiProperty({
     description: 'Answers by question key; `values` is always an array ([] = unanswered)',
-    example: {
-      width: { values: [1200] },
-      height: { values: [1000] },
-      frame: { values: ['pvc'] },
-      color: { values: ['white'] },
-    },
+    example: CONFIGURATION_EXAMPLE.questions,
     type: 'object',
     additionalProperties: {
       type: 'object',
-      properties: { values: { type: 'array', items: {} } },
+      required: ['values'],
+      additionalProperties: false,
+      properties: {
+        values: {
+          type: 'array',
+          items: ANSWER_VALUE,
+        },
+      },
     },
   })
   @IsObject()
   questions: Record<string, unknown>;
 }
 
+/** Without `cart_id` the line goes into the caller's default cart. */
+@ApiSchemaExample(CONFIGURATION_EXAMPLE)
 export class AddCartLineDto extends ConfigurationDto {
   @ApiPropertyOptional({
     format: 'uuid',
+    example: '0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10',
     description: 'The cart to add to; default: the caller’s default cart (created when missing)',
   })
   @IsOptional()

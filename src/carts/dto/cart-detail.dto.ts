@@ -1,39 +1,52 @@
 import { ApiProperty } from '@nestjs/swagger';
+import {
+  ApiDecimal,
+  ApiId,
+  ApiNullableString,
+  ApiTimestamp,
+} from '../../common/swagger/schema-types.js';
+import type { CartLine } from '../../engine/index.js';
 import type { CartLineEntity } from '../cart-line.entity.js';
 import type { CartEntity } from '../cart.entity.js';
 import { cartTotals } from '../cart-totals.js';
 import { CartDto } from './cart.dto.js';
+import { EvaluatedLineDto } from './cart-line-result.dto.js';
 
 export class CurrencyTotalDto {
   @ApiProperty({ example: 'EUR' }) currency: string;
-  @ApiProperty({ example: '1234.50', description: 'Decimal string' }) total: string;
+  @ApiDecimal({ example: '1234.50' }) total: string;
 }
 
 /**
  * One stored cart line: the evaluated line as the engine produced it (MODEL_FORMAT.md,
  * "The cart line": general, questions, pricing, ...) plus the columns stored beside it.
  */
-export class CartLineDto {
-  [section: string]: unknown;
-
-  @ApiProperty() id: number;
-  @ApiProperty() model_id: number;
-  @ApiProperty({ description: 'The model version the line was evaluated with' })
-  version_number: number;
-  @ApiProperty() company_id: number;
-  @ApiProperty({ nullable: true, type: String }) language_code: string | null;
-  @ApiProperty({ example: '1234.50', description: 'pricing.total, a decimal string' })
+export class CartLineDto extends EvaluatedLineDto {
+  @ApiId() id: number;
+  @ApiId() model_id: number;
+  @ApiId() company_id: number;
+  @ApiNullableString({ example: 'en' }) language_code: string | null;
+  @ApiDecimal({ example: '1234.50', description: 'pricing.total' })
   total: string;
   @ApiProperty({ example: 'EUR' }) currency: string;
-  @ApiProperty({ description: 'The answers the line was configured with (`questions` input)' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: {
+      type: 'object',
+      properties: { values: { type: 'array', items: {} } },
+      required: ['values'],
+    },
+    example: { width: { values: [1200] } },
+    description: 'The answers the line was configured with (`questions` input)',
+  })
   answers: Record<string, unknown>;
-  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
+  @ApiTimestamp() created_at: string;
 
   /** `evaluated`: the line as evaluated (rebuilt from the model version for compact rows). */
   static from(line: CartLineEntity, evaluated: Record<string, unknown>): CartLineDto {
     return {
       // The stored columns are authoritative, so they are spread over the line JSON.
-      ...evaluated,
+      ...(evaluated as unknown as CartLine),
       id: line.id,
       model_id: line.modelId,
       version_number: line.versionNumber,
@@ -49,17 +62,14 @@ export class CartLineDto {
 
 /** GET /v1/carts/{cart_id}: the cart, its lines and what they add up to. */
 export class CartDetailDto extends CartDto {
-  @ApiProperty({
-    nullable: true,
-    type: String,
+  @ApiNullableString({
     example: 'EUR',
     description: 'Null while the cart is empty (or if it held several currencies)',
   })
   currency: string | null;
 
-  @ApiProperty({
-    nullable: true,
-    type: String,
+  @ApiNullableString({
+    pattern: '^-?\\d+(\\.\\d+)?$',
     example: '1234.50',
     description: 'Exact sum of the line totals; "0" when empty, null if currencies were mixed',
   })

@@ -1,5 +1,6 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { ProblemDto } from '../../common/swagger/envelope.schema.js';
+import { ApiId, ApiInt } from '../../common/swagger/schema-types.js';
 import type {
   LineBomItem,
   LineCache,
@@ -12,81 +13,90 @@ import type {
   LineTranslation,
   LineTrigger,
 } from '../../engine/index.js';
+import {
+  LineBomItemDto,
+  LineCacheDto,
+  LineConsistencyDto,
+  LineGeneralDto,
+  LineImageDto,
+  LineModelImportDto,
+  LinePathImportDto,
+  LinePricingDto,
+  LineQuestionDto,
+  LineRuleDto,
+  LineTranslationDto,
+  LineTriggerDto,
+} from './line-parts.dto.js';
 
 /**
  * The evaluated configuration (MODEL_FORMAT.md, "The cart line"). Documented here for
  * Swagger; the engine's CartLine type is the source of truth.
  */
+@ApiExtraModels(LinePathImportDto, LineModelImportDto)
 export class EvaluatedLineDto {
-  @ApiProperty({ description: 'The model version the line was evaluated with' })
+  @ApiInt({ minimum: 1, example: 1, description: 'The model version the line was evaluated with' })
   version_number: number;
   @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
+    type: () => LineGeneralDto,
     description: 'The model’s general section, translated, plus model_id',
   })
   general: LineGeneral;
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'What was merged in' })
+  @ApiProperty({
+    type: 'array',
+    items: {
+      oneOf: [
+        { $ref: getSchemaPath(LinePathImportDto) },
+        { $ref: getSchemaPath(LineModelImportDto) },
+      ],
+    },
+    example: [],
+    description: 'What was merged in: a file of the zip or another model',
+  })
   imports: LineImport[];
+  @ApiProperty({ type: () => [LineQuestionDto] }) questions: LineQuestion[];
   @ApiProperty({
-    type: 'array',
-    items: { type: 'object' },
-    description:
-      'Per question: key, type, label, visible, required, values, source, discarded, options ' +
-      '(key, label, price, available, unavailable_because, selected)',
+    type: 'object',
+    additionalProperties: true,
+    example: { area_m2: 1.2 },
+    description: 'Computed variables by key',
   })
-  questions: LineQuestion[];
-  @ApiProperty({ type: 'object', additionalProperties: true }) variables: Record<string, unknown>;
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'object' },
-    description: 'key, status, severity, message',
-  })
-  rules: LineRule[];
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'key, fired, set' })
-  triggers: LineTrigger[];
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'object' },
-    description: 'key, sku, description, quantity, unit, unit_price, total_price, children',
-  })
+  variables: Record<string, unknown>;
+  @ApiProperty({ type: () => [LineRuleDto] }) rules: LineRule[];
+  @ApiProperty({ type: () => [LineTriggerDto] }) triggers: LineTrigger[];
+  @ApiProperty({ type: () => [LineBomItemDto], description: 'Included BOM items, nested' })
   bom_items: LineBomItem[];
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description:
-      'currency, base_price, options_total, bom_total, adjustments, subtotal, total (decimal strings)',
-  })
+  @ApiProperty({ type: () => LinePricingDto, description: 'Decimal strings' })
   pricing: LinePricing;
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'language, fallback_used, missing',
-  })
-  translation: LineTranslation;
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'key, url, layer, alt' })
+  @ApiProperty({ type: () => LineTranslationDto }) translation: LineTranslation;
+  @ApiProperty({ type: () => [LineImageDto], description: 'Included images ordered by layer' })
   images: LineImage[];
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'fingerprint, engine_version, evaluated_in_ms',
+  @ApiPropertyOptional({
+    type: () => LineConsistencyDto,
+    description: 'How many complete configurations the answers leave',
   })
-  cache: LineCache;
+  consistency?: LineConsistencyDto;
+  @ApiProperty({ type: () => LineCacheDto }) cache: LineCache;
 }
 
 /** POST /v1/carts: the stored line. */
 export class AddedCartLineDto extends EvaluatedLineDto {
-  @ApiProperty({ description: 'The cart line id' }) id: number;
+  @ApiId({ description: 'The cart line id' }) id: number;
   @ApiProperty({ format: 'uuid', description: 'The cart the line went into' }) cart_id: string;
-  @ApiProperty() model_id: number;
-  @ApiProperty() company_id: number;
-  @ApiPropertyOptional({ type: [ProblemDto], description: 'Failed warning rules (not blocking)' })
+  @ApiId() model_id: number;
+  @ApiId() company_id: number;
+  @ApiProperty({ type: [ProblemDto], description: 'Failed warning rules (not blocking)' })
   warnings: ProblemDto[];
 }
 
 /** POST /v1/carts/preview: the line as it would be stored, and whether it may be. */
 export class PreviewLineDto extends EvaluatedLineDto {
-  @ApiProperty({ nullable: true, type: Number, description: 'Always null: nothing is stored' })
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: false,
+    maxProperties: 0,
+    description: 'Always null: nothing is stored',
+  })
   id: null;
   @ApiProperty({ description: 'Whether POST /v1/carts would accept this configuration' })
   valid: boolean;

@@ -1,19 +1,22 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { ApiTimestamp, INT32 } from '../../common/swagger/schema-types.js';
 import type { CartEntity } from '../cart.entity.js';
 
 /** A cart without its lines: what POST /v1/carts/new, GET /v1/carts and /default answer. */
 export class CartDto {
-  @ApiProperty({ format: 'uuid' }) cart_id: string;
+  @ApiProperty({ format: 'uuid', example: '0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10' })
+  cart_id: string;
   @ApiProperty({ example: 'Showroom order 2026-11' }) reference: string;
   @ApiProperty({ description: "The caller's default cart (exactly one per user)" })
   default: boolean;
   @ApiProperty({
+    ...INT32,
     nullable: true,
-    type: Number,
+    example: null,
     description: 'The company of the intent token the cart was created with',
   })
   company_id: number | null;
-  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
+  @ApiTimestamp() created_at: string;
 
   static from(cart: CartEntity): CartDto {
     return {

@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiIntOptional } from '../swagger/schema-types.js';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 
@@ -9,7 +9,7 @@ export const MAX_PAGE = 1_000_000;
 
 /** `?page=&per_page=` of every list (DESIGN.md: default 50, max 200). */
 export class PageQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
+  @ApiIntOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -17,7 +17,7 @@ export class PageQueryDto {
   @Max(MAX_PAGE)
   page: number = 1;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })
+  @ApiIntOptional({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })
   @IsOptional()
   @Type(() => Number)
   @IsInt()

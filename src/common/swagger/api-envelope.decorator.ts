@@ -1,42 +1,42 @@
 import { applyDecorators, type Type } from '@nestjs/common';
 import { ApiExtraModels, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { statusText } from '../envelope/envelope.js';
-import { EnvelopeDto } from './envelope.schema.js';
+import { envelopeSchema, LinksDto, NULL_DATA, ProblemDto, type Schema } from './envelope.schema.js';
 
 interface EnvelopeOptions {
   status?: number;
   /** `data` is an array of the model. */
   isArray?: boolean;
-  /** A paginated list: `data` is an array and `links` is filled; adds `page`/`per_page` docs. */
+  /** A paginated list: `data` is an array and `links` is filled. */
   paginated?: boolean;
+  /** An object with one paged list inside (PagedObject): `data` is the model, `links` filled. */
+  pagedObject?: boolean;
   description?: string;
 }
 
-/** Documents a success answer: the envelope with `data` of the given model (or null). */
+/** Documents a success answer: the closed envelope with `data` of the given model (or null). */
 export function ApiEnvelope(model: Type<unknown> | null, options: EnvelopeOptions = {}) {
   const status = options.status ?? 200;
-  const item = model ? { $ref: getSchemaPath(model) } : { type: 'object', nullable: true };
-  const data = options.isArray || options.paginated ? { type: 'array', items: item } : item;
+  const item: Schema = model ? { $ref: getSchemaPath(model) } : NULL_DATA;
+  const data: Schema = options.isArray || options.paginated ? { type: 'array', items: item } : item;
   return applyDecorators(
-    ApiExtraModels(EnvelopeDto, ...(model ? [model] : [])),
+    ApiExtraModels(ProblemDto, LinksDto, ...(model ? [model] : [])),
     ApiResponse({
       status,
       description: options.description ?? statusText(status),
-      schema: { allOf: [{ $ref: getSchemaPath(EnvelopeDto) }, { properties: { data } }] },
+      schema: envelopeSchema(data, status, {
+        paginated: options.paginated || options.pagedObject,
+      }),
     }),
   );
 }
 
-/** Documents the error answers a route gives: each one an envelope with `errors`. */
+/**
+ * Documents the error answers a route gives. finishDocument gives each the error
+ * envelope and a real example (one place for every route, and for the statuses it adds).
+ */
 export function ApiErrors(...statuses: number[]) {
   return applyDecorators(
-    ApiExtraModels(EnvelopeDto),
-    ...statuses.map((status) =>
-      ApiResponse({
-        status,
-        description: statusText(status),
-        schema: { $ref: getSchemaPath(EnvelopeDto) },
-      }),
-    ),
+    ...statuses.map((status) => ApiResponse({ status, description: statusText(status) })),
   );
 }

@@ -1,8 +1,11 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
+import { statusText } from '../envelope/envelope.js';
+import { INT32 } from './schema-types.js';
 
 /** One item of the envelope's `errors` (Swagger model). */
 export class ProblemDto {
-  @ApiProperty({ example: 'is_email' })
+  @ApiProperty({ example: 'is_email', description: 'Machine-readable, snake_case' })
   code: string;
 
   @ApiProperty({ example: 'email must be an email' })
@@ -15,29 +18,56 @@ export class ProblemDto {
   path?: string;
 }
 
-/** The envelope's `links` (relative URLs; only on paginated lists). */
+/** The `links` of a paginated list (relative URLs); other answers have `links: {}`. */
 export class LinksDto {
-  @ApiPropertyOptional({ example: '/v1/companies?page=2&per_page=50' }) self?: string;
-  @ApiPropertyOptional() first?: string;
-  @ApiPropertyOptional() prev?: string;
-  @ApiPropertyOptional() next?: string;
-  @ApiPropertyOptional() last?: string;
+  @ApiProperty({ example: '/v1/companies?page=2&per_page=50' }) self: string;
+  @ApiProperty({ example: '/v1/companies?page=1&per_page=50' }) first: string;
+  @ApiPropertyOptional({ example: '/v1/companies?page=1&per_page=50' }) prev?: string;
+  @ApiPropertyOptional({ example: '/v1/companies?page=3&per_page=50' }) next?: string;
+  @ApiProperty({ example: '/v1/companies?page=3&per_page=50' }) last: string;
 }
 
-/** The envelope around every answer (Swagger model; `data` is set per route). */
-export class EnvelopeDto {
-  @ApiProperty({ example: 200, description: 'Mirrors the HTTP status' })
-  code: number;
+export type Schema = SchemaObject | ReferenceObject;
 
-  @ApiProperty({ example: 'OK' })
-  message: string;
+/** The name of the error envelope in components.schemas (added by finishDocument). */
+export const ERROR_ENVELOPE = 'ErrorEnvelope';
 
-  @ApiProperty({ nullable: true, description: 'The payload; its shape is given per route' })
-  data: unknown;
+/** `data` of an answer that carries none (errors, logout, revocations): always null. */
+export const NULL_DATA: SchemaObject = {
+  type: 'object',
+  nullable: true,
+  additionalProperties: false,
+  maxProperties: 0,
+  description: 'Always null',
+};
 
-  @ApiProperty({ type: () => LinksDto })
-  links: LinksDto;
-
-  @ApiProperty({ type: () => [ProblemDto] })
-  errors: ProblemDto[];
+/**
+ * The envelope around every answer, closed, with the given `data`: what a generated
+ * client reads. An inline schema rather than `allOf` with a shared base, because a
+ * closed base would refuse the `data` another branch adds.
+ */
+export function envelopeSchema(
+  data: Schema,
+  status: number,
+  options: { paginated?: boolean; message?: string } = {},
+): SchemaObject {
+  const links: Schema = options.paginated
+    ? { $ref: getSchemaPath(LinksDto) }
+    : { type: 'object', additionalProperties: false, maxProperties: 0, description: 'Empty' };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['code', 'message', 'data', 'links', 'errors'],
+    properties: {
+      code: { ...INT32, example: status, description: 'Mirrors the HTTP status' },
+      message: { type: 'string', example: options.message ?? statusText(status) },
+      data,
+      links,
+      errors: {
+        type: 'array',
+        items: { $ref: getSchemaPath(ProblemDto) },
+        description: status < 400 ? 'Empty on success' : 'Every problem found',
+      },
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { InitialSchema1763800000000 } from './1763800000000-initial-schema.js';
 import { UniqueModelCode1763900000000 } from './1763900000000-unique-model-code.js';
 import { ModelGeneral1764000000000 } from './1764000000000-model-general.js';
+import { IdempotencyKeys1764200000000 } from './1764200000000-idempotency-keys.js';
 import { PlatformHardening1764300000000 } from './1764300000000-platform-hardening.js';
 
 /** Every migration, oldest first. Add new ones at the end. */
@@ -8,5 +9,6 @@ export const MIGRATIONS = [
   InitialSchema1763800000000,
   UniqueModelCode1763900000000,
   ModelGeneral1764000000000,
+  IdempotencyKeys1764200000000,
   PlatformHardening1764300000000,
 ];

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiId, ApiIntOptional } from '../../common/swagger/schema-types.js';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { IsId } from '../../common/validation/is-id.decorator.js';
 
@@ -6,11 +6,11 @@ export const MIN_INTENT_TTL_SECONDS = 60;
 export const MAX_INTENT_TTL_SECONDS = 24 * 3600;
 
 export class CreateIntentDto {
-  @ApiProperty({ example: 12, description: 'The one company the token may act for' })
+  @ApiId({ example: 1, description: 'The one company the token may act for' })
   @IsId()
   company_id: number;
 
-  @ApiPropertyOptional({
+  @ApiIntOptional({
     minimum: MIN_INTENT_TTL_SECONDS,
     maximum: MAX_INTENT_TTL_SECONDS,
     description: 'Lifetime in seconds (default INTENT_TTL, 1 h)',

@@ -1,3 +1,4 @@
+import { ApiId, ApiTimestamp } from '../../common/swagger/schema-types.js';
 import { ApiProperty } from '@nestjs/swagger';
 import type { IntentTokenEntity } from '../intent-token.entity.js';
 
@@ -12,8 +13,8 @@ export class IntentDto {
   @ApiProperty({ description: 'The intent JWT (Authorization: Bearer …)' })
   token: string;
 
-  @ApiProperty({ example: 12 }) company_id: number;
-  @ApiProperty({ example: '2026-11-22T11:00:00.000Z' }) expires_at: string;
+  @ApiId({ example: 12 }) company_id: number;
+  @ApiTimestamp() expires_at: string;
 
   static from(intent: IntentTokenEntity, token: string): IntentDto {
     return {

@@ -1,3 +1,4 @@
+import { ApiId, ApiTimestamp, ApiNullableString } from '../../common/swagger/schema-types.js';
 import { ApiProperty } from '@nestjs/swagger';
 
 import type { UserEntity } from '../../users/user.entity.js';
@@ -5,22 +6,26 @@ import { IsId } from '../../common/validation/is-id.decorator.js';
 
 /** Body of POST /v1/companies/{id}/members and /v1/suppliers/{id}/members. */
 export class AddMemberDto {
-  @ApiProperty({ example: 42, description: 'The user who becomes a member' })
+  @ApiId({
+    example: 2,
+    description:
+      'The user who becomes a member (the example: the first user created after the admin)',
+  })
   @IsId()
   user_id: number;
 }
 
 /** A member of a company or supplier: the user, and when they joined. */
 export class MemberDto {
-  @ApiProperty() user_id: number;
+  @ApiId() user_id: number;
   @ApiProperty({
     nullable: true,
     type: String,
     description: 'Only on the caller’s own membership: no answer reveals another user’s email',
   })
   email: string | null;
-  @ApiProperty({ nullable: true, type: String }) name: string | null;
-  @ApiProperty({ example: '2026-11-22T10:00:00.000Z', description: 'When the membership began' })
+  @ApiNullableString() name: string | null;
+  @ApiTimestamp({ description: 'When the membership began' })
   created_at: string;
 
   static from(user: UserEntity, joinedAt: Date, showEmail: boolean): MemberDto {

@@ -1,6 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
-import type { DescribedQuestion, ModelDescription } from '../../engine/index.js';
+import type { DescribedQuestion, ModelDescription, QuestionType } from '../../engine/index.js';
+import { ANSWER_VALUE, QUESTION_TYPES } from '../../common/swagger/engine-enums.js';
+import { ApiDecimal } from '../../common/swagger/schema-types.js';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { ModelDto } from './model.dto.js';
 import type { ModelEntity } from '../model.entity.js';
@@ -18,18 +20,52 @@ export class CompanyModelsQueryDto extends PageQueryDto {
   language_code?: string;
 }
 
+/** An option as a buyer's form shows it. */
+export class DescribedOptionDto {
+  @ApiProperty({ example: 'alu' }) key: string;
+  @ApiProperty({ example: 'Aluminium' }) label: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiDecimal({ example: '85.00' }) price: string;
+  @ApiPropertyOptional({ example: "frame != 'wood'", description: 'CEL expression' })
+  available_if?: string;
+  @ApiPropertyOptional({ description: 'Image URL' }) image?: string;
+}
+
+/** A question as a buyer's form shows it: labels translated, constraints as the model says. */
+export class DescribedQuestionDto {
+  @ApiProperty({ example: 'frame' }) key: string;
+  @ApiProperty({ enum: QUESTION_TYPES, enumName: 'QuestionType' }) type: QuestionType;
+  @ApiProperty({ example: 'Frame material' }) label: string;
+  @ApiPropertyOptional() description?: string;
+  @ApiPropertyOptional({ example: 'mm' }) unit?: string;
+  @ApiProperty({ description: 'A literal required; false when required_if decides' })
+  required: boolean;
+  @ApiPropertyOptional({ description: 'CEL expression' }) required_if?: string;
+  @ApiPropertyOptional({ description: 'CEL expression' }) visible_if?: string;
+  @ApiProperty({
+    type: 'array',
+    items: ANSWER_VALUE,
+    example: ['pvc'],
+    description: 'The literal default as answer values ([] when none)',
+  })
+  default: unknown[];
+  @ApiPropertyOptional({ description: 'CEL expression' }) default_expr?: string;
+  @ApiPropertyOptional({ type: () => [DescribedOptionDto] }) options?: DescribedOptionDto[];
+  @ApiPropertyOptional({ type: 'integer', format: 'int32' }) min_selected?: number;
+  @ApiPropertyOptional({ type: 'integer', format: 'int32' }) max_selected?: number;
+  @ApiPropertyOptional({ type: 'number' }) min?: number;
+  @ApiPropertyOptional({ type: 'number' }) max?: number;
+  @ApiPropertyOptional({ type: 'number' }) step?: number;
+  @ApiPropertyOptional({ type: 'integer', format: 'int32' }) min_length?: number;
+  @ApiPropertyOptional({ type: 'integer', format: 'int32' }) max_length?: number;
+}
+
 /** A model a company may configure: the model object, labels translated, and its questions. */
 export class CompanyModelDto extends ModelDto {
   @ApiProperty({ example: 'en', description: 'The language the labels are in' })
   language: string;
 
-  @ApiProperty({
-    type: 'array',
-    items: { type: 'object', additionalProperties: true },
-    description:
-      'key, type, label, description, unit, required / required_if, visible_if, default / ' +
-      'default_expr, options [{key, label, description, price, available_if, image}] and limits',
-  })
+  @ApiProperty({ type: () => [DescribedQuestionDto] })
   questions: DescribedQuestion[];
 
   static describe(model: ModelEntity, description: ModelDescription): CompanyModelDto {

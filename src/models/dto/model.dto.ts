@@ -1,4 +1,10 @@
-import { ApiProperty } from '@nestjs/swagger';
+import {
+  ApiId,
+  ApiInt,
+  ApiNullableString,
+  ApiTimestamp,
+} from '../../common/swagger/schema-types.js';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { activeLockHolder, lockExpiry } from '../model-lock.js';
 import type { ModelEntity } from '../model.entity.js';
 
@@ -11,28 +17,29 @@ const GENERAL_EXAMPLE = {
 
 /** A model (API-v1.md "Model"): its metadata and the `general` section of its current version. */
 export class ModelDto {
-  @ApiProperty({ example: 12 }) id: number;
-  @ApiProperty({ example: 3 }) supplier_id: number;
-  @ApiProperty({ example: 1, description: 'The current version (1 on create, +1 per upload)' })
+  @ApiId({ example: 12 }) id: number;
+  @ApiId({ example: 3 }) supplier_id: number;
+  @ApiInt({
+    minimum: 1,
+    example: 1,
+    description: 'The current version (1 on create, +1 per upload)',
+  })
   version_number: number;
-  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiTimestamp() created_at: string;
+  @ApiNullableString({
+    format: 'date-time',
     example: null,
     description: 'When the current version was stored; null until a second version',
   })
   updated_at: string | null;
-  @ApiProperty({
-    type: Number,
+  @ApiInt({
     nullable: true,
     example: null,
     description: 'The user holding the edit lock (null when free or lapsed)',
   })
   locked_by_id: number | null;
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @ApiNullableString({
+    format: 'date-time',
     example: null,
     description: 'When the edit lock lapses unless renewed',
   })
@@ -64,12 +71,37 @@ export class ModelDto {
   }
 }
 
+/** What compiling the current version found out (GET /v1/models/{id}). */
+export class ModelAnalysisDto {
+  @ApiProperty({ description: 'Whether the consistency form is exact (else an estimate)' })
+  exact: boolean;
+  @ApiProperty({
+    pattern: '^\\d+$',
+    example: '1296',
+    description: 'How many complete configurations the model allows (decimal string)',
+  })
+  configurations: string;
+  @ApiProperty({
+    type: [String],
+    example: [],
+    description: 'Options no complete configuration can select (`question.option`)',
+  })
+  dead_options: string[];
+  @ApiProperty({ type: 'number', example: 12.5, description: 'Compile time, milliseconds' })
+  compile_ms: number;
+  @ApiInt({ minimum: 0, example: 420, description: 'Size of the consistency form (nodes)' })
+  size: number;
+}
+
 /** A model with the full definition of one of its versions. */
 export class ModelDetailDto extends ModelDto {
+  @ApiPropertyOptional({ type: () => ModelAnalysisDto })
+  analysis?: ModelAnalysisDto;
+
   @ApiProperty({
     type: 'object',
     additionalProperties: true,
-    description: 'The model document of the current version, imports merged (MODEL_FORMAT.md)',
+    description: 'The model document of the current version, imports merged (docs/model-format.md)',
   })
   definition: Record<string, unknown>;
 

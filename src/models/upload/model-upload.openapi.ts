@@ -1,7 +1,11 @@
 import type { RequestBodyObject } from '@nestjs/swagger';
+import { load } from 'js-yaml';
+import { WINDOW_MODEL_YAML } from './window-example.js';
 
+// Examples on the media types (what Swagger UI prefills), not inside the schemas.
 const yamlBody = {
   schema: { type: 'string' as const, description: 'The model document in YAML' },
+  example: WINDOW_MODEL_YAML,
 };
 
 /**
@@ -11,7 +15,7 @@ const yamlBody = {
 export const MODEL_UPLOAD_BODY: RequestBodyObject = {
   required: true,
   description:
-    'The model (see MODEL_FORMAT.md) as the raw body with its Content-Type, or as ' +
+    'The model (see docs/model-format.md; examples/window.yaml is one) as the raw body with its Content-Type, or as ' +
     'multipart/form-data with a part named `file` (its content type or file extension, ' +
     '.json .yaml .yml .zip, picks the format). A zip holds model.yaml / model.yml / ' +
     'model.json at its root plus the fragments and images it refers to.',
@@ -20,9 +24,17 @@ export const MODEL_UPLOAD_BODY: RequestBodyObject = {
       schema: {
         type: 'object',
         required: ['general'],
-        properties: { general: { type: 'object', properties: { name: { type: 'string' } } } },
+        properties: {
+          general: {
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' } },
+            additionalProperties: true,
+          },
+        },
         additionalProperties: true,
       },
+      example: load(WINDOW_MODEL_YAML),
     },
     'application/yaml': yamlBody,
     'application/x-yaml': yamlBody,

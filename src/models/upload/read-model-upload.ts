@@ -2,6 +2,7 @@ import { HttpStatus } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { ApiError } from '../../common/errors/api-error.js';
+import type { AppConfig } from '../../config/app-config.js';
 import { sourceFormatOf, type ModelSourceFormat } from '../../engine/index.js';
 
 /** The bytes of a model upload and the format its content type (or file name) names. */
@@ -34,7 +35,25 @@ const FORMAT_OF_EXTENSION: Readonly<Record<string, ModelSourceFormat>> = {
  * a declared Content-Length over the limit is refused at once, and the bytes are
  * counted as they arrive, so a chunked or lying body stops at the limit too.
  */
-export async function readModelUpload(req: Request, limitBytes: number): Promise<ModelUpload> {
+export function readModelUpload(req: Request, limitBytes: number): Promise<ModelUpload> {
+  // Read once per request: the idempotency check may read it before the handler does.
+  let upload = uploads.get(req);
+  if (upload === undefined) {
+    upload = readOnce(req, limitBytes);
+    uploads.set(req, upload);
+  }
+  return upload;
+}
+
+const uploads = new WeakMap<Request, Promise<ModelUpload>>();
+
+/** What identifies an upload for `@Idempotent`: its format and bytes (not multipart framing). */
+export async function modelUploadBody(req: Request, config: AppConfig): Promise<Buffer> {
+  const upload = await readModelUpload(req, config.engineLimits.uploadBytes);
+  return Buffer.concat([Buffer.from(`${upload.format}\n`), upload.bytes]);
+}
+
+async function readOnce(req: Request, limitBytes: number): Promise<ModelUpload> {
   if (req.is('multipart/form-data')) return readMultipart(req, limitBytes);
   const format = sourceFormatOf(req.headers['content-type']);
   if (format === null) throw unsupportedMediaType(req.headers['content-type']);

@@ -1,3 +1,4 @@
+import { ApiId, ApiTimestamp, ApiNullableString } from '../../common/swagger/schema-types.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail } from 'class-validator';
 import { OptionalText, RequiredText } from '../../common/validation/text-fields.js';
@@ -18,40 +19,40 @@ export class CreateSupplierDto {
   @RequiredText(500)
   website: string;
 
-  @ApiPropertyOptional({ example: 'Sam Seller', maxLength: 200, nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'Sam Seller', maxLength: 200 })
   @OptionalText(200)
   contact_person?: string | null;
 
-  @ApiPropertyOptional({ example: '+31 10 765 4321', maxLength: 64, nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '+31 10 765 4321', maxLength: 64 })
   @OptionalText(64)
   phone_number?: string | null;
 
-  @ApiPropertyOptional({ example: 'NL987654321B01', maxLength: 64, nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, example: 'NL987654321B01', maxLength: 64 })
   @OptionalText(64)
   vat_number?: string | null;
 
-  @ApiPropertyOptional({ example: '87654321', maxLength: 64, nullable: true })
+  @ApiPropertyOptional({ type: String, nullable: true, example: '87654321', maxLength: 64 })
   @OptionalText(64)
   coc_number?: string | null;
 }
 
 /** Body of POST /v1/companies/{id}/suppliers: link an existing supplier to the company. */
 export class LinkSupplierDto {
-  @ApiProperty({ example: 7 })
+  @ApiId({ example: 1 })
   @IsId()
   supplier_id: number;
 }
 
 /** A supplier as a company's supplier list shows it (the seed returns no created_at). */
 export class CompanySupplierDto {
-  @ApiProperty() id: number;
+  @ApiId() id: number;
   @ApiProperty() email: string;
   @ApiProperty() name: string;
   @ApiProperty() website: string;
-  @ApiProperty({ nullable: true, type: String }) contact_person: string | null;
-  @ApiProperty({ nullable: true, type: String }) phone_number: string | null;
-  @ApiProperty({ nullable: true, type: String }) vat_number: string | null;
-  @ApiProperty({ nullable: true, type: String }) coc_number: string | null;
+  @ApiNullableString() contact_person: string | null;
+  @ApiNullableString() phone_number: string | null;
+  @ApiNullableString() vat_number: string | null;
+  @ApiNullableString() coc_number: string | null;
 
   static from(supplier: SupplierEntity): CompanySupplierDto {
     return {
@@ -68,7 +69,7 @@ export class CompanySupplierDto {
 }
 
 export class SupplierDto extends CompanySupplierDto {
-  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
+  @ApiTimestamp() created_at: string;
 
   static override from(supplier: SupplierEntity): SupplierDto {
     return { ...CompanySupplierDto.from(supplier), created_at: supplier.createdAt.toISOString() };

@@ -1,20 +1,21 @@
+import { ApiId, ApiTimestamp, ApiNullableString } from '../../common/swagger/schema-types.js';
 import { ApiProperty } from '@nestjs/swagger';
 import type { ApiTokenEntity } from '../api-token.entity.js';
 
 /** An API token as listed: never its secret (which is not stored anyway). */
 export class ApiTokenDto {
-  @ApiProperty({ example: 7 }) id: number;
+  @ApiId({ example: 7 }) id: number;
   @ApiProperty({ example: 'ERP integration' }) name: string;
 
   @ApiProperty({ example: 'cfg_Ab12Cd', description: 'The first characters of the secret' })
   prefix: string;
 
-  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
+  @ApiTimestamp() created_at: string;
 
-  @ApiProperty({ nullable: true, type: String, example: '2027-01-01T00:00:00.000Z' })
+  @ApiNullableString({ example: '2099-01-01T00:00:00.000Z' })
   expires_at: string | null;
 
-  @ApiProperty({ nullable: true, type: String, description: 'Updated at most once a minute' })
+  @ApiNullableString({ description: 'Updated at most once a minute' })
   last_used_at: string | null;
 
   static from(token: ApiTokenEntity): ApiTokenDto {

@@ -42,7 +42,7 @@ export class CreateApiTokenDto {
   name: string;
 
   @ApiPropertyOptional({
-    example: '2027-01-01T00:00:00.000Z',
+    example: '2099-01-01T00:00:00.000Z',
     description: 'ISO 8601 timestamp in the future; without it the token lives until revoked',
   })
   @IsOptional()

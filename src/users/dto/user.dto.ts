@@ -1,3 +1,4 @@
+import { ApiId, ApiTimestamp, ApiNullableString } from '../../common/swagger/schema-types.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { MAX_PASSWORD_LENGTH } from '../password.service.js';
@@ -15,6 +16,7 @@ export class CreateUserDto {
     minLength: MIN_PASSWORD_LENGTH,
     maxLength: MAX_PASSWORD_LENGTH,
     format: 'password',
+    example: 'a-long-passphrase-2026',
   })
   @IsString()
   @MinLength(MIN_PASSWORD_LENGTH)
@@ -27,19 +29,19 @@ export class CreateUserDto {
   @MaxLength(200)
   name?: string;
 
-  @ApiPropertyOptional({ enum: ['admin', 'member'], default: 'member' })
+  @ApiPropertyOptional({ enum: ['admin', 'member'], enumName: 'UserRole', default: 'member' })
   @IsOptional()
   @IsIn(['admin', 'member'])
   role?: UserRole;
 }
 
 export class UserDto {
-  @ApiProperty() id: number;
+  @ApiId() id: number;
   @ApiProperty() email: string;
-  @ApiProperty({ nullable: true, type: String }) name: string | null;
-  @ApiProperty({ enum: ['admin', 'member'] }) role: UserRole;
+  @ApiNullableString() name: string | null;
+  @ApiProperty({ enum: ['admin', 'member'], enumName: 'UserRole' }) role: UserRole;
   @ApiProperty() disabled: boolean;
-  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
+  @ApiTimestamp() created_at: string;
 
   /** Never exposes the password hash. */
   static from(user: UserEntity): UserDto {

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import JSZip from 'jszip';
 
 import { resolveLimits, type EngineLimits } from '../../../src/engine/limits.js';
-import { SHARED_MODELS_DIR } from '../../support/shared-dir.js';
+import { DOOR_DIR, DOOR_FILES } from '../../support/examples.js';
 
-export const DOOR_DIR = join(SHARED_MODELS_DIR, 'door');
+export { DOOR_DIR };
 
 export const limits = (overrides: Partial<EngineLimits> = {}): EngineLimits =>
   resolveLimits(overrides);
@@ -30,16 +30,10 @@ export async function makeZip(
   });
 }
 
-/** The door example of shared/models/door, read from disk, as zip entries. */
+/** The door example (examples/door), read from disk, as zip entries. */
 export async function doorFiles(): Promise<ZipFiles> {
-  const names = [
-    'model.yaml',
-    'fragments/hardware.yaml',
-    'images/door.svg',
-    'images/glass-panel.svg',
-  ];
   const entries = await Promise.all(
-    names.map(async (name) => [name, await readFile(join(DOOR_DIR, name))] as const),
+    DOOR_FILES.map(async (name) => [name, await readFile(join(DOOR_DIR, name))] as const),
   );
   return Object.fromEntries(entries);
 }

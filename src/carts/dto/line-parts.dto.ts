@@ -1,0 +1,189 @@
+import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import type { QuestionType, RuleStatus, ValueSource } from '../../engine/index.js';
+import {
+  ApiDecimal,
+  ApiId,
+  ApiInt,
+  ApiIntOptional,
+  ApiNullableString,
+} from '../../common/swagger/schema-types.js';
+import {
+  ANSWER_VALUE,
+  QUESTION_TYPES,
+  RULE_STATUSES,
+  VALUE_SOURCES,
+} from '../../common/swagger/engine-enums.js';
+
+/**
+ * The members of a cart line (MODEL_FORMAT.md, "The cart line") as Swagger models: what
+ * a generated client reads. The engine's types (src/engine/types.ts) are the source of
+ * truth; the enums (common/swagger/engine-enums.ts) are checked against them.
+ */
+
+export class LineGeneralDto {
+  @ApiId() model_id: number;
+  @ApiProperty({ example: 'Casement window' }) name: string;
+  @ApiPropertyOptional({ example: 'WIN-CASEMENT' }) code?: string;
+  @ApiPropertyOptional({ example: 'Made-to-measure casement window' }) description?: string;
+  @ApiProperty({ example: 'EUR' }) currency: string;
+  @ApiProperty({ example: 'en' }) default_language: string;
+  @ApiPropertyOptional({ example: '2026-01-01' }) valid_from?: string;
+  @ApiPropertyOptional({ example: '2027-01-01' }) valid_until?: string;
+}
+
+/** An import of a model document: a file inside its zip. */
+export class LinePathImportDto {
+  @ApiProperty({ example: 'fragments/glazing.yaml' }) path: string;
+}
+
+/** An import of a model document: another model of the supplier. */
+export class LineModelImportDto {
+  @ApiId() model_id: number;
+  @ApiIntOptional({ minimum: 1, example: 2 }) version_number?: number;
+}
+
+export class LineOptionDto {
+  @ApiProperty({ example: 'alu' }) key: string;
+  @ApiProperty({ example: 'Aluminium' }) label: string;
+  @ApiDecimal({ example: '85.00', description: 'Decimal string ("0.00" without a price)' })
+  price: string;
+  @ApiProperty() available: boolean;
+  @ApiProperty({
+    type: [String],
+    description: 'Rule keys (compatibility tables) and option keys (their own available_if)',
+  })
+  unavailable_because: string[];
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Question keys whose current answers rule this option out',
+  })
+  conflicts_with?: string[];
+  @ApiProperty() selected: boolean;
+}
+
+export class LineQuestionDto {
+  @ApiProperty({ example: 'frame' }) key: string;
+  @ApiProperty({ enum: QUESTION_TYPES, enumName: 'QuestionType' }) type: QuestionType;
+  @ApiProperty({ example: 'Frame material' }) label: string;
+  @ApiProperty() visible: boolean;
+  @ApiProperty() required: boolean;
+  @ApiProperty({
+    type: 'array',
+    items: ANSWER_VALUE,
+    example: ['alu'],
+    description: 'The effective values ([] when unanswered or hidden)',
+  })
+  values: unknown[];
+  @ApiProperty({ enum: VALUE_SOURCES, enumName: 'ValueSource' }) source: ValueSource;
+  @ApiProperty({
+    type: 'array',
+    items: ANSWER_VALUE,
+    example: [],
+    description: 'What the user sent for a hidden question (dropped)',
+  })
+  discarded: unknown[];
+  @ApiPropertyOptional({
+    type: [String],
+    example: [],
+    description:
+      'Soft values left out because they would leave no valid completion (trigger keys, `default`)',
+  })
+  suppressed?: string[];
+  @ApiPropertyOptional({ type: () => [LineOptionDto], description: 'Choice questions only' })
+  options?: LineOptionDto[];
+}
+
+export class LineRuleDto {
+  @ApiProperty({ example: 'max_alu_width' }) key: string;
+  @ApiProperty({ enum: RULE_STATUSES, enumName: 'RuleStatus' }) status: RuleStatus;
+  @ApiProperty({ enum: ['error', 'warning'], enumName: 'RuleSeverity' })
+  severity: 'error' | 'warning';
+  @ApiProperty({ example: 'Aluminium frames are at most 2000 mm wide' }) message: string;
+}
+
+export class LineTriggerDto {
+  @ApiProperty({ example: 'wood_needs_oak' }) key: string;
+  @ApiProperty() fired: boolean;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'array', items: ANSWER_VALUE },
+    example: { color: ['oak'] },
+    description: 'The values this trigger gave questions (only those that took effect)',
+  })
+  set: Record<string, unknown>;
+  @ApiPropertyOptional({ description: "The trigger's (translated) message, when it has one" })
+  message?: string;
+}
+
+export class LineBomItemDto {
+  @ApiProperty({ example: 'frame' }) key: string;
+  @ApiProperty({ example: 'FRM-ALU' }) sku: string;
+  @ApiProperty({ example: 'Aluminium frame' }) description: string;
+  @ApiDecimal({ example: '1', description: "Exact decimal: own quantity × the parent's" })
+  quantity: string;
+  @ApiNullableString({ example: 'pcs' }) unit: string | null;
+  @ApiDecimal({ example: '250.00' }) unit_price: string;
+  @ApiDecimal({ example: '250.00', description: 'quantity × unit_price, rounded' })
+  total_price: string;
+  @ApiProperty({
+    type: 'array',
+    items: { $ref: getSchemaPath(LineBomItemDto) },
+    example: [],
+    description: 'Included sub-items',
+  })
+  children: LineBomItemDto[];
+}
+
+export class LineAdjustmentDto {
+  @ApiProperty({ example: 'dealer_discount' }) key: string;
+  @ApiProperty({ example: 'Dealer discount' }) label: string;
+  @ApiDecimal({ example: '-25.00' }) amount: string;
+}
+
+export class LinePricingDto {
+  @ApiProperty({ example: 'EUR' }) currency: string;
+  @ApiDecimal({ example: '250.00' }) base_price: string;
+  @ApiDecimal({ example: '85.00' }) options_total: string;
+  @ApiDecimal({ example: '0.00' }) bom_total: string;
+  @ApiProperty({ type: () => [LineAdjustmentDto], description: 'The adjustments that apply' })
+  adjustments: LineAdjustmentDto[];
+  @ApiDecimal({ example: '335.00' }) subtotal: string;
+  @ApiDecimal({ example: '335.00' }) total: string;
+}
+
+export class LineTranslationDto {
+  @ApiProperty({ example: 'en' }) language: string;
+  @ApiProperty() fallback_used: boolean;
+  @ApiProperty({ type: [String], example: [], description: 'Paths without a translation' })
+  missing: string[];
+}
+
+export class LineImageDto {
+  @ApiProperty({ example: 'frame' }) key: string;
+  @ApiProperty({ example: '/v1/companies/1/models/1/assets/images/frame.png?version=1' })
+  url: string;
+  @ApiInt({ example: 0 }) layer: number;
+  @ApiNullableString({ example: 'The frame' }) alt: string | null;
+}
+
+export class LineConsistencyDto {
+  @ApiProperty({ description: 'Whether the model was compiled to its exact consistency form' })
+  exact: boolean;
+  @ApiPropertyOptional({ description: 'Why not, when not exact' }) reason?: string;
+  @ApiProperty({
+    pattern: '^\\d+$',
+    example: '1296',
+    description: 'How many complete configurations remain (decimal string)',
+  })
+  configurations: string;
+}
+
+export class LineCacheDto {
+  @ApiProperty({
+    pattern: '^[0-9a-f]{64}$',
+    description: 'sha256 of model, version, answers, language',
+  })
+  fingerprint: string;
+  @ApiProperty({ example: '1.0.0' }) engine_version: string;
+  @ApiProperty({ type: 'number', example: 0.42 }) evaluated_in_ms: number;
+}

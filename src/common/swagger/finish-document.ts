@@ -1,0 +1,126 @@
+import type {
+  OpenAPIObject,
+  OperationObject,
+  ParameterObject,
+  ReferenceObject,
+  ResponseObject,
+  SchemaObject,
+} from '@nestjs/swagger';
+import { statusText } from '../envelope/envelope.js';
+import { errorDescription, errorResponse } from './error-examples.js';
+import { ERROR_ENVELOPE, envelopeSchema, NULL_DATA } from './envelope.schema.js';
+import { OPERATION_IDS, WITHOUT_DATABASE } from './operations.js';
+import { INT32, SCHEMA_EXAMPLES } from './schema-types.js';
+import { MAX_ID } from '../http/id-param.js';
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+const REQUEST_ID_HEADER = {
+  description: 'The request id (echoed from the request, or generated): quote it in reports',
+  schema: { type: 'string', example: '0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10' },
+};
+
+const RETRY_AFTER_HEADER = {
+  description: 'Seconds to wait before retrying',
+  schema: { ...INT32, example: 5 },
+};
+
+const IDEMPOTENCY_KEY = 'Idempotency-Key';
+
+const REPLAYED_HEADER = {
+  description: '`true` when this is the stored answer of an earlier request with the same key',
+  schema: { type: 'string', enum: ['true'] },
+};
+
+/**
+ * What the decorators cannot say, applied to the document in one place: operationIds,
+ * `security: []` on public routes, the error envelope and a real example on every error
+ * answer, the statuses every route of a kind may give (413/415 for bodies, 503 when the
+ * database is gone, 400/409/422 for an Idempotency-Key), the response headers, integer path ids, and closed
+ * (`additionalProperties: false`) DTO schemas.
+ */
+export function finishDocument(document: OpenAPIObject): OpenAPIObject {
+  const schemas = (document.components ??= {}).schemas ?? {};
+  document.components.schemas = schemas;
+  schemas[ERROR_ENVELOPE] = envelopeSchema(NULL_DATA, 400);
+  for (const schema of Object.values(schemas)) closeSchema(schema);
+  for (const [name, example] of SCHEMA_EXAMPLES) {
+    const schema = schemas[name];
+    if (schema && !('$ref' in schema)) schema.example = example;
+  }
+  document.components.headers = {
+    'X-Request-Id': REQUEST_ID_HEADER,
+    'Retry-After': RETRY_AFTER_HEADER,
+    'Idempotent-Replayed': REPLAYED_HEADER,
+  };
+
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (operation) finishOperation(`${method.toUpperCase()} ${path}`, operation);
+    }
+  }
+  return document;
+}
+
+function finishOperation(route: string, operation: OperationObject): void {
+  operation.operationId = OPERATION_IDS[route] ?? operation.operationId;
+  operation.security ??= [];
+  const responses = operation.responses as Record<string, ResponseObject>;
+  if (hasBody(operation)) {
+    responses['413'] ??= { description: '' };
+    responses['415'] ??= { description: '' };
+  }
+  if (!WITHOUT_DATABASE.includes(route)) responses['503'] ??= { description: '' };
+  const parameters = (operation.parameters ?? []) as ParameterObject[];
+  // @Idempotent routes (their header): a bad key 400, a key still running 409, a key
+  // reused with another body 422, and a replayed answer says so.
+  const idempotent = parameters.some((p) => p.in === 'header' && p.name === IDEMPOTENCY_KEY);
+  if (idempotent) {
+    for (const status of ['400', '409', '422']) responses[status] ??= { description: '' };
+  }
+  for (const parameter of parameters) {
+    // Numeric path parameters are row ids (@IdParam: positive 32-bit integers, else 404).
+    const schema = parameter.schema as SchemaObject | undefined;
+    if (parameter.in === 'path' && schema?.type === 'number') {
+      parameter.schema = { ...INT32, minimum: 1, maximum: MAX_ID };
+      parameter.example ??= 1;
+    }
+  }
+  for (const [code, response] of Object.entries(responses)) {
+    const status = Number(code);
+    if (status >= 400) {
+      response.description =
+        errorDescription(status, operation.operationId) ??
+        (response.description || statusText(status));
+      Object.assign(response, errorResponse(status, operation.operationId));
+    }
+    response.headers = {
+      ...response.headers,
+      'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+      ...(idempotent && status < 300
+        ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
+        : {}),
+      ...(status === 429 || status === 503 || (idempotent && status === 409)
+        ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+        : {}),
+    };
+  }
+  operation.responses = sortedByStatus(responses);
+}
+
+function hasBody(operation: OperationObject): boolean {
+  return operation.requestBody !== undefined;
+}
+
+/** An object schema with named properties and no word on others gets no others. */
+function closeSchema(schema: SchemaObject | ReferenceObject): void {
+  if ('$ref' in schema) return;
+  if (schema.properties && schema.additionalProperties === undefined) {
+    schema.additionalProperties = false;
+  }
+}
+
+function sortedByStatus<T>(responses: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
+}

@@ -1,0 +1,25 @@
+import { ApiProperty } from '@nestjs/swagger';
+
+/** GET /health/live: the process answers. */
+export class LivenessDto {
+  @ApiProperty({ enum: ['ok'], example: 'ok' }) status: 'ok';
+}
+
+/** GET /health/ready: the process and what it depends on answer. */
+export class ReadinessDto extends LivenessDto {
+  @ApiProperty({ enum: ['better-sqlite3', 'postgres'], example: 'postgres' })
+  database: string;
+
+  @ApiProperty({
+    type: 'object',
+    description: 'Each dependency checked (terminus): database, and redis when REDIS_URL is set',
+    additionalProperties: {
+      type: 'object',
+      required: ['status'],
+      properties: { status: { type: 'string', enum: ['up', 'down'] } },
+      additionalProperties: true,
+    },
+    example: { database: { status: 'up' } },
+  })
+  checks: Record<string, { status: string }>;
+}
