@@ -16,7 +16,8 @@ import { setupSwagger } from './swagger.js';
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-For counts only from the configured proxies (TRUSTED_PROXIES), else not at all.
+  app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   app.disable('x-powered-by');
   app.use(requestLogging(app.get(AppLogger).pino));
   app.use(closeConnectionsWhileDraining(app.get(ShutdownState)));

@@ -1,6 +1,7 @@
 import { RefreshFamilyEntity } from './auth/refresh-family.entity.js';
 import { CartLineEntity } from './carts/cart-line.entity.js';
 import { CartEntity } from './carts/cart.entity.js';
+import { CompanyInvitationEntity } from './memberships/company-invitation.entity.js';
 import { CompanyMemberEntity } from './memberships/company-member.entity.js';
 import { CompanyEntity } from './companies/company.entity.js';
 import { IdempotencyKeyEntity } from './idempotency/idempotency-key.entity.js';
@@ -22,6 +23,7 @@ export const ENTITIES = [
   IntentTokenEntity,
   CompanyEntity,
   CompanyMemberEntity,
+  CompanyInvitationEntity,
   SupplierEntity,
   SupplierMemberEntity,
   CompanySupplierEntity,

@@ -44,6 +44,68 @@ export class AccessService {
     if (!isAdmin(principal)) throw ApiError.forbidden('Only admins may do this');
   }
 
+  /** PATCH /v1/users/{id}: admins, and not on themselves (no admin locks the last one out). */
+  requireUserAdministration(principal: Principal, userId: number): void {
+    this.requireAdmin(principal);
+    if (principal.userId === userId) {
+      throw ApiError.conflict('Admins cannot change their own role or disable themselves', [
+        { code: 'self_change', message: 'Ask another admin', path: 'id' },
+      ]);
+    }
+  }
+
+  // ── Memberships and invitations ─────────────────────────────────────────────────
+
+  /**
+   * Removing `userId` from a company's or supplier's members: admins, or the member
+   * themself (leaving). The owner must exist for admins (404); anyone else who may see
+   * the company gets 403, and 404 otherwise, as if it did not exist.
+   */
+  async requireMemberRemoval(
+    principal: Principal,
+    owner: { kind: 'company' | 'supplier'; id: number },
+    userId: number,
+  ): Promise<void> {
+    const exists =
+      owner.kind === 'company'
+        ? await this.facts.companyExists(owner.id)
+        : await this.facts.supplierExists(owner.id);
+    if (!exists) throw ApiError.notFound();
+    if (isAdmin(principal) || principal.userId === userId) return;
+    const sees =
+      owner.kind === 'company'
+        ? await this.canSeeCompany(principal, owner.id)
+        : await this.isSupplierMember(principal, owner.id);
+    if (sees) throw ApiError.forbidden('Only admins remove other members');
+    throw ApiError.notFound();
+  }
+
+  /** Inviting into a company: whoever may act for it (admins, its members); else 404. */
+  async requireInviter(principal: Principal, companyId: number): Promise<void> {
+    if (!(await this.isCompanyMember(principal, companyId))) {
+      throw ApiError.notFound('No company found');
+    }
+  }
+
+  /** An invitation is its invitee's alone: another caller gets 404, as if there were none. */
+  requireInvitee<T extends { email: string; acceptedAt: Date | null }>(
+    principal: Principal,
+    invitation: T | null,
+  ): T {
+    if (!invitation || invitation.acceptedAt || invitation.email !== principal.email) {
+      throw ApiError.notFound('No invitation found');
+    }
+    return invitation;
+  }
+
+  /**
+   * Whose email a member answer may carry: the caller's own only (DESIGN.md, "Visibility":
+   * no answer carries another user's email unless the caller gave it).
+   */
+  mayReadEmailOf(principal: Principal, userId: number): boolean {
+    return principal.userId === userId;
+  }
+
   // ── Companies ──────────────────────────────────────────────────────────────────
 
   /** A company the caller may see: admin, member, or the intent token's own company. */

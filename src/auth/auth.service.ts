@@ -1,10 +1,9 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import { AppConfig } from '../config/app-config.js';
 import type { Principal } from '../principal/principal.js';
-import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
 import { UsersService } from '../users/users.service.js';
 import type { LoginResultDto } from './dto/login-result.dto.js';
+import { LoginThrottle } from './login-throttle.service.js';
 import { SessionsService } from './sessions.service.js';
 
 const BAD_CREDENTIALS = 'Wrong email or password';
@@ -15,21 +14,16 @@ export class AuthService {
   constructor(
     private readonly users: UsersService,
     private readonly sessions: SessionsService,
-    private readonly rateLimiter: RateLimiterService,
-    private readonly config: AppConfig,
+    private readonly throttle: LoginThrottle,
   ) {}
 
   /** Same status, body and work for an unknown email and a wrong password. */
   async login(email: string, password: string, clientIp: string): Promise<LoginResultDto> {
     const normalizedEmail = email.trim().toLowerCase();
-    const { max, windowSeconds } = this.config.loginRateLimit;
-    await this.rateLimiter.consume(
-      [`login:ip:${clientIp}`, `login:email:${normalizedEmail}`],
-      max,
-      windowSeconds,
-    );
+    await this.throttle.check(clientIp, normalizedEmail);
     const user = await this.users.verifyCredentials(normalizedEmail, password);
     if (!user) {
+      await this.throttle.failed(clientIp, normalizedEmail);
       throw new ApiError(HttpStatus.FORBIDDEN, BAD_CREDENTIALS, [
         { code: 'invalid_credentials', message: BAD_CREDENTIALS },
       ]);

@@ -16,6 +16,14 @@ export class RefreshFamilyEntity {
   @Column({ type: 'varchar', length: 36 })
   currentJti: string;
 
+  /** The jti `currentJti` replaced, still answered within the grace window. */
+  @Column({ type: 'varchar', length: 36, nullable: true })
+  previousJti: string | null;
+
+  /** When `currentJti` was issued by a rotation: the grace window and the pair's `iat`. */
+  @Column({ type: Date, nullable: true })
+  rotatedAt: Date | null;
+
   @Column({ type: Date })
   expiresAt: Date;
 

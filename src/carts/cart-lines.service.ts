@@ -6,10 +6,20 @@ import { evaluateConfiguration, type Evaluation } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { companyAssetUrl } from '../models/asset-urls.js';
 import { ModelsService } from '../models/models.service.js';
+import type { CartLineEntity } from './cart-line.entity.js';
 import { CartRepository } from './cart.repository.js';
+import { AppConfig } from '../config/app-config.js';
 import { DefaultCarts } from './default-carts.service.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
 import type { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
+
+/** The `line` column of a compactly stored row: nothing the model version can recompute. */
+const COMPACT_LINE: Record<string, unknown> = {};
+
+const cartFull = (max: number) =>
+  ApiError.conflict('The cart is full', [
+    { code: 'cart_full', message: `A cart holds at most ${max} lines (CART_MAX_LINES)` },
+  ]);
 
 /** What a configuration was evaluated against and what came out. */
 interface Configured {
@@ -30,6 +40,7 @@ export class CartLinesService {
     private readonly models: ModelsService,
     private readonly access: AccessService,
     private readonly metrics: MetricsService,
+    private readonly config: AppConfig,
   ) {}
 
   /** POST /v1/carts: an invalid configuration answers 401 (seed contract) and stores nothing. */
@@ -58,6 +69,9 @@ export class CartLinesService {
         const status = companyMismatch ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
         throw new ApiError(status, 'The line cannot go into this cart', mismatch);
       }
+      // Counted under the cart's lock, so parallel adds cannot pass the limit together.
+      if ((await locked.lineCount(cart.id)) >= this.config.cartMaxLines)
+        throw cartFull(this.config.cartMaxLines);
       return locked.insertLine({
         cartId: cart.id,
         modelId,
@@ -65,7 +79,8 @@ export class CartLinesService {
         companyId: input.company_id,
         languageCode: input.language_code ?? null,
         answers: input.questions,
-        line: evaluation.line as unknown as Record<string, unknown>,
+        // Compact: the line is rebuilt from the compiled version on read (see lineView).
+        line: COMPACT_LINE,
         total: pricing.total,
         currency: pricing.currency,
       });
@@ -90,6 +105,26 @@ export class CartLinesService {
       errors: evaluation.errors,
       warnings: evaluation.warnings,
     };
+  }
+
+  /**
+   * The evaluated line of a stored row. Rows store what the model version cannot
+   * recompute (answers, language, version, total and currency); the line itself is
+   * evaluated again from the compiled version (cached), which gives the very line that
+   * was stored, since versions are immutable and evaluation is deterministic. Rows
+   * stored whole before this (a non-empty `line`) are served as stored.
+   */
+  async lineView(row: CartLineEntity): Promise<Record<string, unknown>> {
+    if (Object.keys(row.line).length > 0) return row.line;
+    const loaded = await this.models.loadCompiled(row.modelId, row.versionNumber);
+    const evaluation = evaluateConfiguration(loaded.compiled, {
+      modelId: row.modelId,
+      versionNumber: row.versionNumber,
+      questions: row.answers,
+      languageCode: row.languageCode,
+      assetUrl: (path) => companyAssetUrl(row.companyId, row.modelId, row.versionNumber, path),
+    });
+    return evaluation.line as unknown as Record<string, unknown>;
   }
 
   /** Evaluates against the model's compiled current version, once AccessService allows it. */

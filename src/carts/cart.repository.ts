@@ -27,7 +27,15 @@ export interface CartLineReader {
 
 /** The cart's lines while its row is locked: check, then insert. */
 export interface LockedCart extends CartLineReader {
+  /** How many lines the cart holds (read under the lock: CART_MAX_LINES cannot be raced). */
+  lineCount(cartId: string): Promise<number>;
   insertLine(row: NewCartLineRow): Promise<CartLineEntity>;
+}
+
+/** What cart totals need of every line: two short columns, never the line JSON. */
+export interface LinePrice {
+  total: string;
+  currency: string;
 }
 
 /** The synchronous better-sqlite3 handle TypeORM keeps as `driver.databaseConnection`. */
@@ -98,9 +106,19 @@ export class CartRepository implements CartLineReader {
     });
   }
 
-  /** The cart's lines, oldest first. */
-  linesOf(cartId: string): Promise<CartLineEntity[]> {
-    return this.lines.find({ where: { cartId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  /** One page of the cart's lines, oldest first, with their count. */
+  pageOfLines(cartId: string, offset: number, limit: number): Promise<[CartLineEntity[], number]> {
+    return this.lines.findAndCount({
+      where: { cartId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: offset,
+      take: limit,
+    });
+  }
+
+  /** Every line's total and currency, for the cart's totals over all its lines. */
+  pricesOf(cartId: string): Promise<LinePrice[]> {
+    return this.lines.find({ where: { cartId }, select: { total: true, currency: true } });
   }
 
   /** False when the cart has no such line. */
@@ -126,6 +144,7 @@ export class CartRepository implements CartLineReader {
       }
       return work({
         otherCurrency: (id, currency) => otherCurrencyIn(manager, id, currency),
+        lineCount: (id) => manager.countBy(CartLineEntity, { cartId: id }),
         insertLine: (row) => manager.save(manager.create(CartLineEntity, row)),
       });
     });

@@ -4,13 +4,14 @@ import { Auth } from '../principal/auth.decorator.js';
 import { IdParam } from '../common/http/id-param.js';
 import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
 import type { Principal } from '../principal/principal.js';
-import type { Page } from '../common/envelope/envelope.js';
+import type { Page, PagedObject } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { SeedContract } from '../common/seed-contract.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { CartsService } from './carts.service.js';
 import { CartDetailDto } from './dto/cart-detail.dto.js';
+import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import { CreateCartDto } from './dto/create-cart.dto.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
@@ -64,15 +65,18 @@ export class CartsController {
   @Get(':cart_id')
   @Auth('jwt', 'intent')
   @ResponseMessage('Cart found')
-  @ApiOperation({ summary: 'A cart with its lines and total' })
+  @ApiOperation({
+    summary: 'A cart with one page of its lines (page, per_page) and the total of all of them',
+  })
   @ApiParam({ name: 'cart_id', format: 'uuid' })
-  @ApiEnvelope(CartDetailDto)
-  @ApiErrors(401, 404)
+  @ApiEnvelope(CartDetailDto, { pagedObject: true })
+  @ApiErrors(400, 401, 404)
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,
-  ): Promise<CartDetailDto> {
-    return this.carts.get(principal, cartId);
+    @Query() query: CartLinesQueryDto,
+  ): Promise<PagedObject<CartDetailDto>> {
+    return this.carts.get(principal, cartId, query);
   }
 
   @Delete(':cart_id/lines/:line_id')
@@ -81,13 +85,13 @@ export class CartsController {
   @ApiOperation({ summary: 'Remove a line from a cart; answers the updated cart' })
   @ApiParam({ name: 'cart_id', format: 'uuid' })
   @ApiParam({ name: 'line_id', type: Number })
-  @ApiEnvelope(CartDetailDto)
+  @ApiEnvelope(CartDetailDto, { pagedObject: true })
   @ApiErrors(401, 404)
   removeLine(
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,
     @IdParam('line_id') lineId: number,
-  ): Promise<CartDetailDto> {
+  ): Promise<PagedObject<CartDetailDto>> {
     return this.carts.removeLine(principal, cartId, lineId);
   }
 }

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
-import { Page } from '../common/envelope/envelope.js';
+import { Page, PagedObject } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import type { Principal } from '../principal/principal.js';
 import type { CartEntity } from './cart.entity.js';
 import { CartRepository } from './cart.repository.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
-import { CartDetailDto } from './dto/cart-detail.dto.js';
+import { CartLinesService } from './cart-lines.service.js';
+import { CartDetailDto, CartLineDto } from './dto/cart-detail.dto.js';
+import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
 
@@ -21,6 +23,7 @@ export class CartsService {
     private readonly carts: CartRepository,
     private readonly defaults: DefaultCarts,
     private readonly access: AccessService,
+    private readonly lines: CartLinesService,
   ) {}
 
   async create(principal: Principal, input: CreateCartDto): Promise<CartDto> {
@@ -54,23 +57,36 @@ export class CartsService {
     return CartDto.from(cart);
   }
 
-  /** A visible cart with its lines (oldest first) and totals. */
-  async get(principal: Principal, cartId: string): Promise<CartDetailDto> {
-    return this.detail(await this.defaults.getVisible(principal, cartId));
+  /** A visible cart with one page of its lines (oldest first) and the totals of all of them. */
+  async get(
+    principal: Principal,
+    cartId: string,
+    query: PageQueryDto,
+  ): Promise<PagedObject<CartDetailDto>> {
+    return this.detail(await this.defaults.getVisible(principal, cartId), query);
   }
 
   /** Removes one line of a visible cart (404 for a line not in it); answers the cart left. */
-  async removeLine(principal: Principal, cartId: string, lineId: number): Promise<CartDetailDto> {
+  async removeLine(
+    principal: Principal,
+    cartId: string,
+    lineId: number,
+  ): Promise<PagedObject<CartDetailDto>> {
     const cart = await this.defaults.getVisible(principal, cartId);
     if (!(await this.carts.deleteLine(cart.id, lineId))) {
       throw ApiError.notFound('Cart line not found', [
         cartNotFound('Cart line not found', 'line_id'),
       ]);
     }
-    return this.detail(cart);
+    return this.detail(cart, new CartLinesQueryDto());
   }
 
-  private async detail(cart: CartEntity): Promise<CartDetailDto> {
-    return CartDetailDto.withLines(cart, await this.carts.linesOf(cart.id));
+  private async detail(cart: CartEntity, query: PageQueryDto): Promise<PagedObject<CartDetailDto>> {
+    const [rows, total] = await this.carts.pageOfLines(cart.id, query.offset, query.per_page);
+    const lines = await Promise.all(
+      rows.map(async (row) => CartLineDto.from(row, await this.lines.lineView(row))),
+    );
+    const detail = CartDetailDto.withLines(cart, await this.carts.pricesOf(cart.id), lines);
+    return new PagedObject(detail, query.page, query.per_page, total);
   }
 }

@@ -75,6 +75,10 @@ export class CompaniesService {
     return this.memberships.add(principal, { kind: 'company', id: companyId }, userId);
   }
 
+  removeMember(principal: Principal, companyId: number, userId: number): Promise<void> {
+    return this.memberships.remove(principal, { kind: 'company', id: companyId }, userId);
+  }
+
   listMembers(
     principal: Principal,
     companyId: number,

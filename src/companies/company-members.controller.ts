@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../principal/auth.decorator.js';
 import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
 import type { Principal } from '../principal/principal.js';
@@ -11,21 +11,24 @@ import { CompaniesService } from './companies.service.js';
 import { AddMemberDto, MemberDto } from '../memberships/dto/member.dto.js';
 import { IdParam } from '../common/http/id-param.js';
 
-/** Company memberships: managed by admins and by the company's own members (JWT only). */
+/**
+ * Company memberships (JWT only): admins add by id, members invite by email
+ * (InvitationsController); admins remove, members leave.
+ */
 @ApiTags('companies')
 @Controller('v1/companies/:id/members')
 export class CompanyMembersController {
   constructor(private readonly companies: CompaniesService) {}
 
   @Post()
-  @Auth('jwt', { companyMember: 'id' })
+  @Auth('jwt', { role: 'admin' })
   @ResponseMessage('Member added')
   @ApiOperation({
-    summary: 'Add a user to a company (admins and members of the company)',
-    description: 'A company the caller may not see answers 404; an unknown user_id 404.',
+    summary: 'Add a user to a company by id (admins only; others invite by email)',
+    description: 'An unknown company or user_id answers 404; an existing member 409.',
   })
   @ApiEnvelope(MemberDto, { status: 201 })
-  @ApiErrors(400, 401, 404, 409)
+  @ApiErrors(400, 401, 403, 404, 409)
   add(
     @IdParam() id: number,
     @Body() body: AddMemberDto,
@@ -46,5 +49,22 @@ export class CompanyMembersController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<Page<MemberDto>> {
     return this.companies.listMembers(principal, id, query);
+  }
+
+  @Delete(':user_id')
+  @HttpCode(200)
+  @Auth('jwt')
+  @ResponseMessage('Member removed')
+  @ApiOperation({ summary: 'Remove a member (admins), or leave (the member themself)' })
+  @ApiParam({ name: 'user_id', description: 'The member to remove' })
+  @ApiEnvelope(null)
+  @ApiErrors(401, 403, 404)
+  async remove(
+    @IdParam() id: number,
+    @IdParam('user_id') userId: number,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<null> {
+    await this.companies.removeMember(principal, id, userId);
+    return null;
   }
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_ENGINE_LIMITS, type EngineLimits } from '../engine/index.js';
@@ -21,12 +22,17 @@ export class AppConfig {
     audience: string;
     accessTtlSeconds: number;
     refreshTtlSeconds: number;
+    refreshGraceSeconds: number;
   };
   readonly intent: { defaultTtlSeconds: number };
   readonly admin: { email: string; password: string } | null;
   readonly redisUrl: string | null;
   readonly jsonBodyLimitBytes: number;
   readonly loginRateLimit: { max: number; windowSeconds: number };
+  /** At most this many lines per cart (409 past it). */
+  readonly cartMaxLines: number;
+  /** Proxies whose X-Forwarded-For is believed (express `trust proxy`); none by default. */
+  readonly trustedProxies: string[];
   readonly engineLimits: EngineLimits;
   readonly compiledModelCacheSize: number;
   /** Bytes the compiled-model cache may hold (estimated, see engine/model-size.ts). */
@@ -64,6 +70,8 @@ export class AppConfig {
       audience: env.JWT_AUDIENCE ?? 'configurator-api',
       accessTtlSeconds: read.int('JWT_ACCESS_TTL', 15 * 60, 10, 24 * 3600),
       refreshTtlSeconds: read.int('JWT_REFRESH_TTL', 30 * 24 * 3600, 60, 365 * 24 * 3600),
+      // How long the refresh token just replaced still answers the same new pair.
+      refreshGraceSeconds: read.int('REFRESH_GRACE_SECONDS', 10, 0, 60),
     };
     this.intent = {
       // The bounds a client's `expires_in` has too (POST /v1/intents).
@@ -82,6 +90,8 @@ export class AppConfig {
       max: read.int('LOGIN_RATE_LIMIT', 10, 1, 100_000),
       windowSeconds: read.int('LOGIN_RATE_WINDOW', 60, 1, 86_400),
     };
+    this.trustedProxies = read.proxyList('TRUSTED_PROXIES');
+    this.cartMaxLines = read.int('CART_MAX_LINES', 500, 1, 100_000);
     this.engineLimits = {
       ...DEFAULT_ENGINE_LIMITS,
       uploadBytes: read.int('MODEL_UPLOAD_LIMIT', DEFAULT_ENGINE_LIMITS.uploadBytes, 1024, 2 ** 31),
@@ -212,6 +222,25 @@ class EnvReader {
     return origins;
   }
 
+  /**
+   * A comma-separated list of IP addresses, CIDR ranges or express's names for ranges
+   * (loopback, linklocal, uniquelocal), as express `trust proxy` takes them.
+   */
+  proxyList(name: string): string[] {
+    const entries = (this.env[name] ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    for (const entry of entries) {
+      if (!isProxyEntry(entry)) {
+        this.problems.push(
+          `${name}: "${entry}" is not an IP address, a CIDR range or a range name`,
+        );
+      }
+    }
+    return entries;
+  }
+
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const raw = this.env[name];
     if (raw === undefined || raw === '') return fallback;
@@ -219,4 +248,16 @@ class EnvReader {
     this.problems.push(`${name} must be one of ${allowed.join(', ')} (got "${raw}")`);
     return fallback;
   }
+}
+
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  const bits = family === 4 ? 32 : 128;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= bits;
 }

@@ -33,6 +33,8 @@ export {
   readModelSource,
   sourceFormatOf,
   unsafePathReason,
+  unsafeTextProblems,
+  unsafeTextReason,
   type ImportedModel,
   type ModelAsset,
   type ModelSource,

@@ -23,6 +23,11 @@ export class IntentTokenRepository {
     return this.rows.findOneBy({ id });
   }
 
+  /** Revokes every live intent token of the user (a disabled user's). */
+  async revokeAllOfUser(userId: number): Promise<void> {
+    await this.rows.update({ userId, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
   /** Revokes the user's live intent; false when there is none with this id. */
   async revoke(userId: number, id: string): Promise<boolean> {
     const result = await this.rows.update(

@@ -66,6 +66,11 @@ export class IntentsService {
   }
 
   /** The claims of a genuine intent JWT → its live, unrevoked row (null otherwise). */
+  /** Ends every intent token of a user at once (UserLifecycleService, when disabling). */
+  revokeAllOfUser(userId: number): Promise<void> {
+    return this.intents.revokeAllOfUser(userId);
+  }
+
   async authenticate(claims: JwtClaims): Promise<AuthenticatedIntent | null> {
     if (claims.typ !== TOKEN_TYPES.intent || !claims.jti || typeof claims.cid !== 'number') {
       return null;

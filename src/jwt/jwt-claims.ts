@@ -21,3 +21,17 @@ export interface JwtClaims {
   iat?: number;
   exp?: number;
 }
+
+/**
+ * The claims every JWT must carry whatever its kind: the expected `typ`, a numeric `exp`
+ * (a validly signed token without one is refused) and a user id as `sub`.
+ */
+export function hasRequiredClaims(claims: JwtClaims, typ: TokenType): boolean {
+  return (
+    claims.typ === typ &&
+    typeof claims.exp === 'number' &&
+    Number.isFinite(claims.exp) &&
+    typeof claims.sub === 'string' &&
+    /^[1-9]\d{0,9}$/.test(claims.sub)
+  );
+}

@@ -11,9 +11,10 @@ export class TokenIssuer {
     private readonly config: AppConfig,
   ) {}
 
-  access(userId: number, familyId: string): Promise<string> {
+  /** `iat` (seconds) given makes the token reproducible: the refresh grace window needs it. */
+  access(userId: number, familyId: string, iat?: number): Promise<string> {
     return this.sign(
-      { sub: String(userId), typ: TOKEN_TYPES.access, fam: familyId },
+      { sub: String(userId), typ: TOKEN_TYPES.access, fam: familyId, iat },
       this.config.jwt.accessTtlSeconds,
     );
   }
@@ -23,9 +24,10 @@ export class TokenIssuer {
     familyId: string,
     jti: string,
     expiresInSeconds: number,
+    iat?: number,
   ): Promise<string> {
     return this.sign(
-      { sub: String(userId), typ: TOKEN_TYPES.refresh, fam: familyId, jti },
+      { sub: String(userId), typ: TOKEN_TYPES.refresh, fam: familyId, jti, iat },
       expiresInSeconds,
     );
   }
@@ -43,15 +45,15 @@ export class TokenIssuer {
   }
 
   private sign(claims: JwtClaims, expiresInSeconds: number): Promise<string> {
-    return this.jwt.signAsync(
-      { ...claims },
-      {
-        secret: this.config.jwt.secret,
-        algorithm: JWT_ALGORITHM,
-        issuer: this.config.jwt.issuer,
-        audience: this.config.jwt.audience,
-        expiresIn: expiresInSeconds,
-      },
-    );
+    // jsonwebtoken computes `exp` from a given `iat`; an undefined one means "now".
+    const payload: Record<string, unknown> = { ...claims };
+    if (payload.iat === undefined) delete payload.iat;
+    return this.jwt.signAsync(payload, {
+      secret: this.config.jwt.secret,
+      algorithm: JWT_ALGORITHM,
+      issuer: this.config.jwt.issuer,
+      audience: this.config.jwt.audience,
+      expiresIn: expiresInSeconds,
+    });
   }
 }

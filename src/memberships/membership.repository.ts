@@ -38,6 +38,15 @@ export class MembershipRepository {
     }
   }
 
+  /** False when there was no such membership. */
+  async remove(owner: MembershipOwner, userId: number): Promise<boolean> {
+    const result =
+      owner.kind === 'company'
+        ? await this.companyMembers.delete({ companyId: owner.id, userId })
+        : await this.supplierMembers.delete({ supplierId: owner.id, userId });
+    return Boolean(result.affected);
+  }
+
   /** One page of memberships, by user id, with their count. */
   page(owner: MembershipOwner, offset: number, limit: number): Promise<[MembershipRow[], number]> {
     const options = { order: { userId: 'ASC' as const }, skip: offset, take: limit };

@@ -1,12 +1,19 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from '../users/users.module.js';
+import { InvitationRepository } from './invitation.repository.js';
+import { InvitationsController } from './invitations.controller.js';
+import { InvitationsService } from './invitations.service.js';
 import { MembershipRepository } from './membership.repository.js';
 import { MembershipsService } from './memberships.service.js';
 
-/** Company and supplier memberships; their routes live with companies and suppliers. */
+/**
+ * Company and supplier memberships (their routes live with companies and suppliers) and
+ * company invitations by email (their routes here).
+ */
 @Module({
   imports: [UsersModule],
-  providers: [MembershipsService, MembershipRepository],
+  controllers: [InvitationsController],
+  providers: [MembershipsService, MembershipRepository, InvitationsService, InvitationRepository],
   exports: [MembershipsService],
 })
 export class MembershipsModule {}

@@ -32,8 +32,9 @@ export class MembershipsService {
    * must exist (the caller's 404, checked first).
    */
   async add(principal: Principal, owner: MembershipOwner, userId: number): Promise<MemberDto> {
+    // By id, admins only: anyone else invites by email, which reveals no account.
+    this.access.requireAdmin(principal);
     if (owner.kind === 'company') await this.access.requireCompany(principal, owner.id);
-    else this.access.requireAdmin(principal);
     const user = await this.users.find(userId);
     if (!user) throw noSuchUser();
     const joinedAt = new Date();
@@ -49,7 +50,29 @@ export class MembershipsService {
       if (isForeignKeyViolation(error)) throw noSuchUser();
       throw error;
     }
-    return MemberDto.from(user, joinedAt);
+    return MemberDto.from(user, joinedAt, this.access.mayReadEmailOf(principal, user.id));
+  }
+
+  /**
+   * Accepting an invitation: the caller joins. Already a member is fine (the invitation
+   * is spent either way).
+   */
+  async join(principal: Principal, owner: MembershipOwner, joinedAt: Date): Promise<void> {
+    try {
+      await this.memberships.insert(owner, principal.userId, joinedAt);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+
+  /** DELETE …/members/{user_id}: admins, or the member leaving; 404 when not a member. */
+  async remove(principal: Principal, owner: MembershipOwner, userId: number): Promise<void> {
+    await this.access.requireMemberRemoval(principal, owner, userId);
+    if (!(await this.memberships.remove(owner, userId))) {
+      throw ApiError.notFound('No such member', [
+        { code: 'not_found', message: 'This user is not a member', path: 'user_id' },
+      ]);
+    }
   }
 
   /** One page of members, oldest user id first, with their email and name. */
@@ -65,7 +88,9 @@ export class MembershipsService {
     const byId = new Map(found.map((user) => [user.id, user]));
     const items = rows.flatMap((row) => {
       const user = byId.get(row.userId);
-      return user ? [MemberDto.from(user, row.createdAt)] : [];
+      return user
+        ? [MemberDto.from(user, row.createdAt, this.access.mayReadEmailOf(principal, user.id))]
+        : [];
     });
     return new Page(items, query.page, query.per_page, total);
   }

@@ -2,6 +2,8 @@
 export interface RateLimitStore {
   /** Adds one hit; answers the count in the current window and the seconds left in it. */
   hit(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }>;
+  /** The count in the current window without adding a hit (0 when none). */
+  peek(key: string): Promise<{ count: number; resetInSeconds: number }>;
   close(): Promise<void>;
   /** Resolves when the store answers (readiness). */
   ping(): Promise<void>;
@@ -23,6 +25,13 @@ export class MemoryRateLimitStore implements RateLimitStore {
       this.windows.set(key, window);
     }
     window.count += 1;
+    return { count: window.count, resetInSeconds: Math.ceil((window.resetAt - now) / 1000) };
+  }
+
+  async peek(key: string): Promise<{ count: number; resetInSeconds: number }> {
+    const now = Date.now();
+    const window = this.windows.get(key);
+    if (!window || window.resetAt <= now) return { count: 0, resetInSeconds: 0 };
     return { count: window.count, resetInSeconds: Math.ceil((window.resetAt - now) / 1000) };
   }
 

@@ -26,14 +26,19 @@ export class RateLimiterService implements OnApplicationShutdown {
       const { count, resetInSeconds } = await this.hit(key, windowSeconds);
       if (count > max) retryAfter = Math.max(retryAfter, resetInSeconds);
     }
-    if (retryAfter > 0) {
-      throw new ApiError(
-        429,
-        'Too many requests',
-        [{ code: 'rate_limited', message: `Too many attempts; retry in ${retryAfter} s` }],
-        { 'Retry-After': String(retryAfter) },
-      );
-    }
+    if (retryAfter > 0) throw tooManyRequests(retryAfter);
+  }
+
+  /** Adds one hit to each key (failures counted after the fact). */
+  async record(keys: string[], windowSeconds: number): Promise<void> {
+    for (const key of keys) await this.hit(key, windowSeconds);
+  }
+
+  /** Counts in the current windows, without adding hits. */
+  async counts(keys: string[]): Promise<Array<{ count: number; resetInSeconds: number }>> {
+    const answers: Array<{ count: number; resetInSeconds: number }> = [];
+    for (const key of keys) answers.push(await this.guarded(() => this.store.peek(key)));
+    return answers;
   }
 
   /**
@@ -44,8 +49,12 @@ export class RateLimiterService implements OnApplicationShutdown {
     key: string,
     windowSeconds: number,
   ): Promise<{ count: number; resetInSeconds: number }> {
+    return this.guarded(() => this.store.hit(key, windowSeconds));
+  }
+
+  private async guarded<T>(operation: () => Promise<T>): Promise<T> {
     try {
-      return await this.store.hit(key, windowSeconds);
+      return await operation();
     } catch (error) {
       this.logger.error(`Rate-limit store unavailable: ${(error as Error).message}`);
       throw new ApiError(
@@ -65,4 +74,14 @@ export class RateLimiterService implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.store.close();
   }
+}
+
+export function tooManyRequests(retryAfterSeconds: number): ApiError {
+  const retryAfter = Math.max(1, retryAfterSeconds);
+  return new ApiError(
+    429,
+    'Too many requests',
+    [{ code: 'rate_limited', message: `Too many attempts; retry in ${retryAfter} s` }],
+    { 'Retry-After': String(retryAfter) },
+  );
 }

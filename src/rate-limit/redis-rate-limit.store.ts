@@ -43,6 +43,15 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { count, resetInSeconds: ttl > 0 ? ttl : windowSeconds };
   }
 
+  async peek(key: string): Promise<{ count: number; resetInSeconds: number }> {
+    const redisKey = `ratelimit:${key}`;
+    const result = await this.redis.multi().get(redisKey).ttl(redisKey).exec();
+    if (!result) throw new Error('Redis transaction aborted');
+    for (const [error] of result) if (error) throw error;
+    const ttl = Number(result[1][1]);
+    return { count: Number(result[0][1] ?? 0), resetInSeconds: ttl > 0 ? ttl : 0 };
+  }
+
   async ping(): Promise<void> {
     // Commands queue while disconnected; readiness wants "down" at once instead.
     if (this.redis.status !== 'ready') throw new Error(`Redis is ${this.redis.status}`);

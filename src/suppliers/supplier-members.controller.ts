@@ -1,5 +1,5 @@
-import { Body, Controller, Get, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../principal/auth.decorator.js';
 import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
 import type { Principal } from '../principal/principal.js';
@@ -46,5 +46,22 @@ export class SupplierMembersController {
     @CurrentPrincipal() principal: Principal,
   ): Promise<Page<MemberDto>> {
     return this.suppliers.listMembers(principal, id, query);
+  }
+
+  @Delete(':user_id')
+  @HttpCode(200)
+  @Auth('jwt', 'api')
+  @ResponseMessage('Member removed')
+  @ApiOperation({ summary: 'Remove a member (admins), or leave (the member themself)' })
+  @ApiParam({ name: 'user_id', description: 'The member to remove' })
+  @ApiEnvelope(null)
+  @ApiErrors(401, 403, 404)
+  async remove(
+    @IdParam() id: number,
+    @IdParam('user_id') userId: number,
+    @CurrentPrincipal() principal: Principal,
+  ): Promise<null> {
+    await this.suppliers.removeMember(principal, id, userId);
+    return null;
   }
 }

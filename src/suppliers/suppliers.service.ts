@@ -115,6 +115,10 @@ export class SuppliersService {
   }
 
   /** Its members and admins list them. */
+  removeMember(principal: Principal, supplierId: number, userId: number): Promise<void> {
+    return this.memberships.remove(principal, { kind: 'supplier', id: supplierId }, userId);
+  }
+
   listMembers(
     principal: Principal,
     supplierId: number,

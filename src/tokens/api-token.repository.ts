@@ -57,6 +57,11 @@ export class ApiTokenRepository {
     await this.rows.update({ id }, { lastUsedAt: at });
   }
 
+  /** Revokes every live token of the user (a disabled user's). */
+  async revokeAllOfUser(userId: number): Promise<void> {
+    await this.rows.update({ userId, revokedAt: IsNull() }, { revokedAt: new Date() });
+  }
+
   /** Revokes the user's live token; false when there is none with this id. */
   async revoke(userId: number, id: number): Promise<boolean> {
     const result = await this.rows.update(

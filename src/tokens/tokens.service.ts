@@ -75,6 +75,11 @@ export class TokensService {
   }
 
   /** `cfg_…` → its live token (null when unknown, revoked or expired); notes its use. */
+  /** Ends every API token of a user at once (UserLifecycleService, when disabling). */
+  revokeAllOfUser(userId: number): Promise<void> {
+    return this.tokens.revokeAllOfUser(userId);
+  }
+
   async authenticate(secret: string): Promise<AuthenticatedApiToken | null> {
     if (!secret.startsWith(API_TOKEN_PREFIX)) return null;
     const token = await this.tokens.findUnrevokedByHash(hashApiToken(secret));

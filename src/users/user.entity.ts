@@ -22,6 +22,10 @@ export class UserEntity {
   @Column({ type: 'varchar', length: 16 })
   role: UserRole;
 
+  /** Set by an admin: the user can no longer log in or use any token. */
+  @Column({ type: Date, nullable: true })
+  disabledAt: Date | null;
+
   /** Set here, not by the database, so that SQLite keeps milliseconds too. */
   @Column({ type: Date })
   createdAt: Date = new Date();

@@ -46,7 +46,14 @@ export class UserRepository {
     return admin ?? null;
   }
 
+  async update(
+    id: number,
+    changes: Partial<Pick<UserEntity, 'name' | 'passwordHash' | 'role' | 'disabledAt'>>,
+  ): Promise<void> {
+    await this.rows.update({ id }, changes);
+  }
+
   insert(row: NewUserRow): Promise<UserEntity> {
-    return this.rows.save(this.rows.create({ ...row, createdAt: new Date() }));
+    return this.rows.save(this.rows.create({ ...row, disabledAt: null, createdAt: new Date() }));
   }
 }

@@ -4,6 +4,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
 import { isUniqueViolation } from '../database/db-errors.js';
 import type { CredentialKind, Principal, UserRole } from '../principal/principal.js';
+import type { UpdateMeDto, UpdateUserDto } from './dto/update-user.dto.js';
 import { UserDto, type CreateUserDto } from './dto/user.dto.js';
 import { PasswordService } from './password.service.js';
 import { UserRepository } from './user.repository.js';
@@ -48,14 +49,55 @@ export class UsersService implements OnApplicationBootstrap {
     return UserDto.from(user);
   }
 
+  /** PATCH /v1/users/me: one's name, or password (proving the current one). */
+  async updateMe(principal: Principal, input: UpdateMeDto): Promise<UserDto> {
+    const user = await this.users.findById(principal.userId);
+    if (!user) throw ApiError.notFound('No such user');
+    const changes: Partial<Pick<UserEntity, 'name' | 'passwordHash'>> = {};
+    if (input.name !== undefined) changes.name = input.name || null;
+    if (input.password !== undefined) {
+      const current = input.current_password ?? '';
+      if (!(await this.passwords.verifyOrWaste(user.passwordHash, current))) {
+        throw ApiError.forbidden('The current password is wrong', [
+          {
+            code: 'invalid_current_password',
+            message: 'The current password is wrong or missing',
+            path: 'current_password',
+          },
+        ]);
+      }
+      changes.passwordHash = await this.passwords.hash(input.password);
+    }
+    if (Object.keys(changes).length > 0) await this.users.update(user.id, changes);
+    return UserDto.from({ ...user, ...changes });
+  }
+
+  /**
+   * PATCH /v1/users/{id} (admins): role and disabled. Ending the user's credentials is
+   * the caller's (UserLifecycleService) part; answers the user as changed.
+   */
+  async administer(principal: Principal, id: number, input: UpdateUserDto): Promise<UserEntity> {
+    this.access.requireUserAdministration(principal, id);
+    const user = await this.users.findById(id);
+    if (!user) throw ApiError.notFound('No such user');
+    const changes: Partial<Pick<UserEntity, 'role' | 'disabledAt'>> = {};
+    if (input.role !== undefined) changes.role = input.role;
+    if (input.disabled !== undefined) {
+      changes.disabledAt = input.disabled ? (user.disabledAt ?? new Date()) : null;
+    }
+    if (Object.keys(changes).length > 0) await this.users.update(id, changes);
+    return { ...user, ...changes };
+  }
+
   /**
    * The user with this email and password, or null; the same work either way, so that
-   * an unknown email takes as long as a wrong password.
+   * an unknown email takes as long as a wrong password. A disabled user cannot log in
+   * (the same answer as a wrong password).
    */
   async verifyCredentials(email: string, password: string): Promise<UserEntity | null> {
     const user = await this.users.findByEmail(email);
     const valid = await this.passwords.verifyOrWaste(user?.passwordHash ?? null, password);
-    return user && valid ? user : null;
+    return user && valid && !user.disabledAt ? user : null;
   }
 
   find(id: number): Promise<UserEntity | null> {
@@ -74,7 +116,8 @@ export class UsersService implements OnApplicationBootstrap {
   ): Promise<Principal | false> {
     if (!Number.isInteger(userId)) return false;
     const user = await this.users.findById(userId);
-    if (!user) return false;
+    // A disabled user's every credential stops at once, whatever its own state.
+    if (!user || user.disabledAt) return false;
     return {
       userId: user.id,
       email: user.email,

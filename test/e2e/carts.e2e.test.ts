@@ -277,7 +277,7 @@ describe('carts', () => {
       const jwtDefault = await ctx.http.get('/v1/carts/default').set(bearer(user.token));
       expect(expectEnvelope(jwtDefault, 200).data).toEqual(moved);
       expect(await defaultsOf(user.id)).toBe(1);
-      await addCompanyMember(ctx, user, companyX, bob.id);
+      await addCompanyMember(ctx, admin, companyX, bob.id);
       const bobIntent = await createIntent(ctx, bob, companyX);
       expectEnvelope(await ctx.http.get(`/v1/carts/${viaX.cart_id}`).set(bearer(bobIntent)), 404);
     });

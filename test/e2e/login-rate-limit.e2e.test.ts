@@ -14,20 +14,29 @@ describe('login rate limit (memory store)', () => {
     ctx.http.post('/v1/login').set('X-Forwarded-For', client).send({ email, password });
 
   beforeAll(async () => {
-    ctx = await createTestApp({ LOGIN_RATE_LIMIT: '3' });
+    ctx = await createTestApp({ LOGIN_RATE_LIMIT: '3', TRUSTED_PROXIES: 'loopback' });
   });
   afterAll(() => ctx?.close());
 
-  it('answers 429 with Retry-After on the 4th attempt for one email, from any client', async () => {
+  it('answers 429 with Retry-After on the 4th attempt for one email from one client', async () => {
     const email = `${unique('victim')}@example.test`;
-    for (let i = 0; i < 3; i++) expectEnvelope(await attempt(email, someClient()), 403);
-    const limited = await attempt(email, someClient());
+    const client = someClient();
+    for (let i = 0; i < 3; i++) expectEnvelope(await attempt(email, client), 403);
+    const limited = await attempt(email, client);
     const body = expectEnvelope(limited, 429);
     expect(body.errors).toEqual([expect.objectContaining({ code: 'rate_limited' })]);
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(limited.headers['retry-after'])).toBeLessThanOrEqual(60);
     // Another email from a fresh client is not affected.
     expectEnvelope(await attempt(`${unique('other')}@example.test`, someClient()), 403);
+  });
+
+  it('once an email had too many failures, refuses every client that failed on it', async () => {
+    const email = `${unique('victim')}@example.test`;
+    const clients = [someClient(), someClient(), someClient()];
+    for (const client of clients) expectEnvelope(await attempt(email, client), 403);
+    // Each of them failed once only, but the email is over its limit: they stop.
+    for (const client of clients) expectEnvelope(await attempt(email, client), 429);
   });
 
   it('answers 429 on the 4th attempt from one client, whatever the email', async () => {
@@ -53,7 +62,9 @@ describe('login rate limit shared through Redis', () => {
 
   beforeAll(async () => {
     for (let i = 0; i < 2; i++) {
-      apps.push(await createTestApp({ LOGIN_RATE_LIMIT: '3', REDIS_URL }));
+      apps.push(
+        await createTestApp({ LOGIN_RATE_LIMIT: '3', REDIS_URL, TRUSTED_PROXIES: 'loopback' }),
+      );
     }
   });
   afterAll(async () => {
@@ -63,10 +74,11 @@ describe('login rate limit shared through Redis', () => {
   it('counts the attempts of two instances together', async () => {
     const [first, second] = apps;
     const email = `${unique('shared')}@example.test`;
+    const client = someClient();
     const attempt = (app: TestContext) =>
       app.http
         .post('/v1/login')
-        .set('X-Forwarded-For', someClient())
+        .set('X-Forwarded-For', client)
         .send({ email, password: 'wrong-password' });
     expectEnvelope(await attempt(first), 403);
     expectEnvelope(await attempt(second), 403);

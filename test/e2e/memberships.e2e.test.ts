@@ -47,7 +47,8 @@ describe('memberships: supplier members and company members', () => {
       expect(body.message).toBe('Member added');
       expect(body.data).toEqual({
         user_id: maker.id,
-        email: maker.email,
+        // Not the caller's own membership: no email (DESIGN.md, "Visibility").
+        email: null,
         name: null,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),
       });
@@ -127,20 +128,24 @@ describe('memberships: supplier members and company members', () => {
   });
 
   describe('POST /v1/companies/{id}/members', () => {
-    it('lets a member add a colleague (201), who then sees the company', async () => {
+    it('lets an admin add a user by id (201, no email in the answer), who then sees the company', async () => {
       const colleague = await createUser(ctx, admin);
       const before = await ctx.http.get('/v1/companies').set(bearer(colleague.token));
       expectEnvelope(before, 404);
-
-      const res = await ctx.http
+      // Members invite by email instead (security-invitations): adding by id reveals accounts.
+      const byMember = await ctx.http
         .post(`/v1/companies/${company.id}/members`)
         .set(bearer(owner.token))
         .send({ user_id: colleague.id });
+      expectEnvelope(byMember, 403);
+
+      const res = await ctx.http
+        .post(`/v1/companies/${company.id}/members`)
+        .set(bearer(admin.token))
+        .send({ user_id: colleague.id });
       const body = expectEnvelope(res, 201);
       expect(body.message).toBe('Member added');
-      expect(body.data).toEqual(
-        expect.objectContaining({ user_id: colleague.id, email: colleague.email }),
-      );
+      expect(body.data).toEqual(expect.objectContaining({ user_id: colleague.id, email: null }));
 
       const after = await ctx.http.get(`/v1/companies/${company.id}`).set(bearer(colleague.token));
       expectEnvelope(after, 200);
@@ -157,13 +162,13 @@ describe('memberships: supplier members and company members', () => {
     it('answers 409 for an existing member', async () => {
       const res = await ctx.http
         .post(`/v1/companies/${company.id}/members`)
-        .set(bearer(owner.token))
+        .set(bearer(admin.token))
         .send({ user_id: owner.id });
       const body = expectEnvelope(res, 409);
       expect(body.errors).toEqual([expect.objectContaining({ path: 'user_id' })]);
     });
 
-    it('answers 404 to a non-member, exactly as for a missing company', async () => {
+    it('answers a non-admin alike for a hidden and a missing company', async () => {
       const hidden = await ctx.http
         .post(`/v1/companies/${company.id}/members`)
         .set(bearer(outsider.token))
@@ -172,22 +177,22 @@ describe('memberships: supplier members and company members', () => {
         .post('/v1/companies/999999/members')
         .set(bearer(outsider.token))
         .send({ user_id: outsider.id });
-      expectEnvelope(hidden, 404);
-      expectEnvelope(missing, 404);
+      expectEnvelope(hidden, 403);
+      expectEnvelope(missing, 403);
       expect(hidden.body).toEqual(missing.body);
     });
 
     it('answers 404 for an unknown user and 400 for an invalid body', async () => {
       const noUser = await ctx.http
         .post(`/v1/companies/${company.id}/members`)
-        .set(bearer(owner.token))
+        .set(bearer(admin.token))
         .send({ user_id: 999999 });
       expect(expectEnvelope(noUser, 404).errors).toEqual([
         expect.objectContaining({ path: 'user_id' }),
       ]);
       const invalid = await ctx.http
         .post(`/v1/companies/${company.id}/members`)
-        .set(bearer(owner.token))
+        .set(bearer(admin.token))
         .send({});
       expectEnvelope(invalid, 400);
     });
@@ -211,8 +216,8 @@ describe('memberships: supplier members and company members', () => {
       const team = await createCompany(ctx, owner);
       const second = await createUser(ctx, admin);
       const third = await createUser(ctx, admin);
-      await addCompanyMember(ctx, owner, team.id, second.id);
-      await addCompanyMember(ctx, owner, team.id, third.id);
+      await addCompanyMember(ctx, admin, team.id, second.id);
+      await addCompanyMember(ctx, admin, team.id, third.id);
 
       const all = await ctx.http.get(`/v1/companies/${team.id}/members`).set(bearer(second.token));
       const body = expectEnvelope(all, 200);

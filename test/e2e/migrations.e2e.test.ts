@@ -56,7 +56,7 @@ describe('migrations', () => {
     const after = await open(MIGRATIONS.slice(0, 3));
     try {
       const applied = await after.runMigrations();
-      expect(applied.map((m) => m.name)).toEqual(['ModelGeneral1764000000000']);
+      expect(applied.map((m) => m.name)).toContain('ModelGeneral1764000000000');
       const row = await after
         .createQueryBuilder()
         .select('general')

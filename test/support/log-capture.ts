@@ -16,3 +16,26 @@ export class LogCapture {
     return this.text.join('');
   }
 }
+
+/** A stack trace, a 500 or an internal error text: none may follow a client's mistake. */
+export const STACK_OR_ERROR =
+  /\n\s+at |TypeError|is not a function|Unexpected error|Internal server error|"status":5\d\d/i;
+
+/**
+ * Runs `work` and answers what the app logged meanwhile: the text, and the lines at
+ * level error (pino 50) or above.
+ */
+export async function logDuring(
+  logs: LogCapture,
+  work: () => Promise<void>,
+): Promise<{ text: string; errors: Record<string, unknown>[] }> {
+  const from = logs.text.length;
+  await work();
+  const text = logs.text.slice(from).join('');
+  const errors = text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((line) => Number(line.level) >= 50);
+  return { text, errors };
+}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { AppConfig } from '../../config/app-config.js';
-import type { JwtClaims } from '../../jwt/jwt-claims.js';
+import { hasRequiredClaims, TOKEN_TYPES, type JwtClaims } from '../../jwt/jwt-claims.js';
 import type { Principal } from '../../principal/principal.js';
 import { UsersService } from '../../users/users.service.js';
 import { SessionsService } from '../sessions.service.js';
@@ -19,6 +19,7 @@ export class AccessTokenStrategy extends PassportStrategy(JwtStrategyBase, 'jwt'
   }
 
   async validate(claims: JwtClaims): Promise<Principal | false> {
+    if (!hasRequiredClaims(claims, TOKEN_TYPES.access)) return false;
     if (!(await this.sessions.authenticateAccess(claims))) return false;
     return this.users.principalFor(Number(claims.sub), 'jwt', { familyId: claims.fam ?? null });
   }

@@ -3,7 +3,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import { AccessService } from '../../access/access.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { IntentsService } from '../../intents/intents.service.js';
-import type { JwtClaims } from '../../jwt/jwt-claims.js';
+import { hasRequiredClaims, TOKEN_TYPES, type JwtClaims } from '../../jwt/jwt-claims.js';
 import type { Principal } from '../../principal/principal.js';
 import { UsersService } from '../../users/users.service.js';
 import { JwtStrategyBase, jwtVerifyOptions } from './jwt-options.js';
@@ -24,6 +24,7 @@ export class IntentTokenStrategy extends PassportStrategy(JwtStrategyBase, 'inte
   }
 
   async validate(claims: JwtClaims): Promise<Principal | false> {
+    if (!hasRequiredClaims(claims, TOKEN_TYPES.intent)) return false;
     const intent = await this.intents.authenticate(claims);
     if (!intent) return false;
     const principal = await this.users.principalFor(intent.userId, 'intent', {

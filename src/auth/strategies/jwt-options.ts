@@ -1,13 +1,18 @@
 import passportJwt, { type StrategyOptionsWithoutRequest } from 'passport-jwt';
 import type { AppConfig } from '../../config/app-config.js';
 import { JWT_ALGORITHM } from '../../jwt/jwt-claims.js';
+import { bearerFromHeader } from './credential-extractors.js';
 
-export const { Strategy: JwtStrategyBase, ExtractJwt } = passportJwt;
+export const { Strategy: JwtStrategyBase } = passportJwt;
 
-/** Verification settings shared by every JWT kind: pinned algorithm, issuer, audience, expiry. */
+/**
+ * Verification settings shared by every JWT kind: pinned algorithm, issuer, audience,
+ * expiry. jsonwebtoken accepts a token without `exp`: each strategy's validate refuses
+ * it with `hasRequiredClaims`.
+ */
 export function jwtVerifyOptions(
   config: AppConfig,
-  jwtFromRequest: StrategyOptionsWithoutRequest['jwtFromRequest'] = ExtractJwt.fromAuthHeaderAsBearerToken(),
+  jwtFromRequest: StrategyOptionsWithoutRequest['jwtFromRequest'] = bearerFromHeader,
 ): StrategyOptionsWithoutRequest {
   return {
     jwtFromRequest,

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { AppConfig } from '../../config/app-config.js';
-import { TOKEN_TYPES, type JwtClaims } from '../../jwt/jwt-claims.js';
+import { hasRequiredClaims, TOKEN_TYPES, type JwtClaims } from '../../jwt/jwt-claims.js';
 import type { Principal } from '../../principal/principal.js';
 import { UsersService } from '../../users/users.service.js';
-import { ExtractJwt, JwtStrategyBase, jwtVerifyOptions } from './jwt-options.js';
+import { refreshTokenFromBody } from './credential-extractors.js';
+import { JwtStrategyBase, jwtVerifyOptions } from './jwt-options.js';
 
 /**
  * A refresh token, read from the body `{refresh_token}`. This only proves the token is
@@ -17,11 +18,12 @@ export class RefreshTokenStrategy extends PassportStrategy(JwtStrategyBase, 'ref
     config: AppConfig,
     private readonly users: UsersService,
   ) {
-    super(jwtVerifyOptions(config, ExtractJwt.fromBodyField('refresh_token')));
+    super(jwtVerifyOptions(config, refreshTokenFromBody));
   }
 
   async validate(claims: JwtClaims): Promise<Principal | false> {
-    if (claims.typ !== TOKEN_TYPES.refresh || !claims.fam || !claims.jti) return false;
+    if (!hasRequiredClaims(claims, TOKEN_TYPES.refresh)) return false;
+    if (!claims.fam || !claims.jti) return false;
     return this.users.principalFor(Number(claims.sub), 'refresh', {
       familyId: claims.fam,
       tokenId: claims.jti,

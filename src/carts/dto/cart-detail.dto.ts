@@ -42,10 +42,11 @@ export class CartLineDto extends EvaluatedLineDto {
   answers: Record<string, unknown>;
   @ApiTimestamp() created_at: string;
 
-  static from(line: CartLineEntity): CartLineDto {
+  /** `evaluated`: the line as evaluated (rebuilt from the model version for compact rows). */
+  static from(line: CartLineEntity, evaluated: Record<string, unknown>): CartLineDto {
     return {
       // The stored columns are authoritative, so they are spread over the line JSON.
-      ...(line.line as unknown as CartLine),
+      ...(evaluated as unknown as CartLine),
       id: line.id,
       model_id: line.modelId,
       version_number: line.versionNumber,
@@ -77,14 +78,18 @@ export class CartDetailDto extends CartDto {
   @ApiProperty({ type: () => [CurrencyTotalDto], description: 'One total per currency' })
   totals: CurrencyTotalDto[];
 
-  @ApiProperty({ type: () => [CartLineDto] })
+  @ApiProperty({
+    type: () => [CartLineDto],
+    description: 'One page of the lines (`page`, `per_page`; `links` pages on)',
+  })
   lines: CartLineDto[];
 
-  static withLines(cart: CartEntity, lines: CartLineEntity[]): CartDetailDto {
-    return {
-      ...CartDto.from(cart),
-      ...cartTotals(lines),
-      lines: lines.map((line) => CartLineDto.from(line)),
-    };
+  /** `prices`: every line's, so the totals cover the whole cart whatever the page. */
+  static withLines(
+    cart: CartEntity,
+    prices: Array<{ total: string; currency: string }>,
+    lines: CartLineDto[],
+  ): CartDetailDto {
+    return { ...CartDto.from(cart), ...cartTotals(prices), lines };
   }
 }

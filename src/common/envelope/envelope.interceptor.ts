@@ -15,7 +15,7 @@ import { routeContract } from '../route-contract.js';
 import { ApiError, RequestValidationError } from '../errors/api-error.js';
 import { bodyParseError } from '../http/json-body.middleware.js';
 import { RAW_BODY_KEY } from '../http/raw-body.decorator.js';
-import { Page, Reply, statusText, type Envelope } from './envelope.js';
+import { Page, PagedObject, Reply, statusText, type Envelope } from './envelope.js';
 import { RESPONSE_MESSAGE_KEY } from './response-message.decorator.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -54,11 +54,11 @@ export class EnvelopeInterceptor implements NestInterceptor {
     defaultMessage: string | undefined,
     url: string,
   ): Envelope {
-    if (result instanceof Page) {
+    if (result instanceof Page || result instanceof PagedObject) {
       return {
         code: status,
         message: defaultMessage ?? statusText(status),
-        data: result.items,
+        data: result instanceof Page ? result.items : result.data,
         links: pageLinks(url, result.page, result.perPage, result.lastPage),
         errors: [],
       };

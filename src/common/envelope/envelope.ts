@@ -33,6 +33,23 @@ export class Page<T> {
   }
 }
 
+/**
+ * An object with one paged list inside (a cart and one page of its lines): `data` is the
+ * object, `links` as for a Page.
+ */
+export class PagedObject<T> {
+  constructor(
+    readonly data: T,
+    readonly page: number,
+    readonly perPage: number,
+    readonly total: number,
+  ) {}
+
+  get lastPage(): number {
+    return Math.max(1, Math.ceil(this.total / this.perPage));
+  }
+}
+
 const STATUS_TEXT: Record<number, string> = {
   200: 'OK',
   201: 'Created',

@@ -9,6 +9,8 @@ interface EnvelopeOptions {
   isArray?: boolean;
   /** A paginated list: `data` is an array and `links` is filled. */
   paginated?: boolean;
+  /** An object with one paged list inside (PagedObject): `data` is the model, `links` filled. */
+  pagedObject?: boolean;
   description?: string;
 }
 
@@ -22,7 +24,9 @@ export function ApiEnvelope(model: Type<unknown> | null, options: EnvelopeOption
     ApiResponse({
       status,
       description: options.description ?? statusText(status),
-      schema: envelopeSchema(data, status, { paginated: options.paginated }),
+      schema: envelopeSchema(data, status, {
+        paginated: options.paginated || options.pagedObject,
+      }),
     }),
   );
 }

@@ -3,6 +3,7 @@ import { UniqueModelCode1763900000000 } from './1763900000000-unique-model-code.
 import { ModelGeneral1764000000000 } from './1764000000000-model-general.js';
 import { ModelConsistency1764100000000 } from './1764100000000-model-consistency.js';
 import { IdempotencyKeys1764200000000 } from './1764200000000-idempotency-keys.js';
+import { PlatformHardening1764300000000 } from './1764300000000-platform-hardening.js';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   ModelGeneral1764000000000,
   ModelConsistency1764100000000,
   IdempotencyKeys1764200000000,
+  PlatformHardening1764300000000,
 ];

@@ -2,6 +2,7 @@ import type { EngineLimits } from '../limits.js';
 import type { Problem } from '../problems.js';
 import { expandTree, jsonTextDepthExceeds, measureTree } from './depth.js';
 import { invalid, limitExceeded, ok, type SourceResult } from './result.js';
+import { unsafeTextProblems } from './text.js';
 import { parseYaml } from './yaml.js';
 
 /**
@@ -80,6 +81,10 @@ export function parseDocument(
     ]);
   }
   const tree = shape.shared ? expandTree(value) : value;
+  // Text no database stores alike (NUL, control characters, lone surrogates) is refused
+  // here, with its path in the document, before anything is compiled or saved.
+  const badText = unsafeTextProblems(tree, '', 20, label);
+  if (badText.length > 0) return invalid(badText);
   return ok(tree as Record<string, unknown>);
 }
 

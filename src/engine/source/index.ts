@@ -20,6 +20,7 @@ export {
 } from './merge.js';
 export type { SourceResult } from './result.js';
 export { unsafePathReason } from './paths.js';
+export { unsafeTextProblems, unsafeTextReason } from './text.js';
 
 /**
  * Parses an upload. A JSON or YAML body is the whole model; a zip holds the root model, the

@@ -18,15 +18,20 @@ export class AddMemberDto {
 /** A member of a company or supplier: the user, and when they joined. */
 export class MemberDto {
   @ApiId() user_id: number;
-  @ApiProperty() email: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'Only on the caller’s own membership: no answer reveals another user’s email',
+  })
+  email: string | null;
   @ApiNullableString() name: string | null;
   @ApiTimestamp({ description: 'When the membership began' })
   created_at: string;
 
-  static from(user: UserEntity, joinedAt: Date): MemberDto {
+  static from(user: UserEntity, joinedAt: Date, showEmail: boolean): MemberDto {
     return {
       user_id: user.id,
-      email: user.email,
+      email: showEmail ? user.email : null,
       name: user.name,
       created_at: joinedAt.toISOString(),
     };

@@ -40,6 +40,7 @@ export class UserDto {
   @ApiProperty() email: string;
   @ApiNullableString() name: string | null;
   @ApiProperty({ enum: ['admin', 'member'], enumName: 'UserRole' }) role: UserRole;
+  @ApiProperty() disabled: boolean;
   @ApiTimestamp() created_at: string;
 
   /** Never exposes the password hash. */
@@ -49,6 +50,7 @@ export class UserDto {
       email: user.email,
       name: user.name,
       role: user.role,
+      disabled: user.disabledAt !== null,
       created_at: user.createdAt.toISOString(),
     };
   }

@@ -64,7 +64,7 @@ describe('CartRepository', () => {
     const outcomes = await Promise.all(
       Array.from({ length: 10 }, (_, i) => tryAdd(i % 2 === 0 ? 'EUR' : 'USD')),
     );
-    const stored = await carts.linesOf(cart.id);
+    const [stored] = await carts.pageOfLines(cart.id, 0, 200);
     expect(new Set(stored.map((row) => row.currency)).size).toBe(1);
     expect(outcomes.filter((o) => o === 'added')).toHaveLength(stored.length);
     expect(await carts.otherCurrency(cart.id, stored[0].currency)).toBeNull();
@@ -79,7 +79,7 @@ describe('CartRepository', () => {
         throw new Error('refused after the insert');
       }),
     ).rejects.toThrow('refused after the insert');
-    expect(await carts.linesOf(cart.id)).toEqual([]);
+    expect(await carts.pageOfLines(cart.id, 0, 200)).toEqual([[], 0]);
   });
 
   it('scopes reads to the filter: user, and company for intent tokens', async () => {

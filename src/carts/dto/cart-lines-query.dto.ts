@@ -1,0 +1,23 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
+
+/** Cart lines are large (a line of a 1,000-question model is ~750 kB): smaller pages. */
+export const CART_LINES_DEFAULT_PER_PAGE = 10;
+export const CART_LINES_MAX_PER_PAGE = 50;
+
+/** `?page=&per_page=` of GET /v1/carts/{cart_id}: default 10, at most 50 lines a page. */
+export class CartLinesQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: CART_LINES_MAX_PER_PAGE,
+    default: CART_LINES_DEFAULT_PER_PAGE,
+  })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(CART_LINES_MAX_PER_PAGE)
+  override per_page: number = CART_LINES_DEFAULT_PER_PAGE;
+}

@@ -1,0 +1,33 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsEmail, MaxLength } from 'class-validator';
+import { Trim } from '../../common/validation/text-fields.js';
+import type { CompanyInvitationEntity } from '../company-invitation.entity.js';
+
+/** Body of POST /v1/companies/{id}/invitations. */
+export class InviteDto {
+  @ApiProperty({ example: 'colleague@example.com' })
+  @Trim()
+  @IsEmail()
+  @MaxLength(320)
+  email: string;
+}
+
+/**
+ * The 202 answer of an invitation: only what the caller sent, whether or not an account
+ * has the email, so the answer cannot tell.
+ */
+export class InvitationSentDto {
+  @ApiProperty() company_id: number;
+  @ApiProperty({ description: 'The email as given (lower-cased)' }) email: string;
+}
+
+/** A pending invitation, as its invitee sees it (GET /v1/invitations). */
+export class InvitationDto {
+  @ApiProperty() id: number;
+  @ApiProperty() company_id: number;
+  @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
+
+  static from(row: CompanyInvitationEntity): InvitationDto {
+    return { id: row.id, company_id: row.companyId, created_at: row.createdAt.toISOString() };
+  }
+}
