@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { compileOk, compileProblems, evaluate, expectProblem, model, question } from '../helpers.js';
+import {
+  compileOk,
+  compileProblems,
+  evaluate,
+  expectProblem,
+  model,
+  question,
+} from '../helpers.js';
 
 describe('dependency graph', () => {
   it('reports a cycle between variables, naming the keys', () => {
