@@ -97,6 +97,7 @@ export class CompiledModelCache {
 
   clear(): void {
     this.entries.clear();
+    this.latest.clear();
     this.totalBytes = 0;
   }
 

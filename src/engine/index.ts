@@ -8,7 +8,6 @@ export { ENGINE_VERSION } from './version.js';
 export { compileModel, type CompileOptions, type CompileResult } from './compile/compile-model.js';
 export type { ConsistencyForm, ModelAnalysis } from './consistency/form.js';
 export {
-  CONSISTENCY_FORMAT,
   deserializeConsistency,
   serializeConsistency,
   storedEngineVersion,

@@ -120,7 +120,7 @@ export class MinorSum {
  * (10^18, far above any real order): beyond it an amount is "out of range" and the line
  * invalid (MODEL_FORMAT.md "Answers": fail closed), instead of a 300-digit price.
  */
-export const MAX_AMOUNT = new Decimal('1e18');
+const MAX_AMOUNT = new Decimal('1e18');
 
 export function withinAmountRange(amount: Money): boolean {
   return amount.abs().lessThan(MAX_AMOUNT);

@@ -114,11 +114,12 @@ export class SuppliersService {
     return this.memberships.add(principal, { kind: 'supplier', id: supplierId }, userId);
   }
 
-  /** Its members and admins list them. */
+  /** Admins remove a member; a member may leave. */
   removeMember(principal: Principal, supplierId: number, userId: number): Promise<void> {
     return this.memberships.remove(principal, { kind: 'supplier', id: supplierId }, userId);
   }
 
+  /** Its members and admins list them. */
   listMembers(
     principal: Principal,
     supplierId: number,

@@ -14,6 +14,11 @@ import { RE2JS } from 're2js';
 export type RegexProblem = { message: string };
 
 /** The RE2 program of a pattern, or why RE2 refuses it. */
+/** The pattern was refused (compileRe2's other answer). */
+export function isRegexProblem(compiled: RE2JS | RegexProblem): compiled is RegexProblem {
+  return !(compiled instanceof RE2JS);
+}
+
 export function compileRe2(pattern: string): RE2JS | RegexProblem {
   try {
     return RE2JS.compile(pattern);

@@ -1,7 +1,7 @@
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { estimateCost, listShape, SCALAR, type Shape, stringShape } from '../cel/cost.js';
 import type { Expression } from '../cel/expression.js';
-import { compileRe2, literalPattern, matchesCalls } from '../cel/regex.js';
+import { compileRe2, isRegexProblem, literalPattern, matchesCalls } from '../cel/regex.js';
 import type { CompiledQuestion } from '../model.js';
 import type { ProblemList } from '../problems.js';
 
@@ -42,7 +42,7 @@ export function checkCost(
     const pattern = literalPattern(call);
     if (pattern === undefined) continue;
     const compiled = compileRe2(pattern);
-    if ('message' in compiled && !('matcher' in compiled)) {
+    if (isRegexProblem(compiled)) {
       problems.add(
         'invalid_regex',
         `'${pattern}' is not an RE2 pattern (linear time, no backreferences or lookaround): ${compiled.message}`,

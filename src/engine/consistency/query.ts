@@ -79,7 +79,7 @@ export function compatibleWith(form: ConsistencyForm, layer: number, value: numb
   const key = form.valueBase[layer] + value;
   const known = cache.get(key);
   if (known !== undefined) return known;
-  const fixed = new Int32Array(form.domain.length).fill(-1);
+  const fixed = freeAssignment(form);
   fixed[layer] = value;
   const { supported, consistent } = supports(form, fixed);
   // A value with no completion at all is compatible with nothing.
@@ -92,7 +92,7 @@ export function compatibleWith(form: ConsistencyForm, layer: number, value: numb
 export function liveValues(form: ConsistencyForm): Uint8Array {
   let live = liveCache.get(form);
   if (live === undefined) {
-    live = supports(form, new Int32Array(form.domain.length).fill(-1)).supported;
+    live = supports(form, freeAssignment(form)).supported;
     liveCache.set(form, live);
   }
   return live;

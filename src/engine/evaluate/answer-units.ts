@@ -1,4 +1,5 @@
 import type { ConsistencyForm } from '../consistency/form.js';
+import { freeAssignment } from '../consistency/query.js';
 import type { CelValue, CompiledModel, CompiledQuestion } from '../model.js';
 import type { EvaluationState } from './state.js';
 
@@ -66,7 +67,7 @@ function toUnit(
 
 /** The restriction array of a set of units (every other layer free). */
 export function restrict(form: ConsistencyForm, units: readonly AnswerUnit[]): Int32Array {
-  const fixed = new Int32Array(form.domain.length).fill(-1);
+  const fixed = freeAssignment(form);
   for (const unit of units)
     for (let i = 0; i < unit.layers.length; i++) fixed[unit.layers[i]] = unit.values[i];
   return fixed;

@@ -9,7 +9,12 @@ import {
 import { quickXplain } from '../consistency/quickxplain.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
-import { explainRules, isUnconditionalTable, ruleQuestions } from './rule-mentions.js';
+import {
+  diagramSources,
+  explainRules,
+  isUnconditionalTable,
+  ruleQuestions,
+} from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
 import { computeValues } from './values.js';
 
@@ -124,7 +129,7 @@ export function exactAvailability(
   if (!consistent) state.answerReasons = [...state.unavailableBecause];
   const unitOf = new Array<AnswerUnit | undefined>(model.questions.length);
   for (const unit of units) unitOf[unit.question] = unit;
-  const inDiagram = new Set(form.partSources);
+  const inDiagram = diagramSources(model);
   for (const question of model.questions) {
     if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
     const first = form.firstLayer[question.index];
@@ -139,9 +144,7 @@ export function exactAvailability(
       const localReasons = local?.[o];
       if (supported[form.valueBase[layer] + value] === 1) {
         // Reasons from outside the diagram (e.g. a rule whose `when` reads a number) still hold.
-        const outside = localReasons?.filter(
-          (key) => !inDiagram.has(sourceOf(question.key, key, options)),
-        );
+        const outside = localReasons?.filter((key) => !inDiagram.has(sourceOf(question, key)));
         if (outside !== undefined && outside.length > 0)
           (reasons ??= new Array(options.length))[o] = outside;
         continue;
@@ -163,13 +166,9 @@ export function exactAvailability(
 }
 
 /** `rules.<key>` for a rule reason, `questions.<q>.options.<o>` for an option's own key. */
-function sourceOf(
-  questionKey: string,
-  reason: string,
-  options: CompiledModel['questions'][number]['options'],
-): string {
-  return options.some((option) => option.key === reason)
-    ? `questions.${questionKey}.options.${reason}`
+function sourceOf(question: CompiledModel['questions'][number], reason: string): string {
+  return question.optionIndex.has(reason)
+    ? `questions.${question.key}.options.${reason}`
     : `rules.${reason}`;
 }
 

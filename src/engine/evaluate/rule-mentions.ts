@@ -7,6 +7,8 @@ interface Mentions {
   readonly byRule: ReadonlyMap<string, readonly number[]>;
   /** Rule keys of the diagram's tables that always apply (no `when`). */
   readonly unconditionalTables: ReadonlySet<string>;
+  /** Sources (`rules.<key>`, `questions.<q>.options.<o>`) compiled into the diagram. */
+  readonly inDiagram: ReadonlySet<string>;
 }
 
 const mentionsByModel = new WeakMap<CompiledModel, Mentions>();
@@ -32,9 +34,14 @@ function mentions(model: CompiledModel): Mentions {
     byRule.set(rule.key, [...named]);
     if (rule.table !== undefined && rule.when === undefined) unconditionalTables.add(rule.key);
   }
-  const result = { byQuestion: lists, byRule, unconditionalTables };
+  const result = { byQuestion: lists, byRule, unconditionalTables, inDiagram };
   mentionsByModel.set(model, result);
   return result;
+}
+
+/** The sources the model's diagram was compiled from, as a set (built once per model). */
+export function diagramSources(model: CompiledModel): ReadonlySet<string> {
+  return mentions(model).inDiagram;
 }
 
 /** The rule is a table of the diagram without `when`: its rows alone decide. */
