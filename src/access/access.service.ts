@@ -80,13 +80,6 @@ export class AccessService {
     throw ApiError.notFound();
   }
 
-  /** Inviting into a company: whoever may act for it (admins, its members); else 404. */
-  async requireInviter(principal: Principal, companyId: number): Promise<void> {
-    if (!(await this.isCompanyMember(principal, companyId))) {
-      throw ApiError.notFound('No company found');
-    }
-  }
-
   /** An invitation is its invitee's alone: another caller gets 404, as if there were none. */
   requireInvitee<T extends { email: string; acceptedAt: Date | null }>(
     principal: Principal,

@@ -1,3 +1,5 @@
+import { isCanonicalId } from '../common/http/id-param.js';
+
 /** The `typ` claim of each kind of JWT: a token of one kind is never accepted as another. */
 export const TOKEN_TYPES = {
   access: 'access',
@@ -31,7 +33,6 @@ export function hasRequiredClaims(claims: JwtClaims, typ: TokenType): boolean {
     claims.typ === typ &&
     typeof claims.exp === 'number' &&
     Number.isFinite(claims.exp) &&
-    typeof claims.sub === 'string' &&
-    /^[1-9]\d{0,9}$/.test(claims.sub)
+    isCanonicalId(claims.sub)
   );
 }

@@ -21,7 +21,8 @@ export class InvitationsService {
   ) {}
 
   async invite(principal: Principal, companyId: number, email: string): Promise<InvitationSentDto> {
-    await this.access.requireInviter(principal, companyId);
+    // Whoever sees the company may invite (admins, its members); else 404.
+    await this.access.requireCompany(principal, companyId);
     const normalized = email.trim().toLowerCase();
     await this.invitations.upsert(companyId, normalized, principal.userId);
     return { company_id: companyId, email: normalized };

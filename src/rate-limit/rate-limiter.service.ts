@@ -19,26 +19,14 @@ export class RateLimiterService implements OnApplicationShutdown {
       : new MemoryRateLimitStore();
   }
 
-  /** Counts a hit on every key; 429 with Retry-After when any is over `max`. */
-  async consume(keys: string[], max: number, windowSeconds: number): Promise<void> {
-    let retryAfter = 0;
-    for (const key of keys) {
-      const { count, resetInSeconds } = await this.hit(key, windowSeconds);
-      if (count > max) retryAfter = Math.max(retryAfter, resetInSeconds);
-    }
-    if (retryAfter > 0) throw tooManyRequests(retryAfter);
-  }
-
   /** Adds one hit to each key (failures counted after the fact). */
   async record(keys: string[], windowSeconds: number): Promise<void> {
-    for (const key of keys) await this.hit(key, windowSeconds);
+    await Promise.all(keys.map((key) => this.hit(key, windowSeconds)));
   }
 
   /** Counts in the current windows, without adding hits. */
   async counts(keys: string[]): Promise<Array<{ count: number; resetInSeconds: number }>> {
-    const answers: Array<{ count: number; resetInSeconds: number }> = [];
-    for (const key of keys) answers.push(await this.guarded(() => this.store.peek(key)));
-    return answers;
+    return Promise.all(keys.map((key) => this.guarded(() => this.store.peek(key))));
   }
 
   /**

@@ -116,6 +116,8 @@ describe('invitations and member removal', () => {
     const before = await rowSnapshot(ctx);
     expectEnvelope(await invite(outsider, 'someone@example.test'), 404);
     expectEnvelope(await invite(outsider, 'someone@example.test', 999999), 404);
+    // An admin may invite into any company, but not into one that does not exist.
+    expectEnvelope(await invite(admin, 'someone@example.test', 999999), 404);
     expectEnvelope(await invite(owner, 'not-an-email'), 400);
     expect(await rowSnapshot(ctx)).toEqual(before);
   });

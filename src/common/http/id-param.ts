@@ -7,12 +7,17 @@ export const MAX_ID = 2_147_483_647;
 /** The one spelling of an id: decimal digits, no sign, space, leading zero, point or exponent. */
 const CANONICAL_ID = /^[1-9][0-9]{0,9}$/;
 
+/** `raw` is an id spelled canonically (the range is parseId's business). */
+export function isCanonicalId(raw: unknown): raw is string {
+  return typeof raw === 'string' && CANONICAL_ID.test(raw);
+}
+
 /**
  * Ids in paths are canonical positive integers up to MAX_ID; anything else (`0x1`, `1.0`,
  * ` 1`, `+1`, `01`) names nothing (404), so one resource has exactly one URL.
  */
 export function parseId(raw: unknown): number {
-  const value = typeof raw === 'string' && CANONICAL_ID.test(raw) ? Number(raw) : NaN;
+  const value = isCanonicalId(raw) ? Number(raw) : NaN;
   if (!Number.isInteger(value) || value < 1 || value > MAX_ID) throw ApiError.notFound();
   return value;
 }
