@@ -13,6 +13,7 @@ import { propagatedCheck } from '../../../src/engine/evaluate/propagated.js';
 import {
   type Assignment,
   allAssignments,
+  validAssignments,
   celValue,
   type Constraint,
   constraintsOf,
@@ -30,7 +31,7 @@ interface Fix {
 const agrees = (assignment: Assignment, fixes: readonly Fix[]): boolean =>
   fixes.every((fix) => (assignment[fix.question] & fix.mask) === (fix.code & fix.mask));
 
-const MODELS = Number(process.env.PROPAGATION_MODELS ?? 150);
+const MODELS = Number(process.env.PROPAGATION_MODELS ?? 100);
 
 /** The model reduced to one table (the first), literal `required`, no other expressions. */
 function singleTable(document: Record<string, unknown>): Record<string, unknown> {
@@ -69,14 +70,29 @@ function bergeAcyclic(constraints: readonly Constraint[]): boolean {
 
 /** A brute-force oracle over every assignment: exact, and one constraint at a time. */
 class Oracle {
-  private readonly all: Assignment[];
-  private readonly holds: boolean[][];
+  /** Per constraint: the questions it reads and its satisfying assignments of them. */
+  private readonly locals: Array<{ questions: Set<number>; satisfying: Assignment[] }>;
   private readonly valid: Assignment[];
   constructor(model: CompiledModel, specs: Specs) {
-    const constraints = constraintsOf(model, specs);
-    this.all = allAssignments(specs);
-    this.holds = constraints.map((c) => this.all.map((a) => c.holds(a)));
-    this.valid = this.all.filter((_, k) => this.holds.every((row) => row[k]));
+    this.valid = validAssignments(model, specs);
+    this.locals = constraintsOf(model, specs).map((constraint) => {
+      const questions = new Set(
+        constraint.scope.map((layer) =>
+          specs.findIndex((spec) => spec.key === layer.split('.')[0]),
+        ),
+      );
+      // Only the constraint's questions vary (it reads no other): the rest stay 0.
+      const partial = allAssignments(specs.filter((_, q) => questions.has(q)));
+      const order = [...questions].sort((a, b) => a - b);
+      const satisfying = partial
+        .map((values) => {
+          const assignment = specs.map(() => 0);
+          order.forEach((q, i) => (assignment[q] = values[i]));
+          return assignment;
+        })
+        .filter((assignment) => constraint.holds(assignment));
+      return { questions, satisfying };
+    });
   }
   count(fixes: readonly Fix[]): number {
     return this.valid.filter((a) => agrees(a, fixes)).length;
@@ -86,7 +102,10 @@ class Oracle {
   }
   /** Every constraint alone has an assignment agreeing with the fixes. */
   local(fixes: readonly Fix[]): boolean {
-    return this.holds.every((row) => this.all.some((a, k) => row[k] && agrees(a, fixes)));
+    return this.locals.every(({ questions, satisfying }) => {
+      const relevant = fixes.filter((fix) => questions.has(fix.question));
+      return satisfying.some((a) => agrees(a, relevant));
+    });
   }
 }
 
