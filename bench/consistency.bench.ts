@@ -7,7 +7,13 @@
  * with a sales file, a replay of sold configurations in random order (no option a
  * sold car used may ever be reported unavailable). Then generated table models of
  * growing size (compile growth, counts past 2^53) and the budget fallback.
- * Env: WALKS (default 30), SALES_LIMIT (cars replayed, default 400), SEED.
+ * Exits non-zero when a random walk over the model dead-ends or ends invalid, or a
+ * sold option is reported unavailable (CI runs it on renault-medium when ../shared
+ * is there). Past the budget (propagation) walks are reported, never failed: the
+ * fallback is sound, not complete.
+ * Env: WALKS (default 30), SALES_LIMIT (cars replayed, default 400), FALLBACK_WALKS
+ * (walks with the model compiled past the budget, default 10; 0 skips),
+ * SKIP_GENERATED=1, SEED.
  */
 import { readFileSync } from 'node:fs';
 import {
@@ -90,7 +96,7 @@ function randomWalk(model: CompiledModel): { valid: boolean; deadEnd: string | u
 }
 
 /** Enters sold cars in random order; every value a car used must be available when entered. */
-function replaySales(model: CompiledModel, path: string, limit: number): void {
+function replaySales(model: CompiledModel, path: string, limit: number): number {
   const lines = readFileSync(path, 'utf8').trim().split('\n');
   const keys = lines[0].trim().split(/\s+/);
   const cars = shuffle(lines.slice(1)).slice(0, limit);
@@ -115,65 +121,90 @@ function replaySales(model: CompiledModel, path: string, limit: number): void {
     `  sales replay: ${cars.length} cars, ${entered} answers entered in random order, ` +
       `${hidden} times a sold option was reported unavailable (must be 0)`,
   );
+  return hidden;
 }
 
-function benchModel(path: string, salesPath: string | undefined): void {
-  console.log(`model ${path}`);
-  const { model } = compileTimed(JSON.parse(readFileSync(path, 'utf8')));
-  const walks = Number(process.env.WALKS ?? 30);
+/** Random walks; returns how many did not end valid. */
+function walks(model: CompiledModel, count: number, label: string): number {
   let ended = 0;
   const deadEnds: string[] = [];
   timings.length = 0;
-  for (let w = 0; w < walks; w++) {
+  for (let w = 0; w < count; w++) {
     const walk = randomWalk(model);
     if (walk.valid) ended++;
     if (walk.deadEnd !== undefined) deadEnds.push(walk.deadEnd);
   }
   console.log(
-    `  random walks: ${ended}/${walks} ended valid, ${deadEnds.length} dead ends` +
-      `${deadEnds.length > 0 ? ` (at ${deadEnds.join(', ')})` : ''}`,
+    `  ${label}: ${ended}/${count} ended valid, ${deadEnds.length} dead ends` +
+      `${deadEnds.length > 0 ? ` (at ${deadEnds.join(', ')})` : ''}; evaluation median ` +
+      `${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))} over ${timings.length}`,
   );
-  console.log(
-    `  evaluation (exact availability, conflicts_with, count): median ${ms(percentile(timings, 0.5))}, ` +
-      `p99 ${ms(percentile(timings, 0.99))} over ${timings.length} evaluations`,
-  );
+  return count - ended;
+}
+
+/** The guarantee failed (a dead end, an invalid walk, a sold option unavailable). */
+let failures = 0;
+
+function benchModel(path: string, salesPath: string | undefined): void {
+  console.log(`model ${path}`);
+  const document: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  const { model } = compileTimed(document);
+  failures += walks(model, Number(process.env.WALKS ?? 30), 'random walks (exact availability)');
   if (salesPath !== undefined) {
     timings.length = 0;
-    replaySales(model, salesPath, Number(process.env.SALES_LIMIT ?? 400));
+    failures += replaySales(model, salesPath, Number(process.env.SALES_LIMIT ?? 400));
     console.log(
       `  evaluation during replay: median ${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))}`,
     );
+  }
+  const fallbackWalks = Number(process.env.FALLBACK_WALKS ?? 10);
+  if (fallbackWalks > 0) {
+    console.log('  past the budget (MODEL_CONSISTENCY_MS=0: propagation over each part):');
+    const { model: propagated } = compileTimed(document, { consistencyMs: 0 });
+    walks(propagated, fallbackWalks, 'random walks (propagation)');
   }
 }
 
 function benchGenerated(): void {
   console.log('generated table models (questions × options, tables, rows in all)');
-  for (const size of [
+  const sizes = [
     { questions: 50, options: 6, rows: 200 },
     { questions: 100, options: 8, rows: 2_000 },
     { questions: 200, options: 10, rows: 20_000 },
     { questions: 400, options: 10, rows: 60_000 },
-  ]) {
+    { questions: 800, options: 10, rows: 120_000 },
+  ];
+  const walkCount = Number(process.env.GENERATED_WALKS ?? 5);
+  for (const size of sizes) {
     const document = generateTableModel(size.questions, size.options, size.rows, 7);
     console.log(`${size.questions} questions, ${size.options} options, ${size.rows} table rows`);
     const { model } = compileTimed(document);
-    timings.length = 0;
-    for (let w = 0; w < 5; w++) randomWalk(model);
-    console.log(
-      `  evaluation median ${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))}`,
-    );
+    const count = model.consistency.analysis.configurations;
+    console.log(`  count: ${count.length} digits (2^53 has 16)`);
+    failures += walks(model, walkCount, 'random walks (exact)');
   }
-  console.log('budget fallback: 400 questions with a 200 ms / 4 MB budget');
-  const document = generateTableModel(400, 10, 60_000, 7);
-  const { model } = compileTimed(document, {
-    consistencyMs: 200,
-    consistencyBytes: 4 * 1024 * 1024,
-  });
-  timings.length = 0;
-  const line = evaluate(model, {}).line;
-  console.log(`  line consistency ${JSON.stringify(line.consistency)}`);
+  for (const size of [sizes[3], sizes[4]]) {
+    console.log(
+      `budget fallback: ${size.questions} questions with a 200 ms / 4 MB budget (propagation)`,
+    );
+    const document = generateTableModel(size.questions, size.options, size.rows, 7);
+    const { model } = compileTimed(document, {
+      consistencyMs: 200,
+      consistencyBytes: 4 * 1024 * 1024,
+    });
+    const line = evaluate(model, {}).line;
+    const { configurations, ...rest } = line.consistency;
+    console.log(
+      `  line consistency ${JSON.stringify(rest)}, configurations (upper bound) ${configurations.length} digits`,
+    );
+    walks(model, walkCount, 'random walks (propagation)');
+  }
 }
 
 const [modelPath, salesPath] = process.argv.slice(2);
 if (modelPath !== undefined) benchModel(modelPath, salesPath);
 if (process.env.SKIP_GENERATED !== '1') benchGenerated();
+if (failures > 0) {
+  console.log(`FAILED: ${failures} walks or sold options broke the no-dead-ends guarantee`);
+  process.exitCode = 1;
+}
