@@ -80,7 +80,10 @@ function compileTimed(document: unknown, limits = {}): { model: CompiledModel; t
   return { model: result.model, totalMs };
 }
 
-/** Answers every question in random order, always picking an available option. */
+/**
+ * Answers every question in random order, always picking an available option; a dead
+ * end is a required question with none left.
+ */
 function randomWalk(model: CompiledModel): { valid: boolean; deadEnd: string | undefined } {
   const answers: Answers = {};
   for (const question of shuffle([...model.questions])) {
@@ -88,7 +91,11 @@ function randomWalk(model: CompiledModel): { valid: boolean; deadEnd: string | u
     const current = line.questions[question.index];
     if (!current.visible || question.options.length === 0) continue;
     const available = (current.options ?? []).filter((option) => option.available);
-    if (available.length === 0) return { valid: false, deadEnd: question.key };
+    if (available.length === 0) {
+      // An optional question may stay unanswered (no value matches every row).
+      if (!current.required) continue;
+      return { valid: false, deadEnd: question.key };
+    }
     const pick = available[Math.floor(random() * available.length)];
     answers[question.key] = { values: [pick.key] };
   }
