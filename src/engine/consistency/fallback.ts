@@ -45,6 +45,8 @@ export function compileFallback(
   const deadline = performance.now() + budget.consistencyMs;
   const forest = new Forest(plan.domain);
   const left = [...finitePart.left];
+  /** Parts that did not fit in the propagation budget (named in `reason`, the first few). */
+  const dropped: string[] = [];
   const partial = new Set<string>();
   let store: MddStore;
   let builder: PartBuilder;
@@ -72,7 +74,7 @@ export function compileFallback(
   for (let part = 0; part < finitePart.parts.length; part++) {
     const source = finitePart.parts[part].source;
     if (performance.now() > deadline || forest.bytes > budget.consistencyBytes) {
-      left.push(`${source}: past the propagation budget`);
+      dropped.push(source);
       continue;
     }
     if (tryBuild(part)) continue;
@@ -81,11 +83,15 @@ export function compileFallback(
     pending = [];
     renew();
     if (tryBuild(part)) continue;
-    left.push(`${source}: past the propagation budget`);
+    dropped.push(source);
     renew();
   }
   built.push(...forest.add(store!, pending));
   renew();
+  if (dropped.length > 0) {
+    const named = dropped.slice(0, 5).join(', ') + (dropped.length > 5 ? ', …' : '');
+    left.push(`${dropped.length} parts past the propagation budget (${named})`);
+  }
   const flat = forest.finish();
   const partSources = built
     .map((part) => finitePart.parts[part].source)

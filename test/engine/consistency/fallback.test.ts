@@ -160,6 +160,44 @@ describe('consistency past the compile budget: propagation', () => {
     expect(dead.consistency.analysis.dead_options).toEqual(['questions.color.options.red']);
   });
 
+  it('a real overrun (a 200 KB budget): every part is kept, in fresh stores when one fills up', () => {
+    // 40 ten-option questions, 39 tables of 40 rows between random pairs: the conjunction
+    // passes 200 KB of node storage, each part alone stays far below.
+    let seed = 11;
+    const next = (n: number) => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed % n;
+    };
+    const keys = Array.from({ length: 40 }, (_, i) => `q${i}`);
+    const values = Array.from({ length: 10 }, (_, i) => `o${i}`);
+    const document = model({
+      questions: keys.map((key) => choice(key, values)),
+      rules: keys.slice(1).map((key, i) => {
+        const other = keys[next(i + 1)];
+        const rows = Array.from({ length: 40 }, () => [values[next(10)], values[next(10)]]);
+        return table(`t${i}`, [other, key], rows);
+      }),
+    });
+    const result = compileModel(document, { consistencyBytes: 200_000 });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const form = result.model.consistency;
+    expect(form.compiled).toBe(false);
+    expect(form.reason).toMatch(/passed 200000 bytes; availability by propagation over each part$/);
+    expect(form.partRoots.length).toBe(40 + 39);
+    const exact = compileOk(document);
+    for (const answers of [{ q3: 'o1' }, { q7: 'o2', q20: 'o5' }, { q1: 'o0', q39: 'o9' }]) {
+      const propagated = evaluate(result.model, answers);
+      const complete = evaluate(exact, answers);
+      for (const key of keys) {
+        const offered = question(propagated, key).options?.map((o) => o.available);
+        const exactly = question(complete, key).options?.map((o) => o.available);
+        // Sound: whatever has a completion is offered.
+        exactly?.forEach((available, o) => available && expect(offered?.[o]).toBe(true));
+      }
+    }
+  });
+
   it('the propagation form round-trips through bytes', () => {
     const compiled = fallback(chain);
     const back = deserializeConsistency(serializeConsistency(compiled.consistency));
