@@ -45,48 +45,53 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
 
 /**
  * Why `value` (a plain object, at `path`) may not pass: too many members, too deep, or
- * a reserved key (with its path). Iterative, linear in the object's size; paths are
- * built as it goes down containers only (answers' values are mostly primitives).
+ * a reserved key (with its path). Linear in the object's size; recursion is bounded by
+ * PASS_THROUGH_MAX_DEPTH, and paths are built only for problems.
  */
 export function passThroughProblems(value: object, path: string, maxKeys: number): Problem[] {
-  const problems: Problem[] = [];
   const width = Object.keys(value).length;
   if (width > maxKeys) {
-    problems.push({
-      code: 'too_many_members',
-      message: `${path} has ${width} members; at most ${maxKeys} are accepted`,
+    const message = `${path} has ${width} members; at most ${maxKeys} are accepted`;
+    return [{ code: 'too_many_members', message, path }];
+  }
+  const problems: Problem[] = [];
+  // The keys down to the container being visited (numbers: array indexes).
+  const trail: Array<string | number> = [];
+  const pathTo = (key: string): string =>
+    [...trail, key].reduce<string>(
+      (at, step) => (typeof step === 'number' ? `${at}[${step}]` : `${at}.${step}`),
       path,
-    });
-    return problems;
-  }
-  const stack: Array<[object, string, number]> = [[value, path, 1]];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const [node, at, depth] = item;
+    );
+  const visit = (node: object, depth: number): boolean => {
     if (depth > PASS_THROUGH_MAX_DEPTH) {
-      problems.push({
-        code: 'too_deep',
-        message: `${path} is nested deeper than ${PASS_THROUGH_MAX_DEPTH} levels`,
-        path,
-      });
-      return problems;
+      const message = `${path} is nested deeper than ${PASS_THROUGH_MAX_DEPTH} levels`;
+      problems.splice(0, problems.length, { code: 'too_deep', message, path });
+      return false;
     }
-    const array = Array.isArray(node);
-    for (const key of Object.keys(node)) {
-      const child = (node as Record<string, unknown>)[key];
-      const container = child !== null && typeof child === 'object';
-      const reserved = !array && RESERVED_KEYS.has(key);
-      if (!container && !reserved) continue;
-      const childPath = array ? `${at}[${key}]` : `${at}.${key}`;
-      if (reserved) {
-        problems.push({
-          code: 'reserved_key',
-          message: `'${key}' is not accepted as a key`,
-          path: childPath,
-        });
-        if (problems.length >= MAX_PROBLEMS) return problems;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const child: unknown = node[i];
+        if (child === null || typeof child !== 'object') continue;
+        trail.push(i);
+        if (!visit(child, depth + 1)) return false;
+        trail.pop();
       }
-      if (container) stack.push([child, childPath, depth + 1]);
+      return true;
     }
-  }
+    for (const key of Object.keys(node)) {
+      if (RESERVED_KEYS.has(key)) {
+        const message = `'${key}' is not accepted as a key`;
+        problems.push({ code: 'reserved_key', message, path: pathTo(key) });
+        if (problems.length >= MAX_PROBLEMS) return false;
+      }
+      const child = (node as Record<string, unknown>)[key];
+      if (child === null || typeof child !== 'object') continue;
+      trail.push(key);
+      if (!visit(child, depth + 1)) return false;
+      trail.pop();
+    }
+    return true;
+  };
+  visit(value, 1);
   return problems;
 }
