@@ -1,7 +1,7 @@
 import type { ConsistencyForm } from '../consistency/form.js';
+import { countCompletions } from '../consistency/count.js';
 import {
   compatibleWith,
-  countCompletions,
   isConsistent,
   liveValues,
   supports,
