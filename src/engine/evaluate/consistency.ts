@@ -2,6 +2,7 @@ import type { ConsistencyForm } from '../consistency/form.js';
 import { countCompletions } from '../consistency/count.js';
 import {
   compatibleWith,
+  freeAssignment,
   isConsistent,
   liveValues,
   supports,
@@ -10,9 +11,9 @@ import { quickXplain } from '../consistency/quickxplain.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
 import {
-  diagramSources,
   explainRules,
   isUnconditionalTable,
+  outsideDiagram,
   ruleQuestions,
 } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
@@ -20,6 +21,13 @@ import { computeValues } from './values.js';
 
 const USER = (source: string): boolean => source === 'user';
 const SOFT = (source: string): boolean => source === 'default' || source === 'trigger';
+
+/** The user's answers as diagram restrictions, once per evaluation. */
+export interface Settled {
+  readonly units: AnswerUnit[];
+  /** `restrict(form, units)`. */
+  readonly fixed: Int32Array;
+}
 
 /**
  * After the value phase (MODEL_FORMAT.md "Consistency: no dead ends"): the user's
@@ -32,7 +40,7 @@ const SOFT = (source: string): boolean => source === 'default' || source === 'tr
 export function settleConsistency(
   model: CompiledModel,
   state: EvaluationState,
-): AnswerUnit[] | undefined {
+): Settled | undefined {
   const form = model.consistency;
   if (!form.compiled) {
     // Past the compile budget: local availability, and the count is an upper bound.
@@ -44,30 +52,33 @@ export function settleConsistency(
     return undefined;
   }
   let units = answerUnits(model, state, USER);
-  if (!isConsistent(form, restrict(form, units))) {
+  let fixed = restrict(form, units);
+  if (!isConsistent(form, fixed)) {
     state.conflict = minimalConflict(model, units);
-    return units;
+    return { units, fixed };
   }
-  const warningCount = state.warnings.length;
-  for (let round = 0; round < model.questions.length; round++) {
+  // Each round suppresses a (question, source) pair for good (its triggers, then its
+  // default), so there are at most two rounds per finite question; the value phase
+  // charges its cost once however many rounds run (EvaluationState.startValuePhase).
+  const scratch = freeAssignment(form);
+  for (let round = 0; round < 2 * form.firstLayer.length; round++) {
     const soft = answerUnits(model, state, SOFT);
-    if (soft.length === 0 || isConsistent(form, restrict(form, [...units, ...soft]))) break;
+    if (soft.length === 0 || isConsistent(form, restrict(form, soft, fixed, scratch))) break;
     // The first soft value (in value order) after which no completion is left.
     let fits = 0;
     let breaks = soft.length;
     while (breaks - fits > 1) {
       const middle = (fits + breaks) >> 1;
-      if (isConsistent(form, restrict(form, [...units, ...soft.slice(0, middle)]))) fits = middle;
+      if (isConsistent(form, restrict(form, soft.slice(0, middle), fixed, scratch))) fits = middle;
       else breaks = middle;
     }
     suppress(model, state, soft[breaks - 1].question);
-    state.warnings.length = warningCount;
-    for (let t = 0; t < state.triggerApplied.length; t++) state.triggerApplied[t] = {};
     computeValues(model, state);
     units = answerUnits(model, state, USER);
-    if (!isConsistent(form, restrict(form, units))) break;
+    fixed = restrict(form, units);
+    if (!isConsistent(form, fixed)) break;
   }
-  return units;
+  return { units, fixed };
 }
 
 function suppress(model: CompiledModel, state: EvaluationState, q: number): void {
@@ -116,10 +127,9 @@ export function reportConflict(state: EvaluationState): void {
 export function exactAvailability(
   model: CompiledModel,
   state: EvaluationState,
-  units: readonly AnswerUnit[],
+  { units, fixed }: Settled,
 ): void {
   const form = model.consistency;
-  const fixed = restrict(form, units);
   const { supported, consistent } = supports(form, fixed);
   state.consistency = {
     exact: form.exact,
@@ -129,7 +139,6 @@ export function exactAvailability(
   if (!consistent) state.answerReasons = [...state.unavailableBecause];
   const unitOf = new Array<AnswerUnit | undefined>(model.questions.length);
   for (const unit of units) unitOf[unit.question] = unit;
-  const inDiagram = diagramSources(model);
   for (const question of model.questions) {
     if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
     const first = form.firstLayer[question.index];
@@ -144,9 +153,14 @@ export function exactAvailability(
       const localReasons = local?.[o];
       if (supported[form.valueBase[layer] + value] === 1) {
         // Reasons from outside the diagram (e.g. a rule whose `when` reads a number) still hold.
-        const outside = localReasons?.filter((key) => !inDiagram.has(sourceOf(question, key)));
-        if (outside !== undefined && outside.length > 0)
-          (reasons ??= new Array(options.length))[o] = outside;
+        if (
+          localReasons !== undefined &&
+          localReasons.some((key) => outsideDiagram(model, question, key))
+        ) {
+          (reasons ??= new Array(options.length))[o] = localReasons.filter((key) =>
+            outsideDiagram(model, question, key),
+          );
+        }
         continue;
       }
       const conflict = explainOption(model, form, units, unitOf, localReasons, state.values, {
@@ -163,13 +177,6 @@ export function exactAvailability(
     state.unavailableBecause[question.index] = reasons;
     state.conflictsWith[question.index] = conflicts;
   }
-}
-
-/** `rules.<key>` for a rule reason, `questions.<q>.options.<o>` for an option's own key. */
-function sourceOf(question: CompiledModel['questions'][number], reason: string): string {
-  return question.optionIndex.has(reason)
-    ? `questions.${question.key}.options.${reason}`
-    : `rules.${reason}`;
 }
 
 /** A minimal set of the user's other answers that, with this value, has no completion. */

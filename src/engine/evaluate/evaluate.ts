@@ -60,10 +60,10 @@ function buildLine(
   checkValidity(model, request.now ?? new Date(), state);
   readAnswers(model, request.questions, state);
   computeValues(model, state);
-  const units = settleConsistency(model, state);
+  const settled = settleConsistency(model, state);
   gateRules(model, state);
   computeAvailability(model, state);
-  if (units !== undefined) exactAvailability(model, state, units);
+  if (settled !== undefined) exactAvailability(model, state, settled);
   checkAnswers(model, state);
   reportConflict(state);
   const rules = evaluateRules(model, state, texts);

@@ -3,12 +3,12 @@ import type { CompiledModel } from '../model.js';
 interface Mentions {
   /** Per question: the rules (keys) of the diagram whose table or expressions name it. */
   readonly byQuestion: ReadonlyArray<readonly string[]>;
-  /** Per rule key: the questions it names. */
+  /** Per rule key of the diagram (only those): the questions it names. */
   readonly byRule: ReadonlyMap<string, readonly number[]>;
   /** Rule keys of the diagram's tables that always apply (no `when`). */
   readonly unconditionalTables: ReadonlySet<string>;
-  /** Sources (`rules.<key>`, `questions.<q>.options.<o>`) compiled into the diagram. */
-  readonly inDiagram: ReadonlySet<string>;
+  /** Per question, per option: 1 when its `available_if` is compiled into the diagram. */
+  readonly conditionsInDiagram: ReadonlyArray<Uint8Array>;
 }
 
 const mentionsByModel = new WeakMap<CompiledModel, Mentions>();
@@ -34,14 +34,34 @@ function mentions(model: CompiledModel): Mentions {
     byRule.set(rule.key, [...named]);
     if (rule.table !== undefined && rule.when === undefined) unconditionalTables.add(rule.key);
   }
-  const result = { byQuestion: lists, byRule, unconditionalTables, inDiagram };
+  const conditionsInDiagram = model.questions.map((question) =>
+    Uint8Array.from(question.options, (option) =>
+      inDiagram.has(`questions.${question.key}.options.${option.key}`) ? 1 : 0,
+    ),
+  );
+  const result = {
+    byQuestion: lists,
+    byRule,
+    unconditionalTables,
+    conditionsInDiagram,
+  };
   mentionsByModel.set(model, result);
   return result;
 }
 
-/** The sources the model's diagram was compiled from, as a set (built once per model). */
-export function diagramSources(model: CompiledModel): ReadonlySet<string> {
-  return mentions(model).inDiagram;
+/**
+ * An option's local reason (a rule key, or its own key for `available_if`) comes from a
+ * part the diagram does not hold (e.g. a rule whose `when` reads a number).
+ */
+export function outsideDiagram(
+  model: CompiledModel,
+  question: CompiledModel['questions'][number],
+  reason: string,
+): boolean {
+  const option = question.optionIndex.get(reason);
+  const known = mentions(model);
+  if (option !== undefined) return known.conditionsInDiagram[question.index][option] === 0;
+  return !known.byRule.has(reason);
 }
 
 /** The rule is a table of the diagram without `when`: its rows alone decide. */
