@@ -50,18 +50,56 @@ function aliveNodes(
   return alive;
 }
 
-/** One scratch buffer per form for consistency checks (evaluation is synchronous). */
-const scratch = new WeakMap<ConsistencyForm, Uint8Array>();
+/** Per form: a visit stamp per node, for consistency checks (evaluation is synchronous). */
+const visits = new WeakMap<
+  ConsistencyForm,
+  { stamp: Int32Array; epoch: number; stack: Int32Array }
+>();
 
-/** Whether the answers have a valid completion. */
+/**
+ * Whether the answers have a valid completion: a depth-first search from the root
+ * along allowed edges that stops at the first path found. Every node is on some path
+ * to TRUE (the diagram is reduced), so reaching a node below the deepest restricted
+ * layer is enough. Most checks (QuickXplain's, soft values') touch a small part of
+ * the diagram this way, where a full bottom-up pass touched every node.
+ */
 export function isConsistent(form: ConsistencyForm, fixed: Int32Array): boolean {
-  if (form.root <= TRUE) return form.root === TRUE;
-  let buffer = scratch.get(form);
-  if (buffer === undefined) {
-    buffer = new Uint8Array(form.nodeLayer.length);
-    scratch.set(form, buffer);
+  const { nodeLayer, kidStart, kids, domain, root } = form;
+  if (root <= TRUE) return root === TRUE;
+  let deepest = fixed.length - 1;
+  while (deepest >= 0 && fixed[deepest] < 0) deepest--;
+  if (nodeLayer[root] > deepest) return true;
+  let scratch = visits.get(form);
+  if (scratch === undefined) {
+    const size = nodeLayer.length;
+    scratch = { stamp: new Int32Array(size), epoch: 0, stack: new Int32Array(size) };
+    visits.set(form, scratch);
   }
-  return aliveNodes(form, fixed, buffer)[form.root] === 1;
+  const { stamp, stack } = scratch;
+  if (++scratch.epoch === 0x7fffffff) {
+    stamp.fill(0);
+    scratch.epoch = 1;
+  }
+  const epoch = scratch.epoch;
+  let top = 0;
+  stack[top++] = root;
+  stamp[root] = epoch;
+  while (top > 0) {
+    const id = stack[--top];
+    const layer = nodeLayer[id];
+    const start = kidStart[id];
+    const f = fixed[layer];
+    for (let v = f >= 0 ? f : 0, end = f >= 0 ? f + 1 : domain[layer]; v < end; v++) {
+      const child = kids[start + v];
+      if (child === FALSE) continue;
+      if (child === TRUE || nodeLayer[child] > deepest) return true;
+      if (stamp[child] !== epoch) {
+        stamp[child] = epoch;
+        stack[top++] = child;
+      }
+    }
+  }
+  return false;
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { ConsistencyForm } from '../consistency/form.js';
 import { countCompletions } from '../consistency/count.js';
 import {
   compatibleWith,
@@ -7,7 +6,7 @@ import {
   liveValues,
   supports,
 } from '../consistency/query.js';
-import { quickXplain } from '../consistency/quickxplain.js';
+import { explainConflict } from '../consistency/explain.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
 import {
@@ -95,8 +94,8 @@ function suppress(model: CompiledModel, state: EvaluationState, q: number): void
 
 function minimalConflict(model: CompiledModel, units: AnswerUnit[]): string[] {
   const form = model.consistency;
-  const found = quickXplain(units, (set) => isConsistent(form, restrict(form, set))) ?? units;
-  return found.map((unit) => model.questions[unit.question].key);
+  const found = explainConflict(form, units, freeAssignment(form));
+  return (found ?? units.map((_, i) => i)).map((c) => model.questions[units[c].question].key);
 }
 
 /**
@@ -139,6 +138,7 @@ export function exactAvailability(
   if (!consistent) state.answerReasons = [...state.unavailableBecause];
   const unitOf = new Array<AnswerUnit | undefined>(model.questions.length);
   for (const unit of units) unitOf[unit.question] = unit;
+  const scratch = freeAssignment(form);
   for (const question of model.questions) {
     if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
     const first = form.firstLayer[question.index];
@@ -153,60 +153,61 @@ export function exactAvailability(
       const localReasons = local?.[o];
       if (supported[form.valueBase[layer] + value] === 1) {
         // Reasons from outside the diagram (e.g. a rule whose `when` reads a number) still hold.
-        if (
-          localReasons !== undefined &&
-          localReasons.some((key) => outsideDiagram(model, question, key))
-        ) {
+        if (localReasons?.some((key) => outsideDiagram(model, question, key)) === true) {
           (reasons ??= new Array(options.length))[o] = localReasons.filter((key) =>
             outsideDiagram(model, question, key),
           );
         }
         continue;
       }
-      const conflict = explainOption(model, form, units, unitOf, localReasons, state.values, {
-        question: question.index,
-        layers: [layer],
-        values: [value],
-      });
-      (conflicts ??= new Array(options.length))[o] = conflict;
+      const option = { question: question.index, layer, value };
+      const keys = explainOption(model, units, unitOf, localReasons, state.values, option, scratch);
+      (conflicts ??= new Array(options.length))[o] = keys;
       (reasons ??= new Array(options.length))[o] =
         localReasons !== undefined && localReasons.length > 0
           ? localReasons
-          : explainRules(model, question.index, conflict);
+          : explainRules(model, question.index, keys);
     }
     state.unavailableBecause[question.index] = reasons;
     state.conflictsWith[question.index] = conflicts;
   }
 }
 
-/** A minimal set of the user's other answers that, with this value, has no completion. */
+/**
+ * A minimal set of the user's other answers that, with this value, has no completion:
+ * [] when the model alone excludes it; the one answered column of an excluding table;
+ * one answer the pairwise relation excludes; else QuickXplain over an excluding
+ * table's answered columns, then over every answer. `scratch` is all free.
+ */
 function explainOption(
   model: CompiledModel,
-  form: ConsistencyForm,
   units: readonly AnswerUnit[],
   unitOf: ReadonlyArray<AnswerUnit | undefined>,
   localReasons: readonly string[] | undefined,
   values: ReadonlyArray<unknown>,
-  option: AnswerUnit,
+  { question, layer, value }: { question: number; layer: number; value: number },
+  scratch: Int32Array,
 ): string[] {
-  const { question } = option;
-  const layer = option.layers[0];
-  const value = option.values[0];
-  if (liveValues(form)[form.valueBase[layer] + value] === 0) return []; // the model alone excludes it
-  const consistentWith = (set: readonly AnswerUnit[]): boolean =>
-    isConsistent(form, restrict(form, [...set, option]));
+  const form = model.consistency;
+  if (liveValues(form)[form.valueBase[layer] + value] === 0) return [];
+  const keysOf = (list: readonly AnswerUnit[], found: readonly number[] | undefined): string[] =>
+    (found ?? []).map((c) => model.questions[list[c].question].key);
   // A table that always applies and excludes it with the answers of its other columns:
   // those answers conflict with it; one of them is the whole explanation.
   const tables: AnswerUnit[][] = [];
   for (const reason of localReasons ?? []) {
     if (!isUnconditionalTable(model, reason)) continue;
-    const others = ruleQuestions(model, reason).filter((q) => q !== question);
-    // Only when the user's answers alone fill its columns (a default may be why).
-    if (others.some((q) => values[q] !== null && unitOf[q] === undefined)) continue;
-    const columns = others
-      .map((q) => unitOf[q])
-      .filter((unit): unit is AnswerUnit => unit !== undefined);
-    if (columns.length === 1) return [model.questions[columns[0].question].key];
+    const columns: AnswerUnit[] = [];
+    let byDefault = false;
+    for (const q of ruleQuestions(model, reason)) {
+      if (q === question) continue;
+      const unit = unitOf[q];
+      if (unit !== undefined) columns.push(unit);
+      // Only when the user's answers alone fill its columns (a default may be why).
+      else if (values[q] !== null) byDefault = true;
+    }
+    if (byDefault) continue;
+    if (columns.length === 1) return keysOf(columns, [0]);
     if (columns.length > 1) tables.push(columns);
   }
   // Else often pairwise: one answer that has no completion with this value (cached rows).
@@ -217,23 +218,18 @@ function explainOption(
         return [model.questions[unit.question].key];
     }
   }
-  // A minimal subset of one excluding table's answered columns (a few checks).
-  for (const columns of tables) {
-    const found = quickXplain(columns, consistentWith);
-    if (found !== undefined && found.length > 0)
-      return found.map((unit) => model.questions[unit.question].key);
-  }
-  const candidates: AnswerUnit[] = [];
-  for (const unit of units) {
-    if (unit.question !== question) {
-      candidates.push(unit);
-      continue;
+  // No single answer excludes it: two answered columns of a table that excludes it are
+  // a minimal conflict as they are (no check needed); more, a few checks.
+  scratch[layer] = value;
+  try {
+    for (const columns of tables) {
+      if (columns.length === 2) return keysOf(columns, [0, 1]);
+      const found = explainConflict(form, columns, scratch, layer);
+      if (found !== undefined && found.length > 0) return keysOf(columns, found);
     }
-    // A multi_choice's other selections are part of the conflict (max_selected…).
-    const layers = unit.layers.filter((other) => other !== layer);
-    const values = layers.map(() => 1);
-    if (layers.length > 0) candidates.push({ question, layers, values });
+    // Every answer (the option's own layer left out: a multi_choice's other selections stay).
+    return keysOf(units, explainConflict(form, units, scratch, layer));
+  } finally {
+    scratch[layer] = -1;
   }
-  const found = quickXplain(candidates, consistentWith);
-  return (found ?? []).map((unit) => model.questions[unit.question].key);
 }
