@@ -8,8 +8,16 @@
  * sold car used may ever be reported unavailable). Then generated table models of
  * growing size (compile growth, counts past 2^53) and the budget fallback.
  * Env: WALKS (default 30), SALES_LIMIT (cars replayed, default 400), SEED.
+ *
+ * Same-run comparison (the model given): the answer sets of the random walks evaluated
+ * again, alternately with the diagram (exact consistency) and without it (the same
+ * model compiled with a zero consistency budget: the fallback), and with BASE_ENGINE
+ * (another engine build's index.js, e.g. c628b5b's local check, see engine.bench.ts)
+ * when set; medians and ratios.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import * as engine from '../src/engine/index.js';
 import {
   compileModel,
   type CompiledModel,
@@ -37,7 +45,10 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 const timings: number[] = [];
+/** The answer sets evaluated while recording (for the same-run comparison). */
+let recorded: Answers[] | undefined;
 function evaluate(model: CompiledModel, answers: Answers) {
+  recorded?.push({ ...answers });
   const started = performance.now();
   const result = evaluateConfiguration(model, { modelId: 1, versionNumber: 1, questions: answers });
   timings.push(performance.now() - started);
@@ -124,6 +135,7 @@ function benchModel(path: string, salesPath: string | undefined): void {
   let ended = 0;
   const deadEnds: string[] = [];
   timings.length = 0;
+  recorded = [];
   for (let w = 0; w < walks; w++) {
     const walk = randomWalk(model);
     if (walk.valid) ended++;
@@ -137,6 +149,9 @@ function benchModel(path: string, salesPath: string | undefined): void {
     `  evaluation (exact availability, conflicts_with, count): median ${ms(percentile(timings, 0.5))}, ` +
       `p99 ${ms(percentile(timings, 0.99))} over ${timings.length} evaluations`,
   );
+  const answerSets = recorded;
+  recorded = undefined;
+  compareSameRun(path, model, answerSets);
   if (salesPath !== undefined) {
     timings.length = 0;
     replaySales(model, salesPath, Number(process.env.SALES_LIMIT ?? 400));
@@ -144,6 +159,43 @@ function benchModel(path: string, salesPath: string | undefined): void {
       `  evaluation during replay: median ${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))}`,
     );
   }
+}
+
+type Engine = Pick<typeof engine, 'compileModel' | 'evaluateConfiguration'>;
+const BASE_PATH = process.env.BASE_ENGINE;
+const base: Engine | undefined =
+  BASE_PATH === undefined ? undefined : ((await import(resolve(BASE_PATH))) as Engine);
+
+/** The walks' answer sets again: with the diagram, without (fallback), and the base engine. */
+function compareSameRun(path: string, model: CompiledModel, answerSets: Answers[]): void {
+  const document: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  const fallback = compileModel(document, { consistencyMs: 0 });
+  if (!fallback.ok) throw new Error('model rejected without the diagram');
+  const theirs = base?.compileModel(document);
+  if (theirs !== undefined && !theirs.ok) throw new Error('the base engine rejected the model');
+  const exact: number[] = [];
+  const local: number[] = [];
+  const before: number[] = [];
+  const time = (run: () => unknown, into: number[]): void => {
+    const started = performance.now();
+    run();
+    into.push(performance.now() - started);
+  };
+  for (const questions of answerSets) {
+    const request = { modelId: 1, versionNumber: 1, questions };
+    time(() => evaluateConfiguration(model, request), exact);
+    time(() => evaluateConfiguration(fallback.model, request), local);
+    if (base !== undefined && theirs?.ok === true)
+      time(() => base.evaluateConfiguration(theirs.model, request), before);
+  }
+  const median = (values: number[]): number => percentile(values, 0.5);
+  console.log(
+    `  same run, ${answerSets.length} answer sets alternately: exact ${ms(median(exact))}, ` +
+      `without the diagram ${ms(median(local))} (ratio ${(median(exact) / median(local)).toFixed(2)})` +
+      (before.length > 0
+        ? `, base engine ${ms(median(before))} (ratio ${(median(exact) / median(before)).toFixed(2)})`
+        : ''),
+  );
 }
 
 function benchGenerated(): void {

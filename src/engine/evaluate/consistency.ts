@@ -12,6 +12,8 @@ import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
 import {
   explainRules,
   isUnconditionalTable,
+  keyList,
+  onlyDiagramReasons,
   outsideDiagram,
   ruleQuestions,
 } from './rule-mentions.js';
@@ -145,6 +147,7 @@ export function exactAvailability(
     if (first < 0) continue;
     const options = question.options;
     const local = state.unavailableBecause[question.index];
+    const onlyDiagram = onlyDiagramReasons(model, question.index);
     let reasons: Array<readonly string[] | undefined> | undefined;
     let conflicts: Array<readonly string[] | undefined> | undefined;
     for (let o = 0; o < options.length; o++) {
@@ -153,7 +156,10 @@ export function exactAvailability(
       const localReasons = local?.[o];
       if (supported[form.valueBase[layer] + value] === 1) {
         // Reasons from outside the diagram (e.g. a rule whose `when` reads a number) still hold.
-        if (localReasons?.some((key) => outsideDiagram(model, question, key)) === true) {
+        if (
+          !onlyDiagram &&
+          localReasons?.some((key) => outsideDiagram(model, question, key)) === true
+        ) {
           (reasons ??= new Array(options.length))[o] = localReasons.filter((key) =>
             outsideDiagram(model, question, key),
           );
@@ -187,42 +193,43 @@ function explainOption(
   values: ReadonlyArray<unknown>,
   { question, layer, value }: { question: number; layer: number; value: number },
   scratch: Int32Array,
-): string[] {
+): readonly string[] {
   const form = model.consistency;
   if (liveValues(form)[form.valueBase[layer] + value] === 0) return [];
-  const keysOf = (list: readonly AnswerUnit[], found: readonly number[] | undefined): string[] =>
+  const keysOf = (list: readonly AnswerUnit[], found: readonly number[] | undefined) =>
     (found ?? []).map((c) => model.questions[list[c].question].key);
   // A table that always applies and excludes it with the answers of its other columns:
   // those answers conflict with it; one of them is the whole explanation.
-  const tables: AnswerUnit[][] = [];
+  let tables: AnswerUnit[][] | undefined;
   for (const reason of localReasons ?? []) {
     if (!isUnconditionalTable(model, reason)) continue;
-    const columns: AnswerUnit[] = [];
+    const columns = ruleQuestions(model, reason);
+    let answered = 0;
     let byDefault = false;
-    for (const q of ruleQuestions(model, reason)) {
+    for (const q of columns) {
       if (q === question) continue;
-      const unit = unitOf[q];
-      if (unit !== undefined) columns.push(unit);
+      if (unitOf[q] !== undefined) answered++;
       // Only when the user's answers alone fill its columns (a default may be why).
       else if (values[q] !== null) byDefault = true;
     }
-    if (byDefault) continue;
-    if (columns.length === 1) return keysOf(columns, [0]);
-    if (columns.length > 1) tables.push(columns);
+    if (byDefault || answered === 0) continue;
+    const filled = columns.flatMap((q) => (q === question ? [] : (unitOf[q] ?? [])));
+    if (answered === 1) return keyList(model, filled[0].question);
+    (tables ??= []).push(filled);
   }
   // Else often pairwise: one answer that has no completion with this value (cached rows).
   const pairs = compatibleWith(form, layer, value);
   for (const unit of units) {
     if (unit.layers.length === 1 && unit.layers[0] !== layer) {
       if (pairs[form.valueBase[unit.layers[0]] + unit.values[0]] === 0)
-        return [model.questions[unit.question].key];
+        return keyList(model, unit.question);
     }
   }
   // No single answer excludes it: two answered columns of a table that excludes it are
   // a minimal conflict as they are (no check needed); more, a few checks.
   scratch[layer] = value;
   try {
-    for (const columns of tables) {
+    for (const columns of tables ?? []) {
       if (columns.length === 2) return keysOf(columns, [0, 1]);
       const found = explainConflict(form, columns, scratch, layer);
       if (found !== undefined && found.length > 0) return keysOf(columns, found);

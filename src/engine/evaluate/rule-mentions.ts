@@ -9,6 +9,10 @@ interface Mentions {
   readonly unconditionalTables: ReadonlySet<string>;
   /** Per question, per option: 1 when its `available_if` is compiled into the diagram. */
   readonly conditionsInDiagram: ReadonlyArray<Uint8Array>;
+  /** Per question: 1 when a table or available_if outside the diagram can restrict it. */
+  readonly restrictedOutside: Uint8Array;
+  /** Per question: `[its key]`, frozen (a one-answer `conflicts_with`, shared like empty.ts). */
+  readonly keyLists: ReadonlyArray<readonly string[]>;
 }
 
 const mentionsByModel = new WeakMap<CompiledModel, Mentions>();
@@ -39,11 +43,23 @@ function mentions(model: CompiledModel): Mentions {
       inDiagram.has(`questions.${question.key}.options.${option.key}`) ? 1 : 0,
     ),
   );
+  const restrictedOutside = Uint8Array.from(conditionsInDiagram, (flags, q) =>
+    flags.some((flag, o) => flag === 0 && model.questions[q].options[o].availableIf !== undefined)
+      ? 1
+      : 0,
+  );
+  for (const rule of model.rules) {
+    if (rule.table === undefined || byRule.has(rule.key)) continue;
+    for (const column of rule.table.columns) restrictedOutside[column] = 1;
+  }
+  const keyLists = model.questions.map((question) => Object.freeze([question.key]));
   const result = {
     byQuestion: lists,
     byRule,
     unconditionalTables,
     conditionsInDiagram,
+    restrictedOutside,
+    keyLists,
   };
   mentionsByModel.set(model, result);
   return result;
@@ -62,6 +78,16 @@ export function outsideDiagram(
   const known = mentions(model);
   if (option !== undefined) return known.conditionsInDiagram[question.index][option] === 0;
   return !known.byRule.has(reason);
+}
+
+/** No local reason of this question's options can come from outside the diagram. */
+export function onlyDiagramReasons(model: CompiledModel, question: number): boolean {
+  return mentions(model).restrictedOutside[question] === 0;
+}
+
+/** `[key]` of a question, one frozen array per question and model. */
+export function keyList(model: CompiledModel, question: number): readonly string[] {
+  return mentions(model).keyLists[question];
 }
 
 /** The rule is a table of the diagram without `when`: its rows alone decide. */
