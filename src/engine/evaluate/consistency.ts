@@ -179,6 +179,14 @@ export function exactAvailability(
   }
 }
 
+function keysOf(
+  model: CompiledModel,
+  list: readonly AnswerUnit[],
+  found: readonly number[] | undefined,
+): string[] {
+  return (found ?? []).map((c) => model.questions[list[c].question].key);
+}
+
 /**
  * A minimal set of the user's other answers that, with this value, has no completion:
  * [] when the model alone excludes it; the one answered column of an excluding table;
@@ -196,25 +204,25 @@ function explainOption(
 ): readonly string[] {
   const form = model.consistency;
   if (liveValues(form)[form.valueBase[layer] + value] === 0) return [];
-  const keysOf = (list: readonly AnswerUnit[], found: readonly number[] | undefined) =>
-    (found ?? []).map((c) => model.questions[list[c].question].key);
   // A table that always applies and excludes it with the answers of its other columns:
   // those answers conflict with it; one of them is the whole explanation.
   let tables: AnswerUnit[][] | undefined;
   for (const reason of localReasons ?? []) {
     if (!isUnconditionalTable(model, reason)) continue;
     const columns = ruleQuestions(model, reason);
-    let answered = 0;
+    let filled: AnswerUnit | AnswerUnit[] | undefined;
     let byDefault = false;
     for (const q of columns) {
-      if (q === question) continue;
-      if (unitOf[q] !== undefined) answered++;
-      // Only when the user's answers alone fill its columns (a default may be why).
-      else if (values[q] !== null) byDefault = true;
+      const unit = q === question ? undefined : unitOf[q];
+      if (unit === undefined) {
+        // Only when the user's answers alone fill its columns (a default may be why).
+        if (q !== question && values[q] !== null) byDefault = true;
+      } else if (filled === undefined) filled = unit;
+      else if (Array.isArray(filled)) filled.push(unit);
+      else filled = [filled, unit];
     }
-    if (byDefault || answered === 0) continue;
-    const filled = columns.flatMap((q) => (q === question ? [] : (unitOf[q] ?? [])));
-    if (answered === 1) return keyList(model, filled[0].question);
+    if (byDefault || filled === undefined) continue;
+    if (!Array.isArray(filled)) return keyList(model, filled.question);
     (tables ??= []).push(filled);
   }
   // Else often pairwise: one answer that has no completion with this value (cached rows).
@@ -230,12 +238,12 @@ function explainOption(
   scratch[layer] = value;
   try {
     for (const columns of tables ?? []) {
-      if (columns.length === 2) return keysOf(columns, [0, 1]);
+      if (columns.length === 2) return keysOf(model, columns, [0, 1]);
       const found = explainConflict(form, columns, scratch, layer);
-      if (found !== undefined && found.length > 0) return keysOf(columns, found);
+      if (found !== undefined && found.length > 0) return keysOf(model, columns, found);
     }
     // Every answer (the option's own layer left out: a multi_choice's other selections stay).
-    return keysOf(units, explainConflict(form, units, scratch, layer));
+    return keysOf(model, units, explainConflict(form, units, scratch, layer));
   } finally {
     scratch[layer] = -1;
   }
