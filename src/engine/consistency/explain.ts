@@ -19,12 +19,15 @@ export interface Restriction {
  * `fixed` and taken out again as the recursion goes (their layers must be free in it,
  * except `keep`, a layer of the background a candidate may also restrict — a
  * multi_choice's other selections — which stays as it is). `fixed` is restored on return.
+ * `known`: the caller already knows that `fixed` with every candidate has no completion
+ * and `fixed` alone has one (the two first checks, the costliest, are skipped).
  */
 export function explainConflict(
   form: ConsistencyForm,
   candidates: readonly Restriction[],
   fixed: Int32Array,
   keep = -1,
+  known = false,
 ): number[] | undefined {
   const set = (from: number, to: number, on: boolean): void => {
     for (let c = from; c < to; c++) {
@@ -52,10 +55,12 @@ export function explainConflict(
     return [...first, ...second];
   };
 
-  set(0, candidates.length, true);
-  const all = consistent();
-  set(0, candidates.length, false);
-  if (all) return undefined;
-  if (candidates.length === 0 || !consistent()) return [];
+  if (!known) {
+    set(0, candidates.length, true);
+    const all = consistent();
+    set(0, candidates.length, false);
+    if (all) return undefined;
+    if (candidates.length === 0 || !consistent()) return [];
+  }
   return explain(false, 0, candidates.length);
 }

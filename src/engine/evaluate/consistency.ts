@@ -239,11 +239,12 @@ function explainOption(
   try {
     for (const columns of tables ?? []) {
       if (columns.length === 2) return keysOf(model, columns, [0, 1]);
-      const found = explainConflict(form, columns, scratch, layer);
+      const found = explainConflict(form, columns, scratch, layer, true);
       if (found !== undefined && found.length > 0) return keysOf(model, columns, found);
     }
     // Every answer (the option's own layer left out: a multi_choice's other selections stay).
-    return keysOf(model, units, explainConflict(form, units, scratch, layer));
+    // Known: the value is live and unsupported with every answer.
+    return keysOf(model, units, explainConflict(form, units, scratch, layer, units.length > 0));
   } finally {
     scratch[layer] = -1;
   }
