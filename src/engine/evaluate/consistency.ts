@@ -7,6 +7,7 @@ import {
   supports,
 } from '../consistency/query.js';
 import { explainConflict } from '../consistency/explain.js';
+import { quickXplain } from '../consistency/quickxplain.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
 import {
@@ -18,6 +19,7 @@ import {
   ruleQuestions,
 } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
+import { propagatedCheck } from './propagated.js';
 import { computeValues } from './values.js';
 
 const USER = (source: string): boolean => source === 'user';
@@ -35,52 +37,49 @@ export interface Settled {
  * answers that already conflict get one `conflict` error per answer of a minimal
  * conflicting set; otherwise soft values (defaults, trigger values) that would leave
  * no valid completion are left out (`suppressed`) and the values recomputed. Returns
- * the user's answers as diagram restrictions, or undefined when the model has no
- * compiled diagram (past the compile budget).
+ * the user's answers (as diagram restrictions too when the model has a diagram).
  */
-export function settleConsistency(
-  model: CompiledModel,
-  state: EvaluationState,
-): Settled | undefined {
+export function settleConsistency(model: CompiledModel, state: EvaluationState): Settled {
   const form = model.consistency;
-  if (!form.compiled) {
-    // Past the compile budget: local availability, and the count is an upper bound.
-    state.consistency = {
-      exact: false,
-      reason: form.reason ?? 'no compiled diagram',
-      configurations: form.analysis.configurations,
-    };
-    return undefined;
-  }
+  // Past the compile budget: the same steps, with propagation as the check (sound:
+  // what it refutes has no completion; see propagated.ts).
+  const propagated = form.compiled ? undefined : propagatedCheck(form);
+  const scratch = form.compiled ? freeAssignment(form) : NO_LAYERS;
   let units = answerUnits(model, state, USER);
-  let fixed = restrict(form, units);
-  if (!isConsistent(form, fixed)) {
-    state.conflict = minimalConflict(model, units);
+  let fixed = form.compiled ? restrict(form, units) : NO_LAYERS;
+  /** The user's answers with these soft values have a completion. */
+  const fits = (soft: readonly AnswerUnit[]): boolean =>
+    propagated === undefined
+      ? isConsistent(form, restrict(form, soft, fixed, scratch))
+      : propagated([...units, ...soft]);
+  if (!fits([])) {
+    state.conflict = minimalConflict(model, units, propagated);
     return { units, fixed };
   }
   // Each round suppresses a (question, source) pair for good (its triggers, then its
   // default), so there are at most two rounds per finite question; the value phase
   // charges its cost once however many rounds run (EvaluationState.startValuePhase).
-  const scratch = freeAssignment(form);
-  for (let round = 0; round < 2 * form.firstLayer.length; round++) {
+  for (let round = 0; round < 2 * model.questions.length; round++) {
     const soft = answerUnits(model, state, SOFT);
-    if (soft.length === 0 || isConsistent(form, restrict(form, soft, fixed, scratch))) break;
+    if (soft.length === 0 || fits(soft)) break;
     // The first soft value (in value order) after which no completion is left.
-    let fits = 0;
+    let kept = 0;
     let breaks = soft.length;
-    while (breaks - fits > 1) {
-      const middle = (fits + breaks) >> 1;
-      if (isConsistent(form, restrict(form, soft.slice(0, middle), fixed, scratch))) fits = middle;
+    while (breaks - kept > 1) {
+      const middle = (kept + breaks) >> 1;
+      if (fits(soft.slice(0, middle))) kept = middle;
       else breaks = middle;
     }
     suppress(model, state, soft[breaks - 1].question);
     computeValues(model, state);
     units = answerUnits(model, state, USER);
-    fixed = restrict(form, units);
-    if (!isConsistent(form, fixed)) break;
+    if (form.compiled) fixed = restrict(form, units);
+    if (!fits([])) break;
   }
   return { units, fixed };
 }
+
+const NO_LAYERS = new Int32Array(0);
 
 function suppress(model: CompiledModel, state: EvaluationState, q: number): void {
   const list = (state.suppressed[q] ??= []);
@@ -94,10 +93,15 @@ function suppress(model: CompiledModel, state: EvaluationState, q: number): void
   }
 }
 
-function minimalConflict(model: CompiledModel, units: AnswerUnit[]): string[] {
-  const form = model.consistency;
-  const found = explainConflict(form, units, freeAssignment(form));
-  return (found ?? units.map((_, i) => i)).map((c) => model.questions[units[c].question].key);
+function minimalConflict(
+  model: CompiledModel,
+  units: AnswerUnit[],
+  propagated: ((set: readonly AnswerUnit[]) => boolean) | undefined,
+): string[] {
+  const keyOf = (unit: AnswerUnit): string => model.questions[unit.question].key;
+  if (propagated !== undefined) return (quickXplain(units, propagated) ?? units).map(keyOf);
+  const found = explainConflict(model.consistency, units, freeAssignment(model.consistency));
+  return found === undefined ? units.map(keyOf) : found.map((c) => keyOf(units[c]));
 }
 
 /**
@@ -132,6 +136,7 @@ export function exactAvailability(
 ): void {
   const form = model.consistency;
   const { supported, consistent } = supports(form, fixed);
+  state.valueSupport = supported;
   state.consistency = {
     exact: form.exact,
     ...(form.reason === undefined ? {} : { reason: form.reason }),

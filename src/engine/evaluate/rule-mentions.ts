@@ -11,6 +11,8 @@ interface Mentions {
   readonly conditionsInDiagram: ReadonlyArray<Uint8Array>;
   /** Per question: 1 when a table or available_if outside the diagram can restrict it. */
   readonly restrictedOutside: Uint8Array;
+  /** Sources (`rules.<key>`, `questions.<q>.options.<o>`) compiled into the diagram. */
+  readonly inDiagram: ReadonlySet<string>;
   /** Per question: `[its key]`, frozen (a one-answer `conflicts_with`, shared like empty.ts). */
   readonly keyLists: ReadonlyArray<readonly string[]>;
 }
@@ -59,6 +61,7 @@ function mentions(model: CompiledModel): Mentions {
     unconditionalTables,
     conditionsInDiagram,
     restrictedOutside,
+    inDiagram,
     keyLists,
   };
   mentionsByModel.set(model, result);
@@ -78,6 +81,11 @@ export function outsideDiagram(
   const known = mentions(model);
   if (option !== undefined) return known.conditionsInDiagram[question.index][option] === 0;
   return !known.byRule.has(reason);
+}
+
+/** The sources the model's diagram (or propagation) was compiled from, built once per model. */
+export function diagramSources(model: CompiledModel): ReadonlySet<string> {
+  return mentions(model).inDiagram;
 }
 
 /** No local reason of this question's options can come from outside the diagram. */
