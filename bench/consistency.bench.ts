@@ -14,8 +14,16 @@
  * Env: WALKS (default 30), SALES_LIMIT (cars replayed, default 400), FALLBACK_WALKS
  * (walks with the model compiled past the budget, default 10; 0 skips),
  * SKIP_GENERATED=1, SEED.
+ *
+ * Same-run comparison (the model given): the answer sets of the random walks evaluated
+ * again, alternately with the diagram (exact consistency) and without it (the same
+ * model compiled with a zero consistency budget: propagation), and with BASE_ENGINE
+ * (another engine build's index.js, e.g. c628b5b's local check, see engine.bench.ts)
+ * when set; medians and ratios.
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import * as engine from '../src/engine/index.js';
 import {
   compileModel,
   type CompiledModel,
@@ -43,7 +51,10 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 const timings: number[] = [];
+/** The answer sets evaluated while recording (for the same-run comparison). */
+let recorded: Answers[] | undefined;
 function evaluate(model: CompiledModel, answers: Answers) {
+  recorded?.push({ ...answers });
   const started = performance.now();
   const result = evaluateConfiguration(model, { modelId: 1, versionNumber: 1, questions: answers });
   timings.push(performance.now() - started);
@@ -159,7 +170,11 @@ function benchModel(path: string, salesPath: string | undefined): void {
   console.log(`model ${path}`);
   const document: unknown = JSON.parse(readFileSync(path, 'utf8'));
   const { model } = compileTimed(document);
+  recorded = [];
   failures += walks(model, Number(process.env.WALKS ?? 30), 'random walks (exact availability)');
+  const answerSets = recorded;
+  recorded = undefined;
+  compareSameRun(document, model, answerSets);
   if (salesPath !== undefined) {
     timings.length = 0;
     failures += replaySales(model, salesPath, Number(process.env.SALES_LIMIT ?? 400));
@@ -189,6 +204,42 @@ function sample(model: CompiledModel, count: number, label: string): void {
   }
   console.log(
     `  ${label}: median ${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))} over ${timings.length}`,
+  );
+}
+
+type Engine = Pick<typeof engine, 'compileModel' | 'evaluateConfiguration'>;
+const BASE_PATH = process.env.BASE_ENGINE;
+const base: Engine | undefined =
+  BASE_PATH === undefined ? undefined : ((await import(resolve(BASE_PATH))) as Engine);
+
+/** The walks' answer sets again: with the diagram, without (fallback), and the base engine. */
+function compareSameRun(document: unknown, model: CompiledModel, answerSets: Answers[]): void {
+  const fallback = compileModel(document, { consistencyMs: 0 });
+  if (!fallback.ok) throw new Error('model rejected without the diagram');
+  const theirs = base?.compileModel(document);
+  if (theirs !== undefined && !theirs.ok) throw new Error('the base engine rejected the model');
+  const exact: number[] = [];
+  const local: number[] = [];
+  const before: number[] = [];
+  const time = (run: () => unknown, into: number[]): void => {
+    const started = performance.now();
+    run();
+    into.push(performance.now() - started);
+  };
+  for (const questions of answerSets) {
+    const request = { modelId: 1, versionNumber: 1, questions };
+    time(() => evaluateConfiguration(model, request), exact);
+    time(() => evaluateConfiguration(fallback.model, request), local);
+    if (base !== undefined && theirs?.ok === true)
+      time(() => base.evaluateConfiguration(theirs.model, request), before);
+  }
+  const median = (values: number[]): number => percentile(values, 0.5);
+  console.log(
+    `  same run, ${answerSets.length} answer sets alternately: exact ${ms(median(exact))}, ` +
+      `without the diagram (propagation) ${ms(median(local))} (ratio ${(median(exact) / median(local)).toFixed(2)})` +
+      (before.length > 0
+        ? `, base engine ${ms(median(before))} (ratio ${(median(exact) / median(before)).toFixed(2)})`
+        : ''),
   );
 }
 

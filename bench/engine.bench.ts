@@ -2,10 +2,17 @@
  * Engine benchmark (not a test): compile time, evaluation median / p99 and the heap a
  * compiled model holds, for generated models of 100, 1,000 and 5,000 questions.
  * Run with `npm run bench` (builds with tsconfig.bench.json, runs with --expose-gc).
+ *
+ * Same-run comparison with another engine build: `BASE_ENGINE=<its index.js> npm run bench`
+ * (e.g. the engine before the consistency work: `git worktree add /tmp/base c628b5b`,
+ * `npx tsc -p tsconfig.bench.json` there, BASE_ENGINE=/tmp/base/dist-bench/src/engine/index.js).
+ * Both engines compile the same model and evaluate the same answers alternately, so
+ * machine load hits both alike; the table gets both medians and their ratio.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import * as engine from '../src/engine/index.js';
 import { compileModel, type CompiledModel, evaluateConfiguration } from '../src/engine/index.js';
 import { runGenerator } from './run-generator.js';
 
@@ -17,6 +24,17 @@ const runsFor = (questions: number): number => (questions >= 5000 ? Math.min(RUN
 /** The repository's generator; GEN_MODEL names another one (same arguments). */
 const GENERATOR = resolve(process.env.GEN_MODEL ?? 'tools/gen-model.mjs');
 
+/** The engine to compare with (BASE_ENGINE), same entry points. */
+type Engine = Pick<typeof engine, 'compileModel' | 'evaluateConfiguration'>;
+const BASE_PATH = process.env.BASE_ENGINE;
+const base: Engine | undefined =
+  BASE_PATH === undefined ? undefined : ((await import(resolve(BASE_PATH))) as Engine);
+
+interface Comparison {
+  baseMedianMs: number;
+  medianMs: number;
+}
+
 interface Row {
   questions: number;
   compileMs: number;
@@ -27,6 +45,7 @@ interface Row {
   heapMb: number | undefined;
   runs: number;
   valid: boolean;
+  comparison: Comparison | undefined;
 }
 
 function compileOrThrow(document: unknown): CompiledModel {
@@ -84,6 +103,7 @@ function bench(questions: number, dir: string): Row {
     emptyTimes.push(performance.now() - started);
   }
   emptyTimes.sort((a, b) => a - b);
+  const comparison = base === undefined ? undefined : compare(base, document, request, runs);
   return {
     questions,
     compileMs: compileTimes[1],
@@ -93,7 +113,36 @@ function bench(questions: number, dir: string): Row {
     heapMb,
     runs,
     valid,
+    comparison,
   };
+}
+
+/** This engine and the base one on the same model and answers, evaluated alternately. */
+function compare(
+  other: Engine,
+  document: unknown,
+  request: Parameters<typeof evaluateConfiguration>[1],
+  runs: number,
+): Comparison {
+  const mine = compileOrThrow(document);
+  const theirs = other.compileModel(document);
+  if (!theirs.ok) throw new Error('the base engine rejected the generated model');
+  const baseTimes: number[] = [];
+  const times: number[] = [];
+  for (let i = 0; i < WARM_UP + runs; i++) {
+    let started = performance.now();
+    other.evaluateConfiguration(theirs.model, request);
+    const baseMs = performance.now() - started;
+    started = performance.now();
+    evaluateConfiguration(mine, request);
+    const ms = performance.now() - started;
+    if (i < WARM_UP) continue;
+    baseTimes.push(baseMs);
+    times.push(ms);
+  }
+  baseTimes.sort((a, b) => a - b);
+  times.sort((a, b) => a - b);
+  return { baseMedianMs: percentile(baseTimes, 0.5), medianMs: percentile(times, 0.5) };
 }
 
 function main(): void {
@@ -121,6 +170,19 @@ function main(): void {
       valid: row.valid,
     })),
   );
+  if (base !== undefined) {
+    console.log(`same-run comparison with ${BASE_PATH} (alternate evaluations, medians):`);
+    console.table(
+      rows.map((row) => ({
+        questions: row.questions,
+        'base ms': row.comparison?.baseMedianMs.toFixed(3),
+        'this engine ms': row.comparison?.medianMs.toFixed(3),
+        ratio: row.comparison
+          ? (row.comparison.medianMs / row.comparison.baseMedianMs).toFixed(3)
+          : 'n/a',
+      })),
+    );
+  }
 }
 
 main();

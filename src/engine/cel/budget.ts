@@ -27,6 +27,22 @@ export class CostBudget {
   get spent(): number {
     return this.limit - this.remaining;
   }
+
+  /** The budget's state now, for `rewind`. */
+  mark(): BudgetMark {
+    return { remaining: this.remaining, exhausted: this.exhausted.length };
+  }
+
+  /** Back to a mark: work redone after it (a value phase run again) is charged once. */
+  rewind(mark: BudgetMark): void {
+    this.remaining = mark.remaining;
+    this.exhausted.length = mark.exhausted;
+  }
+}
+
+export interface BudgetMark {
+  readonly remaining: number;
+  readonly exhausted: number;
 }
 
 /** A budget nothing can exhaust, for contexts outside an evaluation (tests, tools). */

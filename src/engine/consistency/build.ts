@@ -1,7 +1,7 @@
 import { conditionOr, EvaluationContext, type Expression } from '../cel/expression.js';
 import type { CompiledQuestion } from '../model.js';
 import type { ModelCore } from '../compile/compact.js';
-import { type FiniteDomain, type LayerPlan, questionValue, valueIndex } from './domains.js';
+import { domainIndex, type FiniteDomain, type LayerPlan, questionValue } from './domains.js';
 import { FALSE, type MddStore, TRUE } from './mdd.js';
 import type { Part, Support } from './parts.js';
 
@@ -227,15 +227,14 @@ export class PartBuilder {
     const columns: Array<{ layer: number; cells: Int32Array }> = [];
     for (let c = 0; c < width; c++) {
       const q = table.columns[c];
-      const finite = this.plan.domains[q];
-      if (finite === undefined) {
+      if (this.plan.domains[q] === undefined) {
         this.left.push(`${part.source}: column ${this.model.questions[q].key} is not finite`);
         this.partial.add(part.source);
         continue;
       }
       const cells = new Int32Array(table.rowCount);
       for (let r = 0; r < table.rowCount; r++)
-        cells[r] = valueIndex(finite, table.cells[r * width + c]);
+        cells[r] = domainIndex(this.model.questions[q], table.cells[r * width + c]);
       columns.push({ layer: this.plan.firstLayer[q], cells });
     }
     columns.sort((a, b) => a.layer - b.layer);

@@ -6,7 +6,8 @@ import { compileFallback } from './fallback.js';
 import { BudgetExceeded, FALSE, MddStore, TRUE } from './mdd.js';
 import { orderQuestions } from './order.js';
 import { findFinitePart, type Part } from './parts.js';
-import { countCompletions, freeAssignment, supports } from './query.js';
+import { countCompletions } from './count.js';
+import { freeAssignment, supports } from './query.js';
 import { quickXplain } from './quickxplain.js';
 
 /** Compile budget of the consistency form (MODEL_FORMAT.md "Limits"). */

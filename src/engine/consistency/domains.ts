@@ -104,9 +104,30 @@ export function questionValue(
   return keys.length === 0 ? null : keys;
 }
 
-/** The domain index of a CEL value of a single-value question, or -1 when not in the domain. */
-export function valueIndex(finite: FiniteDomain, value: CelValue): number {
-  if (finite.kind !== 'single') return -1;
-  for (let i = 1; i < finite.values.length; i++) if (finite.values[i] === value) return i;
-  return -1;
+/**
+ * The index of a CEL value in the finite domain of a single-value question (1…; 0 is
+ * "no value"), or -1 when the value is not in it (a multi_choice, an integer off range
+ * or step, an unknown option). The one encoding of values as diagram values: table
+ * cells at compile, answers at evaluation.
+ */
+export function domainIndex(question: CompiledQuestion, value: CelValue | null): number {
+  switch (question.type) {
+    case 'choice': {
+      const option = typeof value === 'string' ? question.optionIndex.get(value) : undefined;
+      return option === undefined ? -1 : option + 1;
+    }
+    case 'boolean':
+      return value === true ? 2 : value === false ? 1 : -1;
+    case 'integer': {
+      const { min, max } = question;
+      const step = question.step ?? 1;
+      if (typeof value !== 'bigint' || min === undefined || max === undefined) return -1;
+      if (!Number.isInteger(min) || !Number.isInteger(step) || step <= 0 || value > max) return -1;
+      const offset = value - BigInt(min);
+      if (offset < 0n || offset % BigInt(step) !== 0n) return -1;
+      return Number(offset / BigInt(step)) + 1;
+    }
+    default:
+      return -1;
+  }
 }

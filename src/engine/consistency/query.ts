@@ -50,18 +50,56 @@ function aliveNodes(
   return alive;
 }
 
-/** One scratch buffer per form for consistency checks (evaluation is synchronous). */
-const scratch = new WeakMap<ConsistencyForm, Uint8Array>();
+/** Per form: a visit stamp per node, for consistency checks (evaluation is synchronous). */
+const visits = new WeakMap<
+  ConsistencyForm,
+  { stamp: Int32Array; epoch: number; stack: Int32Array }
+>();
 
-/** Whether the answers have a valid completion. */
+/**
+ * Whether the answers have a valid completion: a depth-first search from the root
+ * along allowed edges that stops at the first path found. Every node is on some path
+ * to TRUE (the diagram is reduced), so reaching a node below the deepest restricted
+ * layer is enough. Most checks (QuickXplain's, soft values') touch a small part of
+ * the diagram this way, where a full bottom-up pass touched every node.
+ */
 export function isConsistent(form: ConsistencyForm, fixed: Int32Array): boolean {
-  if (form.root <= TRUE) return form.root === TRUE;
-  let buffer = scratch.get(form);
-  if (buffer === undefined) {
-    buffer = new Uint8Array(form.nodeLayer.length);
-    scratch.set(form, buffer);
+  const { nodeLayer, kidStart, kids, domain, root } = form;
+  if (root <= TRUE) return root === TRUE;
+  let deepest = fixed.length - 1;
+  while (deepest >= 0 && fixed[deepest] < 0) deepest--;
+  if (nodeLayer[root] > deepest) return true;
+  let scratch = visits.get(form);
+  if (scratch === undefined) {
+    const size = nodeLayer.length;
+    scratch = { stamp: new Int32Array(size), epoch: 0, stack: new Int32Array(size) };
+    visits.set(form, scratch);
   }
-  return aliveNodes(form, fixed, buffer)[form.root] === 1;
+  const { stamp, stack } = scratch;
+  if (++scratch.epoch === 0x7fffffff) {
+    stamp.fill(0);
+    scratch.epoch = 1;
+  }
+  const epoch = scratch.epoch;
+  let top = 0;
+  stack[top++] = root;
+  stamp[root] = epoch;
+  while (top > 0) {
+    const id = stack[--top];
+    const layer = nodeLayer[id];
+    const start = kidStart[id];
+    const f = fixed[layer];
+    for (let v = f >= 0 ? f : 0, end = f >= 0 ? f + 1 : domain[layer]; v < end; v++) {
+      const child = kids[start + v];
+      if (child === FALSE) continue;
+      if (child === TRUE || nodeLayer[child] > deepest) return true;
+      if (stamp[child] !== epoch) {
+        stamp[child] = epoch;
+        stack[top++] = child;
+      }
+    }
+  }
+  return false;
 }
 
 /**
@@ -145,66 +183,4 @@ export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
     if (open > 0) supported.fill(1, valueBase[layer], valueBase[layer + 1]);
   }
   return { consistent: alive[root] === 1, supported };
-}
-
-const SAFE = Number.MAX_SAFE_INTEGER;
-
-/** The number of valid completions of the answers (decimal string, exact). */
-export function countCompletions(form: ConsistencyForm, fixed: Int32Array): string {
-  const fast = countWith<number>(form, fixed, 0, (x) => x);
-  if (fast !== undefined) return String(fast);
-  return String(countWith<bigint>(form, fixed, 0n, (x) => BigInt(x)));
-}
-
-/**
- * Bottom-up path count; an edge that skips layers multiplies by their allowed value
- * counts. With numbers, undefined as soon as a value passes 2^53 (then BigInt).
- */
-function countWith<T extends number | bigint>(
-  form: ConsistencyForm,
-  fixed: Int32Array,
-  zero: T,
-  of: (x: number) => T,
-): T | undefined {
-  const { nodeLayer, kidStart, kids, domain, root } = form;
-  const layers = domain.length;
-  const numbers = typeof zero === 'number';
-  const allowed = (layer: number): T => of(fixed[layer] >= 0 ? 1 : domain[layer]);
-  /** Π allowed over layers [from, to); memoised per stretch. */
-  const stretches = new Map<number, T>();
-  let overflow = false;
-  const stretch = (from: number, to: number): T => {
-    if (from >= to) return of(1);
-    const key = from * (layers + 1) + to;
-    const known = stretches.get(key);
-    if (known !== undefined) return known;
-    let product = of(1);
-    for (let l = from; l < to; l++) product = ((product as number) * (allowed(l) as number)) as T;
-    if (numbers && (product as number) > SAFE) overflow = true;
-    stretches.set(key, product);
-    return product;
-  };
-  if (root <= TRUE) {
-    const total = root === TRUE ? stretch(0, layers) : zero;
-    return overflow ? undefined : total;
-  }
-  const count: T[] = new Array<T>(nodeLayer.length).fill(zero);
-  count[TRUE] = of(1);
-  for (let id = nodeLayer.length - 1; id > TRUE; id--) {
-    const layer = nodeLayer[id];
-    const start = kidStart[id];
-    const f = fixed[layer];
-    let total = zero;
-    for (let v = f >= 0 ? f : 0, end = f >= 0 ? f + 1 : domain[layer]; v < end; v++) {
-      const child = kids[start + v];
-      const below = count[child];
-      if (below === zero) continue;
-      const next = child === TRUE ? layers : nodeLayer[child];
-      total = ((total as number) + (below as number) * (stretch(layer + 1, next) as number)) as T;
-    }
-    if (overflow || (numbers && (total as number) > SAFE)) return undefined;
-    count[id] = total;
-  }
-  const result = ((count[root] as number) * (stretch(0, nodeLayer[root]) as number)) as T;
-  return overflow || (numbers && (result as number) > SAFE) ? undefined : result;
 }

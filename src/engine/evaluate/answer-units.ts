@@ -1,4 +1,5 @@
 import type { ConsistencyForm } from '../consistency/form.js';
+import { domainIndex } from '../consistency/domains.js';
 import { freeAssignment } from '../consistency/query.js';
 import type { CelValue, CompiledModel, CompiledQuestion } from '../model.js';
 import type { EvaluationState } from './state.js';
@@ -12,8 +13,8 @@ export interface AnswerUnit {
 
 /**
  * The effective values of visible finite questions from the given sources, as
- * restrictions (a multi_choice: its selected options). A value outside the finite domain (an integer off range or step:
- * already an error) restricts nothing.
+ * restrictions (a multi_choice: its selected options). A value outside the finite
+ * domain (an integer off range or step: already an error) restricts nothing.
  */
 export function answerUnits(
   model: CompiledModel,
@@ -52,22 +53,27 @@ function toUnit(
     }
     return { question: q, layers, values };
   }
-  let index = -1;
-  if (question.type === 'choice') index = (question.optionIndex.get(value as string) ?? -1) + 1;
-  else if (question.type === 'boolean') index = value === true ? 2 : 1;
-  else if (question.type === 'integer' && typeof value === 'bigint') {
-    const min = BigInt(question.min ?? 0);
-    const step = BigInt(question.step ?? 1);
-    const offset = value - min;
-    if (offset >= 0n && offset % step === 0n) index = Number(offset / step) + 1;
-  }
+  const index = domainIndex(question, value);
   if (index <= 0 || index >= form.domain[first]) return undefined;
   return { question: q, layers: [first], values: [index] };
 }
 
-/** The restriction array of a set of units (every other layer free). */
-export function restrict(form: ConsistencyForm, units: readonly AnswerUnit[]): Int32Array {
-  const fixed = freeAssignment(form);
+/**
+ * The restriction array of a set of units: every other layer free, or as in `base`
+ * (written into `into` when given, to reuse one buffer across many checks).
+ */
+export function restrict(
+  form: ConsistencyForm,
+  units: readonly AnswerUnit[],
+  base?: Int32Array,
+  into?: Int32Array,
+): Int32Array {
+  let fixed: Int32Array;
+  if (into !== undefined) {
+    fixed = into;
+    if (base === undefined) fixed.fill(-1);
+    else fixed.set(base);
+  } else fixed = base === undefined ? freeAssignment(form) : base.slice();
   for (const unit of units)
     for (let i = 0; i < unit.layers.length; i++) fixed[unit.layers[i]] = unit.values[i];
   return fixed;

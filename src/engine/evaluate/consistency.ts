@@ -1,18 +1,21 @@
-import type { ConsistencyForm } from '../consistency/form.js';
+import { countCompletions } from '../consistency/count.js';
 import {
   compatibleWith,
-  countCompletions,
+  freeAssignment,
   isConsistent,
   liveValues,
   supports,
 } from '../consistency/query.js';
+import { explainConflict } from '../consistency/explain.js';
 import { quickXplain } from '../consistency/quickxplain.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
 import {
-  diagramSources,
   explainRules,
   isUnconditionalTable,
+  keyList,
+  onlyDiagramReasons,
+  outsideDiagram,
   ruleQuestions,
 } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
@@ -22,46 +25,61 @@ import { computeValues } from './values.js';
 const USER = (source: string): boolean => source === 'user';
 const SOFT = (source: string): boolean => source === 'default' || source === 'trigger';
 
+/** The user's answers as diagram restrictions, once per evaluation. */
+export interface Settled {
+  readonly units: AnswerUnit[];
+  /** `restrict(form, units)`. */
+  readonly fixed: Int32Array;
+}
+
 /**
  * After the value phase (MODEL_FORMAT.md "Consistency: no dead ends"): the user's
  * answers that already conflict get one `conflict` error per answer of a minimal
  * conflicting set; otherwise soft values (defaults, trigger values) that would leave
  * no valid completion are left out (`suppressed`) and the values recomputed. Returns
- * the user's answers as diagram restrictions.
+ * the user's answers (as diagram restrictions too when the model has a diagram).
  */
-export function settleConsistency(model: CompiledModel, state: EvaluationState): AnswerUnit[] {
+export function settleConsistency(model: CompiledModel, state: EvaluationState): Settled {
   const form = model.consistency;
   // Past the compile budget: the same steps, with propagation as the check (sound:
   // what it refutes has no completion; see propagated.ts).
-  const consistent = form.compiled
-    ? (set: readonly AnswerUnit[]): boolean => isConsistent(form, restrict(form, set))
-    : propagatedCheck(form);
+  const propagated = form.compiled ? undefined : propagatedCheck(form);
+  const scratch = form.compiled ? freeAssignment(form) : NO_LAYERS;
   let units = answerUnits(model, state, USER);
-  if (!consistent(units)) {
-    state.conflict = minimalConflict(model, units, consistent);
-    return units;
+  let fixed = form.compiled ? restrict(form, units) : NO_LAYERS;
+  /** The user's answers with these soft values have a completion. */
+  const fits = (soft: readonly AnswerUnit[]): boolean =>
+    propagated === undefined
+      ? isConsistent(form, restrict(form, soft, fixed, scratch))
+      : propagated([...units, ...soft]);
+  if (!fits([])) {
+    state.conflict = minimalConflict(model, units, propagated);
+    return { units, fixed };
   }
-  const warningCount = state.warnings.length;
-  for (let round = 0; round < model.questions.length; round++) {
+  // Each round suppresses a (question, source) pair for good (its triggers, then its
+  // default), so there are at most two rounds per finite question; the value phase
+  // charges its cost once however many rounds run (EvaluationState.startValuePhase).
+  for (let round = 0; round < 2 * model.questions.length; round++) {
     const soft = answerUnits(model, state, SOFT);
-    if (soft.length === 0 || consistent([...units, ...soft])) break;
+    if (soft.length === 0 || fits(soft)) break;
     // The first soft value (in value order) after which no completion is left.
-    let fits = 0;
+    let kept = 0;
     let breaks = soft.length;
-    while (breaks - fits > 1) {
-      const middle = (fits + breaks) >> 1;
-      if (consistent([...units, ...soft.slice(0, middle)])) fits = middle;
+    while (breaks - kept > 1) {
+      const middle = (kept + breaks) >> 1;
+      if (fits(soft.slice(0, middle))) kept = middle;
       else breaks = middle;
     }
     suppress(model, state, soft[breaks - 1].question);
-    state.warnings.length = warningCount;
-    for (let t = 0; t < state.triggerApplied.length; t++) state.triggerApplied[t] = {};
     computeValues(model, state);
     units = answerUnits(model, state, USER);
-    if (!consistent(units)) break;
+    if (form.compiled) fixed = restrict(form, units);
+    if (!fits([])) break;
   }
-  return units;
+  return { units, fixed };
 }
+
+const NO_LAYERS = new Int32Array(0);
 
 function suppress(model: CompiledModel, state: EvaluationState, q: number): void {
   const list = (state.suppressed[q] ??= []);
@@ -78,10 +96,12 @@ function suppress(model: CompiledModel, state: EvaluationState, q: number): void
 function minimalConflict(
   model: CompiledModel,
   units: AnswerUnit[],
-  consistent: (set: readonly AnswerUnit[]) => boolean,
+  propagated: ((set: readonly AnswerUnit[]) => boolean) | undefined,
 ): string[] {
-  const found = quickXplain(units, consistent) ?? units;
-  return found.map((unit) => model.questions[unit.question].key);
+  const keyOf = (unit: AnswerUnit): string => model.questions[unit.question].key;
+  if (propagated !== undefined) return (quickXplain(units, propagated) ?? units).map(keyOf);
+  const found = explainConflict(model.consistency, units, freeAssignment(model.consistency));
+  return found === undefined ? units.map(keyOf) : found.map((c) => keyOf(units[c]));
 }
 
 /**
@@ -112,10 +132,9 @@ export function reportConflict(state: EvaluationState): void {
 export function exactAvailability(
   model: CompiledModel,
   state: EvaluationState,
-  units: readonly AnswerUnit[],
+  { units, fixed }: Settled,
 ): void {
   const form = model.consistency;
-  const fixed = restrict(form, units);
   const { supported, consistent } = supports(form, fixed);
   state.valueSupport = supported;
   state.consistency = {
@@ -126,13 +145,14 @@ export function exactAvailability(
   if (!consistent) state.answerReasons = [...state.unavailableBecause];
   const unitOf = new Array<AnswerUnit | undefined>(model.questions.length);
   for (const unit of units) unitOf[unit.question] = unit;
-  const inDiagram = diagramSources(model);
+  const scratch = freeAssignment(form);
   for (const question of model.questions) {
     if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
     const first = form.firstLayer[question.index];
     if (first < 0) continue;
     const options = question.options;
     const local = state.unavailableBecause[question.index];
+    const onlyDiagram = onlyDiagramReasons(model, question.index);
     let reasons: Array<readonly string[] | undefined> | undefined;
     let conflicts: Array<readonly string[] | undefined> | undefined;
     for (let o = 0; o < options.length; o++) {
@@ -141,89 +161,96 @@ export function exactAvailability(
       const localReasons = local?.[o];
       if (supported[form.valueBase[layer] + value] === 1) {
         // Reasons from outside the diagram (e.g. a rule whose `when` reads a number) still hold.
-        const outside = localReasons?.filter((key) => !inDiagram.has(sourceOf(question, key)));
-        if (outside !== undefined && outside.length > 0)
-          (reasons ??= new Array(options.length))[o] = outside;
+        if (
+          !onlyDiagram &&
+          localReasons?.some((key) => outsideDiagram(model, question, key)) === true
+        ) {
+          (reasons ??= new Array(options.length))[o] = localReasons.filter((key) =>
+            outsideDiagram(model, question, key),
+          );
+        }
         continue;
       }
-      const conflict = explainOption(model, form, units, unitOf, localReasons, state.values, {
-        question: question.index,
-        layers: [layer],
-        values: [value],
-      });
-      (conflicts ??= new Array(options.length))[o] = conflict;
+      const option = { question: question.index, layer, value };
+      const keys = explainOption(model, units, unitOf, localReasons, state.values, option, scratch);
+      (conflicts ??= new Array(options.length))[o] = keys;
       (reasons ??= new Array(options.length))[o] =
         localReasons !== undefined && localReasons.length > 0
           ? localReasons
-          : explainRules(model, question.index, conflict);
+          : explainRules(model, question.index, keys);
     }
     state.unavailableBecause[question.index] = reasons;
     state.conflictsWith[question.index] = conflicts;
   }
 }
 
-/** `rules.<key>` for a rule reason, `questions.<q>.options.<o>` for an option's own key. */
-function sourceOf(question: CompiledModel['questions'][number], reason: string): string {
-  return question.optionIndex.has(reason)
-    ? `questions.${question.key}.options.${reason}`
-    : `rules.${reason}`;
+function keysOf(
+  model: CompiledModel,
+  list: readonly AnswerUnit[],
+  found: readonly number[] | undefined,
+): string[] {
+  return (found ?? []).map((c) => model.questions[list[c].question].key);
 }
 
-/** A minimal set of the user's other answers that, with this value, has no completion. */
+/**
+ * A minimal set of the user's other answers that, with this value, has no completion:
+ * [] when the model alone excludes it; the one answered column of an excluding table;
+ * one answer the pairwise relation excludes; else QuickXplain over an excluding
+ * table's answered columns, then over every answer. `scratch` is all free.
+ */
 function explainOption(
   model: CompiledModel,
-  form: ConsistencyForm,
   units: readonly AnswerUnit[],
   unitOf: ReadonlyArray<AnswerUnit | undefined>,
   localReasons: readonly string[] | undefined,
   values: ReadonlyArray<unknown>,
-  option: AnswerUnit,
-): string[] {
-  const { question } = option;
-  const layer = option.layers[0];
-  const value = option.values[0];
-  if (liveValues(form)[form.valueBase[layer] + value] === 0) return []; // the model alone excludes it
-  const consistentWith = (set: readonly AnswerUnit[]): boolean =>
-    isConsistent(form, restrict(form, [...set, option]));
+  { question, layer, value }: { question: number; layer: number; value: number },
+  scratch: Int32Array,
+): readonly string[] {
+  const form = model.consistency;
+  if (liveValues(form)[form.valueBase[layer] + value] === 0) return [];
   // A table that always applies and excludes it with the answers of its other columns:
   // those answers conflict with it; one of them is the whole explanation.
-  const tables: AnswerUnit[][] = [];
+  let tables: AnswerUnit[][] | undefined;
   for (const reason of localReasons ?? []) {
     if (!isUnconditionalTable(model, reason)) continue;
-    const others = ruleQuestions(model, reason).filter((q) => q !== question);
-    // Only when the user's answers alone fill its columns (a default may be why).
-    if (others.some((q) => values[q] !== null && unitOf[q] === undefined)) continue;
-    const columns = others
-      .map((q) => unitOf[q])
-      .filter((unit): unit is AnswerUnit => unit !== undefined);
-    if (columns.length === 1) return [model.questions[columns[0].question].key];
-    if (columns.length > 1) tables.push(columns);
+    const columns = ruleQuestions(model, reason);
+    let filled: AnswerUnit | AnswerUnit[] | undefined;
+    let byDefault = false;
+    for (const q of columns) {
+      const unit = q === question ? undefined : unitOf[q];
+      if (unit === undefined) {
+        // Only when the user's answers alone fill its columns (a default may be why).
+        if (q !== question && values[q] !== null) byDefault = true;
+      } else if (filled === undefined) filled = unit;
+      else if (Array.isArray(filled)) filled.push(unit);
+      else filled = [filled, unit];
+    }
+    if (byDefault || filled === undefined) continue;
+    if (!Array.isArray(filled)) return keyList(model, filled.question);
+    (tables ??= []).push(filled);
   }
   // Else often pairwise: one answer that has no completion with this value (cached rows).
   const pairs = compatibleWith(form, layer, value);
   for (const unit of units) {
     if (unit.layers.length === 1 && unit.layers[0] !== layer) {
       if (pairs[form.valueBase[unit.layers[0]] + unit.values[0]] === 0)
-        return [model.questions[unit.question].key];
+        return keyList(model, unit.question);
     }
   }
-  // A minimal subset of one excluding table's answered columns (a few checks).
-  for (const columns of tables) {
-    const found = quickXplain(columns, consistentWith);
-    if (found !== undefined && found.length > 0)
-      return found.map((unit) => model.questions[unit.question].key);
-  }
-  const candidates: AnswerUnit[] = [];
-  for (const unit of units) {
-    if (unit.question !== question) {
-      candidates.push(unit);
-      continue;
+  // No single answer excludes it: two answered columns of a table that excludes it are
+  // a minimal conflict as they are (no check needed); more, a few checks.
+  scratch[layer] = value;
+  try {
+    for (const columns of tables ?? []) {
+      if (columns.length === 2) return keysOf(model, columns, [0, 1]);
+      const found = explainConflict(form, columns, scratch, layer, true);
+      if (found !== undefined && found.length > 0) return keysOf(model, columns, found);
     }
-    // A multi_choice's other selections are part of the conflict (max_selected…).
-    const layers = unit.layers.filter((other) => other !== layer);
-    const values = layers.map(() => 1);
-    if (layers.length > 0) candidates.push({ question, layers, values });
+    // Every answer (the option's own layer left out: a multi_choice's other selections stay).
+    // Known: the value is live and unsupported with every answer.
+    return keysOf(model, units, explainConflict(form, units, scratch, layer, units.length > 0));
+  } finally {
+    scratch[layer] = -1;
   }
-  const found = quickXplain(candidates, consistentWith);
-  return (found ?? []).map((unit) => model.questions[unit.question].key);
 }

@@ -61,11 +61,11 @@ function buildLine(
   checkValidity(model, request.now ?? new Date(), state);
   readAnswers(model, request.questions, state);
   computeValues(model, state);
-  const units = settleConsistency(model, state);
+  const settled = settleConsistency(model, state);
   gateRules(model, state);
   computeAvailability(model, state);
-  if (model.consistency.compiled) exactAvailability(model, state, units);
-  else propagatedAvailability(model, state, units);
+  if (model.consistency.compiled) exactAvailability(model, state, settled);
+  else propagatedAvailability(model, state, settled.units);
   checkAnswers(model, state);
   reportConflict(state);
   const rules = evaluateRules(model, state, texts);

@@ -3,12 +3,18 @@ import type { CompiledModel } from '../model.js';
 interface Mentions {
   /** Per question: the rules (keys) of the diagram whose table or expressions name it. */
   readonly byQuestion: ReadonlyArray<readonly string[]>;
-  /** Per rule key: the questions it names. */
+  /** Per rule key of the diagram (only those): the questions it names. */
   readonly byRule: ReadonlyMap<string, readonly number[]>;
   /** Rule keys of the diagram's tables that always apply (no `when`). */
   readonly unconditionalTables: ReadonlySet<string>;
+  /** Per question, per option: 1 when its `available_if` is compiled into the diagram. */
+  readonly conditionsInDiagram: ReadonlyArray<Uint8Array>;
+  /** Per question: 1 when a table or available_if outside the diagram can restrict it. */
+  readonly restrictedOutside: Uint8Array;
   /** Sources (`rules.<key>`, `questions.<q>.options.<o>`) compiled into the diagram. */
   readonly inDiagram: ReadonlySet<string>;
+  /** Per question: `[its key]`, frozen (a one-answer `conflicts_with`, shared like empty.ts). */
+  readonly keyLists: ReadonlyArray<readonly string[]>;
 }
 
 const mentionsByModel = new WeakMap<CompiledModel, Mentions>();
@@ -34,14 +40,62 @@ function mentions(model: CompiledModel): Mentions {
     byRule.set(rule.key, [...named]);
     if (rule.table !== undefined && rule.when === undefined) unconditionalTables.add(rule.key);
   }
-  const result = { byQuestion: lists, byRule, unconditionalTables, inDiagram };
+  const conditionsInDiagram = model.questions.map((question) =>
+    Uint8Array.from(question.options, (option) =>
+      inDiagram.has(`questions.${question.key}.options.${option.key}`) ? 1 : 0,
+    ),
+  );
+  const restrictedOutside = Uint8Array.from(conditionsInDiagram, (flags, q) =>
+    flags.some((flag, o) => flag === 0 && model.questions[q].options[o].availableIf !== undefined)
+      ? 1
+      : 0,
+  );
+  for (const rule of model.rules) {
+    if (rule.table === undefined || byRule.has(rule.key)) continue;
+    for (const column of rule.table.columns) restrictedOutside[column] = 1;
+  }
+  const keyLists = model.questions.map((question) => Object.freeze([question.key]));
+  const result = {
+    byQuestion: lists,
+    byRule,
+    unconditionalTables,
+    conditionsInDiagram,
+    restrictedOutside,
+    inDiagram,
+    keyLists,
+  };
   mentionsByModel.set(model, result);
   return result;
 }
 
-/** The sources the model's diagram was compiled from, as a set (built once per model). */
+/**
+ * An option's local reason (a rule key, or its own key for `available_if`) comes from a
+ * part the diagram does not hold (e.g. a rule whose `when` reads a number).
+ */
+export function outsideDiagram(
+  model: CompiledModel,
+  question: CompiledModel['questions'][number],
+  reason: string,
+): boolean {
+  const option = question.optionIndex.get(reason);
+  const known = mentions(model);
+  if (option !== undefined) return known.conditionsInDiagram[question.index][option] === 0;
+  return !known.byRule.has(reason);
+}
+
+/** The sources the model's diagram (or propagation) was compiled from, built once per model. */
 export function diagramSources(model: CompiledModel): ReadonlySet<string> {
   return mentions(model).inDiagram;
+}
+
+/** No local reason of this question's options can come from outside the diagram. */
+export function onlyDiagramReasons(model: CompiledModel, question: number): boolean {
+  return mentions(model).restrictedOutside[question] === 0;
+}
+
+/** `[key]` of a question, one frozen array per question and model. */
+export function keyList(model: CompiledModel, question: number): readonly string[] {
+  return mentions(model).keyLists[question];
 }
 
 /** The rule is a table of the diagram without `when`: its rows alone decide. */

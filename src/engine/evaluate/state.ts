@@ -1,4 +1,4 @@
-import { CostBudget } from '../cel/budget.js';
+import { type BudgetMark, CostBudget } from '../cel/budget.js';
 import { EvaluationContext } from '../cel/expression.js';
 import type { CelValue, CompiledModel } from '../model.js';
 import type { Problem } from '../problems.js';
@@ -81,6 +81,8 @@ export class EvaluationState {
   consistency: LineConsistency = { exact: true, configurations: '0' };
   /** Question keys of a minimal conflicting set of the user's answers (reported after the checks). */
   conflict: string[] | undefined;
+  /** Where the value phase started (see startValuePhase). */
+  private valuePhase: { warnings: number; budget: BudgetMark } | undefined;
 
   constructor(readonly model: CompiledModel) {
     const questionCount = model.questions.length;
@@ -106,6 +108,21 @@ export class EvaluationState {
     this.suppressed = new Array<string[] | undefined>(questionCount);
     this.suppressTriggers = new Uint8Array(questionCount);
     this.suppressDefault = new Uint8Array(questionCount);
+  }
+
+  /**
+   * Called by each run of the value phase: the first records where it starts (warnings,
+   * budget); a rerun goes back there, so its warnings and trigger records are not
+   * doubled and the value phase is charged to the budget once, whatever the reruns.
+   */
+  startValuePhase(): void {
+    if (this.valuePhase === undefined) {
+      this.valuePhase = { warnings: this.warnings.length, budget: this.context.budget.mark() };
+      return;
+    }
+    this.warnings.length = this.valuePhase.warnings;
+    this.context.budget.rewind(this.valuePhase.budget);
+    for (let t = 0; t < this.triggerApplied.length; t++) this.triggerApplied[t] = {};
   }
 
   /** Returns the context to the pool (call once the evaluation no longer needs it). */

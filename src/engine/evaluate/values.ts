@@ -8,9 +8,11 @@ import type { EvaluationState } from './state.js';
  * Step 2: defaults, triggers, visibility and variables in the dependency order
  * fixed at compile, so each expression reads final values. Precedence of a
  * question's value: user > trigger > default; a hidden question is null and its
- * answer is discarded.
+ * answer is discarded. Run again (soft values suppressed), it first undoes its own
+ * outputs: warnings, applied trigger values and the cost it charged.
  */
 export function computeValues(model: CompiledModel, state: EvaluationState): void {
+  state.startValuePhase();
   state.sources.fill('none');
   const questionCount = model.questions.length;
   const triggerBase = questionCount + model.variables.length;

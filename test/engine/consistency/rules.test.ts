@@ -234,6 +234,39 @@ describe('consistency: soft values', () => {
     const alu = evaluate(compiled, { frame: 'alu', promo: true });
     expect(question(alu, 'color')).toMatchObject({ values: ['oak'], source: 'trigger' });
   });
+  it('many suppressions in a row: the value phase is charged once, warnings are not repeated', () => {
+    // 30 defaults that each leave no completion once frame is pvc: 30 rounds, 31 value
+    // phases. The budget pays for one run of every expression, no more.
+    const keys = Array.from({ length: 30 }, (_, i) => `q${i}`);
+    const document = model({
+      questions: [
+        choice('frame', ['pvc', 'alu']),
+        ...keys.map((key) => choice(key, ['a', 'b'], { default_expr: "'b'" })),
+        choice('odd', ['x', 'y'], { default_expr: "'nope'" }),
+      ],
+      rules: keys.map((key) => ({
+        key: `no_b_${key}`,
+        message: 'no b with pvc',
+        when: "frame == 'pvc'",
+        assert: `${key} != 'b'`,
+      })),
+    });
+    const unlimited = compileOk(document);
+    const costs = [
+      ...unlimited.questions.map((q) => q.defaultExpr?.cost ?? 0),
+      ...unlimited.rules.map((r) => (r.when?.cost ?? 0) + (r.assert?.cost ?? 0)),
+    ];
+    const once = costs.reduce((sum, cost) => sum + cost, 0);
+    const compiled = compileModel(document, { evaluationCost: once });
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+    const pvc = evaluate(compiled.model, { frame: 'pvc' });
+    expect(pvc.errors).toEqual([]);
+    for (const key of keys)
+      expect(question(pvc, key)).toMatchObject({ values: [], suppressed: ['default'] });
+    expect(pvc.warnings.filter((w) => w.code === 'invalid_default')).toHaveLength(1);
+    const alu = evaluate(compiled.model, { frame: 'alu' });
+    expect(question(alu, 'q0')).toMatchObject({ values: ['b'], source: 'default' });
+  });
 });
 
 describe('consistency: model analysis and the compiled form', () => {
