@@ -1,4 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import compression from 'compression';
 import helmet from 'helmet';
 import { corsOptions, noStoreForApi } from './common/http/cross-origin.js';
 import { jsonBodyParser } from './common/http/json-body.middleware.js';
@@ -9,9 +10,12 @@ import { AppLogger } from './logging/app-logger.js';
 import { requestLogging } from './logging/request-logging.js';
 import { setupSwagger } from './swagger.js';
 
+/** Smaller answers are sent as they are: the headers would outweigh the saving. */
+const COMPRESSION_THRESHOLD_BYTES = 1024;
+
 /**
- * Everything about the HTTP app that is not a module: request logging and ids, CORS,
- * body parsing with limits, security and cache headers, Swagger. Used by main.ts and
+ * Everything about the HTTP app that is not a module: request logging and ids, response
+ * compression, CORS, body parsing with limits, security and cache headers, Swagger. Used by main.ts and
  * by the e2e tests alike. Shutdown is main.ts's (lifecycle/graceful-shutdown.ts).
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
@@ -21,6 +25,10 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.disable('x-powered-by');
   app.use(requestLogging(app.get(AppLogger).pino));
   app.use(closeConnectionsWhileDraining(app.get(ShutdownState)));
+  // gzip or brotli as Accept-Encoding asks (brotli preferred, quality 4), from 1 KB on,
+  // for compressible types only (JSON, YAML, SVG: not PNG/JPEG/zip); Vary: Accept-Encoding.
+  // Deflated off the event loop (zlib's thread pool).
+  if (config.httpCompression) app.use(compression({ threshold: COMPRESSION_THRESHOLD_BYTES }));
   if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
   // Swagger UI needs inline scripts and styles; the API itself serves only JSON. With
   // CORS on, a web shop may also show model images (no-cors loads) from this origin.

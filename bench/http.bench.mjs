@@ -1,0 +1,468 @@
+/**
+ * HTTP benchmark (not a test): the built service (dist/src/main.js, its own process)
+ * beside bare `node:http` floors doing the same work (bench/http-floor.mjs), measured in
+ * the same run with autocannon, on SQLite and on PostgreSQL. What counts are the ratios
+ * of one run, not the absolute numbers (the machine is shared).
+ *
+ *   npm run bench:http                      # builds dist/, then everything (~5 minutes)
+ *   npm run bench:http -- --quick           # SQLite, window + 1,000 questions, short runs
+ *   node bench/http.bench.mjs --db sqlite --sizes window,1000 --duration 3 --rounds 1
+ *   node bench/http.bench.mjs --root /path/to/other/checkout   # its dist/ (a "before")
+ *
+ * Options: --db sqlite,postgres; --pg <url> (an admin URL; default $BENCH_PG_URL or
+ * postgres://postgres@127.0.0.1:5432/postgres: a fresh database is created there and
+ * dropped); --sizes window,1000,5000; --duration <s per measurement> (5); --rounds <n>
+ * (2: floor and service alternate, to even out a noisy machine); --connections <n> (4);
+ * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS);
+ * --json <file> (the rows, for comparing runs).
+ *
+ * Scenarios: GET /v1/carts/default against a floor with the same JWT check and the two
+ * indexed reads; POST /v1/carts/preview (full view, no compression) against a floor that
+ * only stringifies and sends the very same answer; the same preview with
+ * `?view=compact` and `Accept-Encoding: gzip` against the full view; POST /v1/carts
+ * against the preview of the same configuration (each run starts a new default cart).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..');
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name, fallback) => {
+  const at = argv.indexOf(`--${name}`);
+  return at >= 0 && argv[at + 1] !== undefined ? argv[at + 1] : fallback;
+};
+const quick = flag('quick');
+const root = resolve(option('root', repo));
+const databases = option('db', quick ? 'sqlite' : 'sqlite,postgres').split(',');
+const sizes = option('sizes', quick ? 'window,1000' : 'window,1000,5000').split(',');
+const duration = Number(option('duration', quick ? 2 : 5));
+const rounds = Number(option('rounds', quick ? 1 : 2));
+const connections = Number(option('connections', 4));
+const pgAdminUrl = option(
+  'pg',
+  process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+);
+const nodeArgs = option('node-args', process.env.BENCH_NODE_ARGS ?? '')
+  .split(' ')
+  .filter(Boolean);
+const jsonOut = option('json', null);
+
+const { createRequire } = await import('node:module');
+const requireFromRoot = createRequire(join(root, 'package.json'));
+const requireHere = createRequire(join(repo, 'package.json'));
+const autocannon = requireHere('autocannon');
+const { generateModel } = await import(pathToFileURL(join(repo, 'tools', 'gen-model.mjs')).href);
+
+const JWT = {
+  secret: 'a-benchmark-secret-that-is-long-enough-0123456789',
+  issuer: 'configurator',
+  audience: 'configurator-api',
+};
+const ADMIN = { email: 'admin@bench.test', password: 'bench-admin-password' };
+const WINDOW_ANSWERS = {
+  width: { values: [1200] },
+  height: { values: [1000] },
+  color: { values: ['white'] },
+};
+
+const children = new Set();
+const cleanups = [];
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
+async function freePort() {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  server.close();
+  return port;
+}
+
+/** A child process, killed with the benchmark; resolves once `ready(output)` holds. */
+async function startChild(args, env, ready) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const started = Date.now();
+  while (!(await ready(() => output))) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited: ${output}`);
+    if (Date.now() - started > 120_000) throw new Error(`${args.join(' ')} did not start`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return {
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+async function startService(env) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const process_ = await startChild(
+    [...nodeArgs, join(root, 'dist', 'src', 'main.js')],
+    { ...env, PORT: String(port) },
+    async () => {
+      try {
+        return (await fetch(`${base}/health/live`)).ok;
+      } catch {
+        return false;
+      }
+    },
+  );
+  return { ...process_, base };
+}
+
+async function startFloor(config) {
+  const floor = await startChild(
+    [join(here, 'http-floor.mjs'), JSON.stringify({ root, ...config })],
+    {},
+    async (output) => /listening \d+/.test(output()),
+  );
+  const port = /listening (\d+)/.exec(floor.output())[1];
+  return { ...floor, base: `http://127.0.0.1:${port}` };
+}
+
+/** One request; the body as text (fetch decodes gzip itself). */
+async function call(base, method, path, { token, body, headers = {} } = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...headers,
+    },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, text, headers: res.headers };
+}
+async function data(base, method, path, options) {
+  const res = await call(base, method, path, options);
+  if (res.status >= 300)
+    throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+  return JSON.parse(res.text).data;
+}
+
+/** Load from autocannon; requests per second over the whole run, p50/p99 in ms. */
+async function load(base, request) {
+  const result = await autocannon({
+    url: `${base}${request.path}`,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    connections,
+    duration,
+    timeout: 60,
+  });
+  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0)
+    throw new Error(
+      `${request.method} ${request.path}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
+    );
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytes: result.throughput.total / Math.max(1, result.requests.total),
+  };
+}
+
+/** Several targets measured in alternation, `rounds` times; rates over all rounds. */
+async function measure(targets) {
+  for (const target of targets) {
+    await target.before?.();
+    for (let i = 0; i < 5; i++) {
+      const res = await call(target.base, target.request.method, target.request.path, {
+        body: target.request.body,
+        headers: target.request.headers,
+      });
+      if (res.status >= 300)
+        throw new Error(`${target.name}: ${res.status} ${res.text.slice(0, 300)}`);
+    }
+  }
+  const runs = targets.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, target] of targets.entries()) {
+      await target.before?.();
+      runs[i].push(await load(target.base, target.request));
+    }
+  }
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+  return runs.map((list) => ({
+    rps: list.reduce((sum, r) => sum + r.requests, 0) / list.reduce((sum, r) => sum + r.seconds, 0),
+    p50: median(list.map((r) => r.p50)),
+    p99: median(list.map((r) => r.p99)),
+    bytes: median(list.map((r) => r.bytes)),
+  }));
+}
+
+const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const rows = [];
+function row(database, scenario, target, stats, ratio, goal) {
+  rows.push({
+    database,
+    scenario,
+    target,
+    'req/s': fixed(stats.rps),
+    'p50 ms': fixed(stats.p50),
+    'p99 ms': fixed(stats.p99),
+    'kB/answer': fixed(stats.bytes / 1024),
+    ratio: ratio === undefined ? '' : fixed(ratio, 2),
+    goal: goal ?? '',
+  });
+}
+
+async function pgDatabase() {
+  const { Client } = requireFromRoot('pg');
+  const name = `bench_http_${process.pid}_${Date.now()}`;
+  const admin = new Client({ connectionString: pgAdminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new Client({ connectionString: pgAdminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name}`);
+      await client.end();
+    },
+  };
+}
+
+async function benchDatabase(database, work) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'http-bench-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const pg = database === 'postgres' ? await pgDatabase() : null;
+  if (pg) cleanups.push(pg.drop);
+  const service = await startService({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+    JWT_SECRET: JWT.secret,
+    JWT_ACCESS_TTL: '7200',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'warn',
+    SWAGGER_ENABLED: 'false',
+    CART_MAX_LINES: '100000',
+  });
+  const floors = [];
+  try {
+    const base = service.base;
+    const { access_token: token } = await data(base, 'POST', '/v1/login', {
+      body: JSON.stringify(ADMIN),
+    });
+    const auth = { Authorization: `Bearer ${token}` };
+    const me = await data(base, 'GET', '/v1/users/me', { token });
+    const company = await data(base, 'POST', '/v1/companies', {
+      token,
+      body: JSON.stringify({
+        email: 'co@bench.test',
+        name: 'Bench company',
+        vat_number: 'NL-BENCH',
+        coc_number: 'COC-BENCH',
+      }),
+    });
+    const supplier = await data(base, 'POST', `/v1/suppliers/${company.id}`, {
+      token,
+      body: JSON.stringify({
+        email: 'sup@bench.test',
+        name: 'Bench',
+        website: 'https://bench.test',
+      }),
+    });
+    await data(base, 'POST', `/v1/suppliers/${supplier.id}/members`, {
+      token,
+      body: JSON.stringify({ user_id: me.id }),
+    });
+    const newDefaultCart = () =>
+      data(base, 'POST', '/v1/carts/new', {
+        token,
+        body: JSON.stringify({ reference: `bench ${Date.now()}`, default: true }),
+      });
+    await newDefaultCart();
+
+    // GET /v1/carts/default beside the floor doing the same check and reads.
+    const defaultFloor = await startFloor({
+      mode: 'default',
+      jwtSecret: JWT.secret,
+      jwtIssuer: JWT.issuer,
+      jwtAudience: JWT.audience,
+      ...(pg ? { databaseUrl: pg.url } : { sqliteFile: join(dataDir, 'configurator.sqlite') }),
+    });
+    floors.push(defaultFloor);
+    const getDefault = { method: 'GET', path: '/v1/carts/default', headers: auth };
+    const [fromService, fromFloor] = await Promise.all(
+      [base, defaultFloor.base].map((at) => call(at, 'GET', getDefault.path, { token })),
+    );
+    if (!isDeepStrictEqual(JSON.parse(fromService.text), JSON.parse(fromFloor.text)))
+      throw new Error(`the floor answers otherwise: ${fromService.text} / ${fromFloor.text}`);
+    const [floorGet, serviceGet] = await measure([
+      { name: 'floor', base: defaultFloor.base, request: getDefault },
+      { name: 'service', base, request: getDefault },
+    ]);
+    row(database, 'GET /v1/carts/default', 'node:http floor', floorGet);
+    row(
+      database,
+      'GET /v1/carts/default',
+      'service',
+      serviceGet,
+      serviceGet.rps / floorGet.rps,
+      'throughput ≥ 0.40 of floor',
+    );
+
+    for (const size of sizes) {
+      let model;
+      let answers;
+      if (size === 'window') {
+        model = readFileSync(join(repo, 'examples', 'window.yaml'), 'utf8');
+        answers = WINDOW_ANSWERS;
+      } else {
+        const generated = generateModel(Number(size));
+        generated.model.general = { ...generated.model.general, code: `bench-${size}` };
+        model = JSON.stringify(generated.model);
+        answers = generated.answers;
+      }
+      const uploaded = await fetch(`${base}/v1/suppliers/${supplier.id}/models`, {
+        method: 'POST',
+        headers: {
+          ...auth,
+          'Content-Type': size === 'window' ? 'application/yaml' : 'application/json',
+        },
+        body: model,
+      });
+      if (uploaded.status !== 201) throw new Error(`upload ${size}: ${await uploaded.text()}`);
+      const modelId = (await uploaded.json()).data.id;
+      const body = JSON.stringify({
+        model_id: modelId,
+        company_id: company.id,
+        questions: answers,
+      });
+      const json = { ...auth, 'Content-Type': 'application/json' };
+      const preview = { method: 'POST', path: '/v1/carts/preview', headers: json, body };
+      const compactGzip = {
+        ...preview,
+        path: '/v1/carts/preview?view=compact',
+        headers: { ...json, 'Accept-Encoding': 'gzip' },
+      };
+      const post = { method: 'POST', path: '/v1/carts', headers: json, body };
+
+      const answer = await call(base, 'POST', preview.path, { body, headers: json });
+      if (answer.status !== 200 || !JSON.parse(answer.text).data.valid)
+        throw new Error(`preview ${size}: ${answer.status} ${answer.text.slice(0, 300)}`);
+      const answerFile = join(dataDir, `preview-${size}.json`);
+      writeFileSync(answerFile, answer.text);
+      const sendFloor = await startFloor({ mode: 'send', answerFile });
+      floors.push(sendFloor);
+      const compact = await call(base, 'POST', compactGzip.path, {
+        body,
+        headers: compactGzip.headers,
+      });
+      const hasCompact =
+        compact.status === 200 &&
+        compact.headers.get('content-encoding') === 'gzip' &&
+        JSON.parse(compact.text).data.questions.every((q) => q.label === undefined);
+
+      const label = size === 'window' ? 'window.yaml' : `${size} questions`;
+      const targets = [
+        { name: 'floor', base: sendFloor.base, request: preview },
+        { name: 'preview', base, request: preview },
+        ...(hasCompact ? [{ name: 'compact', base, request: compactGzip }] : []),
+        { name: 'post', base, request: post, before: newDefaultCart },
+      ];
+      const stats = await measure(targets);
+      const [floorStats, previewStats] = stats;
+      const postStats = stats[stats.length - 1];
+      row(database, `preview ${label}`, 'node:http send floor', floorStats);
+      row(
+        database,
+        `preview ${label}`,
+        'service, full view',
+        previewStats,
+        floorStats.rps / previewStats.rps,
+        'time ≤ 1.3× floor',
+      );
+      if (hasCompact)
+        row(
+          database,
+          `preview ${label}`,
+          'service, compact + gzip',
+          stats[2],
+          previewStats.rps / stats[2].rps,
+          'time ≤ 0.5× full view',
+        );
+      else
+        row(
+          database,
+          `preview ${label}`,
+          'service, compact + gzip',
+          { rps: NaN, p50: NaN, p99: NaN, bytes: NaN },
+          NaN,
+          'not served',
+        );
+      row(
+        database,
+        `POST /v1/carts ${label}`,
+        'service',
+        postStats,
+        previewStats.rps / postStats.rps,
+        'time ≤ 1.3× preview',
+      );
+      row(
+        database,
+        `POST /v1/carts ${label}`,
+        '(against the send floor)',
+        postStats,
+        floorStats.rps / postStats.rps,
+      );
+      await sendFloor.stop();
+    }
+  } finally {
+    for (const floor of floors) await floor.stop();
+    await service.stop();
+  }
+}
+
+const started = Date.now();
+try {
+  for (const database of databases) await benchDatabase(database);
+} finally {
+  for (const cleanup of cleanups.reverse())
+    await Promise.resolve()
+      .then(cleanup)
+      .catch(() => {});
+}
+console.log(
+  `\nHTTP benchmark: ${root}, node ${process.version}, ${connections} connections, ` +
+    `${rounds} × ${duration} s per target, ${((Date.now() - started) / 1000).toFixed(0)} s in all` +
+    (nodeArgs.length ? `, service node ${nodeArgs.join(' ')}` : ''),
+);
+console.log(
+  'ratio: for the service against a floor, its time per request over the floor’s (from req/s); ' +
+    'for GET /v1/carts/default, its throughput over the floor’s.',
+);
+console.table(rows);
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify(rows, null, 2));
