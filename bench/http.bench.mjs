@@ -252,7 +252,7 @@ async function pgDatabase() {
   };
 }
 
-async function benchDatabase(database, work) {
+async function benchDatabase(database) {
   const dataDir = mkdtempSync(join(tmpdir(), 'http-bench-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const pg = database === 'postgres' ? await pgDatabase() : null;
