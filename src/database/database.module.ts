@@ -24,11 +24,13 @@ export class DatabaseModule {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
-          inject: [AppConfig, ...inject],
-          useFactory: (config: AppConfig, ...deps: unknown[]) => ({
+          inject,
+          useFactory: (...deps: unknown[]) => ({
             ...options(...(deps as Deps)),
-            retryAttempts: config.isProduction ? 10 : 1,
-            retryDelay: 2_000,
+            // main.ts waits for the database before the app is built
+            // (database-preflight.ts): a second retry loop here would only double the
+            // time an unreachable database takes to be reported.
+            retryAttempts: 0,
           }),
         }),
       ],
