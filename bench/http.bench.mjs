@@ -43,7 +43,9 @@ const option = (name, fallback) => {
 const quick = flag('quick');
 const root = resolve(option('root', repo));
 const databases = option('db', quick ? 'sqlite' : 'sqlite,postgres').split(',');
-const sizes = option('sizes', quick ? 'window,1000' : 'window,1000,5000').split(',');
+const sizes = option('sizes', quick ? 'window,1000' : 'window,1000,5000')
+  .split(',')
+  .filter(Boolean);
 const duration = Number(option('duration', quick ? 2 : 5));
 const rounds = Number(option('rounds', quick ? 1 : 2));
 const connections = Number(option('connections', 4));
