@@ -13,7 +13,8 @@
  * postgres://postgres@127.0.0.1:5432/postgres: a fresh database is created there and
  * dropped); --sizes window,1000,5000; --duration <s per measurement> (5); --rounds <n>
  * (2: floor and service alternate, to even out a noisy machine); --connections <n> (4);
- * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS);
+ * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS, else the
+ * NODE_OPTIONS of the checkout's Dockerfile, as the image runs it);
  * --json <file> (the rows, for comparing runs).
  *
  * Scenarios: GET /v1/carts/default against a floor with the same JWT check and the two
@@ -53,7 +54,16 @@ const pgAdminUrl = option(
   'pg',
   process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
 );
-const nodeArgs = option('node-args', process.env.BENCH_NODE_ARGS ?? '')
+/** The production image's NODE_OPTIONS (GC flags), so that the service runs as deployed. */
+function imageNodeOptions() {
+  try {
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    return /^ENV NODE_OPTIONS="?([^"\n]*)"?$/m.exec(dockerfile)?.[1] ?? '';
+  } catch {
+    return '';
+  }
+}
+const nodeArgs = option('node-args', process.env.BENCH_NODE_ARGS ?? imageNodeOptions())
   .split(' ')
   .filter(Boolean);
 const jsonOut = option('json', null);
