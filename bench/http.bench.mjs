@@ -175,8 +175,25 @@ async function data(base, method, path, options) {
   return JSON.parse(res.text).data;
 }
 
+/**
+ * CPU seconds a process has used, all its threads (zlib's pool included), from
+ * /proc/<pid>/stat; NaN where there is no /proc. Unlike req/s it hardly moves when other
+ * processes share the machine. The database server's own CPU is not in it.
+ */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = 100;
+
 /** Load from autocannon; requests per second over the whole run, p50/p99 in ms. */
-async function load(base, request) {
+async function load(base, request, pid) {
+  const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({
     url: `${base}${request.path}`,
     method: request.method,
@@ -193,6 +210,7 @@ async function load(base, request) {
   return {
     requests: result.requests.total,
     seconds: result.duration,
+    cpu: cpuSeconds(pid) - cpuBefore,
     p50: result.latency.p50,
     p99: result.latency.p99,
     bytes: result.throughput.total / Math.max(1, result.requests.total),
@@ -216,21 +234,31 @@ async function measure(targets) {
   for (let round = 0; round < rounds; round++) {
     for (const [i, target] of targets.entries()) {
       await target.before?.();
-      runs[i].push(await load(target.base, target.request));
+      runs[i].push(await load(target.base, target.request, target.pid));
     }
   }
   const median = (values) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
   return runs.map((list) => ({
     rps: list.reduce((sum, r) => sum + r.requests, 0) / list.reduce((sum, r) => sum + r.seconds, 0),
+    cpuMs:
+      (1000 * list.reduce((sum, r) => sum + r.cpu, 0)) /
+      list.reduce((sum, r) => sum + r.requests, 0),
     p50: median(list.map((r) => r.p50)),
     p99: median(list.map((r) => r.p99)),
     bytes: median(list.map((r) => r.bytes)),
   }));
 }
 
+const NOT_SERVED = { rps: NaN, p50: NaN, p99: NaN, cpuMs: NaN, bytes: NaN };
 const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 const rows = [];
-function row(database, scenario, target, stats, ratio, goal) {
+/**
+ * One line of the table. `against`: the stats this target is compared with, `by`:
+ * 'time' (this target's time per request over the other's: req/s inverted, and CPU per
+ * request) or 'throughput' (this target's req/s over the other's, CPU inverted).
+ */
+function row(database, scenario, target, stats, against, by, goal) {
+  const time = by === 'time';
   rows.push({
     database,
     scenario,
@@ -238,8 +266,12 @@ function row(database, scenario, target, stats, ratio, goal) {
     'req/s': fixed(stats.rps),
     'p50 ms': fixed(stats.p50),
     'p99 ms': fixed(stats.p99),
+    'CPU ms/req': fixed(stats.cpuMs, 2),
     'kB/answer': fixed(stats.bytes / 1024),
-    ratio: ratio === undefined ? '' : fixed(ratio, 2),
+    ratio: against ? fixed(time ? against.rps / stats.rps : stats.rps / against.rps, 2) : '',
+    'CPU ratio': against
+      ? fixed(time ? stats.cpuMs / against.cpuMs : against.cpuMs / stats.cpuMs, 2)
+      : '',
     goal: goal ?? '',
   });
 }
@@ -284,6 +316,7 @@ async function benchDatabase(database) {
   const floors = [];
   try {
     const base = service.base;
+    const pid = service.child.pid;
     const { access_token: token } = await data(base, 'POST', '/v1/login', {
       body: JSON.stringify(ADMIN),
     });
@@ -333,18 +366,11 @@ async function benchDatabase(database) {
     if (!isDeepStrictEqual(JSON.parse(fromService.text), JSON.parse(fromFloor.text)))
       throw new Error(`the floor answers otherwise: ${fromService.text} / ${fromFloor.text}`);
     const [floorGet, serviceGet] = await measure([
-      { name: 'floor', base: defaultFloor.base, request: getDefault },
-      { name: 'service', base, request: getDefault },
+      { name: 'floor', base: defaultFloor.base, pid: defaultFloor.child.pid, request: getDefault },
+      { name: 'service', base, pid, request: getDefault },
     ]);
     row(database, 'GET /v1/carts/default', 'node:http floor', floorGet);
-    row(
-      database,
-      'GET /v1/carts/default',
-      'service',
-      serviceGet,
-      serviceGet.rps / floorGet.rps,
-      'throughput ≥ 0.40 of floor',
-    );
+    row(database, 'GET /v1/carts/default', 'service', serviceGet, floorGet, 'throughput', '≥ 0.40');
 
     for (const size of sizes) {
       let model;
@@ -400,56 +426,23 @@ async function benchDatabase(database) {
 
       const label = size === 'window' ? 'window.yaml' : `${size} questions`;
       const targets = [
-        { name: 'floor', base: sendFloor.base, request: preview },
-        { name: 'preview', base, request: preview },
-        ...(hasCompact ? [{ name: 'compact', base, request: compactGzip }] : []),
-        { name: 'post', base, request: post, before: newDefaultCart },
+        { name: 'floor', base: sendFloor.base, pid: sendFloor.child.pid, request: preview },
+        { name: 'preview', base, pid, request: preview },
+        ...(hasCompact ? [{ name: 'compact', base, pid, request: compactGzip }] : []),
+        { name: 'post', base, pid, request: post, before: newDefaultCart },
       ];
       const stats = await measure(targets);
       const [floorStats, previewStats] = stats;
       const postStats = stats[stats.length - 1];
-      row(database, `preview ${label}`, 'node:http send floor', floorStats);
-      row(
-        database,
-        `preview ${label}`,
-        'service, full view',
-        previewStats,
-        floorStats.rps / previewStats.rps,
-        'time ≤ 1.3× floor',
-      );
+      const scenario = `preview ${label}`;
+      row(database, scenario, 'node:http send floor', floorStats);
+      row(database, scenario, 'service, full view', previewStats, floorStats, 'time', '≤ 1.3');
       if (hasCompact)
-        row(
-          database,
-          `preview ${label}`,
-          'service, compact + gzip',
-          stats[2],
-          previewStats.rps / stats[2].rps,
-          'time ≤ 0.5× full view',
-        );
-      else
-        row(
-          database,
-          `preview ${label}`,
-          'service, compact + gzip',
-          { rps: NaN, p50: NaN, p99: NaN, bytes: NaN },
-          NaN,
-          'not served',
-        );
-      row(
-        database,
-        `POST /v1/carts ${label}`,
-        'service',
-        postStats,
-        previewStats.rps / postStats.rps,
-        'time ≤ 1.3× preview',
-      );
-      row(
-        database,
-        `POST /v1/carts ${label}`,
-        '(against the send floor)',
-        postStats,
-        floorStats.rps / postStats.rps,
-      );
+        row(database, scenario, 'compact + gzip', stats[2], previewStats, 'time', '≤ 0.5');
+      else row(database, scenario, 'compact + gzip', NOT_SERVED, undefined, 'time', 'not served');
+      const posts = `POST /v1/carts ${label}`;
+      row(database, posts, 'service (vs the preview)', postStats, previewStats, 'time', '≤ 1.3');
+      row(database, posts, 'service (vs the send floor)', postStats, floorStats, 'time');
       await sendFloor.stop();
     }
   } finally {
@@ -473,8 +466,10 @@ console.log(
     (nodeArgs.length ? `, service node ${nodeArgs.join(' ')}` : ''),
 );
 console.log(
-  'ratio: for the service against a floor, its time per request over the floor’s (from req/s); ' +
-    'for GET /v1/carts/default, its throughput over the floor’s.',
+  'ratio: req/s of the same run; for the service against a floor or a preview, its time per ' +
+    'request over theirs (req/s inverted); for GET /v1/carts/default, its throughput over the ' +
+    'floor’s (the goal column). CPU ratio: the same from the CPU each process used per request ' +
+    '(/proc; all threads; not the database server), which other load on the machine hardly moves.',
 );
 console.table(rows);
 if (jsonOut) writeFileSync(jsonOut, JSON.stringify(rows, null, 2));
