@@ -58,7 +58,12 @@ import { UsersModule } from './users/users.module.js';
   ],
   providers: [
     { provide: APP_GUARD, useClass: CredentialsGuard },
-    { provide: APP_PIPE, useFactory: createValidationPipe },
+    {
+      provide: APP_PIPE,
+      // A configuration answers at most as many questions as a model may have.
+      useFactory: (config: AppConfig) => createValidationPipe(config.engineLimits.questions),
+      inject: [AppConfig],
+    },
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
   ],

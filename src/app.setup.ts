@@ -3,11 +3,13 @@ import { constants as zlibConstants } from 'node:zlib';
 import compression from 'compression';
 import helmet from 'helmet';
 import { corsOptions, noStoreForApi } from './common/http/cross-origin.js';
+import { readOnlyEtag } from './common/http/read-etag.js';
 import { jsonBodyParser } from './common/http/json-body.middleware.js';
 import { AppConfig } from './config/app-config.js';
 import { closeConnectionsWhileDraining } from './lifecycle/graceful-shutdown.js';
 import { ShutdownState } from './lifecycle/shutdown-state.js';
 import { AppLogger } from './logging/app-logger.js';
+import { requestContext } from './logging/request-context.js';
 import { requestLogging } from './logging/request-logging.js';
 import { setupSwagger } from './swagger.js';
 
@@ -32,6 +34,11 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // X-Forwarded-For counts only from the configured proxies (TRUSTED_PROXIES), else not at all.
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   app.disable('x-powered-by');
+  // ETags on GET/HEAD answers only (a POST answer is never revalidated; hashing it costs).
+  app.set(
+    'etag',
+    readOnlyEtag(() => requestContext.getStore()?.request.method),
+  );
   app.use(requestLogging(app.get(AppLogger).pino));
   app.use(closeConnectionsWhileDraining(app.get(ShutdownState)));
   // gzip or brotli as Accept-Encoding asks (brotli preferred), from 1 KB on, for

@@ -2,6 +2,27 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 
+/** A model as configuring needs it: its owner, and its current version. */
+export interface ConfigurableModel {
+  id: number;
+  supplierId: number;
+  versionNumber: number;
+}
+
+/** Everything requireConfigurable decides on, read at once. */
+export interface ConfigurationFacts {
+  companyExists: boolean;
+  /** The user is a member of the company. */
+  member: boolean;
+  /** The model; null when there is none. */
+  model: ConfigurableModel | null;
+  /** The model's supplier is linked to the company. */
+  linked: boolean;
+}
+
+/** EXISTS answers 1/0 on SQLite, true/false on PostgreSQL. */
+const truthy = (value: unknown): boolean => value === true || Number(value) === 1;
+
 /**
  * The facts authorization rests on: which companies and suppliers exist, who belongs to
  * them, which company buys from which supplier. Read by table name, like immich's
@@ -42,6 +63,46 @@ export class AccessRepository {
       'supplier_id = :supplierId AND company_id IN (:...companyIds)',
       { supplierId, companyIds },
     );
+  }
+
+  /**
+   * The facts of configuring `modelId` for `companyId` as `userId`, in one query: the
+   * model row (id, supplier, current version; the only columns read) and three indexed
+   * EXISTS. No model: every fact false.
+   */
+  async configuration(
+    companyId: number,
+    modelId: number,
+    userId: number,
+  ): Promise<ConfigurationFacts> {
+    const row = await this.dataSource
+      .createQueryBuilder()
+      .select('m.id', 'id')
+      .addSelect('m.supplier_id', 'supplierId')
+      .addSelect('m.version_number', 'versionNumber')
+      .addSelect('EXISTS (SELECT 1 FROM companies c WHERE c.id = :companyId)', 'companyExists')
+      .addSelect(
+        'EXISTS (SELECT 1 FROM company_members cm WHERE cm.company_id = :companyId AND cm.user_id = :userId)',
+        'member',
+      )
+      .addSelect(
+        'EXISTS (SELECT 1 FROM company_suppliers cs WHERE cs.company_id = :companyId AND cs.supplier_id = m.supplier_id)',
+        'linked',
+      )
+      .from('models', 'm')
+      .where('m.id = :modelId', { modelId, companyId, userId })
+      .getRawOne<Record<string, unknown>>();
+    if (!row) return { companyExists: false, member: false, model: null, linked: false };
+    return {
+      companyExists: truthy(row.companyExists),
+      member: truthy(row.member),
+      model: {
+        id: Number(row.id),
+        supplierId: Number(row.supplierId),
+        versionNumber: Number(row.versionNumber),
+      },
+      linked: truthy(row.linked),
+    };
   }
 
   async companyIdsOf(userId: number): Promise<number[]> {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, type Problem } from '../common/errors/api-error.js';
 import { isAdmin, type Principal } from '../principal/principal.js';
-import { AccessRepository } from './access.repository.js';
+import { AccessRepository, type ConfigurableModel } from './access.repository.js';
+import { RememberedFacts } from './remembered-facts.js';
 
 /** What the model rules need of a model row. */
 export interface OwnedModel {
@@ -35,7 +36,12 @@ const NOT_A_MEMBER: Problem = {
  */
 @Injectable()
 export class AccessService {
-  constructor(private readonly facts: AccessRepository) {}
+  /** The facts, with true ones remembered per principal (= per request; see RememberedFacts). */
+  private readonly facts: RememberedFacts;
+
+  constructor(private readonly repository: AccessRepository) {
+    this.facts = new RememberedFacts(repository);
+  }
 
   // ── Users ──────────────────────────────────────────────────────────────────────
 
@@ -68,8 +74,8 @@ export class AccessService {
   ): Promise<void> {
     const exists =
       owner.kind === 'company'
-        ? await this.facts.companyExists(owner.id)
-        : await this.facts.supplierExists(owner.id);
+        ? await this.facts.companyExists(principal, owner.id)
+        : await this.facts.supplierExists(principal, owner.id);
     if (!exists) throw ApiError.notFound();
     if (isAdmin(principal) || principal.userId === userId) return;
     const sees =
@@ -103,12 +109,12 @@ export class AccessService {
 
   /** A company the caller may see: admin, member, or the intent token's own company. */
   async canSeeCompany(principal: Principal, companyId: number): Promise<boolean> {
-    if (principal.via === 'intent') {
-      return principal.companyId === companyId && (await this.facts.companyExists(companyId));
-    }
-    if (isAdmin(principal)) return this.facts.companyExists(companyId);
+    // The intent token's row references its company (foreign key), and its strategy has
+    // checked that the user may act for it: no query needed.
+    if (principal.via === 'intent') return principal.companyId === companyId;
+    if (isAdmin(principal)) return this.facts.companyExists(principal, companyId);
     // A membership row implies the company exists (foreign key).
-    return this.facts.isCompanyMember(companyId, principal.userId);
+    return this.facts.isCompanyMember(principal, companyId);
   }
 
   /** The company is visible to the caller, or 404 exactly as if it did not exist. */
@@ -124,7 +130,7 @@ export class AccessService {
     companyId: number,
   ): Promise<boolean> {
     if (isAdmin(user)) return true;
-    return this.facts.isCompanyMember(companyId, user.userId);
+    return this.facts.isCompanyMember(user, companyId);
   }
 
   /** An intent token is bound to one existing company, so it may not create another (403). */
@@ -149,7 +155,7 @@ export class AccessService {
 
   async isSupplierMember(principal: Principal, supplierId: number): Promise<boolean> {
     if (isAdmin(principal)) return true;
-    return this.facts.isSupplierMember(supplierId, principal.userId);
+    return this.facts.isSupplierMember(principal, supplierId);
   }
 
   /** The supplier exists (404) and the caller is a member or admin (else `notMemberStatus`). */
@@ -158,7 +164,7 @@ export class AccessService {
     supplierId: number,
     notMemberStatus = 403,
   ): Promise<void> {
-    if (!(await this.facts.supplierExists(supplierId))) {
+    if (!(await this.facts.supplierExists(principal, supplierId))) {
       throw ApiError.notFound('The supplier does not exist');
     }
     if (!(await this.isSupplierMember(principal, supplierId))) {
@@ -175,7 +181,7 @@ export class AccessService {
     if (principal.via !== 'intent' && (await this.isSupplierMember(principal, supplierId))) {
       return true;
     }
-    return this.facts.anyLinked(await this.companyIdsOf(principal), supplierId);
+    return this.facts.anyLinked(principal, await this.companyIdsOf(principal), supplierId);
   }
 
   /** The supplier exists and the caller may read it; else `notFound` (404 as if it did not exist). */
@@ -185,7 +191,7 @@ export class AccessService {
     notFound: () => ApiError = () => ApiError.notFound('The supplier does not exist'),
   ): Promise<void> {
     const readable =
-      (await this.facts.supplierExists(supplierId)) &&
+      (await this.facts.supplierExists(principal, supplierId)) &&
       (await this.canReadSupplier(principal, supplierId));
     if (!readable) throw notFound();
   }
@@ -228,7 +234,7 @@ export class AccessService {
     model: T | null,
   ): Promise<T> {
     await this.requireCompany(principal, companyId);
-    if (!model || !(await this.facts.anyLinked([companyId], model.supplierId))) {
+    if (!model || !(await this.facts.anyLinked(principal, [companyId], model.supplierId))) {
       throw ApiError.notFound('No model found');
     }
     return model;
@@ -237,25 +243,28 @@ export class AccessService {
   /**
    * The caller may configure the model for the company: sees the company, the model
    * exists, its supplier is linked to the company. Otherwise 403, the same answer for
-   * each, so that nothing is learned about models the caller may not use. `load`
-   * answers the model (null when there is none) only once the company is visible.
+   * each, so that nothing is learned about models the caller may not use. The facts
+   * come in one query (POST /v1/carts and the preview ask on every request); answers
+   * the model's supplier and current version.
    */
-  async requireConfigurable<T>(
+  async requireConfigurable(
     principal: Principal,
     companyId: number,
-    load: () => Promise<T | null>,
-    modelOf: (found: T) => OwnedModel,
-  ): Promise<T> {
-    const forbidden = () =>
-      ApiError.forbidden('The company or the model is not accessible', [
+    modelId: number,
+  ): Promise<ConfigurableModel> {
+    const facts = await this.repository.configuration(companyId, modelId, principal.userId);
+    const seesCompany =
+      principal.via === 'intent'
+        ? principal.companyId === companyId
+        : isAdmin(principal)
+          ? facts.companyExists
+          : facts.member;
+    if (!seesCompany || !facts.model || !facts.linked) {
+      throw ApiError.forbidden('The company or the model is not accessible', [
         { code: 'not_accessible', message: 'You may not configure this model for this company' },
       ]);
-    if (!(await this.canSeeCompany(principal, companyId))) throw forbidden();
-    const found = await load();
-    if (!found || !(await this.facts.anyLinked([companyId], modelOf(found).supplierId))) {
-      throw forbidden();
     }
-    return found;
+    return facts.model;
   }
 
   // ── Carts ──────────────────────────────────────────────────────────────────────
@@ -295,6 +304,6 @@ export class AccessService {
   /** The companies a non-admin caller belongs to (an intent token: its company). */
   private async companyIdsOf(principal: Principal): Promise<number[]> {
     if (principal.via === 'intent') return principal.companyId ? [principal.companyId] : [];
-    return this.facts.companyIdsOf(principal.userId);
+    return this.repository.companyIdsOf(principal.userId);
   }
 }

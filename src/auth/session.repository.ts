@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { IsNull, Not, type DataSource, type Repository } from 'typeorm';
+import type { UserIdentity } from '../users/users.service.js';
 import { RefreshFamilyEntity } from './refresh-family.entity.js';
 
 /** refresh_token_families: one row per login session. */
@@ -22,6 +23,32 @@ export class SessionRepository {
 
   findById(id: string): Promise<RefreshFamilyEntity | null> {
     return this.rows.findOneBy({ id });
+  }
+
+  /**
+   * The user of a live (unrevoked) session, in one query: every request with an access
+   * JWT asks. It reads the users table by name, without the password hash (an exception
+   * to "features meet through services", like AccessRepository's; docs/DECISIONS.md).
+   */
+  async userOfLive(id: string): Promise<UserIdentity | null> {
+    const row = await this.rows.manager
+      .createQueryBuilder()
+      .select('u.id', 'id')
+      .addSelect('u.email', 'email')
+      .addSelect('u.role', 'role')
+      .addSelect('u.disabled_at', 'disabledAt')
+      .from('refresh_token_families', 'f')
+      .innerJoin('users', 'u', 'u.id = f.user_id')
+      .where('f.id = :id AND f.revoked_at IS NULL', { id })
+      .getRawOne<{
+        id: number | string;
+        email: string;
+        role: UserIdentity['role'];
+        disabledAt: unknown;
+      }>();
+    if (!row) return null;
+    const disabled = row.disabledAt !== null && row.disabledAt !== undefined;
+    return { id: Number(row.id), email: row.email, role: row.role, disabled };
   }
 
   /**

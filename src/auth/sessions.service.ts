@@ -4,6 +4,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
 import { TOKEN_TYPES, type JwtClaims } from '../jwt/jwt-claims.js';
 import { TokenIssuer } from '../jwt/token-issuer.service.js';
+import type { UserIdentity } from '../users/users.service.js';
 import type { LoginResultDto } from './dto/login-result.dto.js';
 import type { RefreshFamilyEntity } from './refresh-family.entity.js';
 import { SessionRepository } from './session.repository.js';
@@ -77,9 +78,17 @@ export class SessionsService {
    * detection end it at once rather than when it expires.
    */
   async authenticateAccess(claims: JwtClaims): Promise<boolean> {
-    if (claims.typ !== TOKEN_TYPES.access || !claims.fam) return false;
-    const family = await this.sessions.findById(claims.fam);
-    return Boolean(family && !family.revokedAt && String(family.userId) === claims.sub);
+    return (await this.userOfAccess(claims)) !== null;
+  }
+
+  /**
+   * The user of an access JWT whose session is live (null otherwise), read with the
+   * session in one query: the access-token strategy makes its Principal from it.
+   */
+  async userOfAccess(claims: JwtClaims): Promise<UserIdentity | null> {
+    if (claims.typ !== TOKEN_TYPES.access || !claims.fam) return null;
+    const user = await this.sessions.userOfLive(claims.fam);
+    return user && String(user.id) === claims.sub ? user : null;
   }
 
   /** The refresh token keeps the family's original expiry: rotation does not extend a session. */

@@ -128,8 +128,9 @@ export class CartLinesService {
    */
   async lineView(row: CartLineEntity): Promise<Record<string, unknown>> {
     if (Object.keys(row.line).length > 0) return row.line;
-    const loaded = await this.models.loadCompiled(row.modelId, row.versionNumber);
-    const evaluation = evaluateConfiguration(loaded.compiled, {
+    // By the row's ids: a cached version costs no query (the model row is not needed).
+    const compiled = await this.models.compiledVersion(row.modelId, row.versionNumber);
+    const evaluation = evaluateConfiguration(compiled, {
       modelId: row.modelId,
       versionNumber: row.versionNumber,
       questions: row.answers,
@@ -141,30 +142,26 @@ export class CartLinesService {
 
   /** Evaluates against the model's compiled current version, once AccessService allows it. */
   private async configure(principal: Principal, input: ConfigurationDto): Promise<Configured> {
-    const loaded = await this.access.requireConfigurable(
+    // Company, model and link in one query; the compiled version from the cache.
+    const model = await this.access.requireConfigurable(
       principal,
       input.company_id,
-      () =>
-        this.models.loadCompiled(input.model_id).catch((error: unknown) => {
-          if (error instanceof ApiError && error.getStatus() === HttpStatus.NOT_FOUND) return null;
-          throw error;
-        }),
-      (found) => found.model,
+      input.model_id,
     );
+    const compiled = await this.models.compiledVersion(model.id, model.versionNumber);
     const started = performance.now();
-    const evaluation = evaluateConfiguration(loaded.compiled, {
-      modelId: loaded.model.id,
-      versionNumber: loaded.versionNumber,
+    const evaluation = evaluateConfiguration(compiled, {
+      modelId: model.id,
+      versionNumber: model.versionNumber,
       questions: input.questions,
       languageCode: input.language_code ?? null,
       // Company-scoped, so that whoever may use the line (an intent token too) may load them.
-      assetUrl: (path) =>
-        companyAssetUrl(input.company_id, loaded.model.id, loaded.versionNumber, path),
+      assetUrl: (path) => companyAssetUrl(input.company_id, model.id, model.versionNumber, path),
     });
     this.metrics.observeEvaluation(
       performance.now() - started,
       evaluation.valid ? 'valid' : 'invalid',
     );
-    return { modelId: loaded.model.id, versionNumber: loaded.versionNumber, evaluation };
+    return { modelId: model.id, versionNumber: model.versionNumber, evaluation };
   }
 }

@@ -49,7 +49,9 @@ export class TokenIssuer {
     const payload: Record<string, unknown> = { ...claims };
     if (payload.iat === undefined) delete payload.iat;
     return this.jwt.signAsync(payload, {
-      secret: this.config.jwt.secret,
+      // `privateKey` is typed jwt.Secret (KeyObject included), `secret` only string | Buffer;
+      // @nestjs/jwt hands either to jsonwebtoken.sign unchanged. Same HS256 bytes as before.
+      privateKey: this.config.jwt.key,
       algorithm: JWT_ALGORITHM,
       issuer: this.config.jwt.issuer,
       audience: this.config.jwt.audience,

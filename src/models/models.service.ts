@@ -144,15 +144,23 @@ export class ModelsService {
 
   /** As loadCompiled, for a model row the caller already has. */
   async compiledFor(model: ModelEntity, versionNumber = model.versionNumber): Promise<LoadedModel> {
+    return { model, versionNumber, compiled: await this.compiledVersion(model.id, versionNumber) };
+  }
+
+  /**
+   * A version compiled, by its ids alone: a cached one costs no query (cart reads and
+   * configurations ask per line and per request). 404 when there is no such version.
+   */
+  async compiledVersion(modelId: number, versionNumber: number): Promise<CompiledModel> {
     // The consistency form stored with the version is reused by the compile; one built by
     // another engine version (or none) is rebuilt there and stored again here.
     const stored: { read: boolean; current: boolean } = { read: false, current: false };
     const compiled = await this.compiledModels.get(
-      model.id,
+      modelId,
       versionNumber,
-      () => this.models.findVersionDefinitionText(model.id, versionNumber),
+      () => this.models.findVersionDefinitionText(modelId, versionNumber),
       async () => {
-        const bytes = await this.models.findConsistency(model.id, versionNumber);
+        const bytes = await this.models.findConsistency(modelId, versionNumber);
         stored.read = true;
         stored.current = isCurrentConsistency(bytes);
         return stored.current ? bytes : undefined;
@@ -161,9 +169,9 @@ export class ModelsService {
     if (!compiled) throw ApiError.notFound('No such model version');
     if (stored.read && !stored.current) {
       const bytes = serializeConsistency(compiled.consistency);
-      await this.models.saveConsistency(model.id, versionNumber, bytes);
+      await this.models.saveConsistency(modelId, versionNumber, bytes);
     }
-    return { model, versionNumber, compiled };
+    return compiled;
   }
 
   /** Why the conditional version update matched no row: a lock taken meanwhile, or a newer version. */

@@ -3,6 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource, type Repository } from 'typeorm';
 import { UserEntity, type UserRole } from './user.entity.js';
 
+/** What a credential needs of its user: never the password hash. */
+export interface UserIdentity {
+  id: number;
+  email: string;
+  role: UserRole;
+  disabled: boolean;
+}
+
 export interface NewUserRow {
   email: string;
   name: string | null;
@@ -21,6 +29,15 @@ export class UserRepository {
 
   findById(id: number): Promise<UserEntity | null> {
     return this.rows.findOneBy({ id });
+  }
+
+  /** The user without the password hash (every authenticated request reads this). */
+  async findIdentity(id: number): Promise<UserIdentity | null> {
+    const user = await this.rows.findOne({
+      where: { id },
+      select: { id: true, email: true, role: true, disabledAt: true },
+    });
+    return user && { id: user.id, email: user.email, role: user.role, disabled: !!user.disabledAt };
   }
 
   /** `email` as stored (lower-cased). */

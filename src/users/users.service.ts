@@ -7,10 +7,13 @@ import type { CredentialKind, Principal, UserRole } from '../principal/principal
 import type { UpdateMeDto, UpdateUserDto } from './dto/update-user.dto.js';
 import { UserDto, type CreateUserDto } from './dto/user.dto.js';
 import { PasswordService } from './password.service.js';
-import { UserRepository } from './user.repository.js';
+import { UserRepository, type UserIdentity } from './user.repository.js';
 import type { UserEntity } from './user.entity.js';
 
 export type NewUserInput = CreateUserDto & { role?: UserRole };
+export type { UserIdentity };
+
+type PrincipalExtra = Partial<Pick<Principal, 'companyId' | 'tokenId' | 'familyId'>>;
 
 @Injectable()
 export class UsersService implements OnApplicationBootstrap {
@@ -112,12 +115,21 @@ export class UsersService implements OnApplicationBootstrap {
   async principalFor(
     userId: number,
     via: CredentialKind,
-    extra: Partial<Pick<Principal, 'companyId' | 'tokenId' | 'familyId'>> = {},
+    extra: PrincipalExtra = {},
   ): Promise<Principal | false> {
     if (!Number.isInteger(userId)) return false;
-    const user = await this.users.findById(userId);
+    const user = await this.users.findIdentity(userId);
+    return user ? this.principalOf(user, via, extra) : false;
+  }
+
+  /** As principalFor, for a user its caller has read already (with the session, say). */
+  principalOf(
+    user: UserIdentity,
+    via: CredentialKind,
+    extra: PrincipalExtra = {},
+  ): Principal | false {
     // A disabled user's every credential stops at once, whatever its own state.
-    if (!user || user.disabledAt) return false;
+    if (user.disabled) return false;
     return {
       userId: user.id,
       email: user.email,

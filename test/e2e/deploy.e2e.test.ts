@@ -105,10 +105,16 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
   it('takes secrets from the Secret and settings from the ConfigMap, all read by AppConfig', () => {
     const deployment = k8s('deployment.yaml');
     const container = get(deployment, 'spec', 'template', 'spec', 'containers', 0);
-    const env = get(container, 'env') as {
+    const all = get(container, 'env') as {
       name: string;
+      value?: string;
       valueFrom: { secretKeyRef: { name: string; key: string } };
     }[];
+    // NODE_OPTIONS is Node's (GC flags), the same as the image's; every other one a secret.
+    const nodeOptions = all.find((variable) => variable.name === 'NODE_OPTIONS');
+    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
+    expect(dockerfile).toContain(`ENV NODE_OPTIONS="${nodeOptions?.value}"`);
+    const env = all.filter((variable) => variable !== nodeOptions);
     const secretKeys = Object.keys(
       (readYaml('deploy/k8s/secret.example.yaml')[0].stringData ?? {}) as object,
     );

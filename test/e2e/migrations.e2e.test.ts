@@ -68,6 +68,46 @@ describe('migrations', () => {
     }
   });
 
+  it('indexes the cart line checks so that they never read a line (both databases)', async () => {
+    const dataSource = await open(MIGRATIONS);
+    try {
+      await dataSource.runMigrations();
+      const postgres = dataSource.options.type === 'postgres';
+      const indexes: { name: string; definition: string }[] = await dataSource.query(
+        postgres
+          ? "SELECT indexname AS name, indexdef AS definition FROM pg_indexes WHERE tablename = 'cart_lines'"
+          : "SELECT name, sql AS definition FROM sqlite_master WHERE type = 'index' AND tbl_name = 'cart_lines'",
+      );
+      const byName = new Map(indexes.map((index) => [index.name, index.definition]));
+      expect(byName.get('ix_cart_lines_cart_currency_total')).toMatch(
+        /"?cart_id"?, "?currency"?, "?total"?/,
+      );
+      // Its prefix index is redundant: dropped.
+      expect(byName.has('ix_cart_lines_cart')).toBe(false);
+      if (!postgres) {
+        // The queries CartRepository runs for the checks and totals: answered by the index.
+        for (const sql of [
+          'SELECT "currency" FROM "cart_lines" WHERE "cart_id" = ? AND "currency" <> ? LIMIT 1',
+          'SELECT COUNT(1) FROM "cart_lines" WHERE "cart_id" = ?',
+          'SELECT "id", "total", "currency" FROM "cart_lines" WHERE "cart_id" = ?',
+        ]) {
+          const plan: { detail: string }[] = await dataSource.query(
+            `EXPLAIN QUERY PLAN ${sql}`,
+            sql
+              .split('?')
+              .slice(1)
+              .map(() => 'x'),
+          );
+          expect(plan.map((step) => step.detail).join('; '), sql).toMatch(
+            /COVERING INDEX ix_cart_lines_cart_currency_total/,
+          );
+        }
+      }
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+
   it('reverts every migration and applies them again', async () => {
     const dataSource = await open(MIGRATIONS);
     try {

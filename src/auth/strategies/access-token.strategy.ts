@@ -20,7 +20,9 @@ export class AccessTokenStrategy extends PassportStrategy(JwtStrategyBase, 'jwt'
 
   async validate(claims: JwtClaims): Promise<Principal | false> {
     if (!hasRequiredClaims(claims, TOKEN_TYPES.access)) return false;
-    if (!(await this.sessions.authenticateAccess(claims))) return false;
-    return this.users.principalFor(Number(claims.sub), 'jwt', { familyId: claims.fam ?? null });
+    // The session and its user in one query (this runs on every request).
+    const user = await this.sessions.userOfAccess(claims);
+    if (!user) return false;
+    return this.users.principalOf(user, 'jwt', { familyId: claims.fam ?? null });
   }
 }

@@ -16,7 +16,10 @@ export function jwtVerifyOptions(
 ): StrategyOptionsWithoutRequest {
   return {
     jwtFromRequest,
-    secretOrKey: config.jwt.secret,
+    // passport-jwt hands the key to jsonwebtoken.verify as it is (lib/verify_jwt.js); its
+    // types only say string | Buffer, but jsonwebtoken 9 takes a KeyObject without the
+    // createPublicKey attempt a string costs (see AppConfig.jwt.key).
+    secretOrKey: config.jwt.key as unknown as Buffer,
     algorithms: [JWT_ALGORITHM],
     issuer: config.jwt.issuer,
     audience: config.jwt.audience,

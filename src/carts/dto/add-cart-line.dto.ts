@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { IsId } from '../../common/validation/is-id.decorator.js';
+import { PassThroughObject } from '../../common/validation/pass-through.js';
 import { ApiId, ApiSchemaExample } from '../../common/swagger/schema-types.js';
 import { ANSWER_VALUE } from '../../common/swagger/engine-enums.js';
 
@@ -59,6 +60,8 @@ export class ConfigurationDto {
     },
   })
   @IsObject()
+  // Handed to the engine as parsed: it checks every answer against the model.
+  @PassThroughObject()
   questions: Record<string, unknown>;
 }
 

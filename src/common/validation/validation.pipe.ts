@@ -1,34 +1,73 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { RequestValidationError } from '../errors/api-error.js';
-import { unsafeTextProblems } from '../../engine/index.js';
+import { unsafeTextProblems, type Problem } from '../../engine/index.js';
+import { isPlainObject, passThroughFields, passThroughProblems } from './pass-through.js';
 import { validationProblems } from './validation-problems.js';
 
 /**
  * Validates every DTO; unknown fields are refused, every problem is reported.
- * Two additions to Nest's pipe:
+ * Three additions to Nest's pipe:
  * - path parameters are left as they arrived: `transform: true` would turn `0x1` or `1.0`
  *   into 1 before `@IdParam` could refuse them (ids have one spelling, see parseId);
  * - bodies and query strings are checked for text no database may store alike (NUL,
- *   control characters, unpaired surrogates), once for every route rather than per DTO.
+ *   control characters, unpaired surrogates), once for every route rather than per DTO;
+ * - `@PassThroughObject()` fields (a configuration's answers) skip class-transformer's
+ *   deep copy: checked for shape here, handed on as parsed (see pass-through.ts).
  */
 class AppValidationPipe extends ValidationPipe {
+  constructor(
+    options: ConstructorParameters<typeof ValidationPipe>[0],
+    private readonly maxPassThroughKeys: number,
+  ) {
+    super(options);
+  }
+
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'param') return value;
     if (metadata.type === 'body' || metadata.type === 'query') {
       const problems = unsafeTextProblems(value);
       if (problems.length > 0) throw new RequestValidationError(problems, 'Invalid text');
     }
-    return super.transform(value, metadata);
+    const fields = metadata.type === 'body' ? passThroughFields(metadata.metatype) : [];
+    if (fields.length === 0 || !isPlainObject(value)) return super.transform(value, metadata);
+
+    const kept = new Map<string, Record<string, unknown>>();
+    const problems: Problem[] = [];
+    const rest: Record<string, unknown> = { ...value };
+    for (const field of fields) {
+      const given = value[field];
+      // Anything but a plain object goes to class-validator, which words it as before.
+      if (!isPlainObject(given)) continue;
+      problems.push(...passThroughProblems(given, field, this.maxPassThroughKeys));
+      kept.set(field, given);
+      rest[field] = {};
+    }
+    let dto: unknown;
+    try {
+      dto = await super.transform(rest, metadata);
+    } catch (error) {
+      if (error instanceof RequestValidationError && problems.length > 0) {
+        throw new RequestValidationError([...error.problems, ...problems]);
+      }
+      throw error;
+    }
+    if (problems.length > 0) throw new RequestValidationError(problems);
+    for (const [field, given] of kept) (dto as Record<string, unknown>)[field] = given;
+    return dto;
   }
 }
 
-export function createValidationPipe(): ValidationPipe {
-  return new AppValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    transform: true,
-    stopAtFirstError: false,
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors) => new RequestValidationError(validationProblems(errors)),
-  });
+/** `maxPassThroughKeys`: the widest pass-through object accepted (a model's question limit). */
+export function createValidationPipe(maxPassThroughKeys: number): ValidationPipe {
+  return new AppValidationPipe(
+    {
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      transform: true,
+      stopAtFirstError: false,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => new RequestValidationError(validationProblems(errors)),
+    },
+    maxPassThroughKeys,
+  );
 }

@@ -4,6 +4,7 @@ import { ModelGeneral1764000000000 } from './1764000000000-model-general.js';
 import { ModelConsistency1764100000000 } from './1764100000000-model-consistency.js';
 import { IdempotencyKeys1764200000000 } from './1764200000000-idempotency-keys.js';
 import { PlatformHardening1764300000000 } from './1764300000000-platform-hardening.js';
+import { CartLineChecksIndex1764501000000 } from './1764501000000-cart-line-checks-index.js';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   ModelConsistency1764100000000,
   IdempotencyKeys1764200000000,
   PlatformHardening1764300000000,
+  CartLineChecksIndex1764501000000,
 ];

@@ -20,35 +20,79 @@ export function unsafeTextReason(text: string): string | null {
   return null;
 }
 
+/** A container being walked: its members and the next one to visit. */
+interface Frame {
+  node: object;
+  keys: string[] | null; // null: an array
+  next: number;
+}
+
 /**
  * Every string (values and keys) of a parsed document that cannot be stored, each with
  * its path (`lines[2].reference`, `questions.width.label`). Iterative: bodies are bounded
  * in depth by the JSON parser, documents by the model reader, but the walk need not trust it.
+ * Depth first, members in order, a container's keys checked as it is entered. Paths are
+ * built only for problems: it runs on every body (5,000 answers) and model document.
  */
 export function unsafeTextProblems(value: unknown, root = '', max = 20, label = ''): Problem[] {
   const problems: Problem[] = [];
-  const stack: Array<[unknown, string]> = [[value, root]];
-  while (stack.length > 0 && problems.length < max) {
-    const [current, path] = stack.pop()!;
-    if (typeof current === 'string') {
-      const reason = unsafeTextReason(current);
-      if (reason) problems.push(textProblem(path, reason, label));
+  if (typeof value === 'string') {
+    const reason = unsafeTextReason(value);
+    if (reason) problems.push(textProblem(root, reason, label));
+    return problems;
+  }
+  if (value === null || typeof value !== 'object') return problems;
+  const frames: Frame[] = [];
+  const enter = (node: object): boolean => {
+    const keys = Array.isArray(node) ? null : Object.keys(node);
+    frames.push({ node, keys, next: 0 });
+    if (keys === null) return true;
+    for (const key of keys) {
+      const reason = unsafeTextReason(key);
+      if (!reason) continue;
+      problems.push(textProblem(pathOf(root, frames, 0), `has a key that ${reason}`, label));
+      if (problems.length >= max) return false;
+    }
+    return true;
+  };
+  if (!enter(value)) return problems;
+  while (frames.length > 0) {
+    const frame = frames[frames.length - 1];
+    const length = frame.keys === null ? (frame.node as unknown[]).length : frame.keys.length;
+    if (frame.next >= length) {
+      frames.pop();
       continue;
     }
-    if (current === null || typeof current !== 'object') continue;
-    const entries = Array.isArray(current)
-      ? current.map((item, index) => [`${path}[${index}]`, item] as const)
-      : Object.entries(current).map(([key, item]) => [joinKey(path, key), item] as const);
-    for (const [childPath, child] of entries.reverse()) {
-      if (!Array.isArray(current)) {
-        const key = childPath.slice(path ? path.length + 1 : 0);
-        const reason = unsafeTextReason(key);
-        if (reason) problems.push(textProblem(path, `has a key that ${reason}`, label));
-      }
-      stack.push([child, childPath]);
+    const index = frame.next++;
+    const child =
+      frame.keys === null
+        ? (frame.node as unknown[])[index]
+        : (frame.node as Record<string, unknown>)[frame.keys[index]];
+    if (typeof child === 'string') {
+      const reason = unsafeTextReason(child);
+      if (!reason) continue;
+      problems.push(textProblem(pathOf(root, frames, 1), reason, label));
+      if (problems.length >= max) return problems;
+    } else if (child !== null && typeof child === 'object') {
+      if (!enter(child)) return problems;
     }
   }
   return problems;
+}
+
+/**
+ * The path of the member each frame is at; `current` 1: the last frame's member just
+ * visited (its `next` is one past it), 0: the last frame itself.
+ */
+function pathOf(root: string, frames: readonly Frame[], current: 0 | 1): string {
+  let path = root;
+  const last = frames.length - 1;
+  for (let i = 0; i < last + current; i++) {
+    const frame = frames[i];
+    const index = frame.next - 1;
+    path = frame.keys === null ? `${path}[${index}]` : joinKey(path, frame.keys[index]);
+  }
+  return path;
 }
 
 function joinKey(parent: string, key: string): string {

@@ -24,6 +24,13 @@ const CEL_RESERVED = new Set(
   ).split(' '),
 );
 
+/**
+ * Keys a configuration's answers may not use (the request boundary refuses them anywhere
+ * in `questions`, as a trap for code that indexes plain objects): no question may be
+ * named so, or it could never be answered. `__proto__` already fails the key pattern.
+ */
+const ANSWER_RESERVED = new Set(['constructor', 'prototype']);
+
 export function isRecord(value: unknown): value is JsonRecord {
   return (
     typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
@@ -116,6 +123,13 @@ export class Reader {
       return this.fail(
         'invalid_identifier',
         `'${key}' is a reserved word in CEL`,
+        childPath(path, 'key'),
+      );
+    }
+    if (pattern === QUESTION_KEY_PATTERN && ANSWER_RESERVED.has(key)) {
+      return this.fail(
+        'invalid_identifier',
+        `'${key}' is reserved: answers may not use it as a key`,
         childPath(path, 'key'),
       );
     }

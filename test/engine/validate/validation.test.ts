@@ -87,9 +87,14 @@ describe('model structure', () => {
           choice('in'),
           { ...choice('ok'), options: [{ key: '-bad', label: 'x' }] },
           choice('x'.repeat(65)),
+          // Refused in answers (the request boundary), so no question may be named so.
+          choice('constructor'),
+          choice('prototype'),
         ],
       }),
     );
+    expectProblem(problems, 'invalid_identifier', 'questions[4].key');
+    expectProblem(problems, 'invalid_identifier', 'questions[5].key');
     expectProblem(problems, 'invalid_identifier', 'questions[0].key');
     expectProblem(problems, 'invalid_identifier', 'questions[1].key');
     expectProblem(problems, 'invalid_identifier', 'questions[2].options[0].key');

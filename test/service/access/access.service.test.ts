@@ -83,14 +83,8 @@ describe('AccessService', () => {
   });
 
   it('configuring: the same 403 for an unseen company, a missing model and an unlinked one', async () => {
-    const models = ctx.get(ModelsService);
     const configurable = (principal = w.alice, modelId = w.modelM) =>
-      access.requireConfigurable(
-        principal,
-        w.companyA,
-        async () => (await models.loadCompiled(modelId).catch(() => null))?.model ?? null,
-        (model) => model,
-      );
+      access.requireConfigurable(principal, w.companyA, modelId);
     expect(await refusalStatus(configurable())).toBe('resolved');
     expect(await refusalStatus(configurable(w.bob))).toBe(403);
     expect(await refusalStatus(configurable(w.alice, 999_999))).toBe(403);

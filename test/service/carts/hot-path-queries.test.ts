@@ -1,0 +1,130 @@
+import jwt from 'jsonwebtoken';
+import { DataSource } from 'typeorm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccessService } from '../../../src/access/access.service.js';
+import { SessionsService } from '../../../src/auth/sessions.service.js';
+import { CartLinesService } from '../../../src/carts/cart-lines.service.js';
+import { CartRepository } from '../../../src/carts/cart.repository.js';
+import { CartsService } from '../../../src/carts/carts.service.js';
+import { CartLinesQueryDto } from '../../../src/carts/dto/cart-lines-query.dto.js';
+import type { JwtClaims } from '../../../src/jwt/jwt-claims.js';
+import {
+  createServiceContext,
+  viaIntent,
+  type ServiceContext,
+} from '../../support/service-context.js';
+import { createServiceWorld, type ServiceWorld } from '../../support/service-world.js';
+
+/**
+ * How many queries the hot paths run (issue #11), counted through TypeORM's logger,
+ * which sees every statement of every query runner. On both databases.
+ */
+describe('hot-path queries', () => {
+  let ctx: ServiceContext;
+  let w: ServiceWorld;
+  let access: AccessService;
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    ctx = await createServiceContext();
+    w = await createServiceWorld(ctx);
+    access = ctx.get(AccessService);
+    const logger = ctx.get(DataSource).logger;
+    const logQuery = logger.logQuery.bind(logger);
+    logger.logQuery = (query, parameters, runner) => {
+      seen.push(query);
+      logQuery(query, parameters, runner);
+    };
+  });
+  afterAll(() => ctx?.close());
+
+  /** The statements `work` runs (transaction control included). */
+  async function queriesOf(work: () => Promise<unknown>): Promise<string[]> {
+    seen.length = 0;
+    await work();
+    return [...seen];
+  }
+
+  const configuration = () => ({
+    model_id: w.modelM,
+    company_id: w.companyA,
+    questions: { size: { values: ['s'] } },
+  });
+
+  it('an access JWT: the session and its user in one query, without the password hash', async () => {
+    const sessions = ctx.get(SessionsService);
+    const pair = await sessions.start(w.alice.userId);
+    const claims = jwt.decode(pair.access_token) as JwtClaims;
+    const queries = await queriesOf(async () =>
+      expect((await sessions.userOfAccess(claims))?.id).toBe(w.alice.userId),
+    );
+    expect(queries).toHaveLength(1);
+    expect(queries[0]).not.toMatch(/password/);
+  });
+
+  it('a preview: company, model and link in one query; the compiled model from the cache', async () => {
+    const lines = ctx.get(CartLinesService);
+    await lines.preview(w.alice, configuration()); // the compile, once
+    const member = await queriesOf(() => lines.preview(w.alice, configuration()));
+    expect(member).toHaveLength(1);
+    const admin = await queriesOf(() => lines.preview(ctx.operator, configuration()));
+    expect(admin).toHaveLength(1);
+    // An intent token's company was checked by its strategy: no query of its own.
+    const intent = viaIntent(w.alice, w.companyA);
+    expect(await queriesOf(() => access.requireCompany(intent, w.companyA))).toHaveLength(0);
+  });
+
+  it('an access rule asked twice for one principal (guard, then service) reads once', async () => {
+    const principal = { ...w.alice };
+    expect(await queriesOf(() => access.requireCompany(principal, w.companyA))).toHaveLength(1);
+    expect(await queriesOf(() => access.requireCompany(principal, w.companyA))).toHaveLength(0);
+    const supplier = () => access.requireSupplierMember(ctx.operator, w.supplierS);
+    await supplier();
+    expect(await queriesOf(supplier)).toHaveLength(0);
+    // Another principal object (another request) reads again; a "no" is never remembered.
+    expect(await queriesOf(() => access.requireCompany({ ...w.alice }, w.companyA))).toHaveLength(
+      1,
+    );
+    const bob = { ...w.bob };
+    for (let i = 0; i < 2; i++) {
+      expect(await queriesOf(() => access.canSeeCompany(bob, w.companyA))).toHaveLength(1);
+    }
+  });
+
+  it('a cart read: the same queries for 1 line or 5 (no model row per line)', async () => {
+    const lines = ctx.get(CartLinesService);
+    const carts = ctx.get(CartsService);
+    const add = () => lines.add(w.alice, configuration());
+    await add();
+    const cartId = (await carts.getDefault(w.alice)).cart_id;
+    const one = await queriesOf(() => carts.get(w.alice, cartId, new CartLinesQueryDto()));
+    for (let i = 0; i < 4; i++) await add();
+    const five = await queriesOf(() => carts.get(w.alice, cartId, new CartLinesQueryDto()));
+    expect(five).toEqual(one);
+    expect(five.some((query) => /"models"/.test(query))).toBe(false);
+  });
+
+  it('on SQLite, the line checks and totals are answered by the covering index', async () => {
+    const dataSource = ctx.get(DataSource);
+    if (dataSource.options.type === 'postgres') return; // PostgreSQL keeps lines in TOAST
+    const repository = ctx.get(CartRepository);
+    const cartId = (await ctx.get(CartsService).getDefault(w.alice)).cart_id;
+    const queries = await queriesOf(async () => {
+      await repository.otherCurrency(cartId, 'EUR');
+      await repository.pricesOf(cartId);
+      await repository.withCartLocked(cartId, (locked) => locked.lineCount(cartId));
+    });
+    const reads = queries.filter((query) => /^SELECT/i.test(query));
+    expect(reads).toHaveLength(3);
+    for (const query of reads) {
+      const marks = query.split('?').length - 1;
+      const plan: { detail: string }[] = await dataSource.query(
+        `EXPLAIN QUERY PLAN ${query}`,
+        Array.from({ length: marks }, () => 'x'),
+      );
+      expect(plan.map((step) => step.detail).join('; '), query).toMatch(
+        /COVERING INDEX ix_cart_lines_cart_currency_total/,
+      );
+    }
+  });
+});
