@@ -15,7 +15,8 @@
  * (2: floor and service alternate, to even out a noisy machine); --connections <n> (4);
  * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS, else the
  * NODE_OPTIONS of the checkout's Dockerfile, as the image runs it);
- * --json <file> (the rows, for comparing runs).
+ * --json <file> (the rows, for comparing runs); --detail adds the compact view without
+ * compression and the full view with gzip.
  *
  * Scenarios: GET /v1/carts/default against a floor with the same JWT check and the two
  * indexed reads; POST /v1/carts/preview (full view, no compression) against a floor that
@@ -42,6 +43,7 @@ const option = (name, fallback) => {
   return at >= 0 && argv[at + 1] !== undefined ? argv[at + 1] : fallback;
 };
 const quick = flag('quick');
+const detail = flag('detail');
 const root = resolve(option('root', repo));
 const databases = option('db', quick ? 'sqlite' : 'sqlite,postgres').split(',');
 const sizes = option('sizes', quick ? 'window,1000' : 'window,1000,5000')
@@ -407,6 +409,13 @@ async function benchDatabase(database) {
         headers: { ...json, 'Accept-Encoding': 'gzip' },
       };
       const post = { method: 'POST', path: '/v1/carts', headers: json, body };
+      // --detail: where the compact + gzip difference comes from.
+      const details = detail
+        ? [
+            { name: 'compact', request: { ...preview, path: compactGzip.path } },
+            { name: 'full + gzip', request: { ...preview, headers: compactGzip.headers } },
+          ]
+        : [];
 
       const answer = await call(base, 'POST', preview.path, { body, headers: json });
       if (answer.status !== 200 || !JSON.parse(answer.text).data.valid)
@@ -429,6 +438,7 @@ async function benchDatabase(database) {
         { name: 'floor', base: sendFloor.base, pid: sendFloor.child.pid, request: preview },
         { name: 'preview', base, pid, request: preview },
         ...(hasCompact ? [{ name: 'compact', base, pid, request: compactGzip }] : []),
+        ...(hasCompact ? details.map((one) => ({ ...one, base, pid })) : []),
         { name: 'post', base, pid, request: post, before: newDefaultCart },
       ];
       const stats = await measure(targets);
@@ -439,6 +449,9 @@ async function benchDatabase(database) {
       row(database, scenario, 'service, full view', previewStats, floorStats, 'time', '≤ 1.3');
       if (hasCompact)
         row(database, scenario, 'compact + gzip', stats[2], previewStats, 'time', '≤ 0.5');
+      if (hasCompact)
+        for (const [i, one] of details.entries())
+          row(database, scenario, one.name, stats[3 + i], previewStats, 'time');
       else row(database, scenario, 'compact + gzip', NOT_SERVED, undefined, 'time', 'not served');
       const posts = `POST /v1/carts ${label}`;
       row(database, posts, 'service (vs the preview)', postStats, previewStats, 'time', '≤ 1.3');
