@@ -7,7 +7,13 @@
  * with a sales file, a replay of sold configurations in random order (no option a
  * sold car used may ever be reported unavailable). Then generated table models of
  * growing size (compile growth, counts past 2^53) and the budget fallback.
- * Env: WALKS (default 30), SALES_LIMIT (cars replayed, default 400), SEED.
+ * Exits non-zero when a random walk over the model dead-ends or ends invalid, or a
+ * sold option is reported unavailable (CI runs it on renault-medium when ../shared
+ * is there). Past the budget (propagation) walks are reported, never failed: the
+ * fallback is sound, not complete.
+ * Env: WALKS (default 30), SALES_LIMIT (cars replayed, default 400), FALLBACK_WALKS
+ * (walks with the model compiled past the budget, default 10; 0 skips),
+ * SKIP_GENERATED=1, SEED.
  */
 import { readFileSync } from 'node:fs';
 import {
@@ -49,6 +55,9 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
 }
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
+/** A count as it is, or its first digits and length past 2^53 (16 digits). */
+const digits = (count: string): string =>
+  count.length <= 16 ? count : `${count.slice(0, 4)}… (${count.length} digits, past 2^53)`;
 
 function compileTimed(document: unknown, limits = {}): { model: CompiledModel; totalMs: number } {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -69,12 +78,15 @@ function compileTimed(document: unknown, limits = {}): { model: CompiledModel; t
       `model heap ${gc ? `${heapMb.toFixed(1)} MB` : 'n/a (run with --expose-gc)'}`,
   );
   console.log(
-    `  configurations ${analysis.configurations}, dead options ${analysis.dead_options.length}`,
+    `  configurations ${digits(analysis.configurations)}, dead options ${analysis.dead_options.length}`,
   );
   return { model: result.model, totalMs };
 }
 
-/** Answers every question in random order, always picking an available option. */
+/**
+ * Answers every question in random order, always picking an available option; a dead
+ * end is a required question with none left.
+ */
 function randomWalk(model: CompiledModel): { valid: boolean; deadEnd: string | undefined } {
   const answers: Answers = {};
   for (const question of shuffle([...model.questions])) {
@@ -82,7 +94,11 @@ function randomWalk(model: CompiledModel): { valid: boolean; deadEnd: string | u
     const current = line.questions[question.index];
     if (!current.visible || question.options.length === 0) continue;
     const available = (current.options ?? []).filter((option) => option.available);
-    if (available.length === 0) return { valid: false, deadEnd: question.key };
+    if (available.length === 0) {
+      // An optional question may stay unanswered (no value matches every row).
+      if (!current.required) continue;
+      return { valid: false, deadEnd: question.key };
+    }
     const pick = available[Math.floor(random() * available.length)];
     answers[question.key] = { values: [pick.key] };
   }
@@ -90,7 +106,7 @@ function randomWalk(model: CompiledModel): { valid: boolean; deadEnd: string | u
 }
 
 /** Enters sold cars in random order; every value a car used must be available when entered. */
-function replaySales(model: CompiledModel, path: string, limit: number): void {
+function replaySales(model: CompiledModel, path: string, limit: number): number {
   const lines = readFileSync(path, 'utf8').trim().split('\n');
   const keys = lines[0].trim().split(/\s+/);
   const cars = shuffle(lines.slice(1)).slice(0, limit);
@@ -115,65 +131,104 @@ function replaySales(model: CompiledModel, path: string, limit: number): void {
     `  sales replay: ${cars.length} cars, ${entered} answers entered in random order, ` +
       `${hidden} times a sold option was reported unavailable (must be 0)`,
   );
+  return hidden;
 }
 
-function benchModel(path: string, salesPath: string | undefined): void {
-  console.log(`model ${path}`);
-  const { model } = compileTimed(JSON.parse(readFileSync(path, 'utf8')));
-  const walks = Number(process.env.WALKS ?? 30);
+/** Random walks; returns how many did not end valid. */
+function walks(model: CompiledModel, count: number, label: string): number {
   let ended = 0;
   const deadEnds: string[] = [];
   timings.length = 0;
-  for (let w = 0; w < walks; w++) {
+  for (let w = 0; w < count; w++) {
     const walk = randomWalk(model);
     if (walk.valid) ended++;
     if (walk.deadEnd !== undefined) deadEnds.push(walk.deadEnd);
   }
   console.log(
-    `  random walks: ${ended}/${walks} ended valid, ${deadEnds.length} dead ends` +
-      `${deadEnds.length > 0 ? ` (at ${deadEnds.join(', ')})` : ''}`,
+    `  ${label}: ${ended}/${count} ended valid, ${deadEnds.length} dead ends` +
+      `${deadEnds.length > 0 ? ` (at ${deadEnds.join(', ')})` : ''}; evaluation median ` +
+      `${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))} over ${timings.length}`,
   );
-  console.log(
-    `  evaluation (exact availability, conflicts_with, count): median ${ms(percentile(timings, 0.5))}, ` +
-      `p99 ${ms(percentile(timings, 0.99))} over ${timings.length} evaluations`,
-  );
+  return count - ended;
+}
+
+/** The guarantee failed (a dead end, an invalid walk, a sold option unavailable). */
+let failures = 0;
+
+function benchModel(path: string, salesPath: string | undefined): void {
+  console.log(`model ${path}`);
+  const document: unknown = JSON.parse(readFileSync(path, 'utf8'));
+  const { model } = compileTimed(document);
+  failures += walks(model, Number(process.env.WALKS ?? 30), 'random walks (exact availability)');
   if (salesPath !== undefined) {
     timings.length = 0;
-    replaySales(model, salesPath, Number(process.env.SALES_LIMIT ?? 400));
+    failures += replaySales(model, salesPath, Number(process.env.SALES_LIMIT ?? 400));
     console.log(
       `  evaluation during replay: median ${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))}`,
     );
   }
+  const fallbackWalks = Number(process.env.FALLBACK_WALKS ?? 10);
+  if (fallbackWalks > 0) {
+    console.log('  past the budget (MODEL_CONSISTENCY_MS=0: propagation over each part):');
+    const { model: propagated } = compileTimed(document, { consistencyMs: 0 });
+    walks(propagated, fallbackWalks, 'random walks (propagation)');
+  }
+}
+
+/** The first `count` steps of a random walk (answers picked among available options): timing. */
+function sample(model: CompiledModel, count: number, label: string): void {
+  timings.length = 0;
+  const answers: Answers = {};
+  for (const question of shuffle([...model.questions]).slice(0, count)) {
+    const line = evaluate(model, answers).line;
+    const available = (line.questions[question.index].options ?? []).filter((o) => o.available);
+    if (available.length > 0)
+      answers[question.key] = {
+        values: [available[Math.floor(random() * available.length)].key],
+      };
+  }
+  console.log(
+    `  ${label}: median ${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))} over ${timings.length}`,
+  );
 }
 
 function benchGenerated(): void {
   console.log('generated table models (questions × options, tables, rows in all)');
-  for (const size of [
+  const sizes = [
     { questions: 50, options: 6, rows: 200 },
     { questions: 100, options: 8, rows: 2_000 },
     { questions: 200, options: 10, rows: 20_000 },
     { questions: 400, options: 10, rows: 60_000 },
-  ]) {
+    { questions: 800, options: 10, rows: 120_000 },
+  ];
+  // Walks evaluate once per question: up to 200 questions; larger models are sampled.
+  const walkCount = Number(process.env.GENERATED_WALKS ?? 2);
+  const samples = Number(process.env.GENERATED_STEPS ?? 20);
+  for (const size of sizes) {
     const document = generateTableModel(size.questions, size.options, size.rows, 7);
     console.log(`${size.questions} questions, ${size.options} options, ${size.rows} table rows`);
     const { model } = compileTimed(document);
-    timings.length = 0;
-    for (let w = 0; w < 5; w++) randomWalk(model);
-    console.log(
-      `  evaluation median ${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))}`,
-    );
+    if (size.questions <= 200) failures += walks(model, walkCount, 'random walks (exact)');
+    else sample(model, samples, 'first steps of a random walk (exact)');
   }
-  console.log('budget fallback: 400 questions with a 200 ms / 4 MB budget');
-  const document = generateTableModel(400, 10, 60_000, 7);
-  const { model } = compileTimed(document, {
-    consistencyMs: 200,
-    consistencyBytes: 4 * 1024 * 1024,
-  });
-  timings.length = 0;
-  const line = evaluate(model, {}).line;
-  console.log(`  line consistency ${JSON.stringify(line.consistency)}`);
+  for (const size of sizes.slice(3)) {
+    console.log(`budget fallback: ${size.questions} questions with a 4 MB budget (propagation)`);
+    const document = generateTableModel(size.questions, size.options, size.rows, 7);
+    // A byte budget only: the propagation form then gets the default time.
+    const { model } = compileTimed(document, { consistencyBytes: 4 * 1024 * 1024 });
+    const line = evaluate(model, {}).line;
+    const { configurations, ...rest } = line.consistency;
+    console.log(
+      `  line consistency ${JSON.stringify(rest)}, configurations (upper bound) ${digits(configurations)}`,
+    );
+    sample(model, samples, 'first steps of a random walk (propagation)');
+  }
 }
 
 const [modelPath, salesPath] = process.argv.slice(2);
 if (modelPath !== undefined) benchModel(modelPath, salesPath);
 if (process.env.SKIP_GENERATED !== '1') benchGenerated();
+if (failures > 0) {
+  console.log(`FAILED: ${failures} walks or sold options broke the no-dead-ends guarantee`);
+  process.exitCode = 1;
+}

@@ -29,6 +29,8 @@ export interface CompactLineQuestion {
   suppressed?: string[];
   /** Choice questions: the unavailable options ([] when every option is available). */
   options?: CompactLineOption[];
+  /** Boolean and finite integer questions, as in the full view (already only the unavailable). */
+  unavailable_values?: Array<boolean | number>;
 }
 
 /** A BOM item of the compact view: `children` only when there are some. */
@@ -57,8 +59,9 @@ export type CompactLine<T extends Replaced> = Omit<T, keyof Replaced> & {
  * values, source, visible, required` and the unavailable options with their reasons;
  * failed or pending rules only; fired triggers only; BOM items without empty
  * `children`. The consistency members stay where they say something: `consistency`
- * whole, `conflicts_with` on the unavailable options, `suppressed` (and `discarded`)
- * on a question only when not empty. Other members (general, pricing, ...) are kept.
+ * whole, `conflicts_with` on the unavailable options, `unavailable_values` as in the
+ * full view, `suppressed` (and `discarded`) on a question only when not empty. Other
+ * members (general, pricing, ...) are kept.
  */
 export function compactLine<T extends Replaced>(line: T): CompactLine<T> {
   return {
@@ -82,6 +85,7 @@ function compactQuestion(question: LineQuestion): CompactLineQuestion {
   if (question.discarded?.length) compact.discarded = question.discarded;
   if (question.suppressed?.length) compact.suppressed = question.suppressed;
   if (question.options) compact.options = unavailableOptions(question.options);
+  if (question.unavailable_values) compact.unavailable_values = question.unavailable_values;
   return compact;
 }
 

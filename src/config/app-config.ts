@@ -123,6 +123,19 @@ export class AppConfig {
         100,
         1_000_000_000,
       ),
+      // The consistency compile budget; 0 compiles no diagram (availability by propagation).
+      consistencyMs: read.int(
+        'MODEL_CONSISTENCY_MS',
+        DEFAULT_ENGINE_LIMITS.consistencyMs,
+        0,
+        3_600_000,
+      ),
+      consistencyBytes: read.int(
+        'MODEL_CONSISTENCY_BYTES',
+        DEFAULT_ENGINE_LIMITS.consistencyBytes,
+        0,
+        2 ** 40,
+      ),
     };
     this.compiledModelCacheSize = read.int('COMPILED_MODEL_CACHE_SIZE', 200, 1, 100_000);
     this.compiledModelCacheBytes = read.int(

@@ -46,6 +46,11 @@ export interface LineQuestion {
   /** Soft values left out because they would leave no valid completion (trigger keys, `default`). */
   suppressed: string[];
   options?: LineOption[];
+  /**
+   * Boolean and finite integer questions: the values with no valid completion given
+   * the user's other answers (MODEL_FORMAT.md "Consistency"), ascending; [] when all are.
+   */
+  unavailable_values?: Array<boolean | number>;
 }
 
 export interface LineRule {

@@ -1476,6 +1476,11 @@ export interface components {
             suppressed?: string[];
             /** @description Choice questions only */
             options?: components["schemas"]["LineOptionDto"][];
+            /**
+             * @description Boolean questions and integer questions with min and max (at most 1,000 values): the values that have no valid completion with the user's other answers, ascending ([] when every value is available)
+             * @example []
+             */
+            unavailable_values?: (number | boolean)[];
         };
         /** @enum {string} */
         RuleStatus: "passed" | "failed" | "pending" | "skipped";

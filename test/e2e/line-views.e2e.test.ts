@@ -35,6 +35,7 @@ const COMPACT_QUESTION_MEMBERS = [
   'discarded',
   'suppressed',
   'options',
+  'unavailable_values',
 ];
 
 type Line = Record<string, any>;

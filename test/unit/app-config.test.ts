@@ -96,7 +96,17 @@ describe('AppConfig: fail fast on a bad environment', () => {
       COMPILE_WORKERS: '2',
       COMPILE_QUEUE_SIZE: '0',
       COMPILE_WORKER_HEAP_MB: '128',
+      MODEL_CONSISTENCY_MS: '0',
+      MODEL_CONSISTENCY_BYTES: String(64 * 1024 * 1024),
     });
+    expect(defaults.engineLimits).toMatchObject({
+      consistencyMs: 30_000,
+      consistencyBytes: 256 * 1024 * 1024,
+    });
+    expect([config.engineLimits.consistencyMs, config.engineLimits.consistencyBytes]).toEqual([
+      0,
+      64 * 1024 * 1024,
+    ]);
     expect([config.engineLimits.expressionCost, config.engineLimits.evaluationCost]).toEqual([
       5000, 50000,
     ]);

@@ -47,7 +47,13 @@ const line = {
       source: 'user',
       options: [option('pvc', true), option('wood', false, ['frame_colors'])],
     }),
-    question({ key: 'width', type: 'integer', values: [1200], source: 'default' }),
+    question({
+      key: 'width',
+      type: 'integer',
+      values: [1200],
+      source: 'default',
+      unavailable_values: [1300],
+    }),
     question({
       key: 'engraving',
       type: 'text',
@@ -87,7 +93,14 @@ describe('compactLine (MODEL_FORMAT.md "The cart line", ?view=compact)', () => {
           { key: 'wood', unavailable_because: ['frame_colors'], conflicts_with: ['other'] },
         ],
       },
-      { key: 'width', values: [1200], source: 'default', visible: true, required: true },
+      {
+        key: 'width',
+        values: [1200],
+        source: 'default',
+        visible: true,
+        required: true,
+        unavailable_values: [1300],
+      },
       {
         key: 'engraving',
         values: [],

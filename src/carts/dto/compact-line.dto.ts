@@ -55,6 +55,16 @@ export class CompactLineQuestionDto {
     description: 'Choice questions only: the unavailable options ([] when all are available)',
   })
   options?: CompactLineOptionDto[];
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { oneOf: [{ type: 'integer' }, { type: 'boolean' }] },
+    example: [],
+    description:
+      'Boolean questions and integer questions with min and max (at most 1,000 values): the ' +
+      "values that have no valid completion with the user's other answers, ascending " +
+      '([] when every value is available)',
+  })
+  unavailable_values?: Array<boolean | number>;
 }
 
 export class CompactLineBomItemDto extends OmitType(LineBomItemDto, ['children'] as const) {

@@ -91,6 +91,16 @@ export class LineQuestionDto {
   suppressed?: string[];
   @ApiPropertyOptional({ type: () => [LineOptionDto], description: 'Choice questions only' })
   options?: LineOptionDto[];
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { oneOf: [{ type: 'integer' }, { type: 'boolean' }] },
+    example: [],
+    description:
+      'Boolean questions and integer questions with min and max (at most 1,000 values): the ' +
+      "values that have no valid completion with the user's other answers, ascending " +
+      '([] when every value is available)',
+  })
+  unavailable_values?: Array<boolean | number>;
 }
 
 export class LineRuleDto {

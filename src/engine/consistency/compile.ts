@@ -2,6 +2,7 @@ import type { ModelCore } from '../compile/compact.js';
 import { PartBuilder } from './build.js';
 import { finiteDomain, type LayerPlan, planLayers } from './domains.js';
 import { type ConsistencyForm, flatten, valueBases } from './form.js';
+import { compileFallback } from './fallback.js';
 import { BudgetExceeded, FALSE, MddStore, TRUE } from './mdd.js';
 import { orderQuestions } from './order.js';
 import { findFinitePart, type Part } from './parts.js';
@@ -53,27 +54,7 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
     root = conjoin(store, plan, scopes, roots, model.questions.length);
   } catch (error) {
     if (!(error instanceof BudgetExceeded)) throw error;
-    const compileMs = Math.round(performance.now() - started);
-    return {
-      ...base,
-      exact: false,
-      reason: error.reason,
-      compiled: false,
-      root: TRUE,
-      nodeLayer: Int32Array.from([-1, -1]),
-      kidStart: new Int32Array(2),
-      kids: new Int32Array(0),
-      conflict: [],
-      partSources: [],
-      analysis: {
-        exact: false,
-        reason: error.reason,
-        configurations: upperBound(plan.domain),
-        dead_options: [],
-        compile_ms: compileMs,
-        size: { nodes: 0, edges: 0, bytes: 0 },
-      },
-    };
+    return compileFallback(model, finitePart, plan, limits, error.reason, started);
   }
   const conflict = root === FALSE ? minimalConflict(store, finitePart.parts, roots) : [];
   const flat = flatten(store, root);
@@ -86,6 +67,7 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
     exact,
     reason,
     compiled: true,
+    partRoots: new Int32Array(0),
     conflict,
     // Only parts wholly in the diagram: the local check still applies the others.
     partSources: finitePart.parts
@@ -217,12 +199,6 @@ function minimalConflict(
   };
   const found = quickXplain(indexes, consistent) ?? [];
   return found.map((i) => parts[i].source);
-}
-
-function upperBound(domain: Int32Array): string {
-  let total = 1n;
-  for (const size of domain) total *= BigInt(size);
-  return String(total);
 }
 
 /** A stored form belongs to this model: same finite questions with the same domains. */

@@ -37,6 +37,11 @@ export interface ConsistencyForm {
   readonly kids: Int32Array;
   /** Sources (`rules.x`, `questions.q`, `questions.q.options.o`) of every part in the diagram. */
   readonly partSources: readonly string[];
+  /**
+   * Past the budget (`compiled: false`): the root of each part's own diagram in the node
+   * arrays (a forest), for propagation (propagate.ts); empty when compiled.
+   */
+  readonly partRoots: Int32Array;
   /** Sources of the finite part (`rules.x`, `questions.q`…) in a minimal conflicting set; [] when consistent. */
   readonly conflict: readonly string[];
   readonly analysis: ModelAnalysis;

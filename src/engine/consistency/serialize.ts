@@ -2,7 +2,7 @@ import { ENGINE_VERSION } from '../version.js';
 import type { ConsistencyForm, ModelAnalysis } from './form.js';
 
 /** Bumped whenever the byte layout below changes. */
-export const CONSISTENCY_FORMAT = 1;
+export const CONSISTENCY_FORMAT = 2;
 
 const ARRAYS = [
   'domain',
@@ -14,6 +14,7 @@ const ARRAYS = [
   'nodeLayer',
   'kidStart',
   'kids',
+  'partRoots',
 ] as const;
 
 interface Header {
@@ -96,6 +97,7 @@ export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | und
       nodeLayer: arrays.nodeLayer,
       kidStart: arrays.kidStart,
       kids: arrays.kids,
+      partRoots: arrays.partRoots,
     };
   } catch {
     return undefined;

@@ -16,6 +16,7 @@ import {
   ruleQuestions,
 } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
+import { propagatedCheck } from './propagated.js';
 import { computeValues } from './values.js';
 
 const USER = (source: string): boolean => source === 'user';
@@ -26,38 +27,30 @@ const SOFT = (source: string): boolean => source === 'default' || source === 'tr
  * answers that already conflict get one `conflict` error per answer of a minimal
  * conflicting set; otherwise soft values (defaults, trigger values) that would leave
  * no valid completion are left out (`suppressed`) and the values recomputed. Returns
- * the user's answers as diagram restrictions, or undefined when the model has no
- * compiled diagram (past the compile budget).
+ * the user's answers as diagram restrictions.
  */
-export function settleConsistency(
-  model: CompiledModel,
-  state: EvaluationState,
-): AnswerUnit[] | undefined {
+export function settleConsistency(model: CompiledModel, state: EvaluationState): AnswerUnit[] {
   const form = model.consistency;
-  if (!form.compiled) {
-    // Past the compile budget: local availability, and the count is an upper bound.
-    state.consistency = {
-      exact: false,
-      reason: form.reason ?? 'no compiled diagram',
-      configurations: form.analysis.configurations,
-    };
-    return undefined;
-  }
+  // Past the compile budget: the same steps, with propagation as the check (sound:
+  // what it refutes has no completion; see propagated.ts).
+  const consistent = form.compiled
+    ? (set: readonly AnswerUnit[]): boolean => isConsistent(form, restrict(form, set))
+    : propagatedCheck(form);
   let units = answerUnits(model, state, USER);
-  if (!isConsistent(form, restrict(form, units))) {
-    state.conflict = minimalConflict(model, units);
+  if (!consistent(units)) {
+    state.conflict = minimalConflict(model, units, consistent);
     return units;
   }
   const warningCount = state.warnings.length;
   for (let round = 0; round < model.questions.length; round++) {
     const soft = answerUnits(model, state, SOFT);
-    if (soft.length === 0 || isConsistent(form, restrict(form, [...units, ...soft]))) break;
+    if (soft.length === 0 || consistent([...units, ...soft])) break;
     // The first soft value (in value order) after which no completion is left.
     let fits = 0;
     let breaks = soft.length;
     while (breaks - fits > 1) {
       const middle = (fits + breaks) >> 1;
-      if (isConsistent(form, restrict(form, [...units, ...soft.slice(0, middle)]))) fits = middle;
+      if (consistent([...units, ...soft.slice(0, middle)])) fits = middle;
       else breaks = middle;
     }
     suppress(model, state, soft[breaks - 1].question);
@@ -65,7 +58,7 @@ export function settleConsistency(
     for (let t = 0; t < state.triggerApplied.length; t++) state.triggerApplied[t] = {};
     computeValues(model, state);
     units = answerUnits(model, state, USER);
-    if (!isConsistent(form, restrict(form, units))) break;
+    if (!consistent(units)) break;
   }
   return units;
 }
@@ -82,9 +75,12 @@ function suppress(model: CompiledModel, state: EvaluationState, q: number): void
   }
 }
 
-function minimalConflict(model: CompiledModel, units: AnswerUnit[]): string[] {
-  const form = model.consistency;
-  const found = quickXplain(units, (set) => isConsistent(form, restrict(form, set))) ?? units;
+function minimalConflict(
+  model: CompiledModel,
+  units: AnswerUnit[],
+  consistent: (set: readonly AnswerUnit[]) => boolean,
+): string[] {
+  const found = quickXplain(units, consistent) ?? units;
   return found.map((unit) => model.questions[unit.question].key);
 }
 
@@ -121,6 +117,7 @@ export function exactAvailability(
   const form = model.consistency;
   const fixed = restrict(form, units);
   const { supported, consistent } = supports(form, fixed);
+  state.valueSupport = supported;
   state.consistency = {
     exact: form.exact,
     ...(form.reason === undefined ? {} : { reason: form.reason }),

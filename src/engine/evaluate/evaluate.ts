@@ -5,6 +5,7 @@ import { readAnswers } from './answers.js';
 import { computeValues } from './values.js';
 import { computeAvailability, gateRules } from './availability.js';
 import { exactAvailability, reportConflict, settleConsistency } from './consistency.js';
+import { propagatedAvailability } from './propagated.js';
 import { evaluateBom } from './bom.js';
 import { checkAnswers } from './check-answers.js';
 import { toJsonValue } from './json.js';
@@ -63,7 +64,8 @@ function buildLine(
   const units = settleConsistency(model, state);
   gateRules(model, state);
   computeAvailability(model, state);
-  if (units !== undefined) exactAvailability(model, state, units);
+  if (model.consistency.compiled) exactAvailability(model, state, units);
+  else propagatedAvailability(model, state, units);
   checkAnswers(model, state);
   reportConflict(state);
   const rules = evaluateRules(model, state, texts);

@@ -4,6 +4,7 @@ import type { CompiledModel, CompiledQuestion, LanguageTexts } from '../model.js
 import { toAnswerValues } from '../question-values.js';
 import type { LineGeneral, LineImage, LineOption, LineQuestion, LineTrigger } from '../types.js';
 import { empty } from './empty.js';
+import { unavailableValues } from './value-availability.js';
 import type { EvaluationState } from './state.js';
 
 export interface ResolvedLanguage {
@@ -70,8 +71,24 @@ export function lineQuestions(
     const discarded =
       hiddenAnswer === undefined || hiddenAnswer.length === 0 ? empty<unknown>() : hiddenAnswer;
     const suppressed = state.suppressed[index] ?? empty<string>();
-    // Two literals rather than adding `options` afterwards: an added member would put
+    const unavailable = unavailableValues(model, state, question);
+    // Literals rather than adding `options` afterwards: an added member would put
     // the line's members in a separate array (one more allocation per question).
+    if (unavailable !== undefined) {
+      lines[index] = {
+        key: question.key,
+        type: question.type,
+        label,
+        visible,
+        required,
+        values,
+        source,
+        discarded,
+        suppressed,
+        unavailable_values: unavailable,
+      };
+      continue;
+    }
     lines[index] =
       question.options.length > 0
         ? {

@@ -68,6 +68,11 @@ export class EvaluationState {
   answerReasons: Array<Array<readonly string[] | undefined> | undefined> | undefined;
   /** Per question, per option: the user's answers that exclude it (consistency). */
   readonly conflictsWith: Array<Array<readonly string[] | undefined> | undefined>;
+  /**
+   * Per value of the consistency layers (flat, `ConsistencyForm.valueBase`): 1 when it
+   * has a valid completion with the user's other answers (boolean/integer values read it).
+   */
+  valueSupport: Uint8Array | undefined;
   /** Per question: soft values left out (trigger keys, `default`). */
   readonly suppressed: Array<string[] | undefined>;
   /** Per question: its triggers' / its default's value is left out (soft values). */

@@ -37,9 +37,14 @@ describe('consistency against brute force on random small models', () => {
         expect([...codes], `seed ${seed}: ${JSON.stringify(compiled.problems)}`).toEqual([
           'inconsistent_model',
         ]);
+        // Past the budget propagation may refute it too (sound); when it does not, the
+        // model compiles and brute force confirms it has no valid configuration.
         const relaxed = compileModel(document, { consistencyMs: 0 });
-        expect(relaxed.ok, `seed ${seed}`).toBe(true);
         if (relaxed.ok) expect(validAssignments(relaxed.model, specs), `seed ${seed}`).toEqual([]);
+        else
+          expect(new Set(relaxed.problems.map((p) => p.code))).toEqual(
+            new Set(['inconsistent_model']),
+          );
         inconsistentModels++;
         continue;
       }

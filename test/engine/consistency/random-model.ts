@@ -199,12 +199,19 @@ export function validAssignments(
   model: CompiledModel,
   specs: readonly QuestionSpec[],
 ): Assignment[] {
-  const valid: Assignment[] = [];
-  const context = new EvaluationContext();
+  const constraints = constraintsOf(model, specs);
+  return allAssignments(specs).filter((assignment) =>
+    constraints.every((constraint) => constraint.holds(assignment)),
+  );
+}
+
+/** Every assignment of the finite questions (valid or not). */
+export function allAssignments(specs: readonly QuestionSpec[]): Assignment[] {
+  const all: Assignment[] = [];
   const current = specs.map(() => 0);
   const visit = (i: number): void => {
     if (i === specs.length) {
-      if (isValid(model, specs, current, context)) valid.push([...current]);
+      all.push([...current]);
       return;
     }
     for (let code = 0; code < domainCount(specs[i]); code++) {
@@ -213,58 +220,110 @@ export function validAssignments(
     }
   };
   visit(0);
-  return valid;
+  return all;
 }
 
-function isValid(
-  model: CompiledModel,
-  specs: readonly QuestionSpec[],
-  assignment: Assignment,
-  context: EvaluationContext,
-): boolean {
-  specs.forEach((spec, i) => context.set(spec.key, celValue(spec, assignment[i])));
+/**
+ * One constraint of the finite part, as MODEL_FORMAT.md states it: a question's status
+ * (hidden ⇒ no value, required ⇒ a value, selection bounds), an option's available_if,
+ * a table, an `error` assert. `scope`: the questions it reads (by key), with the
+ * option for an available_if of a multi_choice (`q.o`), for the acyclicity test.
+ */
+export interface Constraint {
+  readonly name: string;
+  readonly scope: readonly string[];
+  holds(assignment: Assignment): boolean;
+}
+
+const namesIn = (expression: { names: readonly string[] } | undefined): readonly string[] =>
+  expression?.names ?? [];
+
+export function constraintsOf(model: CompiledModel, specs: readonly QuestionSpec[]): Constraint[] {
+  const context = new EvaluationContext();
+  const load = (assignment: Assignment): void =>
+    specs.forEach((spec, i) => context.set(spec.key, celValue(spec, assignment[i])));
+  const layersOf = (key: string): string[] => {
+    const spec = specs.find((candidate) => candidate.key === key);
+    return spec?.type === 'multi_choice' ? spec.options.map((o) => `${key}.${o}`) : [key];
+  };
+  const scopeOf = (...keys: string[]): string[] => [...new Set(keys.flatMap(layersOf))];
+  const constraints: Constraint[] = [];
   for (const question of model.questions) {
-    const value = context.get(question.key);
-    const visibleValue = question.visibleIf?.condition(context) ?? true;
-    const visible = visibleValue === true;
-    if (!visible) {
-      if (value !== null) return false;
-      continue;
-    }
-    let required = false;
-    if (typeof question.required === 'boolean') required = question.required;
-    else required = question.required.condition(context) === true;
-    if (required && value === null) return false;
-    if (value === null) continue;
-    const chosen = Array.isArray(value) ? (value as string[]) : [value];
+    const required = question.required;
+    constraints.push({
+      name: `questions.${question.key}`,
+      scope: scopeOf(
+        question.key,
+        ...namesIn(question.visibleIf),
+        ...(typeof required === 'boolean' ? [] : namesIn(required)),
+      ),
+      holds: (assignment) => {
+        load(assignment);
+        const value = context.get(question.key);
+        const visible = (question.visibleIf?.condition(context) ?? true) === true;
+        if (!visible) return value === null;
+        const needed =
+          typeof required === 'boolean' ? required : required.condition(context) === true;
+        if (needed && value === null) return false;
+        if (value === null || question.type !== 'multi_choice') return true;
+        const n = (value as string[]).length;
+        if (question.minSelected !== undefined && n < question.minSelected) return false;
+        return !(question.maxSelected !== undefined && n > question.maxSelected);
+      },
+    });
     for (const option of question.options) {
-      if (!chosen.includes(option.key)) continue;
-      if (option.availableIf?.condition(context) === false) return false;
-    }
-    if (question.type === 'multi_choice') {
-      const n = (value as string[]).length;
-      if (question.minSelected !== undefined && n < question.minSelected) return false;
-      if (question.maxSelected !== undefined && n > question.maxSelected) return false;
+      const condition = option.availableIf;
+      if (condition === undefined) continue;
+      const own =
+        question.type === 'multi_choice' ? [`${question.key}.${option.key}`] : [question.key];
+      constraints.push({
+        name: `questions.${question.key}.options.${option.key}`,
+        scope: [...new Set([...own, ...scopeOf(...namesIn(condition))])],
+        holds: (assignment) => {
+          load(assignment);
+          const value = context.get(question.key);
+          const chosen = Array.isArray(value) ? (value as string[]) : [value];
+          return !chosen.includes(option.key) || condition.condition(context) !== false;
+        },
+      });
     }
   }
   for (const rule of model.rules) {
-    const applies = rule.when === undefined ? true : rule.when.condition(context) === true;
-    if (!applies) continue;
-    if (rule.table !== undefined) {
-      const { columns, cells, rowCount } = rule.table;
-      let matched = false;
-      for (let r = 0; r < rowCount && !matched; r++) {
-        matched = true;
-        for (let c = 0; c < columns.length; c++) {
-          const value = context.get(model.questions[columns[c]].key);
-          if (value !== null && value !== cells[r * columns.length + c]) matched = false;
-        }
-      }
-      if (!matched) return false;
+    const applies = (): boolean => rule.when === undefined || rule.when.condition(context) === true;
+    const table = rule.table;
+    if (table !== undefined) {
+      const { columns, cells, rowCount } = table;
+      const keys = Array.from(columns, (column) => model.questions[column].key);
+      constraints.push({
+        name: `rules.${rule.key}`,
+        scope: scopeOf(...keys, ...namesIn(rule.when)),
+        holds: (assignment) => {
+          load(assignment);
+          if (!applies()) return true;
+          for (let r = 0; r < rowCount; r++) {
+            let matched = true;
+            for (let c = 0; c < columns.length && matched; c++) {
+              const value = context.get(keys[c]);
+              matched = value === null || value === cells[r * columns.length + c];
+            }
+            if (matched) return true;
+          }
+          return false;
+        },
+      });
     } else if (rule.assert !== undefined && rule.severity === 'error') {
-      const result = rule.assert.condition(context);
-      if (result !== UNKNOWN && result === false) return false;
+      const assert = rule.assert;
+      constraints.push({
+        name: `rules.${rule.key}`,
+        scope: scopeOf(...namesIn(rule.when), ...namesIn(assert)),
+        holds: (assignment) => {
+          load(assignment);
+          if (!applies()) return true;
+          const result = assert.condition(context);
+          return result === UNKNOWN || result !== false;
+        },
+      });
     }
   }
-  return true;
+  return constraints;
 }

@@ -185,6 +185,8 @@ describe('the cart line', () => {
       source: 'user',
       discarded: [],
       suppressed: [],
+      // An integer with min and max is finite: its values' availability (issue #6).
+      unavailable_values: [],
     });
     expect(line.consistency.exact).toBe(true);
     expect(line.consistency.configurations).toMatch(/^[1-9][0-9]*$/);
