@@ -1757,6 +1757,11 @@ export interface components {
             suppressed?: string[];
             /** @description Choice questions only: the unavailable options ([] when all are available) */
             options?: components["schemas"]["CompactLineOptionDto"][];
+            /**
+             * @description Boolean questions and integer questions with min and max (at most 1,000 values): the values that have no valid completion with the user's other answers, ascending ([] when every value is available)
+             * @example []
+             */
+            unavailable_values?: (number | boolean)[];
         };
         CompactLineBomItemDto: {
             /** @example frame */

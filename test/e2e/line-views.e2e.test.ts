@@ -96,12 +96,14 @@ describe('cart line views: ?view=compact', () => {
     expect(byKey.extras.options).toEqual([
       expect.objectContaining({ key: 'lock', unavailable_because: ['lock'] }),
     ]);
+    // A finite integer: its unavailable values, as in the full view.
     expect(byKey.width).toEqual({
       key: 'width',
       values: [1600],
       source: 'user',
       visible: true,
       required: true,
+      unavailable_values: [],
     });
     expect(byKey.engraving).toEqual(expect.objectContaining({ visible: true, values: [] }));
 
