@@ -1,4 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { constants as zlibConstants } from 'node:zlib';
+import compression from 'compression';
 import helmet from 'helmet';
 import { corsOptions, noStoreForApi } from './common/http/cross-origin.js';
 import { readOnlyEtag } from './common/http/read-etag.js';
@@ -12,8 +14,19 @@ import { requestLogging } from './logging/request-logging.js';
 import { setupSwagger } from './swagger.js';
 
 /**
- * Everything about the HTTP app that is not a module: request logging and ids, CORS,
- * body parsing with limits, security and cache headers, Swagger. Used by main.ts and
+ * Answers under 1 KB go as they are (the headers would outweigh the saving). Level 1:
+ * every answer is compressed afresh, and at 1,000 questions gzip 6 takes 13 ms for 32 kB
+ * where gzip 1 takes 4 ms for 40 kB and brotli 1 takes 1.5 ms for 27 kB.
+ */
+const COMPRESSION_OPTIONS: compression.CompressionOptions = {
+  threshold: 1024,
+  level: 1,
+  brotli: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 1 } },
+};
+
+/**
+ * Everything about the HTTP app that is not a module: request logging and ids, response
+ * compression, CORS, body parsing with limits, security and cache headers, Swagger. Used by main.ts and
  * by the e2e tests alike. Shutdown is main.ts's (lifecycle/graceful-shutdown.ts).
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
@@ -28,6 +41,10 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   );
   app.use(requestLogging(app.get(AppLogger).pino));
   app.use(closeConnectionsWhileDraining(app.get(ShutdownState)));
+  // gzip or brotli as Accept-Encoding asks (brotli preferred), from 1 KB on, for
+  // compressible types only (JSON, YAML, SVG: not PNG/JPEG/zip); Vary: Accept-Encoding.
+  // Off the event loop (zlib's thread pool), at the fastest levels (docs/DECISIONS.md).
+  if (config.httpCompression) app.use(compression(COMPRESSION_OPTIONS));
   if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
   // Swagger UI needs inline scripts and styles; the API itself serves only JSON. With
   // CORS on, a web shop may also show model images (no-cors loads) from this origin.

@@ -9,6 +9,9 @@ import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator
 import { CartLinesService } from './cart-lines.service.js';
 import { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
 import { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
+import { CompactAddedCartLineDto, CompactPreviewLineDto } from './dto/compact-line.dto.js';
+import { ApiLineView, LineViewQuery } from './dto/line-view-query.js';
+import type { LineView } from './compact-line.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ApiTags('carts')
@@ -28,13 +31,15 @@ export class CartLinesController {
       'named cart (`cart_id`) or the caller’s default cart. An invalid body or configuration ' +
       'answers 401 with every problem in `errors`; nothing is stored.',
   })
-  @ApiEnvelope(AddedCartLineDto, { status: 201 })
-  @ApiErrors(401, 403, 404)
+  @ApiLineView()
+  @ApiEnvelope([AddedCartLineDto, CompactAddedCartLineDto], { status: 201 })
+  @ApiErrors(400, 401, 403, 404)
   add(
     @CurrentPrincipal() principal: Principal,
     @Body() body: AddCartLineDto,
-  ): Promise<AddedCartLineDto> {
-    return this.cartLines.add(principal, body);
+    @LineViewQuery() view: LineView,
+  ): Promise<AddedCartLineDto | CompactAddedCartLineDto> {
+    return this.cartLines.add(principal, body, view);
   }
 
   @Post('preview')
@@ -46,12 +51,14 @@ export class CartLinesController {
     description:
       'The line as POST /v1/carts would store it, with `valid`, `errors` and `warnings`.',
   })
-  @ApiEnvelope(PreviewLineDto)
+  @ApiLineView()
+  @ApiEnvelope([PreviewLineDto, CompactPreviewLineDto])
   @ApiErrors(400, 401, 403)
   preview(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ConfigurationDto,
-  ): Promise<PreviewLineDto> {
-    return this.cartLines.preview(principal, body);
+    @LineViewQuery() view: LineView,
+  ): Promise<PreviewLineDto | CompactPreviewLineDto> {
+    return this.cartLines.preview(principal, body, view);
   }
 }

@@ -12,6 +12,8 @@ import { AppConfig } from '../config/app-config.js';
 import { DefaultCarts } from './default-carts.service.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
 import type { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
+import type { CompactAddedCartLineDto, CompactPreviewLineDto } from './dto/compact-line.dto.js';
+import { lineInView, type LineView } from './compact-line.js';
 
 /** The `line` column of a compactly stored row: nothing the model version can recompute. */
 const COMPACT_LINE: Record<string, unknown> = {};
@@ -44,7 +46,11 @@ export class CartLinesService {
   ) {}
 
   /** POST /v1/carts: an invalid configuration answers 401 (seed contract) and stores nothing. */
-  async add(principal: Principal, input: AddCartLineDto): Promise<AddedCartLineDto> {
+  async add(
+    principal: Principal,
+    input: AddCartLineDto,
+    view: LineView = 'full',
+  ): Promise<AddedCartLineDto | CompactAddedCartLineDto> {
     const { modelId, versionNumber, evaluation } = await this.configure(principal, input);
     if (!evaluation.valid) {
       throw new ApiError(
@@ -85,7 +91,7 @@ export class CartLinesService {
         currency: pricing.currency,
       });
     });
-    return {
+    const added: AddedCartLineDto = {
       ...evaluation.line,
       id: stored.id,
       cart_id: cart.id,
@@ -93,18 +99,24 @@ export class CartLinesService {
       company_id: input.company_id,
       warnings: evaluation.warnings,
     };
+    return lineInView(added, view);
   }
 
   /** POST /v1/carts/preview: the same evaluation, nothing stored. */
-  async preview(principal: Principal, input: ConfigurationDto): Promise<PreviewLineDto> {
+  async preview(
+    principal: Principal,
+    input: ConfigurationDto,
+    view: LineView = 'full',
+  ): Promise<PreviewLineDto | CompactPreviewLineDto> {
     const { evaluation } = await this.configure(principal, input);
-    return {
+    const preview: PreviewLineDto = {
       ...evaluation.line,
       id: null,
       valid: evaluation.valid,
       errors: evaluation.errors,
       warnings: evaluation.warnings,
     };
+    return lineInView(preview, view);
   }
 
   /**

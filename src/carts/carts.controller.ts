@@ -11,6 +11,7 @@ import { SeedContract } from '../common/seed-contract.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { CartsService } from './carts.service.js';
 import { CartDetailDto } from './dto/cart-detail.dto.js';
+import { CompactCartDetailDto } from './dto/compact-line.dto.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import { CreateCartDto } from './dto/create-cart.dto.js';
@@ -69,13 +70,13 @@ export class CartsController {
     summary: 'A cart with one page of its lines (page, per_page) and the total of all of them',
   })
   @ApiParam({ name: 'cart_id', format: 'uuid' })
-  @ApiEnvelope(CartDetailDto, { pagedObject: true })
+  @ApiEnvelope([CartDetailDto, CompactCartDetailDto], { pagedObject: true })
   @ApiErrors(400, 401, 404)
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,
     @Query() query: CartLinesQueryDto,
-  ): Promise<PagedObject<CartDetailDto>> {
+  ): Promise<PagedObject<CartDetailDto | CompactCartDetailDto>> {
     return this.carts.get(principal, cartId, query);
   }
 

@@ -10,6 +10,8 @@ import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { CartLinesService } from './cart-lines.service.js';
 import { CartDetailDto, CartLineDto } from './dto/cart-detail.dto.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
+import type { CompactCartDetailDto } from './dto/compact-line.dto.js';
+import { lineInView } from './compact-line.js';
 import { CartDto } from './dto/cart.dto.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
 
@@ -61,9 +63,10 @@ export class CartsService {
   async get(
     principal: Principal,
     cartId: string,
-    query: PageQueryDto,
-  ): Promise<PagedObject<CartDetailDto>> {
-    return this.detail(await this.defaults.getVisible(principal, cartId), query);
+    query: CartLinesQueryDto,
+  ): Promise<PagedObject<CartDetailDto | CompactCartDetailDto>> {
+    const cart = await this.defaults.getVisible(principal, cartId);
+    return this.detail(cart, query, (line) => lineInView(line, query.view));
   }
 
   /** Removes one line of a visible cart (404 for a line not in it); answers the cart left. */
@@ -78,13 +81,17 @@ export class CartsService {
         cartNotFound('Cart line not found', 'line_id'),
       ]);
     }
-    return this.detail(cart, new CartLinesQueryDto());
+    return this.detail(cart, new CartLinesQueryDto(), (line) => line);
   }
 
-  private async detail(cart: CartEntity, query: PageQueryDto): Promise<PagedObject<CartDetailDto>> {
+  private async detail<L>(
+    cart: CartEntity,
+    query: PageQueryDto,
+    view: (line: CartLineDto) => L,
+  ): Promise<PagedObject<Omit<CartDetailDto, 'lines'> & { lines: L[] }>> {
     const [rows, total] = await this.carts.pageOfLines(cart.id, query.offset, query.per_page);
     const lines = await Promise.all(
-      rows.map(async (row) => CartLineDto.from(row, await this.lines.lineView(row))),
+      rows.map(async (row) => view(CartLineDto.from(row, await this.lines.lineView(row)))),
     );
     const detail = CartDetailDto.withLines(cart, await this.carts.pricesOf(cart.id), lines);
     return new PagedObject(detail, query.page, query.per_page, total);

@@ -48,6 +48,8 @@ export class AppConfig {
   /** Old-generation heap of each compile worker: a model that needs more is refused (413). */
   readonly compileWorkerHeapMb: number;
   readonly swaggerEnabled: boolean;
+  /** gzip/brotli answers as Accept-Encoding asks (HTTP_COMPRESSION, on by default). */
+  readonly httpCompression: boolean;
   readonly logLevel: 'error' | 'warn' | 'log' | 'debug';
   readonly logFormat: 'json' | 'pretty';
   /** Browser origins allowed to call the API (CORS); empty: no cross-origin access. */
@@ -146,6 +148,7 @@ export class AppConfig {
     this.compileQueueSize = read.int('COMPILE_QUEUE_SIZE', 8, 0, 10_000);
     this.compileWorkerHeapMb = read.int('COMPILE_WORKER_HEAP_MB', 256, 64, 16_384);
     this.swaggerEnabled = read.bool('SWAGGER_ENABLED', true);
+    this.httpCompression = read.bool('HTTP_COMPRESSION', true);
     this.logLevel = read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log');
     this.logFormat = read.oneOf('LOG_FORMAT', ['json', 'pretty'] as const, 'json');
     this.corsOrigins = read.origins('CORS_ORIGINS');

@@ -1499,15 +1499,13 @@ export interface components {
             key: string;
             fired: boolean;
             /**
-             * @description The values this trigger gave questions (only those that took effect)
+             * @description The value this trigger gave each question, as the trigger set it (a list for multiple choice, null for a cleared answer); only those that took effect
              * @example {
-             *       "color": [
-             *         "oak"
-             *       ]
+             *       "color": "oak"
              *     }
              */
             set: {
-                [key: string]: (number | string | boolean)[];
+                [key: string]: number | (string | null) | boolean | (number | string | boolean)[];
             };
             /** @description The trigger's (translated) message, when it has one */
             message?: string;
@@ -1722,6 +1720,193 @@ export interface components {
             /** @description One page of the lines (`page`, `per_page`; `links` pages on) */
             lines: components["schemas"]["CartLineDto"][];
         };
+        CompactLineOptionDto: {
+            /** @example wood */
+            key: string;
+            /**
+             * @description Rule keys (compatibility tables) and option keys (their own available_if)
+             * @example [
+             *       "wood_max_width"
+             *     ]
+             */
+            unavailable_because: string[];
+            /**
+             * @description Question keys whose current answers rule this option out
+             * @example [
+             *       "width"
+             *     ]
+             */
+            conflicts_with?: string[];
+        };
+        CompactLineQuestionDto: {
+            /** @example frame */
+            key: string;
+            /**
+             * @description The effective values ([] when unanswered or hidden)
+             * @example [
+             *       "alu"
+             *     ]
+             */
+            values: (number | string | boolean)[];
+            source: components["schemas"]["ValueSource"];
+            visible: boolean;
+            required: boolean;
+            /** @description What the user sent for a hidden question (only when something was dropped) */
+            discarded?: (number | string | boolean)[];
+            /** @description Soft values left out (only when some were): trigger keys, `default` */
+            suppressed?: string[];
+            /** @description Choice questions only: the unavailable options ([] when all are available) */
+            options?: components["schemas"]["CompactLineOptionDto"][];
+            /**
+             * @description Boolean questions and integer questions with min and max (at most 1,000 values): the values that have no valid completion with the user's other answers, ascending ([] when every value is available)
+             * @example []
+             */
+            unavailable_values?: (number | boolean)[];
+        };
+        CompactLineBomItemDto: {
+            /** @example frame */
+            key: string;
+            /** @example FRM-ALU */
+            sku: string;
+            /** @example Aluminium frame */
+            description: string;
+            /**
+             * @description Exact decimal: own quantity × the parent's
+             * @example 1
+             */
+            quantity: string;
+            /** @example pcs */
+            unit: string | null;
+            /** @example 250.00 */
+            unit_price: string;
+            /**
+             * @description quantity × unit_price, rounded
+             * @example 250.00
+             */
+            total_price: string;
+            /** @description Included sub-items (absent when there are none) */
+            children?: components["schemas"]["CompactLineBomItemDto"][];
+        };
+        CompactCartLineDto: {
+            /**
+             * Format: int32
+             * @description The model version the line was evaluated with
+             * @example 1
+             */
+            version_number: number;
+            /** @description The model’s general section, translated, plus model_id */
+            general: components["schemas"]["LineGeneralDto"];
+            /**
+             * @description What was merged in: a file of the zip or another model
+             * @example []
+             */
+            imports: (components["schemas"]["LinePathImportDto"] | components["schemas"]["LineModelImportDto"])[];
+            /**
+             * @description Computed variables by key
+             * @example {
+             *       "area_m2": 1.2
+             *     }
+             */
+            variables: {
+                [key: string]: unknown;
+            };
+            rules: components["schemas"]["LineRuleDto"][];
+            triggers: components["schemas"]["LineTriggerDto"][];
+            /** @description Decimal strings */
+            pricing: components["schemas"]["LinePricingDto"];
+            translation: components["schemas"]["LineTranslationDto"];
+            /** @description Included images ordered by layer */
+            images: components["schemas"]["LineImageDto"][];
+            /** @description How many complete configurations the answers leave */
+            consistency?: components["schemas"]["LineConsistencyDto"];
+            cache: components["schemas"]["LineCacheDto"];
+            /**
+             * Format: int32
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            model_id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            company_id: number;
+            /** @example en */
+            language_code: string | null;
+            /**
+             * @description pricing.total
+             * @example 1234.50
+             */
+            total: string;
+            /** @example EUR */
+            currency: string;
+            /**
+             * @description The answers the line was configured with (`questions` input)
+             * @example {
+             *       "width": {
+             *         "values": [
+             *           1200
+             *         ]
+             *       }
+             *     }
+             */
+            answers: {
+                [key: string]: {
+                    values: unknown[];
+                };
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /** @description Per question what the answers made of it; labels come from the model */
+            questions: components["schemas"]["CompactLineQuestionDto"][];
+            /** @description Included BOM items, nested */
+            bom_items: components["schemas"]["CompactLineBomItemDto"][];
+        };
+        CompactCartDetailDto: {
+            /**
+             * Format: uuid
+             * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
+             */
+            cart_id: string;
+            /** @example Showroom order 2026-11 */
+            reference: string;
+            /** @description The caller's default cart (exactly one per user) */
+            default: boolean;
+            /**
+             * Format: int32
+             * @description The company of the intent token the cart was created with
+             * @example null
+             */
+            company_id: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description Null while the cart is empty (or if it held several currencies)
+             * @example EUR
+             */
+            currency: string | null;
+            /**
+             * @description Exact sum of the line totals; "0" when empty, null if currencies were mixed
+             * @example 1234.50
+             */
+            total: string | null;
+            /** @description One total per currency */
+            totals: components["schemas"]["CurrencyTotalDto"][];
+            /** @description One page of the lines (`page`, `per_page`; `links` pages on) */
+            lines: components["schemas"]["CompactCartLineDto"][];
+        };
+        /** @enum {string} */
+        LineView: "full" | "compact";
         AddedCartLineDto: {
             /**
              * Format: int32
@@ -1781,6 +1966,67 @@ export interface components {
             company_id: number;
             /** @description Failed warning rules (not blocking) */
             warnings: components["schemas"]["ProblemDto"][];
+        };
+        CompactAddedCartLineDto: {
+            /**
+             * Format: int32
+             * @description The model version the line was evaluated with
+             * @example 1
+             */
+            version_number: number;
+            /** @description The model’s general section, translated, plus model_id */
+            general: components["schemas"]["LineGeneralDto"];
+            /**
+             * @description What was merged in: a file of the zip or another model
+             * @example []
+             */
+            imports: (components["schemas"]["LinePathImportDto"] | components["schemas"]["LineModelImportDto"])[];
+            /**
+             * @description Computed variables by key
+             * @example {
+             *       "area_m2": 1.2
+             *     }
+             */
+            variables: {
+                [key: string]: unknown;
+            };
+            rules: components["schemas"]["LineRuleDto"][];
+            triggers: components["schemas"]["LineTriggerDto"][];
+            /** @description Decimal strings */
+            pricing: components["schemas"]["LinePricingDto"];
+            translation: components["schemas"]["LineTranslationDto"];
+            /** @description Included images ordered by layer */
+            images: components["schemas"]["LineImageDto"][];
+            /** @description How many complete configurations the answers leave */
+            consistency?: components["schemas"]["LineConsistencyDto"];
+            cache: components["schemas"]["LineCacheDto"];
+            /**
+             * Format: int32
+             * @description The cart line id
+             * @example 1
+             */
+            id: number;
+            /**
+             * Format: uuid
+             * @description The cart the line went into
+             */
+            cart_id: string;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            model_id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            company_id: number;
+            /** @description Failed warning rules (not blocking) */
+            warnings: components["schemas"]["ProblemDto"][];
+            /** @description Per question what the answers made of it; labels come from the model */
+            questions: components["schemas"]["CompactLineQuestionDto"][];
+            /** @description Included BOM items, nested */
+            bom_items: components["schemas"]["CompactLineBomItemDto"][];
         };
         /**
          * @example {
@@ -1910,6 +2156,52 @@ export interface components {
             errors: components["schemas"]["ProblemDto"][];
             /** @description Failed warning rules (not blocking) */
             warnings: components["schemas"]["ProblemDto"][];
+        };
+        CompactPreviewLineDto: {
+            /**
+             * Format: int32
+             * @description The model version the line was evaluated with
+             * @example 1
+             */
+            version_number: number;
+            /** @description The model’s general section, translated, plus model_id */
+            general: components["schemas"]["LineGeneralDto"];
+            /**
+             * @description What was merged in: a file of the zip or another model
+             * @example []
+             */
+            imports: (components["schemas"]["LinePathImportDto"] | components["schemas"]["LineModelImportDto"])[];
+            /**
+             * @description Computed variables by key
+             * @example {
+             *       "area_m2": 1.2
+             *     }
+             */
+            variables: {
+                [key: string]: unknown;
+            };
+            rules: components["schemas"]["LineRuleDto"][];
+            triggers: components["schemas"]["LineTriggerDto"][];
+            /** @description Decimal strings */
+            pricing: components["schemas"]["LinePricingDto"];
+            translation: components["schemas"]["LineTranslationDto"];
+            /** @description Included images ordered by layer */
+            images: components["schemas"]["LineImageDto"][];
+            /** @description How many complete configurations the answers leave */
+            consistency?: components["schemas"]["LineConsistencyDto"];
+            cache: components["schemas"]["LineCacheDto"];
+            /** @description Always null: nothing is stored */
+            id: Record<string, never> | null;
+            /** @description Whether POST /v1/carts would accept this configuration */
+            valid: boolean;
+            /** @description What makes it invalid (empty when valid) */
+            errors: components["schemas"]["ProblemDto"][];
+            /** @description Failed warning rules (not blocking) */
+            warnings: components["schemas"]["ProblemDto"][];
+            /** @description Per question what the answers made of it; labels come from the model */
+            questions: components["schemas"]["CompactLineQuestionDto"][];
+            /** @description Included BOM items, nested */
+            bom_items: components["schemas"]["CompactLineBomItemDto"][];
         };
         /**
          * @example {
@@ -10159,7 +10451,10 @@ export interface operations {
     };
     addCartLine: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `full` (default): the whole line. `compact`: without what the model already says (labels, option prices, passed rules, triggers that did not fire): per question `key, values, source, visible, required` and only the unavailable options. */
+                view?: components["schemas"]["LineView"];
+            };
             header?: {
                 /** @description 1–255 printable characters. Within 24 h a retry with the same key and body replays the first answer (header `Idempotent-Replayed: true`); another body is 422; a retry while the first request runs is 409. */
                 "Idempotency-Key"?: string;
@@ -10190,7 +10485,7 @@ export interface operations {
                         code: number;
                         /** @example Created */
                         message: string;
-                        data: components["schemas"]["AddedCartLineDto"];
+                        data: components["schemas"]["AddedCartLineDto"] | components["schemas"]["CompactAddedCartLineDto"];
                         /** @description Empty */
                         links: Record<string, never>;
                         /** @description Empty on success */
@@ -10520,6 +10815,8 @@ export interface operations {
             query?: {
                 page?: number;
                 per_page?: number;
+                /** @description `full` (default): the whole line. `compact`: without what the model already says (labels, option prices, passed rules, triggers that did not fire): per question `key, values, source, visible, required` and only the unavailable options. */
+                view?: components["schemas"]["LineView"];
             };
             header?: never;
             path: {
@@ -10545,7 +10842,7 @@ export interface operations {
                         code: number;
                         /** @example OK */
                         message: string;
-                        data: components["schemas"]["CartDetailDto"];
+                        data: components["schemas"]["CartDetailDto"] | components["schemas"]["CompactCartDetailDto"];
                         links: components["schemas"]["LinksDto"];
                         /** @description Empty on success */
                         errors: components["schemas"]["ProblemDto"][];
@@ -10757,7 +11054,10 @@ export interface operations {
     };
     previewCartLine: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `full` (default): the whole line. `compact`: without what the model already says (labels, option prices, passed rules, triggers that did not fire): per question `key, values, source, visible, required` and only the unavailable options. */
+                view?: components["schemas"]["LineView"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10784,7 +11084,7 @@ export interface operations {
                         code: number;
                         /** @example OK */
                         message: string;
-                        data: components["schemas"]["PreviewLineDto"];
+                        data: components["schemas"]["PreviewLineDto"] | components["schemas"]["CompactPreviewLineDto"];
                         /** @description Empty */
                         links: Record<string, never>;
                         /** @description Empty on success */

@@ -27,7 +27,7 @@ export const MODEL_GENERATOR = join(REPO_DIR, 'tools', 'gen-model.mjs');
  */
 export async function zipFolder(
   dir: string,
-  replace: Record<string, string> = {},
+  replace: Record<string, string | Buffer> = {},
 ): Promise<Buffer> {
   const zip = new JSZip();
   const walk = (folder: string): void => {

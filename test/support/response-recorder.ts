@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import type { NextFunction, Request, Response } from 'express';
 import { checkResponse } from './openapi-validator.js';
 
@@ -6,6 +7,14 @@ export const contractViolations: string[] = [];
 
 /** How many answers were checked (a test file with a test app checks at least one). */
 export const recorded = { count: 0 };
+
+/** The body as the app meant it: the recorder sits outside the app's compression. */
+function decoded(body: Buffer, encoding: unknown): Buffer {
+  if (encoding === 'gzip') return gunzipSync(body);
+  if (encoding === 'br') return brotliDecompressSync(body);
+  if (encoding === 'deflate') return inflateSync(body);
+  return body;
+}
 
 /**
  * Express middleware for the test apps: records each answer (status, content type,
@@ -35,7 +44,7 @@ export function recordResponses() {
         url: req.originalUrl,
         status: res.statusCode,
         contentType: String(res.getHeader('content-type') ?? ''),
-        body: Buffer.concat(chunks).toString('utf8'),
+        body: decoded(Buffer.concat(chunks), res.getHeader('content-encoding')).toString('utf8'),
       });
       recorded.count++;
       contractViolations.push(...problems);

@@ -84,12 +84,15 @@ export class CartDetailDto extends CartDto {
   })
   lines: CartLineDto[];
 
-  /** `prices`: every line's, so the totals cover the whole cart whatever the page. */
-  static withLines(
+  /**
+   * `prices`: every line's, so the totals cover the whole cart whatever the page.
+   * `lines`: full (CartLineDto) or compact (`?view=compact`).
+   */
+  static withLines<L = CartLineDto>(
     cart: CartEntity,
     prices: Array<{ total: string; currency: string }>,
-    lines: CartLineDto[],
-  ): CartDetailDto {
+    lines: L[],
+  ): Omit<CartDetailDto, 'lines'> & { lines: L[] } {
     return { ...CartDto.from(cart), ...cartTotals(prices), lines };
   }
 }

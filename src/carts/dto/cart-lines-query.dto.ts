@@ -1,13 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
+import { LINE_VIEWS, type LineView } from '../compact-line.js';
+import { LINE_VIEW_DESCRIPTION } from './line-view-query.js';
 
 /** Cart lines are large (a line of a 1,000-question model is ~750 kB): smaller pages. */
 export const CART_LINES_DEFAULT_PER_PAGE = 10;
 export const CART_LINES_MAX_PER_PAGE = 50;
 
-/** `?page=&per_page=` of GET /v1/carts/{cart_id}: default 10, at most 50 lines a page. */
+/**
+ * `?page=&per_page=&view=` of GET /v1/carts/{cart_id}: default 10, at most 50 lines a
+ * page, full or compact lines.
+ */
 export class CartLinesQueryDto extends PageQueryDto {
   @ApiPropertyOptional({
     minimum: 1,
@@ -20,4 +25,14 @@ export class CartLinesQueryDto extends PageQueryDto {
   @Min(1)
   @Max(CART_LINES_MAX_PER_PAGE)
   override per_page: number = CART_LINES_DEFAULT_PER_PAGE;
+
+  @ApiPropertyOptional({
+    enum: LINE_VIEWS,
+    enumName: 'LineView',
+    default: 'full',
+    description: LINE_VIEW_DESCRIPTION,
+  })
+  @IsOptional()
+  @IsIn(LINE_VIEWS)
+  view: LineView = 'full';
 }

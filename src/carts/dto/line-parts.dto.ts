@@ -116,9 +116,19 @@ export class LineTriggerDto {
   @ApiProperty() fired: boolean;
   @ApiProperty({
     type: 'object',
-    additionalProperties: { type: 'array', items: ANSWER_VALUE },
-    example: { color: ['oak'] },
-    description: 'The values this trigger gave questions (only those that took effect)',
+    additionalProperties: {
+      // null (a cleared answer) through the one nullable branch, so that oneOf still holds.
+      oneOf: [
+        { type: 'number' },
+        { type: 'string', nullable: true },
+        { type: 'boolean' },
+        { type: 'array', items: ANSWER_VALUE },
+      ],
+    },
+    example: { color: 'oak' },
+    description:
+      'The value this trigger gave each question, as the trigger set it (a list for ' +
+      'multiple choice, null for a cleared answer); only those that took effect',
   })
   set: Record<string, unknown>;
   @ApiPropertyOptional({ description: "The trigger's (translated) message, when it has one" })

@@ -14,13 +14,22 @@ interface EnvelopeOptions {
   description?: string;
 }
 
-/** Documents a success answer: the closed envelope with `data` of the given model (or null). */
-export function ApiEnvelope(model: Type<unknown> | null, options: EnvelopeOptions = {}) {
+/**
+ * Documents a success answer: the closed envelope with `data` of the given model (or
+ * null), or of any of several models (a route with views, such as `?view=compact`).
+ */
+export function ApiEnvelope(
+  model: Type<unknown> | Type<unknown>[] | null,
+  options: EnvelopeOptions = {},
+) {
   const status = options.status ?? 200;
-  const item: Schema = model ? { $ref: getSchemaPath(model) } : NULL_DATA;
+  const models = model === null ? [] : Array.isArray(model) ? model : [model];
+  const refs: Schema[] = models.map((one) => ({ $ref: getSchemaPath(one) }));
+  const item: Schema =
+    refs.length === 0 ? NULL_DATA : refs.length === 1 ? refs[0]! : { anyOf: refs };
   const data: Schema = options.isArray || options.paginated ? { type: 'array', items: item } : item;
   return applyDecorators(
-    ApiExtraModels(ProblemDto, LinksDto, ...(model ? [model] : [])),
+    ApiExtraModels(ProblemDto, LinksDto, ...models),
     ApiResponse({
       status,
       description: options.description ?? statusText(status),

@@ -1,0 +1,488 @@
+/**
+ * HTTP benchmark (not a test): the built service (dist/src/main.js, its own process)
+ * beside bare `node:http` floors doing the same work (bench/http-floor.mjs), measured in
+ * the same run with autocannon, on SQLite and on PostgreSQL. What counts are the ratios
+ * of one run, not the absolute numbers (the machine is shared).
+ *
+ *   npm run bench:http                      # builds dist/, then everything (~5 minutes)
+ *   npm run bench:http -- --quick           # SQLite, window + 1,000 questions, short runs
+ *   node bench/http.bench.mjs --db sqlite --sizes window,1000 --duration 3 --rounds 1
+ *   node bench/http.bench.mjs --root /path/to/other/checkout   # its dist/ (a "before")
+ *
+ * Options: --db sqlite,postgres; --pg <url> (an admin URL; default $BENCH_PG_URL or
+ * postgres://postgres@127.0.0.1:5432/postgres: a fresh database is created there and
+ * dropped); --sizes window,1000,5000; --duration <s per measurement> (5); --rounds <n>
+ * (2: floor and service alternate, to even out a noisy machine); --connections <n> (4);
+ * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS, else the
+ * NODE_OPTIONS of the checkout's Dockerfile, as the image runs it);
+ * --json <file> (the rows, for comparing runs); --detail adds the compact view without
+ * compression and the full view with gzip.
+ *
+ * Scenarios: GET /v1/carts/default against a floor with the same JWT check and the two
+ * indexed reads; POST /v1/carts/preview (full view, no compression) against a floor that
+ * only stringifies and sends the very same answer; the same preview with
+ * `?view=compact` and `Accept-Encoding: gzip` against the full view; POST /v1/carts
+ * against the preview of the same configuration (each run starts a new default cart).
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '..');
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name, fallback) => {
+  const at = argv.indexOf(`--${name}`);
+  return at >= 0 && argv[at + 1] !== undefined ? argv[at + 1] : fallback;
+};
+const quick = flag('quick');
+const detail = flag('detail');
+const root = resolve(option('root', repo));
+const databases = option('db', quick ? 'sqlite' : 'sqlite,postgres').split(',');
+const sizes = option('sizes', quick ? 'window,1000' : 'window,1000,5000')
+  .split(',')
+  .filter(Boolean);
+const duration = Number(option('duration', quick ? 2 : 5));
+const rounds = Number(option('rounds', quick ? 1 : 2));
+const connections = Number(option('connections', 4));
+const pgAdminUrl = option(
+  'pg',
+  process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+);
+/** The production image's NODE_OPTIONS (GC flags), so that the service runs as deployed. */
+function imageNodeOptions() {
+  try {
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    return /^ENV NODE_OPTIONS="?([^"\n]*)"?$/m.exec(dockerfile)?.[1] ?? '';
+  } catch {
+    return '';
+  }
+}
+const nodeArgs = option('node-args', process.env.BENCH_NODE_ARGS ?? imageNodeOptions())
+  .split(' ')
+  .filter(Boolean);
+const jsonOut = option('json', null);
+
+const { createRequire } = await import('node:module');
+const requireFromRoot = createRequire(join(root, 'package.json'));
+const requireHere = createRequire(join(repo, 'package.json'));
+const autocannon = requireHere('autocannon');
+const { generateModel } = await import(pathToFileURL(join(repo, 'tools', 'gen-model.mjs')).href);
+
+const JWT = {
+  secret: 'a-benchmark-secret-that-is-long-enough-0123456789',
+  issuer: 'configurator',
+  audience: 'configurator-api',
+};
+const ADMIN = { email: 'admin@bench.test', password: 'bench-admin-password' };
+const WINDOW_ANSWERS = {
+  width: { values: [1200] },
+  height: { values: [1000] },
+  color: { values: ['white'] },
+};
+
+const children = new Set();
+const cleanups = [];
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
+async function freePort() {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address();
+  server.close();
+  return port;
+}
+
+/** A child process, killed with the benchmark; resolves once `ready(output)` holds. */
+async function startChild(args, env, ready) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const started = Date.now();
+  while (!(await ready(() => output))) {
+    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited: ${output}`);
+    if (Date.now() - started > 120_000) throw new Error(`${args.join(' ')} did not start`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  return {
+    child,
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+async function startService(env) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const process_ = await startChild(
+    [...nodeArgs, join(root, 'dist', 'src', 'main.js')],
+    { ...env, PORT: String(port) },
+    async () => {
+      try {
+        return (await fetch(`${base}/health/live`)).ok;
+      } catch {
+        return false;
+      }
+    },
+  );
+  return { ...process_, base };
+}
+
+async function startFloor(config) {
+  const floor = await startChild(
+    [join(here, 'http-floor.mjs'), JSON.stringify({ root, ...config })],
+    {},
+    async (output) => /listening \d+/.test(output()),
+  );
+  const port = /listening (\d+)/.exec(floor.output())[1];
+  return { ...floor, base: `http://127.0.0.1:${port}` };
+}
+
+/** One request; the body as text (fetch decodes gzip itself). */
+async function call(base, method, path, { token, body, headers = {} } = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: {
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      ...headers,
+    },
+    body,
+  });
+  const text = await res.text();
+  return { status: res.status, text, headers: res.headers };
+}
+async function data(base, method, path, options) {
+  const res = await call(base, method, path, options);
+  if (res.status >= 300)
+    throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
+  return JSON.parse(res.text).data;
+}
+
+/**
+ * CPU seconds a process has used, all its threads (zlib's pool included), from
+ * /proc/<pid>/stat; NaN where there is no /proc. Unlike req/s it hardly moves when other
+ * processes share the machine. The database server's own CPU is not in it.
+ */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** Load from autocannon; requests per second over the whole run, p50/p99 in ms. */
+async function load(base, request, pid) {
+  const cpuBefore = cpuSeconds(pid);
+  const result = await autocannon({
+    url: `${base}${request.path}`,
+    method: request.method,
+    headers: request.headers,
+    body: request.body,
+    connections,
+    duration,
+    timeout: 60,
+  });
+  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0)
+    throw new Error(
+      `${request.method} ${request.path}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
+    );
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    cpu: cpuSeconds(pid) - cpuBefore,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    bytes: result.throughput.total / Math.max(1, result.requests.total),
+  };
+}
+
+/** Several targets measured in alternation, `rounds` times; rates over all rounds. */
+async function measure(targets) {
+  for (const target of targets) {
+    await target.before?.();
+    for (let i = 0; i < 5; i++) {
+      const res = await call(target.base, target.request.method, target.request.path, {
+        body: target.request.body,
+        headers: target.request.headers,
+      });
+      if (res.status >= 300)
+        throw new Error(`${target.name}: ${res.status} ${res.text.slice(0, 300)}`);
+    }
+  }
+  const runs = targets.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, target] of targets.entries()) {
+      await target.before?.();
+      runs[i].push(await load(target.base, target.request, target.pid));
+    }
+  }
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+  return runs.map((list) => ({
+    rps: list.reduce((sum, r) => sum + r.requests, 0) / list.reduce((sum, r) => sum + r.seconds, 0),
+    cpuMs:
+      (1000 * list.reduce((sum, r) => sum + r.cpu, 0)) /
+      list.reduce((sum, r) => sum + r.requests, 0),
+    p50: median(list.map((r) => r.p50)),
+    p99: median(list.map((r) => r.p99)),
+    bytes: median(list.map((r) => r.bytes)),
+  }));
+}
+
+const NOT_SERVED = { rps: NaN, p50: NaN, p99: NaN, cpuMs: NaN, bytes: NaN };
+const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+const rows = [];
+/**
+ * One line of the table. `against`: the stats this target is compared with, `by`:
+ * 'time' (this target's time per request over the other's: req/s inverted, and CPU per
+ * request) or 'throughput' (this target's req/s over the other's, CPU inverted).
+ */
+function row(database, scenario, target, stats, against, by, goal) {
+  const time = by === 'time';
+  rows.push({
+    database,
+    scenario,
+    target,
+    'req/s': fixed(stats.rps),
+    'p50 ms': fixed(stats.p50),
+    'p99 ms': fixed(stats.p99),
+    'CPU ms/req': fixed(stats.cpuMs, 2),
+    'kB/answer': fixed(stats.bytes / 1024),
+    ratio: against ? fixed(time ? against.rps / stats.rps : stats.rps / against.rps, 2) : '',
+    'CPU ratio': against
+      ? fixed(time ? stats.cpuMs / against.cpuMs : against.cpuMs / stats.cpuMs, 2)
+      : '',
+    goal: goal ?? '',
+  });
+}
+
+async function pgDatabase() {
+  const { Client } = requireFromRoot('pg');
+  const name = `bench_http_${process.pid}_${Date.now()}`;
+  const admin = new Client({ connectionString: pgAdminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(pgAdminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new Client({ connectionString: pgAdminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name}`);
+      await client.end();
+    },
+  };
+}
+
+async function benchDatabase(database) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'http-bench-'));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const pg = database === 'postgres' ? await pgDatabase() : null;
+  if (pg) cleanups.push(pg.drop);
+  const service = await startService({
+    NODE_ENV: 'production',
+    DATA_DIR: dataDir,
+    ...(pg ? { DATABASE_URL: pg.url } : {}),
+    JWT_SECRET: JWT.secret,
+    JWT_ACCESS_TTL: '7200',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'warn',
+    SWAGGER_ENABLED: 'false',
+    CART_MAX_LINES: '100000',
+  });
+  const floors = [];
+  try {
+    const base = service.base;
+    const pid = service.child.pid;
+    const { access_token: token } = await data(base, 'POST', '/v1/login', {
+      body: JSON.stringify(ADMIN),
+    });
+    const auth = { Authorization: `Bearer ${token}` };
+    const me = await data(base, 'GET', '/v1/users/me', { token });
+    const company = await data(base, 'POST', '/v1/companies', {
+      token,
+      body: JSON.stringify({
+        email: 'co@bench.test',
+        name: 'Bench company',
+        vat_number: 'NL-BENCH',
+        coc_number: 'COC-BENCH',
+      }),
+    });
+    const supplier = await data(base, 'POST', `/v1/suppliers/${company.id}`, {
+      token,
+      body: JSON.stringify({
+        email: 'sup@bench.test',
+        name: 'Bench',
+        website: 'https://bench.test',
+      }),
+    });
+    await data(base, 'POST', `/v1/suppliers/${supplier.id}/members`, {
+      token,
+      body: JSON.stringify({ user_id: me.id }),
+    });
+    const newDefaultCart = () =>
+      data(base, 'POST', '/v1/carts/new', {
+        token,
+        body: JSON.stringify({ reference: `bench ${Date.now()}`, default: true }),
+      });
+    await newDefaultCart();
+
+    // GET /v1/carts/default beside the floor doing the same check and reads.
+    const defaultFloor = await startFloor({
+      mode: 'default',
+      jwtSecret: JWT.secret,
+      jwtIssuer: JWT.issuer,
+      jwtAudience: JWT.audience,
+      ...(pg ? { databaseUrl: pg.url } : { sqliteFile: join(dataDir, 'configurator.sqlite') }),
+    });
+    floors.push(defaultFloor);
+    const getDefault = { method: 'GET', path: '/v1/carts/default', headers: auth };
+    const [fromService, fromFloor] = await Promise.all(
+      [base, defaultFloor.base].map((at) => call(at, 'GET', getDefault.path, { token })),
+    );
+    if (!isDeepStrictEqual(JSON.parse(fromService.text), JSON.parse(fromFloor.text)))
+      throw new Error(`the floor answers otherwise: ${fromService.text} / ${fromFloor.text}`);
+    const [floorGet, serviceGet] = await measure([
+      { name: 'floor', base: defaultFloor.base, pid: defaultFloor.child.pid, request: getDefault },
+      { name: 'service', base, pid, request: getDefault },
+    ]);
+    row(database, 'GET /v1/carts/default', 'node:http floor', floorGet);
+    row(database, 'GET /v1/carts/default', 'service', serviceGet, floorGet, 'throughput', '≥ 0.40');
+
+    for (const size of sizes) {
+      let model;
+      let answers;
+      if (size === 'window') {
+        model = readFileSync(join(repo, 'examples', 'window.yaml'), 'utf8');
+        answers = WINDOW_ANSWERS;
+      } else {
+        const generated = generateModel(Number(size));
+        generated.model.general = { ...generated.model.general, code: `bench-${size}` };
+        model = JSON.stringify(generated.model);
+        answers = generated.answers;
+      }
+      const uploaded = await fetch(`${base}/v1/suppliers/${supplier.id}/models`, {
+        method: 'POST',
+        headers: {
+          ...auth,
+          'Content-Type': size === 'window' ? 'application/yaml' : 'application/json',
+        },
+        body: model,
+      });
+      if (uploaded.status !== 201) throw new Error(`upload ${size}: ${await uploaded.text()}`);
+      const modelId = (await uploaded.json()).data.id;
+      const body = JSON.stringify({
+        model_id: modelId,
+        company_id: company.id,
+        questions: answers,
+      });
+      const json = { ...auth, 'Content-Type': 'application/json' };
+      const preview = { method: 'POST', path: '/v1/carts/preview', headers: json, body };
+      const compactGzip = {
+        ...preview,
+        path: '/v1/carts/preview?view=compact',
+        headers: { ...json, 'Accept-Encoding': 'gzip' },
+      };
+      const post = { method: 'POST', path: '/v1/carts', headers: json, body };
+      // --detail: where the compact + gzip difference comes from.
+      const details = detail
+        ? [
+            { name: 'compact', request: { ...preview, path: compactGzip.path } },
+            { name: 'full + gzip', request: { ...preview, headers: compactGzip.headers } },
+          ]
+        : [];
+
+      const answer = await call(base, 'POST', preview.path, { body, headers: json });
+      if (answer.status !== 200 || !JSON.parse(answer.text).data.valid)
+        throw new Error(`preview ${size}: ${answer.status} ${answer.text.slice(0, 300)}`);
+      const answerFile = join(dataDir, `preview-${size}.json`);
+      writeFileSync(answerFile, answer.text);
+      const sendFloor = await startFloor({ mode: 'send', answerFile });
+      floors.push(sendFloor);
+      const compact = await call(base, 'POST', compactGzip.path, {
+        body,
+        headers: compactGzip.headers,
+      });
+      const hasCompact =
+        compact.status === 200 &&
+        compact.headers.get('content-encoding') === 'gzip' &&
+        JSON.parse(compact.text).data.questions.every((q) => q.label === undefined);
+
+      const label = size === 'window' ? 'window.yaml' : `${size} questions`;
+      const targets = [
+        { name: 'floor', base: sendFloor.base, pid: sendFloor.child.pid, request: preview },
+        { name: 'preview', base, pid, request: preview },
+        ...(hasCompact ? [{ name: 'compact', base, pid, request: compactGzip }] : []),
+        ...(hasCompact ? details.map((one) => ({ ...one, base, pid })) : []),
+        { name: 'post', base, pid, request: post, before: newDefaultCart },
+      ];
+      const stats = await measure(targets);
+      const [floorStats, previewStats] = stats;
+      const postStats = stats[stats.length - 1];
+      const scenario = `preview ${label}`;
+      row(database, scenario, 'node:http send floor', floorStats);
+      row(database, scenario, 'service, full view', previewStats, floorStats, 'time', '≤ 1.3');
+      if (hasCompact)
+        row(database, scenario, 'compact + gzip', stats[2], previewStats, 'time', '≤ 0.5');
+      if (hasCompact)
+        for (const [i, one] of details.entries())
+          row(database, scenario, one.name, stats[3 + i], previewStats, 'time');
+      else row(database, scenario, 'compact + gzip', NOT_SERVED, undefined, 'time', 'not served');
+      const posts = `POST /v1/carts ${label}`;
+      row(database, posts, 'service (vs the preview)', postStats, previewStats, 'time', '≤ 1.3');
+      row(database, posts, 'service (vs the send floor)', postStats, floorStats, 'time');
+      await sendFloor.stop();
+    }
+  } finally {
+    for (const floor of floors) await floor.stop();
+    await service.stop();
+  }
+}
+
+const started = Date.now();
+try {
+  for (const database of databases) await benchDatabase(database);
+} finally {
+  for (const cleanup of cleanups.reverse())
+    await Promise.resolve()
+      .then(cleanup)
+      .catch(() => {});
+}
+console.log(
+  `\nHTTP benchmark: ${root}, node ${process.version}, ${connections} connections, ` +
+    `${rounds} × ${duration} s per target, ${((Date.now() - started) / 1000).toFixed(0)} s in all` +
+    (nodeArgs.length ? `, service node ${nodeArgs.join(' ')}` : ''),
+);
+console.log(
+  'ratio: req/s of the same run; for the service against a floor or a preview, its time per ' +
+    'request over theirs (req/s inverted); for GET /v1/carts/default, its throughput over the ' +
+    'floor’s (the goal column). CPU ratio: the same from the CPU each process used per request ' +
+    '(/proc; all threads; not the database server), which other load on the machine hardly moves.',
+);
+console.table(rows);
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify(rows, null, 2));

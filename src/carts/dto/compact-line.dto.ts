@@ -1,0 +1,116 @@
+import { ApiProperty, ApiPropertyOptional, getSchemaPath, OmitType } from '@nestjs/swagger';
+import { ANSWER_VALUE, VALUE_SOURCES } from '../../common/swagger/engine-enums.js';
+import type { ValueSource } from '../../engine/index.js';
+import { AddedCartLineDto, PreviewLineDto } from './cart-line-result.dto.js';
+import { CartDetailDto, CartLineDto } from './cart-detail.dto.js';
+import { LineBomItemDto } from './line-parts.dto.js';
+
+/**
+ * `?view=compact` (MODEL_FORMAT.md "The cart line"; src/carts/compact-line.ts builds it)
+ * as Swagger models: the full line's schemas with `questions` and `bom_items` replaced.
+ * Rules and triggers keep their schema; the compact view lists fewer of them.
+ */
+
+export class CompactLineOptionDto {
+  @ApiProperty({ example: 'wood' }) key: string;
+  @ApiProperty({
+    type: [String],
+    example: ['wood_max_width'],
+    description: 'Rule keys (compatibility tables) and option keys (their own available_if)',
+  })
+  unavailable_because: string[];
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['width'],
+    description: 'Question keys whose current answers rule this option out',
+  })
+  conflicts_with?: string[];
+}
+
+export class CompactLineQuestionDto {
+  @ApiProperty({ example: 'frame' }) key: string;
+  @ApiProperty({
+    type: 'array',
+    items: ANSWER_VALUE,
+    example: ['alu'],
+    description: 'The effective values ([] when unanswered or hidden)',
+  })
+  values: unknown[];
+  @ApiProperty({ enum: VALUE_SOURCES, enumName: 'ValueSource' }) source: ValueSource;
+  @ApiProperty() visible: boolean;
+  @ApiProperty() required: boolean;
+  @ApiPropertyOptional({
+    type: 'array',
+    items: ANSWER_VALUE,
+    description: 'What the user sent for a hidden question (only when something was dropped)',
+  })
+  discarded?: unknown[];
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Soft values left out (only when some were): trigger keys, `default`',
+  })
+  suppressed?: string[];
+  @ApiPropertyOptional({
+    type: () => [CompactLineOptionDto],
+    description: 'Choice questions only: the unavailable options ([] when all are available)',
+  })
+  options?: CompactLineOptionDto[];
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { oneOf: [{ type: 'integer' }, { type: 'boolean' }] },
+    example: [],
+    description:
+      'Boolean questions and integer questions with min and max (at most 1,000 values): the ' +
+      "values that have no valid completion with the user's other answers, ascending " +
+      '([] when every value is available)',
+  })
+  unavailable_values?: Array<boolean | number>;
+}
+
+export class CompactLineBomItemDto extends OmitType(LineBomItemDto, ['children'] as const) {
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { $ref: getSchemaPath(CompactLineBomItemDto) },
+    description: 'Included sub-items (absent when there are none)',
+  })
+  children?: CompactLineBomItemDto[];
+}
+
+const questions = () =>
+  ApiProperty({
+    type: () => [CompactLineQuestionDto],
+    description: 'Per question what the answers made of it; labels come from the model',
+  });
+const bomItems = () =>
+  ApiProperty({
+    type: () => [CompactLineBomItemDto],
+    description: 'Included BOM items, nested',
+  });
+const REPLACED = ['questions', 'bom_items'] as const;
+
+/** POST /v1/carts?view=compact. */
+export class CompactAddedCartLineDto extends OmitType(AddedCartLineDto, REPLACED) {
+  @questions() questions: CompactLineQuestionDto[];
+  @bomItems() bom_items: CompactLineBomItemDto[];
+}
+
+/** POST /v1/carts/preview?view=compact. */
+export class CompactPreviewLineDto extends OmitType(PreviewLineDto, REPLACED) {
+  @questions() questions: CompactLineQuestionDto[];
+  @bomItems() bom_items: CompactLineBomItemDto[];
+}
+
+/** A line of GET /v1/carts/{cart_id}?view=compact. */
+export class CompactCartLineDto extends OmitType(CartLineDto, REPLACED) {
+  @questions() questions: CompactLineQuestionDto[];
+  @bomItems() bom_items: CompactLineBomItemDto[];
+}
+
+/** GET /v1/carts/{cart_id}?view=compact: every line compact. */
+export class CompactCartDetailDto extends OmitType(CartDetailDto, ['lines'] as const) {
+  @ApiProperty({
+    type: () => [CompactCartLineDto],
+    description: 'One page of the lines (`page`, `per_page`; `links` pages on)',
+  })
+  lines: CompactCartLineDto[];
+}
