@@ -117,17 +117,17 @@ export class ModelRepository {
   ): Promise<ModelEntity> {
     return this.transactions.run(async (manager) => {
       await assertCodeFree(manager, supplierId, identity.code);
-      const created = await manager.save(
-        manager.create(ModelEntity, {
-          supplierId,
-          ...identity,
-          versionNumber: 1,
-          lockedById: null,
-          lockedAt: null,
-          createdAt: version.createdAt,
-          updatedAt: null,
-        }),
-      );
+      const created = manager.create(ModelEntity, {
+        supplierId,
+        ...identity,
+        versionNumber: 1,
+        lockedById: null,
+        lockedAt: null,
+        createdAt: version.createdAt,
+        updatedAt: null,
+      });
+      // insert, not save: no reload of the row, and the generated id is set on `created`.
+      await manager.insert(ModelEntity, created as QueryDeepPartialEntity<ModelEntity>);
       await insertVersion(manager, created.id, 1, version);
       return created;
     });

@@ -8,23 +8,45 @@ import { RE2JS } from 're2js';
  * backtracking `RegExp` and offers no way to replace a standard overload, so after the
  * type check every `matches` call node of an expression gets our handler (the checked
  * AST's `handle`, which cel-js calls with the evaluated receiver and arguments). A
- * literal pattern is compiled once, at upload; any other pattern is compiled on use.
+ * literal pattern is compiled once per thread (`literalProgram`): the upload's cost check
+ * compiles it, the complete expression reuses that program; any other pattern is
+ * compiled on use.
  */
 
 export type RegexProblem = { message: string };
 
-/** The RE2 program of a pattern, or why RE2 refuses it. */
 /** The pattern was refused (compileRe2's other answer). */
 export function isRegexProblem(compiled: RE2JS | RegexProblem): compiled is RegexProblem {
   return !(compiled instanceof RE2JS);
 }
 
+/** The RE2 program of a pattern, or why RE2 refuses it. */
 export function compileRe2(pattern: string): RE2JS | RegexProblem {
   try {
     return RE2JS.compile(pattern);
   } catch (error) {
     return { message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * Literal patterns already compiled in this thread (programs are immutable; each
+ * `matcher` call has its own state). Bounded: patterns come from uploaded models, and
+ * the oldest is forgotten first (it is compiled again when needed).
+ */
+const literalPrograms = new Map<string, RE2JS | RegexProblem>();
+const LITERAL_PROGRAMS_KEPT = 1_000;
+
+/** compileRe2 for a literal pattern of a model: compiled once, then shared. */
+export function literalProgram(pattern: string): RE2JS | RegexProblem {
+  let program = literalPrograms.get(pattern);
+  if (program === undefined) {
+    program = compileRe2(pattern);
+    if (literalPrograms.size >= LITERAL_PROGRAMS_KEPT)
+      literalPrograms.delete(literalPrograms.keys().next().value as string);
+    literalPrograms.set(pattern, program);
+  }
+  return program;
 }
 
 type MatchesNode = ASTNode & { handle?: unknown };
@@ -66,7 +88,7 @@ export function useRe2(root: ASTNode): boolean {
   for (const call of calls) {
     if (typeof call.handle !== 'function') return false;
     const literal = literalPattern(call);
-    const fixed = literal === undefined ? undefined : compileRe2(literal);
+    const fixed = literal === undefined ? undefined : literalProgram(literal);
     if (fixed !== undefined && !(fixed instanceof RE2JS)) return false;
     call.handle = (values: unknown[]): boolean => {
       const [text, pattern] = values;

@@ -1,16 +1,19 @@
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { estimateCost, listShape, SCALAR, type Shape, stringShape } from '../cel/cost.js';
 import type { Expression } from '../cel/expression.js';
-import { compileRe2, isRegexProblem, literalPattern, matchesCalls } from '../cel/regex.js';
+import { isRegexProblem, literalPattern, literalProgram, matchesCalls } from '../cel/regex.js';
 import type { CompiledQuestion } from '../model.js';
 import type { ProblemList } from '../problems.js';
 
 /**
  * The largest value a question can hold in an expression. Option keys bound choices and
  * multi_choice lists (answers, defaults and trigger values are always option keys, each
- * at most once); text is held to `max_length` code points (evaluate/answers.ts refuses a
- * longer answer before any expression runs, values.ts a longer default or trigger value),
- * which is at most twice as many UTF-16 units, the unit cel-js works in.
+ * at most once); text is held to `max_length` code points — a longer answer is refused
+ * before any expression runs (question-values.ts `convertElement`, used by
+ * evaluate/answers.ts), a longer literal `default` or trigger `set` value at upload (the
+ * same check, from validate/), a longer computed one when it is computed (values.ts
+ * `fromCel`: not used, a warning) — which is at most twice as many UTF-16 units, the unit
+ * cel-js works in. Tested in test/engine/cel/safety.test.ts.
  */
 export function shapeOfQuestion(question: CompiledQuestion): Shape {
   const longestKey = question.options.reduce((max, option) => Math.max(max, option.key.length), 0);
@@ -41,7 +44,8 @@ export function checkCost(
   for (const call of matchesCalls(program.ast)) {
     const pattern = literalPattern(call);
     if (pattern === undefined) continue;
-    const compiled = compileRe2(pattern);
+    // Compiled once: the complete expression reuses this program (literalProgram).
+    const compiled = literalProgram(pattern);
     if (isRegexProblem(compiled)) {
       problems.add(
         'invalid_regex',

@@ -1,10 +1,18 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Environment } from '@marcbachmann/cel-js';
+import { RE2JS } from 're2js';
 import { CostBudget } from '../../../src/engine/cel/budget.js';
 import { EvaluationContext, Expression, UNKNOWN } from '../../../src/engine/cel/expression.js';
 import { compileModel } from '../../../src/engine/index.js';
 import { OVERFLOW_ERRORS, OVERFLOW_SECTIONS } from '../../support/attack-models.js';
-import { compileOk, evaluate, expectProblem, model } from '../helpers.js';
+import {
+  compileOk,
+  compileProblems,
+  evaluate,
+  expectProblem,
+  model,
+  question,
+} from '../helpers.js';
 
 const options = (n: number) => Array.from({ length: n }, (_, i) => ({ key: `o${i}`, label: 'O' }));
 
@@ -109,6 +117,27 @@ describe('matches uses RE2', () => {
     );
   });
 
+  it('a literal pattern is compiled once at upload and its program reused', () => {
+    // A pattern no other test compiles, used by two expressions of one model.
+    const pattern = '^once-[0-9]{3}$';
+    const spy = vi.spyOn(RE2JS, 'compile');
+    try {
+      const compiled = compileOk(
+        model({
+          questions: [{ key: 'ref', type: 'text', label: 'Ref', max_length: 20 }],
+          variables: [{ key: 'ok', expr: `ref.matches('${pattern}')` }],
+          rules: [{ key: 'r', assert: `ref.matches('${pattern}')`, message: 'm' }],
+        }),
+      );
+      expect(spy.mock.calls.filter(([p]) => p === pattern)).toHaveLength(1);
+      expect(evaluate(compiled, { ref: 'once-123' }).line.rules[0].status).toBe('passed');
+      expect(evaluate(compiled, { ref: 'once-12' }).line.variables.ok).toBe(false);
+      expect(spy.mock.calls.filter(([p]) => p === pattern)).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('matches inside comprehensions and cel.bind runs on RE2 as well', () => {
     const compiled = compileOk(
       model({
@@ -127,6 +156,70 @@ describe('matches uses RE2', () => {
     expect(refused.line.rules.map((r) => r.status)).toEqual(['pending', 'pending']);
     const accepted = evaluate(compiled, { picks: ['aa'], pattern: '^a+$' });
     expect(accepted.line.rules.map((r) => r.status)).toEqual(['passed', 'passed']);
+  });
+});
+
+describe('text values are held to max_length before any expression reads them', () => {
+  // The static cost bounds a text question's value by max_length (cost-check.ts):
+  // defaults and trigger values longer than that are refused too, not only answers.
+  const texts = (sections: Record<string, unknown>) =>
+    model({
+      questions: [
+        { key: 'note', type: 'text', label: 'N', max_length: 3 },
+        { key: 'flag', type: 'boolean', label: 'F' },
+      ],
+      ...sections,
+    });
+
+  it('a literal default or trigger value longer than max_length is an upload error at its path', () => {
+    const problems = compileProblems(
+      model({
+        questions: [
+          { key: 'note', type: 'text', label: 'N', max_length: 3, default: 'abcd' },
+          { key: 'emoji', type: 'text', label: 'E', max_length: 2, default: '😀😀' },
+          { key: 'flag', type: 'boolean', label: 'F' },
+        ],
+        triggers: [{ key: 't', when: 'flag == true', set: { note: 'long text' } }],
+      }),
+    );
+    expect(problems.map((p) => [p.code, p.path])).toEqual([
+      ['invalid_default', 'questions[0].default'],
+      ['invalid_value', 'triggers[0].set.note'],
+    ]);
+    expect(problems[0].message).toContain('at most 3 characters');
+  });
+
+  it('a computed default or trigger value longer than max_length is not used (a warning)', () => {
+    const long = compileOk(
+      texts({
+        questions: [
+          { key: 'note', type: 'text', label: 'N', max_length: 3 },
+          { key: 'memo', type: 'text', label: 'M', max_length: 3, default_expr: "'abcd'" },
+          { key: 'flag', type: 'boolean', label: 'F' },
+        ],
+        variables: [
+          { key: 'seen', expr: "(note == null ? '' : note) + (memo == null ? '' : memo)" },
+        ],
+        triggers: [{ key: 't', when: 'flag == true', set: { note: { expr: "'ab' + 'cd'" } } }],
+      }),
+    );
+    const result = evaluate(long, { flag: true });
+    expect(result.warnings.map((w) => [w.code, w.path])).toEqual([
+      ['invalid_trigger_value', 'triggers.t'],
+      ['invalid_default', 'questions.memo'],
+    ]);
+    expect(question(result, 'note').values).toEqual([]);
+    expect(question(result, 'memo').values).toEqual([]);
+    expect(result.line.variables.seen).toBe('');
+    const fits = evaluate(
+      compileOk(
+        texts({
+          triggers: [{ key: 't', when: 'flag == true', set: { note: { expr: "'a' + 'bc'" } } }],
+        }),
+      ),
+      { flag: true },
+    );
+    expect(question(fits, 'note').values).toEqual(['abc']);
   });
 });
 
