@@ -3,6 +3,7 @@ import { PartBuilder } from './build.js';
 import { finiteDomain, type LayerPlan, planLayers } from './domains.js';
 import { type ConsistencyForm, flatten, valueBases } from './form.js';
 import { compileFallback } from './fallback.js';
+import { deadOptions } from './dead-options.js';
 import { BudgetExceeded, FALSE, MddStore, TRUE } from './mdd.js';
 import { orderQuestions } from './order.js';
 import { findFinitePart, type Part } from './parts.js';
@@ -166,21 +167,6 @@ function lastLayer(plan: LayerPlan, scope: readonly number[]): number {
   let last = -1;
   for (const q of scope) last = Math.max(last, plan.firstLayer[q] + plan.layerCount[q] - 1);
   return last;
-}
-
-/** Options whose value no valid configuration uses (multi_choice: never selected). */
-function deadOptions(model: ModelCore, form: ConsistencyForm, supported: Uint8Array): string[] {
-  const dead: string[] = [];
-  for (const question of model.questions) {
-    const first = form.firstLayer[question.index];
-    if (first < 0 || (question.type !== 'choice' && question.type !== 'multi_choice')) continue;
-    question.options.forEach((option, o) => {
-      const at =
-        question.type === 'choice' ? form.valueBase[first] + o + 1 : form.valueBase[first + o] + 1;
-      if (supported[at] === 0) dead.push(`questions.${question.key}.options.${option.key}`);
-    });
-  }
-  return dead;
 }
 
 /** A minimal set of parts whose conjunction is empty (for `inconsistent_model`). */

@@ -2,6 +2,7 @@ import type { ModelCore } from '../compile/compact.js';
 import { PartBuilder } from './build.js';
 import type { LayerPlan } from './domains.js';
 import { type ConsistencyForm, valueBases } from './form.js';
+import { deadOptions } from './dead-options.js';
 import { BudgetExceeded, MddStore, TRUE } from './mdd.js';
 import type { FinitePart } from './parts.js';
 import { domainProduct, Propagator } from './propagate.js';
@@ -139,24 +140,9 @@ export function compileFallback(
       : [];
   form.analysis.configurations = domainProduct(form, propagator.base);
   form.analysis.dead_options =
-    propagator.base === undefined ? [] : deadValues(model, form, propagator.base);
+    propagator.base === undefined ? [] : deadOptions(model, form, propagator.base);
   form.analysis.compile_ms = Math.round(performance.now() - started);
   return { ...form, conflict };
-}
-
-/** Paths of the options whose value propagation removes with nothing answered. */
-function deadValues(model: ModelCore, form: ConsistencyForm, domains: Uint8Array): string[] {
-  const dead: string[] = [];
-  for (const question of model.questions) {
-    const first = form.firstLayer[question.index];
-    if (first < 0 || (question.type !== 'choice' && question.type !== 'multi_choice')) continue;
-    question.options.forEach((option, o) => {
-      const at =
-        question.type === 'choice' ? form.valueBase[first] + o + 1 : form.valueBase[first + o] + 1;
-      if (domains[at] === 0) dead.push(`questions.${question.key}.options.${option.key}`);
-    });
-  }
-  return dead;
 }
 
 /** Per-part diagrams from one or more stores, copied into one set of flat arrays. */
