@@ -125,7 +125,7 @@ function freeProduct(
 }
 
 /** The product of non-negative integers: doubles while safe, then a balanced BigInt tree. */
-function product(factors: ReadonlyArray<number | bigint>): number | bigint {
+export function product(factors: ReadonlyArray<number | bigint>): number | bigint {
   const bigs: bigint[] = [];
   let small = 1;
   for (const factor of factors) {
@@ -148,8 +148,8 @@ function product(factors: ReadonlyArray<number | bigint>): number | bigint {
   return bigs[0];
 }
 
-/** The plain bottom-up path count in BigInt (no cuts needed; the reference for the tests). */
-export function countPaths(form: ConsistencyForm, fixed: Int32Array): bigint {
+/** The plain bottom-up path count in BigInt: when there are no cuts or a segment passes 2^53. */
+function countPaths(form: ConsistencyForm, fixed: Int32Array): bigint {
   const { nodeLayer, kidStart, kids, domain, root } = form;
   const layers = domain.length;
   const big = (from: number, to: number): bigint => BigInt(freeProduct(form, fixed, from, to));

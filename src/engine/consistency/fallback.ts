@@ -5,7 +5,7 @@ import { type ConsistencyForm, valueBases } from './form.js';
 import { deadOptions } from './dead-options.js';
 import { BudgetExceeded, MddStore, TRUE } from './mdd.js';
 import type { FinitePart } from './parts.js';
-import { domainProduct, Propagator } from './propagate.js';
+import { domainProduct, propagatorOf } from './propagate.js';
 import { quickXplain } from './quickxplain.js';
 
 export interface FallbackBudget {
@@ -101,7 +101,7 @@ export function compileFallback(
     `${reason}; availability by propagation over each part`,
     ...(left.length > 0 ? [`not propagated: ${left.join('; ')}`] : []),
   ].join('; ');
-  const form: ConsistencyForm = {
+  const form: { -readonly [K in keyof ConsistencyForm]: ConsistencyForm[K] } = {
     domain: plan.domain,
     layerQuestion: plan.layerQuestion,
     layerOption: plan.layerOption,
@@ -128,8 +128,9 @@ export function compileFallback(
       },
     },
   };
-  const propagator = new Propagator(form);
-  const conflict =
+  // propagatorOf: the form is returned as it is, so its first evaluation reuses this one.
+  const propagator = propagatorOf(form);
+  form.conflict =
     propagator.base === undefined
       ? (
           quickXplain(
@@ -142,7 +143,7 @@ export function compileFallback(
   form.analysis.dead_options =
     propagator.base === undefined ? [] : deadOptions(model, form, propagator.base);
   form.analysis.compile_ms = Math.round(performance.now() - started);
-  return { ...form, conflict };
+  return form;
 }
 
 /** Per-part diagrams from one or more stores, copied into one set of flat arrays. */

@@ -1,4 +1,5 @@
 import type { ConsistencyForm } from './form.js';
+import { product } from './count.js';
 import { FALSE, TRUE } from './mdd.js';
 
 /**
@@ -35,10 +36,10 @@ export class Propagator {
   private readonly pairs = new Map<number, Uint8Array | undefined>();
   private pairBytes = 0;
 
-  constructor(
-    private readonly form: ConsistencyForm,
-    private readonly roots: Int32Array = form.partRoots,
-  ) {
+  private readonly roots: Int32Array;
+
+  constructor(private readonly form: ConsistencyForm) {
+    const roots = (this.roots = form.partRoots);
     const { nodeLayer, kidStart, kids, domain } = form;
     const layerParts: number[][] = Array.from({ length: domain.length }, () => []);
     const seen = new Int32Array(nodeLayer.length).fill(-1);
@@ -252,12 +253,12 @@ export function propagatorOf(form: ConsistencyForm): Propagator {
 /** Values in the domains per layer, multiplied: an upper bound of the completions. */
 export function domainProduct(form: ConsistencyForm, domains: Uint8Array | undefined): string {
   if (domains === undefined) return '0';
-  let total = 1n;
   const { valueBase } = form;
+  const counts: number[] = [];
   for (let layer = 0; layer + 1 < valueBase.length; layer++) {
     let count = 0;
     for (let at = valueBase[layer]; at < valueBase[layer + 1]; at++) count += domains[at];
-    total *= BigInt(count);
+    counts.push(count);
   }
-  return String(total);
+  return String(product(counts));
 }

@@ -23,12 +23,9 @@ export function freeAssignment(form: ConsistencyForm): Int32Array {
 }
 
 /** Per node: it reaches TRUE under the restrictions of the layers at and below it. */
-function aliveNodes(
-  form: ConsistencyForm,
-  fixed: Int32Array,
-  alive: Uint8Array = new Uint8Array(form.nodeLayer.length),
-): Uint8Array {
+function aliveNodes(form: ConsistencyForm, fixed: Int32Array): Uint8Array {
   const { nodeLayer, kidStart, kids, domain } = form;
+  const alive = new Uint8Array(nodeLayer.length);
   alive[FALSE] = 0;
   alive[TRUE] = 1;
   for (let id = nodeLayer.length - 1; id > TRUE; id--) {
