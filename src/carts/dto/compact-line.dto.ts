@@ -3,7 +3,7 @@ import { ANSWER_VALUE, VALUE_SOURCES } from '../../common/swagger/engine-enums.j
 import type { ValueSource } from '../../engine/index.js';
 import { AddedCartLineDto, PreviewLineDto } from './cart-line-result.dto.js';
 import { CartDetailDto, CartLineDto } from './cart-detail.dto.js';
-import { LineBomItemDto } from './line-parts.dto.js';
+import { LineBomItemDto, UNAVAILABLE_VALUES_PROPERTY } from './line-parts.dto.js';
 
 /**
  * `?view=compact` (MODEL_FORMAT.md "The cart line"; src/carts/compact-line.ts builds it)
@@ -55,15 +55,7 @@ export class CompactLineQuestionDto {
     description: 'Choice questions only: the unavailable options ([] when all are available)',
   })
   options?: CompactLineOptionDto[];
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { oneOf: [{ type: 'integer' }, { type: 'boolean' }] },
-    example: [],
-    description:
-      'Boolean questions and integer questions with min and max (at most 1,000 values): the ' +
-      "values that have no valid completion with the user's other answers, ascending " +
-      '([] when every value is available)',
-  })
+  @ApiPropertyOptional(UNAVAILABLE_VALUES_PROPERTY)
   unavailable_values?: Array<boolean | number>;
 }
 

@@ -1,4 +1,9 @@
-import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiProperty,
+  type ApiPropertyOptions,
+  ApiPropertyOptional,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import type { QuestionType, RuleStatus, ValueSource } from '../../engine/index.js';
 import {
   ApiDecimal,
@@ -13,6 +18,17 @@ import {
   RULE_STATUSES,
   VALUE_SOURCES,
 } from '../../common/swagger/engine-enums.js';
+
+/** `unavailable_values`, the same in the full and the compact line. */
+export const UNAVAILABLE_VALUES_PROPERTY: ApiPropertyOptions = {
+  type: 'array',
+  items: { oneOf: [{ type: 'integer' }, { type: 'boolean' }] },
+  example: [],
+  description:
+    'Boolean questions and integer questions with min and max (at most 1,000 values): the ' +
+    "values that have no valid completion with the user's other answers, ascending " +
+    '([] when every value is available)',
+};
 
 /**
  * The members of a cart line (MODEL_FORMAT.md, "The cart line") as Swagger models: what
@@ -91,15 +107,7 @@ export class LineQuestionDto {
   suppressed?: string[];
   @ApiPropertyOptional({ type: () => [LineOptionDto], description: 'Choice questions only' })
   options?: LineOptionDto[];
-  @ApiPropertyOptional({
-    type: 'array',
-    items: { oneOf: [{ type: 'integer' }, { type: 'boolean' }] },
-    example: [],
-    description:
-      'Boolean questions and integer questions with min and max (at most 1,000 values): the ' +
-      "values that have no valid completion with the user's other answers, ascending " +
-      '([] when every value is available)',
-  })
+  @ApiPropertyOptional(UNAVAILABLE_VALUES_PROPERTY)
   unavailable_values?: Array<boolean | number>;
 }
 

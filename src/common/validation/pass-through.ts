@@ -10,7 +10,7 @@ const PASS_THROUGH = Symbol('pass-through-fields');
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** A configuration's answers are `{key: {values: [...]}}`: 3 levels; a little room for mistakes. */
-export const PASS_THROUGH_MAX_DEPTH = 8;
+const PASS_THROUGH_MAX_DEPTH = 8;
 /** Problems listed at most for one field: a hostile body gets a useful answer, not a huge one. */
 const MAX_PROBLEMS = 20;
 
