@@ -1,5 +1,6 @@
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
+import { segmentsOf } from './segments.js';
 
 /**
  * Queries over a compiled form, each linear in the diagram size. `fixed[layer]` is
@@ -47,49 +48,46 @@ function aliveNodes(form: ConsistencyForm, fixed: Int32Array): Uint8Array {
   return alive;
 }
 
-/** Per form: a visit stamp per node, for consistency checks (evaluation is synchronous). */
-const visits = new WeakMap<
-  ConsistencyForm,
-  { stamp: Int32Array; epoch: number; stack: Int32Array }
->();
-
 /**
  * Whether the answers have a valid completion: a depth-first search from the root
  * along allowed edges that stops at the first path found. Every node is on some path
  * to TRUE (the diagram is reduced), so reaching a node below the deepest restricted
  * layer is enough. Most checks (QuickXplain's, soft values') touch a small part of
  * the diagram this way, where a full bottom-up pass touched every node.
+ *
+ * With `segment` (segments.ts): whether that segment has a path under the restrictions
+ * of its own layers, from its start node to its end node — the whole answer when the
+ * caller knows the restrictions outside it have a completion.
  */
-export function isConsistent(form: ConsistencyForm, fixed: Int32Array): boolean {
-  const { nodeLayer, kidStart, kids, domain, root } = form;
-  if (root <= TRUE) return root === TRUE;
+export function isConsistent(form: ConsistencyForm, fixed: Int32Array, segment = -1): boolean {
+  const { nodeLayer, kidStart, kids, domain } = form;
+  if (form.root <= TRUE) return form.root === TRUE;
+  let start = form.root;
+  let end = TRUE;
+  let from = 0;
   let deepest = fixed.length - 1;
-  while (deepest >= 0 && fixed[deepest] < 0) deepest--;
-  if (nodeLayer[root] > deepest) return true;
-  let scratch = visits.get(form);
-  if (scratch === undefined) {
-    const size = nodeLayer.length;
-    scratch = { stamp: new Int32Array(size), epoch: 0, stack: new Int32Array(size) };
-    visits.set(form, scratch);
+  if (segment >= 0) {
+    const segments = segmentsOf(form);
+    start = segments.startNode[segment];
+    end = segments.endNode[segment];
+    from = segments.fromLayer[segment];
+    deepest = segments.toLayer[segment] - 1;
   }
-  const { stamp, stack } = scratch;
-  if (++scratch.epoch === 0x7fffffff) {
-    stamp.fill(0);
-    scratch.epoch = 1;
-  }
-  const epoch = scratch.epoch;
+  while (deepest >= from && fixed[deepest] < 0) deepest--;
+  if (nodeLayer[start] > deepest) return true;
+  const { stamp, stack, epoch } = visitScratch(form);
   let top = 0;
-  stack[top++] = root;
-  stamp[root] = epoch;
+  stack[top++] = start;
+  stamp[start] = epoch;
   while (top > 0) {
     const id = stack[--top];
     const layer = nodeLayer[id];
-    const start = kidStart[id];
+    const first = kidStart[id];
     const f = fixed[layer];
-    for (let v = f >= 0 ? f : 0, end = f >= 0 ? f + 1 : domain[layer]; v < end; v++) {
-      const child = kids[start + v];
+    for (let v = f >= 0 ? f : 0, last = f >= 0 ? f + 1 : domain[layer]; v < last; v++) {
+      const child = kids[first + v];
       if (child === FALSE) continue;
-      if (child === TRUE || nodeLayer[child] > deepest) return true;
+      if (child === end || child === TRUE || nodeLayer[child] > deepest) return true;
       if (stamp[child] !== epoch) {
         stamp[child] = epoch;
         stack[top++] = child;
@@ -97,6 +95,31 @@ export function isConsistent(form: ConsistencyForm, fixed: Int32Array): boolean 
     }
   }
   return false;
+}
+
+/** Per form: a visit stamp per node, for consistency checks (evaluation is synchronous). */
+const visits = new WeakMap<
+  ConsistencyForm,
+  { stamp: Int32Array; epoch: number; stack: Int32Array }
+>();
+
+/** The form's visit stamps with a fresh epoch (no node stamped with it yet). */
+function visitScratch(form: ConsistencyForm): {
+  stamp: Int32Array;
+  stack: Int32Array;
+  epoch: number;
+} {
+  let scratch = visits.get(form);
+  if (scratch === undefined) {
+    const size = form.nodeLayer.length;
+    scratch = { stamp: new Int32Array(size), epoch: 0, stack: new Int32Array(size) };
+    visits.set(form, scratch);
+  }
+  if (++scratch.epoch === 0x7fffffff) {
+    scratch.stamp.fill(0);
+    scratch.epoch = 1;
+  }
+  return scratch;
 }
 
 /**

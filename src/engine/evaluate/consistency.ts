@@ -172,7 +172,16 @@ export function exactAvailability(
         continue;
       }
       const option = { question: question.index, layer, value };
-      const keys = explainOption(model, units, unitOf, localReasons, state.values, option, scratch);
+      const keys = explainOption(
+        model,
+        units,
+        unitOf,
+        localReasons,
+        state.values,
+        option,
+        scratch,
+        consistent,
+      );
       (conflicts ??= new Array(options.length))[o] = keys;
       (reasons ??= new Array(options.length))[o] =
         localReasons !== undefined && localReasons.length > 0
@@ -206,6 +215,7 @@ function explainOption(
   values: ReadonlyArray<unknown>,
   { question, layer, value }: { question: number; layer: number; value: number },
   scratch: Int32Array,
+  consistent: boolean,
 ): readonly string[] {
   const form = model.consistency;
   if (liveValues(form)[form.valueBase[layer] + value] === 0) return [];
@@ -240,16 +250,23 @@ function explainOption(
   }
   // No single answer excludes it: two answered columns of a table that excludes it are
   // a minimal conflict as they are (no check needed); more, a few checks.
+  // With consistent answers the conflict lies in the option's own segment (segments.ts).
+  const focus = consistent ? layer : -1;
   scratch[layer] = value;
   try {
     for (const columns of tables ?? []) {
       if (columns.length === 2) return keysOf(model, columns, [0, 1]);
-      const found = explainConflict(form, columns, scratch, layer, true);
+      const found = explainConflict(form, columns, scratch, { keep: layer, known: true, focus });
       if (found !== undefined && found.length > 0) return keysOf(model, columns, found);
     }
     // Every answer (the option's own layer left out: a multi_choice's other selections stay).
     // Known: the value is live and unsupported with every answer.
-    return keysOf(model, units, explainConflict(form, units, scratch, layer, units.length > 0));
+    const known = units.length > 0;
+    return keysOf(
+      model,
+      units,
+      explainConflict(form, units, scratch, { keep: layer, known, focus }),
+    );
   } finally {
     scratch[layer] = -1;
   }

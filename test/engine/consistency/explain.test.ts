@@ -1,7 +1,8 @@
 /**
  * explainConflict (QuickXplain writing candidates into one restriction array) against
  * the generic quickXplain with a fresh restriction array per check: the same conflict
- * on random small models and random restrictions, for every value of every layer.
+ * on random small models and random restrictions, for every value of every layer; with
+ * consistent restrictions (answers), the same conflict searched in the value's segment.
  */
 import { describe, expect, it } from 'vitest';
 import { explainConflict, type Restriction } from '../../../src/engine/consistency/explain.js';
@@ -61,14 +62,34 @@ function reference(
   return quickXplain(trimmed, consistent)?.map((unit) => unit.index);
 }
 
-function compare(form: ConsistencyForm, random: () => number, context: string): number {
-  const candidates = randomRestrictions(form, random);
+/** Random restrictions kept in turn while they still have a completion together (answers). */
+function consistentRestrictions(form: ConsistencyForm, random: () => number): Restriction[] {
+  const fixed = freeAssignment(form);
+  const kept: Restriction[] = [];
+  for (const candidate of randomRestrictions(form, random)) {
+    const before = fixed.slice();
+    candidate.layers.forEach((l, i) => (fixed[l] = candidate.values[i]));
+    if (isConsistent(form, fixed)) kept.push(candidate);
+    else fixed.set(before);
+  }
+  return kept;
+}
+
+function compare(
+  form: ConsistencyForm,
+  random: () => number,
+  context: string,
+  answers = false,
+): number {
+  const candidates = answers
+    ? consistentRestrictions(form, random)
+    : randomRestrictions(form, random);
   let conflicts = 0;
   for (let layer = 0; layer < form.domain.length; layer++) {
     for (let value = 0; value < form.domain[layer]; value++) {
       const fixed = freeAssignment(form);
       fixed[layer] = value;
-      const found = explainConflict(form, candidates, fixed, layer);
+      const found = explainConflict(form, candidates, fixed, { keep: layer });
       const expected = reference(form, candidates, layer, value);
       const at = `${context} layer ${layer} value ${value}`;
       // Only the trimmed candidates can be in the reference's answer; same indices.
@@ -77,6 +98,11 @@ function compare(form: ConsistencyForm, random: () => number, context: string): 
         [...fixed].filter((f, l) => l !== layer && f >= 0),
         at,
       ).toEqual([]);
+      // Consistent candidates: the conflict is in the value's segment, same answer.
+      if (answers)
+        expect(explainConflict(form, candidates, fixed, { keep: layer, focus: layer }), at).toEqual(
+          expected,
+        );
       if (expected !== undefined && expected.length > 0) conflicts++;
     }
   }
@@ -90,8 +116,8 @@ describe('explainConflict', () => {
       const random = prng(seed);
       const compiled = compileModel(randomModel(random).document);
       if (!compiled.ok) continue;
-      for (let round = 0; round < 3; round++)
-        conflicts += compare(compiled.model.consistency, random, `seed ${seed}`);
+      for (let round = 0; round < 4; round++)
+        conflicts += compare(compiled.model.consistency, random, `seed ${seed}`, round === 3);
     }
     expect(conflicts).toBeGreaterThan(200);
   }, 120_000);
@@ -101,8 +127,8 @@ describe('explainConflict', () => {
     if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
     const random = prng(9);
     let conflicts = 0;
-    for (let round = 0; round < 3; round++)
-      conflicts += compare(compiled.model.consistency, random, `round ${round}`);
+    for (let round = 0; round < 6; round++)
+      conflicts += compare(compiled.model.consistency, random, `round ${round}`, round >= 3);
     expect(conflicts).toBeGreaterThan(20);
   }, 120_000);
 });
