@@ -7,7 +7,6 @@ import { deadOptions } from './dead-options.js';
 import { BudgetExceeded, FALSE, MddStore, TRUE } from './mdd.js';
 import { orderQuestions } from './order.js';
 import { findFinitePart, type Part } from './parts.js';
-import { countCompletions } from './count.js';
 import { freeAssignment, supports } from './query.js';
 import { quickXplain } from './quickxplain.js';
 
@@ -97,8 +96,9 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
     },
   };
   const free = freeAssignment(form);
-  form.analysis.configurations = countCompletions(form, free);
-  form.analysis.dead_options = deadOptions(model, form, supports(form, free).supported);
+  const valid = supports(form, free);
+  form.analysis.configurations = valid.configurations();
+  form.analysis.dead_options = deadOptions(model, form, valid.supported);
   form.analysis.compile_ms = Math.round(performance.now() - started);
   return form;
 }

@@ -1,5 +1,8 @@
 import { FALSE, type MddStore, TRUE } from './mdd.js';
 
+/** At most this many bytes of cached pairwise rows per form (query.ts, propagate.ts). */
+export const PAIR_CACHE_BYTES = 16 * 1024 * 1024;
+
 /** What the upload answer and GET /v1/models/{id} report (MODEL_FORMAT.md "Model analysis"). */
 export interface ModelAnalysis {
   exact: boolean;

@@ -1,4 +1,4 @@
-import type { ConsistencyForm } from './form.js';
+import { type ConsistencyForm, PAIR_CACHE_BYTES } from './form.js';
 import { product } from './count.js';
 import { FALSE, TRUE } from './mdd.js';
 
@@ -236,7 +236,6 @@ function indexOf(scope: Int32Array, layer: number, from: number): number {
   return low;
 }
 
-const PAIR_CACHE_BYTES = 16 * 1024 * 1024;
 
 const propagators = new WeakMap<ConsistencyForm, Propagator>();
 

@@ -1,5 +1,8 @@
-import type { ConsistencyForm } from './form.js';
+import { freeProduct, product } from './count.js';
+import { type ConsistencyForm, PAIR_CACHE_BYTES } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
+import { cachedPass } from './segment-cache.js';
+import { passSegment } from './segment-pass.js';
 import { segmentsOf } from './segments.js';
 
 /**
@@ -17,35 +20,12 @@ export interface Supports {
   readonly consistent: boolean;
   /** Per value (flat, see ConsistencyForm.valueBase): 1 when it has a valid completion. */
   readonly supported: Uint8Array;
+  /** The number of valid completions, a decimal string ('0' when not consistent). */
+  configurations(): string;
 }
 
 export function freeAssignment(form: ConsistencyForm): Int32Array {
   return new Int32Array(form.domain.length).fill(-1);
-}
-
-/** Per node: it reaches TRUE under the restrictions of the layers at and below it. */
-function aliveNodes(form: ConsistencyForm, fixed: Int32Array): Uint8Array {
-  const { nodeLayer, kidStart, kids, domain } = form;
-  const alive = new Uint8Array(nodeLayer.length);
-  alive[FALSE] = 0;
-  alive[TRUE] = 1;
-  for (let id = nodeLayer.length - 1; id > TRUE; id--) {
-    const layer = nodeLayer[id];
-    const start = kidStart[id];
-    const f = fixed[layer];
-    if (f >= 0) {
-      alive[id] = alive[kids[start + f]];
-      continue;
-    }
-    alive[id] = 0;
-    for (let v = 0, size = domain[layer]; v < size; v++) {
-      if (alive[kids[start + v]] === 1) {
-        alive[id] = 1;
-        break;
-      }
-    }
-  }
-  return alive;
 }
 
 /**
@@ -137,11 +117,22 @@ export function compatibleWith(form: ConsistencyForm, layer: number, value: numb
   const key = form.valueBase[layer] + value;
   const known = cache.get(key);
   if (known !== undefined) return known;
-  const fixed = freeAssignment(form);
-  fixed[layer] = value;
-  const { supported, consistent } = supports(form, fixed);
-  // A value with no completion at all is compatible with nothing.
-  const row = consistent ? supported : supported.fill(0);
+  const row = liveValues(form).slice();
+  const segment = form.root > TRUE ? segmentsOf(form).ofLayer[layer] : -1;
+  if (segment < 0) {
+    // A layer no part reads (or no diagram): compatible with every live value, if live.
+    if (row[key] === 0) row.fill(0);
+  } else {
+    // Segments are independent: only the value's own segment changes; the others keep
+    // their live values.
+    const from = form.valueBase[segmentsOf(form).fromLayer[segment]];
+    const to = form.valueBase[segmentsOf(form).toLayer[segment]];
+    const fixed = freeAssignment(form);
+    fixed[layer] = value;
+    row.fill(0, from, to);
+    // A value with no completion at all is compatible with nothing.
+    if (!passSegment(form, fixed, segment, row).consistent) row.fill(0);
+  }
   if ((cache.size + 1) * row.byteLength <= PAIR_CACHE_BYTES) cache.set(key, row);
   return row;
 }
@@ -157,50 +148,47 @@ export function liveValues(form: ConsistencyForm): Uint8Array {
 }
 
 const liveCache = new WeakMap<ConsistencyForm, Uint8Array>();
-const PAIR_CACHE_BYTES = 16 * 1024 * 1024;
 const pairCache = new WeakMap<ConsistencyForm, Map<number, Uint8Array>>();
 
+/**
+ * Valid domains and the count under the answers, segment by segment (segments.ts): a
+ * segment's result depends on the restrictions of its own layers only. Every segment
+ * has a path → consistent, the supported values are each segment's, the count their
+ * product; one segment has none → only its own values can still be supported (the
+ * others need it to have a path); two or more → none.
+ */
 export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
-  const { nodeLayer, kidStart, kids, domain, valueBase, root } = form;
+  const { domain, valueBase, root } = form;
   const layers = domain.length;
   const supported = new Uint8Array(valueBase[layers]);
-  if (root === TRUE) return { consistent: true, supported: supported.fill(1) };
-  if (root === FALSE) return { consistent: false, supported };
-  const alive = aliveNodes(form, fixed);
-  const reach = new Uint8Array(nodeLayer.length);
-  reach[root] = 1;
-  // Layers a long edge on a valid path skips are free: every value is supported.
-  // Difference array over layers: +1 where a free stretch starts, −1 after it.
-  const free = new Int32Array(layers + 1);
-  if (alive[root] === 1) {
-    free[0]++;
-    free[nodeLayer[root]]--;
+  if (root <= TRUE) {
+    if (root === TRUE) supported.fill(1);
+    const configurations = (): string =>
+      root === TRUE ? String(freeProduct(form, fixed, 0, layers)) : '0';
+    return { consistent: root === TRUE, supported, configurations };
   }
-  for (let id = TRUE + 1; id < nodeLayer.length; id++) {
-    if (reach[id] === 0) continue;
-    const layer = nodeLayer[id];
-    const start = kidStart[id];
-    const base = valueBase[layer];
-    const f = fixed[layer];
-    for (let v = 0, size = domain[layer]; v < size; v++) {
-      const child = kids[start + v];
-      const allowed = f < 0 || f === v;
-      // Reach follows every allowed edge: `alive` holds the restrictions of the layers
-      // below, which a deeper layer's own values must not be judged by.
-      if (allowed && child > TRUE) reach[child] = 1;
-      if (alive[child] === 0) continue;
-      supported[base + v] = 1;
-      if (!allowed) continue;
-      const next = child === TRUE ? layers : nodeLayer[child];
-      if (next > layer + 1) {
-        free[layer + 1]++;
-        free[next]--;
-      }
+  const segments = segmentsOf(form);
+  const count = segments.fromLayer.length;
+  const factors = new Array<number | bigint>(count + 1);
+  let failed = -1;
+  let failures = 0;
+  for (let s = 0; s < count; s++) {
+    const result = cachedPass(form, fixed, s, supported);
+    factors[s] = result.count;
+    if (!result.consistent) {
+      failed = s;
+      failures++;
     }
   }
-  for (let layer = 0, open = 0; layer < layers; layer++) {
-    open += free[layer];
-    if (open > 0) supported.fill(1, valueBase[layer], valueBase[layer + 1]);
+  const top = form.nodeLayer[root];
+  if (failures === 0) supported.fill(1, 0, valueBase[top]); // layers no part reads
+  else {
+    const keepFrom = failures === 1 ? valueBase[segments.fromLayer[failed]] : 0;
+    const keepTo = failures === 1 ? valueBase[segments.toLayer[failed]] : 0;
+    supported.fill(0, 0, keepFrom);
+    supported.fill(0, keepTo);
   }
-  return { consistent: alive[root] === 1, supported };
+  factors[count] = freeProduct(form, fixed, 0, top);
+  const configurations = (): string => (failures > 0 ? '0' : String(product(factors)));
+  return { consistent: failures === 0, supported, configurations };
 }

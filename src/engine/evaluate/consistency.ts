@@ -1,4 +1,3 @@
-import { countCompletions } from '../consistency/count.js';
 import {
   compatibleWith,
   freeAssignment,
@@ -135,12 +134,13 @@ export function exactAvailability(
   { units, fixed }: Settled,
 ): void {
   const form = model.consistency;
-  const { supported, consistent } = supports(form, fixed);
+  const domains = supports(form, fixed);
+  const { supported, consistent } = domains;
   state.valueSupport = supported;
   state.consistency = {
     exact: form.exact,
     ...(form.reason === undefined ? {} : { reason: form.reason }),
-    configurations: consistent ? countCompletions(form, fixed) : '0',
+    configurations: domains.configurations(),
   };
   if (!consistent) state.answerReasons = [...state.unavailableBecause];
   const unitOf = new Array<AnswerUnit | undefined>(model.questions.length);

@@ -1,0 +1,75 @@
+import type { ConsistencyForm } from './form.js';
+import { TRUE } from './mdd.js';
+import { passSegment, type SegmentResult } from './segment-pass.js';
+import { segmentsOf } from './segments.js';
+
+/**
+ * Segment results memoized by the restrictions of the segment's layers: a segment's
+ * valid domains and count depend on those alone, and consecutive evaluations of one
+ * configuration (a buyer answering one question at a time) or of similar ones leave
+ * most segments as they were. Only segments of at least CACHE_MIN_EDGES edges (smaller
+ * ones cost less to recompute than to look up), at most SEGMENT_CACHE_BYTES per form
+ * (emptied when full: simple and bounded).
+ */
+const CACHE_MIN_EDGES = 4096;
+const SEGMENT_CACHE_BYTES = 16 * 1024 * 1024;
+/** Per entry besides its values: the key string, the map slot, the objects. */
+const ENTRY_OVERHEAD = 160;
+
+interface Entry extends SegmentResult {
+  /** The segment's supported values (from valueBase[its first layer]). */
+  readonly values: Uint8Array;
+}
+
+interface FormCache {
+  bytes: number;
+  readonly bySegment: Map<number, Map<string, Entry>>;
+}
+
+const caches = new WeakMap<ConsistencyForm, FormCache>();
+
+/** passSegment, from the memo when the segment is large and its restrictions were seen. */
+export function cachedPass(
+  form: ConsistencyForm,
+  fixed: Int32Array,
+  s: number,
+  supported: Uint8Array,
+): SegmentResult {
+  const { kidStart, kids, valueBase } = form;
+  const segments = segmentsOf(form);
+  const end = segments.endNode[s];
+  const edges = (end === TRUE ? kids.length : kidStart[end]) - kidStart[segments.startNode[s]];
+  if (edges < CACHE_MIN_EDGES) return passSegment(form, fixed, s, supported);
+  const from = segments.fromLayer[s];
+  const to = segments.toLayer[s];
+  let key = '';
+  for (let layer = from; layer < to; layer++) key += String.fromCharCode(fixed[layer] + 1);
+  let cache = caches.get(form);
+  if (cache === undefined) {
+    cache = { bytes: 0, bySegment: new Map() };
+    caches.set(form, cache);
+  }
+  let entries = cache.bySegment.get(s);
+  if (entries === undefined) {
+    entries = new Map();
+    cache.bySegment.set(s, entries);
+  }
+  const offset = valueBase[from];
+  const known = entries.get(key);
+  if (known !== undefined) {
+    supported.set(known.values, offset);
+    return known;
+  }
+  const result = passSegment(form, fixed, s, supported);
+  const values = supported.slice(offset, valueBase[to]);
+  const bytes = values.byteLength + key.length * 2 + ENTRY_OVERHEAD;
+  if (cache.bytes + bytes > SEGMENT_CACHE_BYTES) {
+    cache.bySegment.clear();
+    cache.bytes = 0;
+    entries = new Map();
+    cache.bySegment.set(s, entries);
+  }
+  entries.set(key, { consistent: result.consistent, count: result.count, values });
+  cache.bytes += bytes;
+  return result;
+}
