@@ -236,7 +236,6 @@ function indexOf(scope: Int32Array, layer: number, from: number): number {
   return low;
 }
 
-
 const propagators = new WeakMap<ConsistencyForm, Propagator>();
 
 /** The propagator of a fallback form, built on first use and kept per form. */

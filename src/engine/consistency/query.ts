@@ -181,7 +181,8 @@ export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
     }
   }
   const top = form.nodeLayer[root];
-  if (failures === 0) supported.fill(1, 0, valueBase[top]); // layers no part reads
+  if (failures === 0)
+    supported.fill(1, 0, valueBase[top]); // layers no part reads
   else {
     const keepFrom = failures === 1 ? valueBase[segments.fromLayer[failed]] : 0;
     const keepTo = failures === 1 ? valueBase[segments.toLayer[failed]] : 0;
