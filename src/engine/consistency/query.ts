@@ -2,7 +2,7 @@ import { freeProduct, product } from './count.js';
 import { type ConsistencyForm, PAIR_CACHE_BYTES } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import { cachedPass } from './segment-cache.js';
-import { passSegment } from './segment-pass.js';
+import { passScratch, passSegment } from './segment-pass.js';
 import { segmentsOf } from './segments.js';
 
 /**
@@ -167,13 +167,14 @@ export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
       root === TRUE ? String(freeProduct(form, fixed, 0, layers)) : '0';
     return { consistent: root === TRUE, supported, configurations };
   }
-  const segments = segmentsOf(form);
+  const scratch = passScratch(form);
+  const { segments } = scratch;
   const count = segments.fromLayer.length;
   const factors = new Array<number | bigint>(count + 1);
   let failed = -1;
   let failures = 0;
   for (let s = 0; s < count; s++) {
-    const result = cachedPass(form, fixed, s, supported);
+    const result = cachedPass(form, fixed, s, supported, scratch);
     factors[s] = result.count;
     if (!result.consistent) {
       failed = s;

@@ -1,7 +1,6 @@
 import type { ConsistencyForm } from './form.js';
 import { TRUE } from './mdd.js';
-import { passSegment, type SegmentResult } from './segment-pass.js';
-import { segmentsOf } from './segments.js';
+import { type PassScratch, passSegment, type SegmentResult } from './segment-pass.js';
 
 /**
  * Segment results memoized by the restrictions of the segment's layers: a segment's
@@ -34,12 +33,13 @@ export function cachedPass(
   fixed: Int32Array,
   s: number,
   supported: Uint8Array,
+  scratch: PassScratch,
 ): SegmentResult {
   const { kidStart, kids, valueBase } = form;
-  const segments = segmentsOf(form);
+  const { segments } = scratch;
   const end = segments.endNode[s];
   const edges = (end === TRUE ? kids.length : kidStart[end]) - kidStart[segments.startNode[s]];
-  if (edges < CACHE_MIN_EDGES) return passSegment(form, fixed, s, supported);
+  if (edges < CACHE_MIN_EDGES) return passSegment(form, fixed, s, supported, scratch);
   const from = segments.fromLayer[s];
   const to = segments.toLayer[s];
   let key = '';
@@ -60,7 +60,7 @@ export function cachedPass(
     supported.set(known.values, offset);
     return known;
   }
-  const result = passSegment(form, fixed, s, supported);
+  const result = passSegment(form, fixed, s, supported, scratch);
   const values = supported.slice(offset, valueBase[to]);
   const bytes = values.byteLength + key.length * 2 + ENTRY_OVERHEAD;
   if (cache.bytes + bytes > SEGMENT_CACHE_BYTES) {

@@ -1,7 +1,7 @@
 import { freeProduct } from './count.js';
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
-import { segmentsOf } from './segments.js';
+import { type Segments, segmentsOf } from './segments.js';
 
 /**
  * One segment (segments.ts) under the restrictions of its own layers (`fixed[layer]`:
@@ -21,14 +21,37 @@ export interface SegmentResult {
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
-/** Per form: node-sized scratch arrays (evaluation is synchronous, one pass at a time). */
-const scratches = new WeakMap<ConsistencyForm, { count: Float64Array; reach: Uint8Array }>();
+/**
+ * Per form: node- and layer-sized scratch arrays, so that a pass allocates nothing (a
+ * model of thousands of questions has thousands of small segments). Evaluation is
+ * synchronous: one pass at a time.
+ */
+export interface PassScratch {
+  readonly segments: Segments;
+  /** Per node: paths to its segment's end node. */
+  readonly count: Float64Array;
+  readonly reach: Uint8Array;
+  /** Per layer: allowed values of the layers from it to its segment's end (a product). */
+  readonly tail: Float64Array;
+  /** Per layer: difference array of free stretches, zero between passes. */
+  readonly free: Int32Array;
+}
 
-function scratchOf(form: ConsistencyForm): { count: Float64Array; reach: Uint8Array } {
+const scratches = new WeakMap<ConsistencyForm, PassScratch>();
+
+/** The form's scratch arrays (and segments), made on first use. */
+export function passScratch(form: ConsistencyForm): PassScratch {
   let scratch = scratches.get(form);
   if (scratch === undefined) {
     const size = form.nodeLayer.length;
-    scratch = { count: new Float64Array(size), reach: new Uint8Array(size) };
+    const layers = form.domain.length;
+    scratch = {
+      segments: segmentsOf(form),
+      count: new Float64Array(size),
+      reach: new Uint8Array(size),
+      tail: new Float64Array(layers + 1),
+      free: new Int32Array(layers + 1),
+    };
     scratch.count[TRUE] = 1;
     scratches.set(form, scratch);
   }
@@ -44,23 +67,21 @@ export function passSegment(
   fixed: Int32Array,
   s: number,
   supported: Uint8Array,
+  scratch: PassScratch = passScratch(form),
 ): SegmentResult {
   const { nodeLayer, kidStart, kids, domain, valueBase } = form;
-  const segments = segmentsOf(form);
+  const { segments, count, reach, tail, free } = scratch;
   const from = segments.fromLayer[s];
   const to = segments.toLayer[s];
   const start = segments.startNode[s];
   const end = segments.endNode[s];
   const hi = end === TRUE ? nodeLayer.length : end;
-  const { count, reach } = scratchOf(form);
   count[end] = 1;
-  // Allowed values of the layers [layer, to): a stretch's product is a quotient of two.
-  const tail = new Float64Array(to - from + 1);
-  tail[to - from] = 1;
+  // A stretch's product of allowed values is a quotient of two tails (exact while safe).
+  tail[to] = 1;
   for (let layer = to - 1; layer >= from; layer--)
-    tail[layer - from] = tail[layer - from + 1] * (fixed[layer] >= 0 ? 1 : domain[layer]);
-  let exact = tail[0] <= SAFE;
-  const nextLayer = (child: number): number => (child === end ? to : nodeLayer[child]);
+    tail[layer] = tail[layer + 1] * (fixed[layer] >= 0 ? 1 : domain[layer]);
+  let exact = tail[from] <= SAFE;
   for (let id = hi - 1; id >= start; id--) {
     const layer = nodeLayer[id];
     const first = kidStart[id];
@@ -70,8 +91,8 @@ export function passSegment(
       const child = kids[first + v];
       const below = child === FALSE ? 0 : count[child];
       if (below === 0) continue;
-      const next = nextLayer(child);
-      total += next > layer + 1 ? below * (tail[layer + 1 - from] / tail[next - from]) : below;
+      const next = child === end ? to : nodeLayer[child];
+      total += next > layer + 1 ? below * (tail[layer + 1] / tail[next]) : below;
     }
     if (total > SAFE) exact = false;
     count[id] = total;
@@ -79,7 +100,6 @@ export function passSegment(
   const consistent = count[start] > 0;
   reach.fill(0, start, hi);
   reach[start] = 1;
-  const free = new Int32Array(to - from + 1); // difference array: free stretches
   for (let id = start; id < hi; id++) {
     if (reach[id] === 0) continue;
     const layer = nodeLayer[id];
@@ -96,17 +116,19 @@ export function passSegment(
       if (count[child] === 0) continue;
       supported[base + v] = 1;
       if (!allowed) continue;
-      const next = nextLayer(child);
+      const next = child === end ? to : nodeLayer[child];
       if (next > layer + 1) {
-        free[layer + 1 - from]++;
-        free[next - from]--;
+        free[layer + 1]++;
+        free[next]--;
       }
     }
   }
   for (let layer = from, open = 0; layer < to; layer++) {
-    open += free[layer - from];
+    open += free[layer];
+    free[layer] = 0;
     if (open > 0) supported.fill(1, valueBase[layer], valueBase[layer + 1]);
   }
+  free[to] = 0; // every stretch ends by `to`: the array is zero again
   if (!consistent) return { consistent, count: 0 };
   return { consistent, count: exact ? count[start] : bigCount(form, fixed, s) };
 }

@@ -10,13 +10,13 @@ import { quickXplain } from '../consistency/quickxplain.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
 import {
-  explainRules,
-  isUnconditionalTable,
-  keyList,
-  onlyDiagramReasons,
-  outsideDiagram,
-  ruleQuestions,
-} from './rule-mentions.js';
+  excludingTables,
+  optionAvailability,
+  type OptionValue,
+  pairConflict,
+  unitsByQuestion,
+} from './option-availability.js';
+import { type Mentions, mentionsOf } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
 import { propagatedCheck } from './propagated.js';
 import { computeValues } from './values.js';
@@ -123,10 +123,8 @@ export function reportConflict(state: EvaluationState): void {
 }
 
 /**
- * Step 3 with a diagram: an option is available exactly when it has a valid
- * completion with the user's other answers; an unavailable option keeps the local
- * reasons (tables, available_if) or, when the exclusion comes from how rules
- * interact, the rules that read its question, and gets `conflicts_with`.
+ * Step 3 with a diagram (option-availability.ts): exact support, `conflicts_with` a
+ * minimal set of the user's other answers (explainOption).
  */
 export function exactAvailability(
   model: CompiledModel,
@@ -143,54 +141,30 @@ export function exactAvailability(
     configurations: domains.configurations(),
   };
   if (!consistent) state.answerReasons = [...state.unavailableBecause];
-  const unitOf = new Array<AnswerUnit | undefined>(model.questions.length);
-  for (const unit of units) unitOf[unit.question] = unit;
-  const scratch = freeAssignment(form);
-  for (const question of model.questions) {
-    if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
-    const first = form.firstLayer[question.index];
-    if (first < 0) continue;
-    const options = question.options;
-    const local = state.unavailableBecause[question.index];
-    const onlyDiagram = onlyDiagramReasons(model, question.index);
-    let reasons: Array<readonly string[] | undefined> | undefined;
-    let conflicts: Array<readonly string[] | undefined> | undefined;
-    for (let o = 0; o < options.length; o++) {
-      const layer = question.type === 'choice' ? first : first + o;
-      const value = question.type === 'choice' ? o + 1 : 1;
-      const localReasons = local?.[o];
-      if (supported[form.valueBase[layer] + value] === 1) {
-        // Reasons from outside the diagram (e.g. a rule whose `when` reads a number) still hold.
-        if (
-          !onlyDiagram &&
-          localReasons?.some((key) => outsideDiagram(model, question, key)) === true
-        ) {
-          (reasons ??= new Array(options.length))[o] = localReasons.filter((key) =>
-            outsideDiagram(model, question, key),
-          );
-        }
-        continue;
-      }
-      const option = { question: question.index, layer, value };
-      const keys = explainOption(
-        model,
-        units,
-        unitOf,
-        localReasons,
-        state.values,
-        option,
-        scratch,
-        consistent,
-      );
-      (conflicts ??= new Array(options.length))[o] = keys;
-      (reasons ??= new Array(options.length))[o] =
-        localReasons !== undefined && localReasons.length > 0
-          ? localReasons
-          : explainRules(model, question.index, keys);
-    }
-    state.unavailableBecause[question.index] = reasons;
-    state.conflictsWith[question.index] = conflicts;
-  }
+  const context: Explaining = {
+    model,
+    mentions: mentionsOf(model),
+    units,
+    unitOf: unitsByQuestion(model, units),
+    values: state.values,
+    scratch: freeAssignment(form),
+    consistent,
+  };
+  optionAvailability(model, state, supported, (option, localReasons) =>
+    explainOption(context, option, localReasons),
+  );
+}
+
+interface Explaining {
+  readonly model: CompiledModel;
+  readonly mentions: Mentions;
+  readonly units: readonly AnswerUnit[];
+  readonly unitOf: ReadonlyArray<AnswerUnit | undefined>;
+  readonly values: ReadonlyArray<unknown>;
+  /** All free; each explanation restores it. */
+  readonly scratch: Int32Array;
+  /** The user's answers have a completion (then a conflict lies in the option's segment). */
+  readonly consistent: boolean;
 }
 
 function keysOf(
@@ -205,56 +179,28 @@ function keysOf(
  * A minimal set of the user's other answers that, with this value, has no completion:
  * [] when the model alone excludes it; the one answered column of an excluding table;
  * one answer the pairwise relation excludes; else QuickXplain over an excluding
- * table's answered columns, then over every answer. `scratch` is all free.
+ * table's answered columns, then over every answer.
  */
 function explainOption(
-  model: CompiledModel,
-  units: readonly AnswerUnit[],
-  unitOf: ReadonlyArray<AnswerUnit | undefined>,
+  { model, mentions, units, unitOf, values, scratch, consistent }: Explaining,
+  { question, layer, value }: OptionValue,
   localReasons: readonly string[] | undefined,
-  values: ReadonlyArray<unknown>,
-  { question, layer, value }: { question: number; layer: number; value: number },
-  scratch: Int32Array,
-  consistent: boolean,
 ): readonly string[] {
   const form = model.consistency;
   if (liveValues(form)[form.valueBase[layer] + value] === 0) return [];
-  // A table that always applies and excludes it with the answers of its other columns:
-  // those answers conflict with it; one of them is the whole explanation.
-  let tables: AnswerUnit[][] | undefined;
-  for (const reason of localReasons ?? []) {
-    if (!isUnconditionalTable(model, reason)) continue;
-    const columns = ruleQuestions(model, reason);
-    let filled: AnswerUnit | AnswerUnit[] | undefined;
-    let byDefault = false;
-    for (const q of columns) {
-      const unit = q === question ? undefined : unitOf[q];
-      if (unit === undefined) {
-        // Only when the user's answers alone fill its columns (a default may be why).
-        if (q !== question && values[q] !== null) byDefault = true;
-      } else if (filled === undefined) filled = unit;
-      else if (Array.isArray(filled)) filled.push(unit);
-      else filled = [filled, unit];
-    }
-    if (byDefault || filled === undefined) continue;
-    if (!Array.isArray(filled)) return keyList(model, filled.question);
-    (tables ??= []).push(filled);
-  }
+  const tables: AnswerUnit[][] = [];
+  const single = excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
+  if (single !== undefined) return single;
   // Else often pairwise: one answer that has no completion with this value (cached rows).
-  const pairs = compatibleWith(form, layer, value);
-  for (const unit of units) {
-    if (unit.layers.length === 1 && unit.layers[0] !== layer) {
-      if (pairs[form.valueBase[unit.layers[0]] + unit.values[0]] === 0)
-        return keyList(model, unit.question);
-    }
-  }
+  const pair = pairConflict(model, units, layer, compatibleWith(form, layer, value));
+  if (pair !== undefined) return pair;
   // No single answer excludes it: two answered columns of a table that excludes it are
-  // a minimal conflict as they are (no check needed); more, a few checks.
-  // With consistent answers the conflict lies in the option's own segment (segments.ts).
+  // a minimal conflict as they are (no check needed); more, a few checks. With
+  // consistent answers the conflict lies in the option's own segment (segments.ts).
   const focus = consistent ? layer : -1;
   scratch[layer] = value;
   try {
-    for (const columns of tables ?? []) {
+    for (const columns of tables) {
       if (columns.length === 2) return keysOf(model, columns, [0, 1]);
       const found = explainConflict(form, columns, scratch, { keep: layer, known: true, focus });
       if (found !== undefined && found.length > 0) return keysOf(model, columns, found);

@@ -1,14 +1,17 @@
 import type { ConsistencyForm } from '../consistency/form.js';
 import { domainProduct, type Propagator, propagatorOf } from '../consistency/propagate.js';
 import { quickXplain } from '../consistency/quickxplain.js';
-import type { CompiledModel, CompiledQuestion } from '../model.js';
+import { freeAssignment } from '../consistency/query.js';
+import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, restrict } from './answer-units.js';
 import {
-  diagramSources,
-  explainRules,
-  isUnconditionalTable,
-  ruleQuestions,
-} from './rule-mentions.js';
+  excludingTables,
+  optionAvailability,
+  type OptionValue,
+  pairConflict,
+  unitsByQuestion,
+} from './option-availability.js';
+import { type Mentions, mentionsOf } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
 
 /**
@@ -22,19 +25,23 @@ import type { EvaluationState } from './state.js';
  * of its answers it does not.
  */
 
-/** The check of the answers by propagation: false only when they have no completion. */
+/**
+ * The check of the answers by propagation: false only when they have no completion.
+ * Each check writes its restrictions into one buffer (no array per check).
+ */
 export function propagatedCheck(form: ConsistencyForm): (set: readonly AnswerUnit[]) => boolean {
   const propagator = propagatorOf(form);
-  return (set) => propagator.closure(restrict(form, set)) !== undefined;
+  const scratch = freeAssignment(form);
+  return (set) => propagator.closure(restrict(form, set, undefined, scratch)) !== undefined;
 }
 
 /**
- * Step 3 past the budget: an option (a boolean or integer value too, see
- * `state.valueSupport`) is available when propagation keeps it with the user's other
- * answers (its own question's answer left out, as with the diagram); an unavailable
- * one keeps its local reasons or the rules naming its question, and gets
- * `conflicts_with`. `consistency.configurations` is the product of the propagated
- * domains: an upper bound ('0' when propagation refutes the answers).
+ * Step 3 past the budget (option-availability.ts): an option (a boolean or integer
+ * value too, see `state.valueSupport`) is available when propagation keeps it with the
+ * user's other answers (its own question's answer left out, as with the diagram), and
+ * gets `conflicts_with` minimal for propagation. `consistency.configurations` is the
+ * product of the propagated domains: an upper bound ('0' when propagation refutes the
+ * answers).
  */
 export function propagatedAvailability(
   model: CompiledModel,
@@ -53,40 +60,19 @@ export function propagatedAvailability(
     configurations: domainProduct(form, full),
   };
   if (full === undefined) state.answerReasons = [...state.unavailableBecause];
-  const unitOf = new Array<AnswerUnit | undefined>(model.questions.length);
-  for (const unit of units) unitOf[unit.question] = unit;
-  const propagated = diagramSources(model);
-  const explain: Explainer = { model, propagator, units, unitOf, values: state.values };
-  for (const question of model.questions) {
-    if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
-    const first = form.firstLayer[question.index];
-    if (first < 0) continue;
-    const options = question.options;
-    const local = state.unavailableBecause[question.index];
-    let reasons: Array<readonly string[] | undefined> | undefined;
-    let conflicts: Array<readonly string[] | undefined> | undefined;
-    for (let o = 0; o < options.length; o++) {
-      const layer = question.type === 'choice' ? first : first + o;
-      const value = question.type === 'choice' ? o + 1 : 1;
-      const localReasons = local?.[o];
-      if (supported[form.valueBase[layer] + value] === 1) {
-        // Reasons from parts that are not propagated (not finite, past the bounds) still hold.
-        const outside = localReasons?.filter((key) => !propagated.has(sourceOf(question, key)));
-        if (outside !== undefined && outside.length > 0)
-          (reasons ??= new Array(options.length))[o] = outside;
-        continue;
-      }
-      const option = { question: question.index, layers: [layer], values: [value] };
-      const conflict = explainOption(explain, localReasons, option);
-      (conflicts ??= new Array(options.length))[o] = conflict;
-      (reasons ??= new Array(options.length))[o] =
-        localReasons !== undefined && localReasons.length > 0
-          ? localReasons
-          : explainRules(model, question.index, conflict);
-    }
-    state.unavailableBecause[question.index] = reasons;
-    state.conflictsWith[question.index] = conflicts;
-  }
+  const context: Explaining = {
+    model,
+    mentions: mentionsOf(model),
+    propagator,
+    units,
+    unitOf: unitsByQuestion(model, units),
+    values: state.values,
+    withOption: freeAssignment(form),
+    scratch: freeAssignment(form),
+  };
+  optionAvailability(model, state, supported, (option, localReasons) =>
+    explainOption(context, option, localReasons),
+  );
 }
 
 /**
@@ -116,69 +102,59 @@ function supportedValues(
   return supported;
 }
 
-interface Explainer {
+interface Explaining {
   readonly model: CompiledModel;
+  readonly mentions: Mentions;
   readonly propagator: Propagator;
   readonly units: readonly AnswerUnit[];
   readonly unitOf: ReadonlyArray<AnswerUnit | undefined>;
   readonly values: ReadonlyArray<unknown>;
+  /** All free but the option being explained (restored after each). */
+  readonly withOption: Int32Array;
+  /** The restrictions of one check. */
+  readonly scratch: Int32Array;
 }
 
 /** A set of the user's other answers that, with this value, propagation refutes (minimal for it). */
 function explainOption(
-  { model, propagator, units, unitOf, values }: Explainer,
+  { model, mentions, propagator, units, unitOf, values, withOption, scratch }: Explaining,
+  { question, layer, value }: OptionValue,
   localReasons: readonly string[] | undefined,
-  option: AnswerUnit,
-): string[] {
+): readonly string[] {
   const form = model.consistency;
-  const { question } = option;
-  const layer = option.layers[0];
-  const value = option.values[0];
   const alone = propagator.pairwise(layer, value);
   if (alone === undefined) return []; // propagation excludes it with nothing answered
-  const consistentWith = (set: readonly AnswerUnit[]): boolean =>
-    propagator.closure(restrict(form, [...set, option])) !== undefined;
-  // A table that always applies and excludes it with the answers of its other columns.
   const tables: AnswerUnit[][] = [];
-  for (const reason of localReasons ?? []) {
-    if (!isUnconditionalTable(model, reason)) continue;
-    const others = ruleQuestions(model, reason).filter((q) => q !== question);
-    if (others.some((q) => values[q] !== null && unitOf[q] === undefined)) continue;
-    const columns = others
-      .map((q) => unitOf[q])
-      .filter((unit): unit is AnswerUnit => unit !== undefined);
-    if (columns.length === 1) return [model.questions[columns[0].question].key];
-    if (columns.length > 1) tables.push(columns);
-  }
+  const single = excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
+  if (single !== undefined) return single;
   // One answer that propagation removes once this value is fixed (cached per value).
-  for (const unit of units) {
-    if (unit.layers.length === 1 && unit.layers[0] !== layer) {
-      if (alone[form.valueBase[unit.layers[0]] + unit.values[0]] === 0)
-        return [model.questions[unit.question].key];
+  const pair = pairConflict(model, units, layer, alone);
+  if (pair !== undefined) return pair;
+  const keysOf = (found: AnswerUnit[] | undefined): string[] =>
+    (found ?? []).map((unit) => model.questions[unit.question].key);
+  withOption[layer] = value;
+  try {
+    // The option's own layer is written last: a candidate never overrides it.
+    const consistentWith = (set: readonly AnswerUnit[]): boolean => {
+      restrict(form, set, withOption, scratch)[layer] = value;
+      return propagator.closure(scratch) !== undefined;
+    };
+    for (const columns of tables) {
+      const found = quickXplain(columns, consistentWith);
+      if (found !== undefined && found.length > 0) return keysOf(found);
     }
-  }
-  for (const columns of tables) {
-    const found = quickXplain(columns, consistentWith);
-    if (found !== undefined && found.length > 0)
-      return found.map((unit) => model.questions[unit.question].key);
-  }
-  const candidates: AnswerUnit[] = [];
-  for (const unit of units) {
-    if (unit.question !== question) {
-      candidates.push(unit);
-      continue;
+    const candidates: AnswerUnit[] = [];
+    for (const unit of units) {
+      if (unit.question !== question) {
+        candidates.push(unit);
+        continue;
+      }
+      // A multi_choice's other selections are part of the conflict (max_selected…).
+      const layers = unit.layers.filter((other) => other !== layer);
+      if (layers.length > 0) candidates.push({ question, layers, values: layers.map(() => 1) });
     }
-    // A multi_choice's other selections are part of the conflict (max_selected…).
-    const layers = unit.layers.filter((other) => other !== layer);
-    if (layers.length > 0) candidates.push({ question, layers, values: layers.map(() => 1) });
+    return keysOf(quickXplain(candidates, consistentWith));
+  } finally {
+    withOption[layer] = -1;
   }
-  const found = quickXplain(candidates, consistentWith);
-  return (found ?? []).map((unit) => model.questions[unit.question].key);
-}
-
-/** `rules.<key>` for a rule reason, `questions.<q>.options.<o>` for an option's own key. */
-function sourceOf(question: CompiledQuestion, reason: string): string {
-  return question.optionIndex.has(reason)
-    ? `questions.${question.key}.options.${reason}`
-    : `rules.${reason}`;
 }

@@ -1,6 +1,7 @@
 import type { CompiledModel } from '../model.js';
 
-interface Mentions {
+/** What the diagram's rules name, per model (built once). */
+export interface Mentions {
   /** Per question: the rules (keys) of the diagram whose table or expressions name it. */
   readonly byQuestion: ReadonlyArray<readonly string[]>;
   /** Per rule key of the diagram (only those): the questions it names. */
@@ -19,7 +20,7 @@ interface Mentions {
 
 const mentionsByModel = new WeakMap<CompiledModel, Mentions>();
 
-function mentions(model: CompiledModel): Mentions {
+export function mentionsOf(model: CompiledModel): Mentions {
   const known = mentionsByModel.get(model);
   if (known !== undefined) return known;
   const lists: string[][] = model.questions.map(() => []);
@@ -78,34 +79,9 @@ export function outsideDiagram(
   reason: string,
 ): boolean {
   const option = question.optionIndex.get(reason);
-  const known = mentions(model);
+  const known = mentionsOf(model);
   if (option !== undefined) return known.conditionsInDiagram[question.index][option] === 0;
   return !known.byRule.has(reason);
-}
-
-/** The sources the model's diagram (or propagation) was compiled from, built once per model. */
-export function diagramSources(model: CompiledModel): ReadonlySet<string> {
-  return mentions(model).inDiagram;
-}
-
-/** No local reason of this question's options can come from outside the diagram. */
-export function onlyDiagramReasons(model: CompiledModel, question: number): boolean {
-  return mentions(model).restrictedOutside[question] === 0;
-}
-
-/** `[key]` of a question, one frozen array per question and model. */
-export function keyList(model: CompiledModel, question: number): readonly string[] {
-  return mentions(model).keyLists[question];
-}
-
-/** The rule is a table of the diagram without `when`: its rows alone decide. */
-export function isUnconditionalTable(model: CompiledModel, key: string): boolean {
-  return mentions(model).unconditionalTables.has(key);
-}
-
-/** The questions a rule of the diagram names ([] for an unknown key or an option key). */
-export function ruleQuestions(model: CompiledModel, key: string): readonly number[] {
-  return mentions(model).byRule.get(key) ?? [];
 }
 
 /**
@@ -119,7 +95,7 @@ export function explainRules(
   question: number,
   conflictsWith: readonly string[],
 ): string[] {
-  const lists = mentions(model).byQuestion;
+  const lists = mentionsOf(model).byQuestion;
   const own = lists[question];
   if (conflictsWith.length === 0) return [...own];
   const others = new Set<string>();
