@@ -12,27 +12,34 @@ export interface AnswerUnit {
 }
 
 /**
- * The effective values of visible finite questions from the given sources, as
- * restrictions (a multi_choice: its selected options). A value outside the finite
- * domain (an integer off range or step: already an error) restricts nothing.
+ * The effective values of visible finite questions as restrictions (a multi_choice:
+ * its selected options), the user's answers and the soft values (defaults, trigger
+ * values) apart, in value order; one pass for both. A value outside the finite domain
+ * (an integer off range or step: already an error) restricts nothing.
  */
 export function answerUnits(
   model: CompiledModel,
   state: EvaluationState,
-  accept: (source: string) => boolean,
-): AnswerUnit[] {
+): { user: AnswerUnit[]; soft: AnswerUnit[] } {
   const form = model.consistency;
-  const units: AnswerUnit[] = [];
-  for (const q of model.valueOrder) {
-    if (q >= model.questions.length) continue;
+  const user: AnswerUnit[] = [];
+  const soft: AnswerUnit[] = [];
+  const { valueOrder } = model;
+  const questions = model.questions.length;
+  for (let i = 0; i < valueOrder.length; i++) {
+    const q = valueOrder[i];
+    if (q >= questions) continue;
     const value = state.values[q];
-    if (value === null || !state.visible[q] || !accept(state.sources[q])) continue;
+    if (value === null || !state.visible[q]) continue;
+    const source = state.sources[q];
+    const into =
+      source === 'user' ? user : source === 'default' || source === 'trigger' ? soft : undefined;
     const first = form.firstLayer[q];
-    if (first < 0) continue;
+    if (into === undefined || first < 0) continue;
     const unit = toUnit(form, model.questions[q], first, value);
-    if (unit !== undefined) units.push(unit);
+    if (unit !== undefined) into.push(unit);
   }
-  return units;
+  return { user, soft };
 }
 
 function toUnit(

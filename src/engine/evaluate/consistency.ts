@@ -21,9 +21,6 @@ import type { EvaluationState } from './state.js';
 import { propagatedCheck } from './propagated.js';
 import { computeValues } from './values.js';
 
-const USER = (source: string): boolean => source === 'user';
-const SOFT = (source: string): boolean => source === 'default' || source === 'trigger';
-
 /** The user's answers as diagram restrictions, once per evaluation. */
 export interface Settled {
   readonly units: AnswerUnit[];
@@ -44,13 +41,13 @@ export function settleConsistency(model: CompiledModel, state: EvaluationState):
   // what it refutes has no completion; see propagated.ts).
   const propagated = form.compiled ? undefined : propagatedCheck(form);
   const scratch = form.compiled ? freeAssignment(form) : NO_LAYERS;
-  let units = answerUnits(model, state, USER);
+  let { user: units, soft } = answerUnits(model, state);
   let fixed = form.compiled ? restrict(form, units) : NO_LAYERS;
   /** The user's answers with these soft values have a completion. */
-  const fits = (soft: readonly AnswerUnit[]): boolean =>
+  const fits = (added: readonly AnswerUnit[]): boolean =>
     propagated === undefined
-      ? isConsistent(form, restrict(form, soft, fixed, scratch))
-      : propagated([...units, ...soft]);
+      ? isConsistent(form, restrict(form, added, fixed, scratch))
+      : propagated([...units, ...added]);
   if (!fits([])) {
     state.conflict = minimalConflict(model, units, propagated);
     return { units, fixed };
@@ -59,7 +56,6 @@ export function settleConsistency(model: CompiledModel, state: EvaluationState):
   // default), so there are at most two rounds per finite question; the value phase
   // charges its cost once however many rounds run (EvaluationState.startValuePhase).
   for (let round = 0; round < 2 * model.questions.length; round++) {
-    const soft = answerUnits(model, state, SOFT);
     if (soft.length === 0 || fits(soft)) break;
     // The first soft value (in value order) after which no completion is left.
     let kept = 0;
@@ -71,7 +67,7 @@ export function settleConsistency(model: CompiledModel, state: EvaluationState):
     }
     suppress(model, state, soft[breaks - 1].question);
     computeValues(model, state);
-    units = answerUnits(model, state, USER);
+    ({ user: units, soft } = answerUnits(model, state));
     if (form.compiled) fixed = restrict(form, units);
     if (!fits([])) break;
   }
