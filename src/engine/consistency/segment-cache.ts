@@ -1,6 +1,6 @@
 import type { ConsistencyForm } from './form.js';
 import { TRUE } from './mdd.js';
-import { type PassScratch, passSegment, type SegmentResult } from './segment-pass.js';
+import { bigCount, type PassScratch, passSegment } from './segment-pass.js';
 
 /**
  * Segment results memoized by the restrictions of the segment's layers: a segment's
@@ -15,9 +15,28 @@ const SEGMENT_CACHE_BYTES = 16 * 1024 * 1024;
 /** Per entry besides its values: the key string, the map slot, the objects. */
 const ENTRY_OVERHEAD = 160;
 
-interface Entry extends SegmentResult {
+export interface Counted {
+  readonly consistent: boolean;
+  /** Paths through the segment (exact: a BigInt past 2^53). */
+  readonly count: number | bigint;
+}
+
+interface Entry extends Counted {
   /** The segment's supported values (from valueBase[its first layer]). */
   readonly values: Uint8Array;
+}
+
+/** passSegment with the exact count (a BigInt count when the doubles passed 2^53). */
+function counted(
+  form: ConsistencyForm,
+  fixed: Int32Array,
+  s: number,
+  supported: Uint8Array,
+  scratch: PassScratch,
+): Counted {
+  const result = passSegment(form, fixed, s, supported, scratch);
+  if (result.exact || !result.consistent) return result;
+  return { consistent: true, count: bigCount(form, fixed, s, scratch) };
 }
 
 interface FormCache {
@@ -27,19 +46,19 @@ interface FormCache {
 
 const caches = new WeakMap<ConsistencyForm, FormCache>();
 
-/** passSegment, from the memo when the segment is large and its restrictions were seen. */
+/** `counted`, from the memo when the segment is large and its restrictions were seen. */
 export function cachedPass(
   form: ConsistencyForm,
   fixed: Int32Array,
   s: number,
   supported: Uint8Array,
   scratch: PassScratch,
-): SegmentResult {
+): Counted {
   const { kidStart, kids, valueBase } = form;
   const { segments } = scratch;
   const end = segments.endNode[s];
   const edges = (end === TRUE ? kids.length : kidStart[end]) - kidStart[segments.startNode[s]];
-  if (edges < CACHE_MIN_EDGES) return passSegment(form, fixed, s, supported, scratch);
+  if (edges < CACHE_MIN_EDGES) return counted(form, fixed, s, supported, scratch);
   const from = segments.fromLayer[s];
   const to = segments.toLayer[s];
   let key = '';
@@ -60,7 +79,7 @@ export function cachedPass(
     supported.set(known.values, offset);
     return known;
   }
-  const result = passSegment(form, fixed, s, supported, scratch);
+  const result = counted(form, fixed, s, supported, scratch);
   const values = supported.slice(offset, valueBase[to]);
   const bytes = values.byteLength + key.length * 2 + ENTRY_OVERHEAD;
   if (cache.bytes + bytes > SEGMENT_CACHE_BYTES) {

@@ -15,8 +15,9 @@ import { type Segments, segmentsOf } from './segments.js';
  */
 export interface SegmentResult {
   readonly consistent: boolean;
-  /** Paths through the segment (exact: a BigInt past 2^53). */
-  readonly count: number | bigint;
+  /** Paths through the segment: exact while `exact`, else past 2^53 (see bigCount). */
+  readonly count: number;
+  readonly exact: boolean;
 }
 
 const SAFE = Number.MAX_SAFE_INTEGER;
@@ -129,32 +130,43 @@ export function passSegment(
     if (open > 0) supported.fill(1, valueBase[layer], valueBase[layer + 1]);
   }
   free[to] = 0; // every stretch ends by `to`: the array is zero again
-  if (!consistent) return { consistent, count: 0 };
-  return { consistent, count: exact ? count[start] : bigCount(form, fixed, s) };
+  return { consistent, count: count[start], exact };
 }
 
-/** The segment's path count in BigInt: when a count in it passes 2^53. */
-function bigCount(form: ConsistencyForm, fixed: Int32Array, s: number): bigint {
+/**
+ * The segment's exact path count when passSegment's doubles passed 2^53 (only where a
+ * count is asked for: the pairwise relation does not need it). Right after that pass:
+ * a node whose double count is at most 2^53 is exact (its descendants' are smaller),
+ * so only the nodes above it are summed again, in BigInt.
+ */
+export function bigCount(
+  form: ConsistencyForm,
+  fixed: Int32Array,
+  s: number,
+  scratch: PassScratch,
+): bigint {
   const { nodeLayer, kidStart, kids, domain } = form;
-  const segments = segmentsOf(form);
+  const { segments, count } = scratch;
   const to = segments.toLayer[s];
   const start = segments.startNode[s];
   const end = segments.endNode[s];
   const hi = end === TRUE ? nodeLayer.length : end;
-  const count = new Map<number, bigint>([[end, 1n]]);
+  const big = new Map<number, bigint>();
+  const exactly = (node: number): bigint => big.get(node) ?? BigInt(count[node]);
   for (let id = hi - 1; id >= start; id--) {
+    if (count[id] <= SAFE) continue;
     const layer = nodeLayer[id];
     const first = kidStart[id];
     const f = fixed[layer];
     let total = 0n;
     for (let v = f >= 0 ? f : 0, last = f >= 0 ? f + 1 : domain[layer]; v < last; v++) {
       const child = kids[first + v];
-      const below = child === FALSE ? 0n : (count.get(child) ?? 0n);
-      if (below === 0n) continue;
+      if (child === FALSE || count[child] === 0) continue;
       const next = child === end ? to : nodeLayer[child];
+      const below = exactly(child);
       total += next > layer + 1 ? below * BigInt(freeProduct(form, fixed, layer + 1, next)) : below;
     }
-    count.set(id, total);
+    big.set(id, total);
   }
-  return count.get(start) ?? 0n;
+  return exactly(start);
 }
