@@ -4,6 +4,7 @@ import compression from 'compression';
 import helmet from 'helmet';
 import { corsOptions, noStoreForApi } from './common/http/cross-origin.js';
 import { readOnlyEtag } from './common/http/read-etag.js';
+import { acceptJsonBytes } from './common/http/json-bytes.js';
 import { jsonBodyParser } from './common/http/json-body.middleware.js';
 import { AppConfig } from './config/app-config.js';
 import { closeConnectionsWhileDraining } from './lifecycle/graceful-shutdown.js';
@@ -34,6 +35,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // X-Forwarded-For counts only from the configured proxies (TRUSTED_PROXIES), else not at all.
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   app.disable('x-powered-by');
+  // The envelope interceptor serializes answers itself, in slices (common/event-loop).
+  acceptJsonBytes(app.getHttpAdapter().getInstance());
   // ETags on GET/HEAD answers only (a POST answer is never revalidated; hashing it costs).
   app.set(
     'etag',
