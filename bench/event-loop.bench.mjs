@@ -8,6 +8,8 @@
  *   node bench/event-loop.bench.mjs --root /path/to/other/checkout   # e.g. a "before" build
  *   NODE_OPTIONS=--max-semi-space-size=32 npm run bench:event-loop   # as the image runs it
  *   SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench:event-loop
+ *   npm run bench:event-loop -- --db postgres   # a fresh database on $BENCH_PG_URL or
+ *                                               # postgres://postgres@127.0.0.1:5432/postgres
  *
  * The service runs in a child process (its built dist/, SQLite in a temporary folder) that
  * measures its own loop delay and GC pauses (bench/event-loop-service.mjs); this process
@@ -15,6 +17,7 @@
  * `--generator` or $GEN_MODEL, default tools/gen-model.mjs (this repository's).
  */
 import { execFileSync, fork } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -29,7 +32,29 @@ const generator = resolve(args.generator ?? process.env.GEN_MODEL ?? 'tools/gen-
 const sizes = (args.sizes ?? '1000,5000').split(',').map(Number);
 const WARM_PREVIEWS = Number(process.env.WARM_PREVIEWS ?? 10);
 
+const database = args.db ?? 'sqlite';
 const dataDir = mkdtempSync(join(tmpdir(), 'event-loop-bench-'));
+
+/** A fresh PostgreSQL database for this run, dropped at the end. */
+async function pgDatabase() {
+  const { Client } = createRequire(join(root, 'package.json'))('pg');
+  const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `bench_event_loop_${process.pid}_${Date.now()}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    const client = new Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  };
+  return { url: url.toString(), drop };
+}
+const pg = database === 'postgres' ? await pgDatabase() : null;
 const service = fork(new URL('./event-loop-service.mjs', import.meta.url), [root], {
   // e.g. SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the service.
   execArgv: (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
@@ -37,7 +62,7 @@ const service = fork(new URL('./event-loop-service.mjs', import.meta.url), [root
     ...process.env,
     NODE_ENV: 'test',
     DATA_DIR: dataDir,
-    DATABASE_URL: '',
+    DATABASE_URL: pg?.url ?? '',
     JWT_SECRET: 'a-benchmark-secret-that-is-long-enough-0123',
     ADMIN_EMAIL: 'admin@bench.test',
     ADMIN_PASSWORD: 'bench-admin-password',
@@ -177,10 +202,12 @@ try {
   }
 } finally {
   service.kill('SIGTERM');
+  await new Promise((done) => service.once('exit', done));
+  await pg?.drop();
   rmSync(work, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 }
 console.log(
-  `event-loop benchmark: ${root}, node ${process.version}, NODE_OPTIONS=${process.env.NODE_OPTIONS ?? ''}`,
+  `event-loop benchmark: ${root}, ${database}, node ${process.version}, NODE_OPTIONS=${process.env.NODE_OPTIONS ?? ''}`,
 );
 console.table(rows);
