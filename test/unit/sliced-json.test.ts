@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Slicing } from '../../src/engine/index.js';
 import { serializeInSlices } from '../../src/common/event-loop/sliced-json.js';
+import { prng as seeded } from '../support/prng.js';
 
 const stringifyInSlices = async (value: unknown, slicing: Slicing): Promise<string> =>
   (await serializeInSlices(value, slicing)).toString('utf8');
@@ -37,17 +38,6 @@ function randomValue(random: () => number, depth: number): unknown {
       return object;
     }
   }
-}
-
-/** mulberry32: a seeded generator, so a failure can be replayed. */
-function seeded(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe('serializeInSlices', () => {
