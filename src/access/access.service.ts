@@ -253,9 +253,18 @@ export class AccessService {
     modelId: number,
   ): Promise<ConfigurableModel> {
     const rule = companyVisibility(principal, companyId);
-    const facts = await this.repository.configuration(companyId, modelId, principal.userId);
-    const seesCompany = typeof rule === 'boolean' ? rule : facts[rule];
-    if (!seesCompany || !facts.model || !facts.linked) {
+    // Only the company fact the rule reads is queried; an intent token's own company is
+    // known, and another company needs no query at all.
+    const facts =
+      rule === false
+        ? null
+        : await this.repository.configuration(
+            companyId,
+            modelId,
+            principal.userId,
+            rule === true ? null : rule,
+          );
+    if (!facts?.companyVisible || !facts.model || !facts.linked) {
       throw ApiError.forbidden('The company or the model is not accessible', [
         { code: 'not_accessible', message: 'You may not configure this model for this company' },
       ]);

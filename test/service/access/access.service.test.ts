@@ -89,6 +89,8 @@ describe('AccessService', () => {
     expect(await refusalStatus(configurable(w.bob))).toBe(403);
     expect(await refusalStatus(configurable(w.alice, 999_999))).toBe(403);
     expect(await refusalStatus(configurable(w.alice, w.modelN))).toBe(403);
+    expect(await refusalStatus(configurable(viaIntent(w.alice, w.companyA)))).toBe('resolved');
+    expect(await refusalStatus(configurable(viaIntent(w.alice, w.companyA + 1)))).toBe(403);
   });
 
   it('carts: personal, and through an intent token only those of its company', () => {
