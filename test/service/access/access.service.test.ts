@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessService } from '../../../src/access/access.service.js';
 import { CompaniesService } from '../../../src/companies/companies.service.js';
 import { MembershipsService } from '../../../src/memberships/memberships.service.js';
+import { ModelRepository } from '../../../src/models/model.repository.js';
 import { ModelsService } from '../../../src/models/models.service.js';
 import { SuppliersService } from '../../../src/suppliers/suppliers.service.js';
 import { UsersService } from '../../../src/users/users.service.js';
@@ -63,8 +64,7 @@ describe('AccessService', () => {
   });
 
   it('models: readers read (else 404), members write (readers 403, others 404)', async () => {
-    const models = ctx.get(ModelsService);
-    const m = (await models.loadCompiled(w.modelM)).model;
+    const m = await ctx.get(ModelRepository).findById(w.modelM);
     expect(await access.requireReadableModel(w.alice, m)).toBe(m);
     expect(await refusalStatus(access.requireReadableModel(w.bob, m))).toBe(404);
     expect(await refusalStatus(access.requireReadableModel(w.alice, null))).toBe(404);
