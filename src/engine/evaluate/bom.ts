@@ -15,6 +15,7 @@ import {
 } from '../money.js';
 import type { LineBomItem } from '../types.js';
 import { empty } from './empty.js';
+import { STEP_ITEMS } from '../slices.js';
 import type { EvaluationState } from './state.js';
 
 export interface BomResult {
@@ -32,15 +33,22 @@ const ONE = new Money(1);
  * quantity is per unit of the parent. Each line total is rounded to the pricing
  * scale; a CEL double enters quantities and prices rounded to 6 decimals.
  */
-export function evaluateBom(
+export function* evaluateBom(
   items: readonly CompiledBomItem[],
   state: EvaluationState,
   pricing: CompiledPricing,
   texts: LanguageTexts,
-): BomResult {
+): Generator<void, BomResult> {
   const sum = new MinorSum(pricing.scale);
   const slots: number[] = [];
-  const lines = evaluateLevel(items, ONE, state, pricing, texts, sum, slots);
+  const lines: LineBomItem[] = [];
+  // Top-level items in slices (a pause may come between two); children at once.
+  for (let start = 0; start < items.length; start += STEP_ITEMS) {
+    const slice = items.slice(start, start + STEP_ITEMS);
+    for (const line of evaluateLevel(slice, ONE, state, pricing, texts, sum, slots))
+      lines.push(line);
+    yield;
+  }
   return { lines, total: sum.total, slots };
 }
 
@@ -75,7 +83,7 @@ function evaluateLevel(
 
 /**
  * The quantity and total of the line just built (one object reused for every line
- * instead of a result object per line; evaluation is synchronous).
+ * instead of a result object per line: it is read before the evaluation may pause).
  */
 const priced: { quantity: Money; total: Money; minor: number } = {
   quantity: ONE,
