@@ -270,10 +270,7 @@ describe('consistency: soft values', () => {
       expect(question(result, 'mode')).toMatchObject({ values: [], suppressed: ['default'] });
       expect(result.valid).toBe(false);
       const conflicts = result.errors.filter((e) => e.code === 'conflict');
-      expect(conflicts.map((e) => e.path).sort()).toEqual([
-        'questions.color',
-        'questions.finish',
-      ]);
+      expect(conflicts.map((e) => e.path).sort()).toEqual(['questions.color', 'questions.finish']);
     }
   });
 
