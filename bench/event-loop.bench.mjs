@@ -6,18 +6,21 @@
  *
  *   npm run bench:event-loop                 # this checkout (builds dist/ first)
  *   node bench/event-loop.bench.mjs --root /path/to/other/checkout   # e.g. a "before" build
+ *   NODE_OPTIONS=--max-semi-space-size=32 npm run bench:event-loop   # as the image runs it
+ *   SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' npm run bench:event-loop
+ *   npm run bench:event-loop -- --db postgres   # a fresh database on $BENCH_PG_URL or
+ *                                               # postgres://postgres@127.0.0.1:5432/postgres
  *
- * The service runs in this process (its built dist/, SQLite in a temporary folder); the
- * client only sends prepared bytes and reads raw responses, so what the histogram sees is
- * the service's own work. Generator: `--generator` or $GEN_MODEL, default
- * tools/gen-model.mjs (this repository's).
+ * The service runs in a child process (its built dist/, SQLite in a temporary folder) that
+ * measures its own loop delay and GC pauses (bench/event-loop-service.mjs); this process
+ * is only the client, so none of the client's work shows in the figures. Generator:
+ * `--generator` or $GEN_MODEL, default tools/gen-model.mjs (this repository's).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { pathToFileURL } from 'node:url';
 
 const args = Object.fromEntries(
   process.argv
@@ -29,29 +32,60 @@ const generator = resolve(args.generator ?? process.env.GEN_MODEL ?? 'tools/gen-
 const sizes = (args.sizes ?? '1000,5000').split(',').map(Number);
 const WARM_PREVIEWS = Number(process.env.WARM_PREVIEWS ?? 10);
 
+const database = args.db ?? 'sqlite';
 const dataDir = mkdtempSync(join(tmpdir(), 'event-loop-bench-'));
-Object.assign(process.env, {
-  NODE_ENV: 'test',
-  DATA_DIR: dataDir,
-  JWT_SECRET: 'a-benchmark-secret-that-is-long-enough-0123',
-  ADMIN_EMAIL: 'admin@bench.test',
-  ADMIN_PASSWORD: 'bench-admin-password',
-  LOG_LEVEL: 'error',
-  SWAGGER_ENABLED: 'false',
-  // One cached model: uploading another one evicts, so the next preview misses.
-  COMPILED_MODEL_CACHE_SIZE: '1',
+
+/** A fresh PostgreSQL database for this run, dropped at the end. */
+async function pgDatabase() {
+  const { Client } = createRequire(join(root, 'package.json'))('pg');
+  const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `bench_event_loop_${process.pid}_${Date.now()}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const drop = async () => {
+    const client = new Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  };
+  return { url: url.toString(), drop };
+}
+const pg = database === 'postgres' ? await pgDatabase() : null;
+const service = fork(new URL('./event-loop-service.mjs', import.meta.url), [root], {
+  // e.g. SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the service.
+  execArgv: (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
+  env: {
+    ...process.env,
+    NODE_ENV: 'test',
+    DATA_DIR: dataDir,
+    DATABASE_URL: pg?.url ?? '',
+    JWT_SECRET: 'a-benchmark-secret-that-is-long-enough-0123',
+    ADMIN_EMAIL: 'admin@bench.test',
+    ADMIN_PASSWORD: 'bench-admin-password',
+    LOG_LEVEL: 'error',
+    SWAGGER_ENABLED: 'false',
+    // One cached model: uploading another one evicts, so the next preview misses.
+    COMPILED_MODEL_CACHE_SIZE: '1',
+  },
 });
-delete process.env.DATABASE_URL;
-
-const load = (path) => import(pathToFileURL(join(root, path)).href);
-const { NestFactory } = await load('node_modules/@nestjs/core/index.js');
-const { AppModule } = await load('dist/src/app.module.js');
-const { configureApp } = await load('dist/src/app.setup.js');
-
-const app = await NestFactory.create(AppModule, { bodyParser: false, logger: ['error'] });
-configureApp(app);
-await app.listen(0);
-const base = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+service.on('exit', (code) => {
+  if (code !== 0 && code !== null) {
+    console.error(`the service process exited with ${code}`);
+    process.exit(1);
+  }
+});
+/** One request to the service process and its answer (`started`, `measured`). */
+function ask(message) {
+  return new Promise((done) => {
+    service.once('message', done);
+    service.send(message);
+  });
+}
+const { url: base } = await new Promise((done) => service.once('message', done));
 
 async function call(method, path, token, body, contentType = 'application/json') {
   const res = await fetch(`${base}${path}`, {
@@ -94,26 +128,16 @@ const supplier = json(
 );
 await call('POST', `/v1/suppliers/${supplier.id}/members`, token, { user_id: me.id });
 
-const histogram = monitorEventLoopDelay({ resolution: 10 });
-histogram.enable();
+/** The service's longest loop delay (and GC pause) while `work` runs. */
 async function maxDelay(work) {
   await new Promise((done) => setTimeout(done, 50));
-  histogram.reset();
-  // A second, independent witness: the longest gap between 5 ms interval ticks.
-  let last = performance.now();
-  let gap = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    gap = Math.max(gap, now - last - 5);
-    last = now;
-  }, 5);
+  await ask('start');
   const started = performance.now();
   const result = await work();
   const elapsed = performance.now() - started;
   await new Promise((done) => setTimeout(done, 20));
-  clearInterval(ticker);
-  const maxMs = Math.max(histogram.max / 1e6, gap);
-  return { result, maxMs, p99Ms: histogram.percentile(99) / 1e6, elapsed };
+  const measured = await ask('stop');
+  return { result, ...measured, elapsed };
 }
 
 /**
@@ -166,19 +190,24 @@ try {
       'model JSON MB': (body.length / 1024 / 1024).toFixed(1),
       'idle control: max loop delay ms': control.maxMs.toFixed(1),
       'upload: max loop delay ms': upload.maxMs.toFixed(1),
+      'upload: longest GC ms': upload.gcMs.toFixed(1),
       'upload: p99 ms': upload.p99Ms.toFixed(1),
       'upload ms': upload.elapsed.toFixed(0),
       'cache-miss preview: max loop delay ms': miss.maxMs.toFixed(1),
       'cache-miss preview ms': miss.elapsed.toFixed(0),
       [`${WARM_PREVIEWS} warm previews: max loop delay ms`]: warm.maxMs.toFixed(1),
+      'warm previews: longest GC ms': warm.gcMs.toFixed(1),
       'warm preview ms (mean)': (warm.elapsed / WARM_PREVIEWS).toFixed(1),
     });
   }
 } finally {
-  histogram.disable();
-  await app.close();
+  service.kill('SIGTERM');
+  await new Promise((done) => service.once('exit', done));
+  await pg?.drop();
   rmSync(work, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 }
-console.log(`event-loop benchmark: ${root}, node ${process.version}`);
+console.log(
+  `event-loop benchmark: ${root}, ${database}, node ${process.version}, NODE_OPTIONS=${process.env.NODE_OPTIONS ?? ''}`,
+);
 console.table(rows);

@@ -16,7 +16,9 @@
  * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS, else the
  * NODE_OPTIONS of the checkout's Dockerfile, as the image runs it);
  * --json <file> (the rows, for comparing runs); --detail adds the compact view without
- * compression and the full view with gzip.
+ * compression and the full view with gzip; --model <model.json|yaml> --answers <answers.json>
+ * adds that model (e.g. a real one) to the sizes, previewed with those answers; --no-default
+ * leaves out GET /v1/carts/default.
  *
  * Scenarios: GET /v1/carts/default against a floor with the same JWT check and the two
  * indexed reads; POST /v1/carts/preview (full view, no compression) against a floor that
@@ -46,9 +48,14 @@ const quick = flag('quick');
 const detail = flag('detail');
 const root = resolve(option('root', repo));
 const databases = option('db', quick ? 'sqlite' : 'sqlite,postgres').split(',');
-const sizes = option('sizes', quick ? 'window,1000' : 'window,1000,5000')
-  .split(',')
-  .filter(Boolean);
+const customModel = option('model', undefined);
+const customAnswers = option('answers', undefined);
+const sizes = [
+  ...option('sizes', quick ? 'window,1000' : 'window,1000,5000')
+    .split(',')
+    .filter(Boolean),
+  ...(customModel === undefined ? [] : ['custom']),
+];
 const duration = Number(option('duration', quick ? 2 : 5));
 const rounds = Number(option('rounds', quick ? 1 : 2));
 const connections = Number(option('connections', 4));
@@ -352,27 +359,43 @@ async function benchDatabase(database) {
       });
     await newDefaultCart();
 
-    // GET /v1/carts/default beside the floor doing the same check and reads.
-    const defaultFloor = await startFloor({
-      mode: 'default',
-      jwtSecret: JWT.secret,
-      jwtIssuer: JWT.issuer,
-      jwtAudience: JWT.audience,
-      ...(pg ? { databaseUrl: pg.url } : { sqliteFile: join(dataDir, 'configurator.sqlite') }),
-    });
-    floors.push(defaultFloor);
-    const getDefault = { method: 'GET', path: '/v1/carts/default', headers: auth };
-    const [fromService, fromFloor] = await Promise.all(
-      [base, defaultFloor.base].map((at) => call(at, 'GET', getDefault.path, { token })),
-    );
-    if (!isDeepStrictEqual(JSON.parse(fromService.text), JSON.parse(fromFloor.text)))
-      throw new Error(`the floor answers otherwise: ${fromService.text} / ${fromFloor.text}`);
-    const [floorGet, serviceGet] = await measure([
-      { name: 'floor', base: defaultFloor.base, pid: defaultFloor.child.pid, request: getDefault },
-      { name: 'service', base, pid, request: getDefault },
-    ]);
-    row(database, 'GET /v1/carts/default', 'node:http floor', floorGet);
-    row(database, 'GET /v1/carts/default', 'service', serviceGet, floorGet, 'throughput', '≥ 0.40');
+    // --no-default: previews only (e.g. against a checkout whose schema the floor does not know).
+    if (!flag('no-default')) {
+      // GET /v1/carts/default beside the floor doing the same check and reads.
+      const defaultFloor = await startFloor({
+        mode: 'default',
+        jwtSecret: JWT.secret,
+        jwtIssuer: JWT.issuer,
+        jwtAudience: JWT.audience,
+        ...(pg ? { databaseUrl: pg.url } : { sqliteFile: join(dataDir, 'configurator.sqlite') }),
+      });
+      floors.push(defaultFloor);
+      const getDefault = { method: 'GET', path: '/v1/carts/default', headers: auth };
+      const [fromService, fromFloor] = await Promise.all(
+        [base, defaultFloor.base].map((at) => call(at, 'GET', getDefault.path, { token })),
+      );
+      if (!isDeepStrictEqual(JSON.parse(fromService.text), JSON.parse(fromFloor.text)))
+        throw new Error(`the floor answers otherwise: ${fromService.text} / ${fromFloor.text}`);
+      const [floorGet, serviceGet] = await measure([
+        {
+          name: 'floor',
+          base: defaultFloor.base,
+          pid: defaultFloor.child.pid,
+          request: getDefault,
+        },
+        { name: 'service', base, pid, request: getDefault },
+      ]);
+      row(database, 'GET /v1/carts/default', 'node:http floor', floorGet);
+      row(
+        database,
+        'GET /v1/carts/default',
+        'service',
+        serviceGet,
+        floorGet,
+        'throughput',
+        '≥ 0.40',
+      );
+    }
 
     for (const size of sizes) {
       let model;
@@ -380,6 +403,9 @@ async function benchDatabase(database) {
       if (size === 'window') {
         model = readFileSync(join(repo, 'examples', 'window.yaml'), 'utf8');
         answers = WINDOW_ANSWERS;
+      } else if (size === 'custom') {
+        model = readFileSync(resolve(customModel), 'utf8');
+        answers = JSON.parse(readFileSync(resolve(customAnswers), 'utf8'));
       } else {
         const generated = generateModel(Number(size));
         generated.model.general = { ...generated.model.general, code: `bench-${size}` };
@@ -390,7 +416,10 @@ async function benchDatabase(database) {
         method: 'POST',
         headers: {
           ...auth,
-          'Content-Type': size === 'window' ? 'application/yaml' : 'application/json',
+          'Content-Type':
+            size === 'window' || (size === 'custom' && /\.ya?ml$/.test(customModel))
+              ? 'application/yaml'
+              : 'application/json',
         },
         body: model,
       });
@@ -433,7 +462,12 @@ async function benchDatabase(database) {
         compact.headers.get('content-encoding') === 'gzip' &&
         JSON.parse(compact.text).data.questions.every((q) => q.label === undefined);
 
-      const label = size === 'window' ? 'window.yaml' : `${size} questions`;
+      const label =
+        size === 'window'
+          ? 'window.yaml'
+          : size === 'custom'
+            ? (customModel.split('/').pop() ?? customModel)
+            : `${size} questions`;
       const targets = [
         { name: 'floor', base: sendFloor.base, pid: sendFloor.child.pid, request: preview },
         { name: 'preview', base, pid, request: preview },

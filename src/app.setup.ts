@@ -3,7 +3,8 @@ import { constants as zlibConstants } from 'node:zlib';
 import compression from 'compression';
 import helmet from 'helmet';
 import { corsOptions, noStoreForApi } from './common/http/cross-origin.js';
-import { readOnlyEtag } from './common/http/read-etag.js';
+import { type EtagFunction, readOnlyEtag } from './common/http/read-etag.js';
+import { acceptJsonBytes } from './common/http/json-bytes.js';
 import { jsonBodyParser } from './common/http/json-body.middleware.js';
 import { AppConfig } from './config/app-config.js';
 import { closeConnectionsWhileDraining } from './lifecycle/graceful-shutdown.js';
@@ -34,10 +35,17 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // X-Forwarded-For counts only from the configured proxies (TRUSTED_PROXIES), else not at all.
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   app.disable('x-powered-by');
-  // ETags on GET/HEAD answers only (a POST answer is never revalidated; hashing it costs).
-  app.set(
+  const expressApp = app.getHttpAdapter().getInstance();
+  // The envelope interceptor serializes answers itself, in slices (common/event-loop).
+  acceptJsonBytes(expressApp);
+  // ETags on GET/HEAD answers only (a POST answer is never revalidated; hashing it costs):
+  // express's own weak ETag function (its default), wrapped. Nest's app.get is its
+  // container's, so the setting is read from the express instance.
+  expressApp.set('etag', 'weak');
+  const weakEtag = expressApp.get('etag fn') as EtagFunction;
+  expressApp.set(
     'etag',
-    readOnlyEtag(() => requestContext.getStore()?.request.method),
+    readOnlyEtag(weakEtag, () => requestContext.getStore()?.request.method),
   );
   app.use(requestLogging(app.get(AppLogger).pino));
   app.use(closeConnectionsWhileDraining(app.get(ShutdownState)));

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { CompanyFact } from './company-visibility.js';
 
 /** A model as configuring needs it: its owner, and its current version. */
 export interface ConfigurableModel {
@@ -9,11 +10,17 @@ export interface ConfigurableModel {
   versionNumber: number;
 }
 
+/** The EXISTS that reads each company fact (`:companyId`, `:userId`). */
+const COMPANY_FACT_SQL: Record<CompanyFact, string> = {
+  companyExists: 'EXISTS (SELECT 1 FROM companies c WHERE c.id = :companyId)',
+  member:
+    'EXISTS (SELECT 1 FROM company_members cm WHERE cm.company_id = :companyId AND cm.user_id = :userId)',
+};
+
 /** Everything requireConfigurable decides on, read at once. */
 export interface ConfigurationFacts {
-  companyExists: boolean;
-  /** The user is a member of the company. */
-  member: boolean;
+  /** The asked company fact holds (true when none was asked: the caller decided already). */
+  companyVisible: boolean;
   /** The model; null when there is none. */
   model: ConfigurableModel | null;
   /** The model's supplier is linked to the company. */
@@ -66,36 +73,34 @@ export class AccessRepository {
   }
 
   /**
-   * The facts of configuring `modelId` for `companyId` as `userId`, in one query: the
-   * model row (id, supplier, current version; the only columns read) and three indexed
-   * EXISTS. No model: every fact false.
+   * The facts of configuring `modelId` for `companyId`, in one query: the model row (id,
+   * supplier, current version; the only columns read), whether its supplier is linked to
+   * the company, and the company fact the caller's visibility rests on (`fact`, for
+   * `userId`; none for an intent token, whose company is known), each an indexed EXISTS.
+   * No model: every fact false.
    */
   async configuration(
     companyId: number,
     modelId: number,
     userId: number,
+    fact: CompanyFact | null,
   ): Promise<ConfigurationFacts> {
-    const row = await this.dataSource
+    const query = this.dataSource
       .createQueryBuilder()
       .select('m.id', 'id')
       .addSelect('m.supplier_id', 'supplierId')
       .addSelect('m.version_number', 'versionNumber')
-      .addSelect('EXISTS (SELECT 1 FROM companies c WHERE c.id = :companyId)', 'companyExists')
-      .addSelect(
-        'EXISTS (SELECT 1 FROM company_members cm WHERE cm.company_id = :companyId AND cm.user_id = :userId)',
-        'member',
-      )
       .addSelect(
         'EXISTS (SELECT 1 FROM company_suppliers cs WHERE cs.company_id = :companyId AND cs.supplier_id = m.supplier_id)',
         'linked',
       )
       .from('models', 'm')
-      .where('m.id = :modelId', { modelId, companyId, userId })
-      .getRawOne<Record<string, unknown>>();
-    if (!row) return { companyExists: false, member: false, model: null, linked: false };
+      .where('m.id = :modelId', { modelId, companyId, userId });
+    if (fact !== null) query.addSelect(COMPANY_FACT_SQL[fact], 'companyVisible');
+    const row = await query.getRawOne<Record<string, unknown>>();
+    if (!row) return { companyVisible: false, model: null, linked: false };
     return {
-      companyExists: truthy(row.companyExists),
-      member: truthy(row.member),
+      companyVisible: fact === null || truthy(row.companyVisible),
       model: {
         id: Number(row.id),
         supplierId: Number(row.supplierId),

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, type Problem } from '../common/errors/api-error.js';
 import { isAdmin, type Principal } from '../principal/principal.js';
 import { AccessRepository, type ConfigurableModel } from './access.repository.js';
+import { companyVisibility } from './company-visibility.js';
 import { RememberedFacts } from './remembered-facts.js';
 
 /** What the model rules need of a model row. */
@@ -109,12 +110,11 @@ export class AccessService {
 
   /** A company the caller may see: admin, member, or the intent token's own company. */
   async canSeeCompany(principal: Principal, companyId: number): Promise<boolean> {
-    // The intent token's row references its company (foreign key), and its strategy has
-    // checked that the user may act for it: no query needed.
-    if (principal.via === 'intent') return principal.companyId === companyId;
-    if (isAdmin(principal)) return this.facts.companyExists(principal, companyId);
-    // A membership row implies the company exists (foreign key).
-    return this.facts.isCompanyMember(principal, companyId);
+    const rule = companyVisibility(principal, companyId);
+    if (typeof rule === 'boolean') return rule;
+    return rule === 'companyExists'
+      ? this.facts.companyExists(principal, companyId)
+      : this.facts.isCompanyMember(principal, companyId);
   }
 
   /** The company is visible to the caller, or 404 exactly as if it did not exist. */
@@ -252,14 +252,19 @@ export class AccessService {
     companyId: number,
     modelId: number,
   ): Promise<ConfigurableModel> {
-    const facts = await this.repository.configuration(companyId, modelId, principal.userId);
-    const seesCompany =
-      principal.via === 'intent'
-        ? principal.companyId === companyId
-        : isAdmin(principal)
-          ? facts.companyExists
-          : facts.member;
-    if (!seesCompany || !facts.model || !facts.linked) {
+    const rule = companyVisibility(principal, companyId);
+    // Only the company fact the rule reads is queried; an intent token's own company is
+    // known, and another company needs no query at all.
+    const facts =
+      rule === false
+        ? null
+        : await this.repository.configuration(
+            companyId,
+            modelId,
+            principal.userId,
+            rule === true ? null : rule,
+          );
+    if (!facts?.companyVisible || !facts.model || !facts.linked) {
       throw ApiError.forbidden('The company or the model is not accessible', [
         { code: 'not_accessible', message: 'You may not configure this model for this company' },
       ]);

@@ -5,6 +5,7 @@ import { UsersService } from '../users/users.service.js';
 import type { LoginResultDto } from './dto/login-result.dto.js';
 import { LoginThrottle } from './login-throttle.service.js';
 import { SessionsService } from './sessions.service.js';
+import { normalizeEmail } from '../common/validation/email-address.js';
 
 const BAD_CREDENTIALS = 'Wrong email or password';
 
@@ -19,7 +20,7 @@ export class AuthService {
 
   /** Same status, body and work for an unknown email and a wrong password. */
   async login(email: string, password: string, clientIp: string): Promise<LoginResultDto> {
-    const normalizedEmail = email.trim().toLowerCase();
+    const normalizedEmail = normalizeEmail(email);
     await this.throttle.check(clientIp, normalizedEmail);
     const user = await this.users.verifyCredentials(normalizedEmail, password);
     if (!user) {

@@ -74,16 +74,10 @@ export class SessionsService {
   }
 
   /**
-   * An access JWT counts only while its session is live, so that logout and reuse
-   * detection end it at once rather than when it expires.
-   */
-  async authenticateAccess(claims: JwtClaims): Promise<boolean> {
-    return (await this.userOfAccess(claims)) !== null;
-  }
-
-  /**
    * The user of an access JWT whose session is live (null otherwise), read with the
-   * session in one query: the access-token strategy makes its Principal from it.
+   * session in one query: the access-token strategy makes its Principal from it. An access
+   * JWT counts only while its session is live, so that logout and reuse detection end it
+   * at once rather than when it expires.
    */
   async userOfAccess(claims: JwtClaims): Promise<UserIdentity | null> {
     if (claims.typ !== TOKEN_TYPES.access || !claims.fam) return null;

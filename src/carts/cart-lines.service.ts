@@ -2,7 +2,13 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
 import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
-import { evaluateConfiguration, type Evaluation } from '../engine/index.js';
+import {
+  evaluateConfigurationInSlices,
+  type CompiledModel,
+  type Evaluation,
+  type EvaluationRequest,
+  type Slicing,
+} from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { companyAssetUrl } from '../models/asset-urls.js';
 import { ModelsService } from '../models/models.service.js';
@@ -14,6 +20,7 @@ import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.j
 import type { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
 import type { CompactAddedCartLineDto, CompactPreviewLineDto } from './dto/compact-line.dto.js';
 import { lineInView, type LineView } from './compact-line.js';
+import { slicingOf } from '../common/event-loop/slices.js';
 
 /** The `line` column of a compactly stored row: nothing the model version can recompute. */
 const COMPACT_LINE: Record<string, unknown> = {};
@@ -36,6 +43,9 @@ interface Configured {
  */
 @Injectable()
 export class CartLinesService {
+  /** Evaluations pause for the event loop every EVENT_LOOP_SLICE_MS (large models). */
+  private readonly slicing: Slicing;
+
   constructor(
     private readonly carts: CartRepository,
     private readonly defaults: DefaultCarts,
@@ -43,7 +53,9 @@ export class CartLinesService {
     private readonly access: AccessService,
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
-  ) {}
+  ) {
+    this.slicing = slicingOf(config.eventLoopSliceMs);
+  }
 
   /** POST /v1/carts: an invalid configuration answers 401 (seed contract) and stores nothing. */
   async add(
@@ -130,7 +142,7 @@ export class CartLinesService {
     if (Object.keys(row.line).length > 0) return row.line;
     // By the row's ids: a cached version costs no query (the model row is not needed).
     const compiled = await this.models.compiledVersion(row.modelId, row.versionNumber);
-    const evaluation = evaluateConfiguration(compiled, {
+    const evaluation = await this.evaluate(compiled, {
       modelId: row.modelId,
       versionNumber: row.versionNumber,
       questions: row.answers,
@@ -150,7 +162,7 @@ export class CartLinesService {
     );
     const compiled = await this.models.compiledVersion(model.id, model.versionNumber);
     const started = performance.now();
-    const evaluation = evaluateConfiguration(compiled, {
+    const evaluation = await this.evaluate(compiled, {
       modelId: model.id,
       versionNumber: model.versionNumber,
       questions: input.questions,
@@ -163,5 +175,9 @@ export class CartLinesService {
       evaluation.valid ? 'valid' : 'invalid',
     );
     return { modelId: model.id, versionNumber: model.versionNumber, evaluation };
+  }
+
+  private evaluate(compiled: CompiledModel, request: EvaluationRequest): Promise<Evaluation> {
+    return evaluateConfigurationInSlices(compiled, request, this.slicing);
   }
 }

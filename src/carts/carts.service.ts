@@ -15,6 +15,13 @@ import { lineInView } from './compact-line.js';
 import { CartDto } from './dto/cart.dto.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
 
+type FullLinesQuery = CartLinesQueryDto & { view: 'full' };
+
+/** The cart a line removal answers: its first page of lines, in the full view. */
+const FULL_FIRST_PAGE: FullLinesQuery = Object.freeze(
+  Object.assign(new CartLinesQueryDto(), { view: 'full' as const }),
+);
+
 /**
  * The cart routes. Carts are personal: only their user sees them, admins included. An
  * intent token acts as its user but sees only the carts recorded with its company.
@@ -66,7 +73,7 @@ export class CartsService {
     query: CartLinesQueryDto,
   ): Promise<PagedObject<CartDetailDto | CompactCartDetailDto>> {
     const cart = await this.defaults.getVisible(principal, cartId);
-    return this.detail(cart, query, (line) => lineInView(line, query.view));
+    return this.detail(cart, query);
   }
 
   /** Removes one line of a visible cart (404 for a line not in it); answers the cart left. */
@@ -81,17 +88,27 @@ export class CartsService {
         cartNotFound('Cart line not found', 'line_id'),
       ]);
     }
-    return this.detail(cart, new CartLinesQueryDto(), (line) => line);
+    return this.detail(cart, FULL_FIRST_PAGE);
   }
 
-  private async detail<L>(
+  /** One page of the cart's lines in the query's view (full lines for a `full` query). */
+  private async detail(
     cart: CartEntity,
-    query: PageQueryDto,
-    view: (line: CartLineDto) => L,
-  ): Promise<PagedObject<Omit<CartDetailDto, 'lines'> & { lines: L[] }>> {
+    query: FullLinesQuery,
+  ): Promise<PagedObject<CartDetailDto>>;
+  private async detail(
+    cart: CartEntity,
+    query: CartLinesQueryDto,
+  ): Promise<PagedObject<CartDetailDto | CompactCartDetailDto>>;
+  private async detail(
+    cart: CartEntity,
+    query: CartLinesQueryDto,
+  ): Promise<PagedObject<CartDetailDto | CompactCartDetailDto>> {
     const [rows, total] = await this.carts.pageOfLines(cart.id, query.offset, query.per_page);
     const lines = await Promise.all(
-      rows.map(async (row) => view(CartLineDto.from(row, await this.lines.lineView(row)))),
+      rows.map(async (row) =>
+        lineInView(CartLineDto.from(row, await this.lines.lineView(row)), query.view),
+      ),
     );
     const detail = CartDetailDto.withLines(cart, await this.carts.pricesOf(cart.id), lines);
     return new PagedObject(detail, query.page, query.per_page, total);

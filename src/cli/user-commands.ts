@@ -7,6 +7,7 @@ import type { UserEntity } from '../users/user.entity.js';
 import type { UserRepository } from '../users/user.repository.js';
 import { CliError, usageError } from './cli-error.js';
 import type { CliServices } from './services.js';
+import { normalizeEmail } from '../common/validation/email-address.js';
 
 export interface NewUser {
   email: string;
@@ -71,7 +72,7 @@ export async function findUser(users: UserRepository, ref: string): Promise<User
   const byId = /^\d+$/.test(trimmed);
   const user = byId
     ? await users.findById(Number(trimmed))
-    : await users.findByEmail(trimmed.toLowerCase());
+    : await users.findByEmail(normalizeEmail(trimmed));
   if (!user) throw new CliError(`No user with ${byId ? 'id' : 'email'} ${trimmed}`);
   return user;
 }

@@ -9,6 +9,7 @@ import { MembershipsService } from '../memberships/memberships.service.js';
 import type { Principal } from '../principal/principal.js';
 import { CompanyRepository } from './company.repository.js';
 import { CompanyDto, type CreateCompanyDto } from './dto/company.dto.js';
+import { normalizeEmail } from '../common/validation/email-address.js';
 
 const companiesNotFound = () => ApiError.notFound('Companies not found');
 
@@ -26,7 +27,7 @@ export class CompaniesService {
     try {
       const company = await this.companies.createWithMember(
         {
-          email: input.email.toLowerCase(),
+          email: normalizeEmail(input.email),
           name: input.name,
           vatNumber: input.vat_number,
           cocNumber: input.coc_number,

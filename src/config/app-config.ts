@@ -54,6 +54,11 @@ export class AppConfig {
   readonly logFormat: 'json' | 'pretty';
   /** Browser origins allowed to call the API (CORS); empty: no cross-origin access. */
   readonly corsOrigins: string[];
+  /**
+   * How long a large evaluation or answer serialization runs before it gives the event
+   * loop its turn (EVENT_LOOP_SLICE_MS); see docs/ENGINE.md "Evaluating in slices".
+   */
+  readonly eventLoopSliceMs: number;
   /** How long SIGTERM waits for requests already received before closing anyway. */
   readonly shutdownTimeoutMs: number;
 
@@ -153,6 +158,7 @@ export class AppConfig {
     this.logFormat = read.oneOf('LOG_FORMAT', ['json', 'pretty'] as const, 'json');
     this.corsOrigins = read.origins('CORS_ORIGINS');
     this.shutdownTimeoutMs = read.int('SHUTDOWN_TIMEOUT', 25, 0, 3600) * 1000;
+    this.eventLoopSliceMs = read.int('EVENT_LOOP_SLICE_MS', 10, 1, 1000);
 
     if (problems.length > 0) {
       throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

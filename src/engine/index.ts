@@ -12,7 +12,8 @@ export {
   serializeConsistency,
   storedEngineVersion,
 } from './consistency/serialize.js';
-export { evaluateConfiguration } from './evaluate/evaluate.js';
+export { evaluateConfiguration, evaluateConfigurationInSlices } from './evaluate/evaluate.js';
+export { runInSlices, type Slicing } from './slices.js';
 export {
   describeModel,
   type DescribedOption,

@@ -93,8 +93,11 @@ export class MinorSum {
 
   constructor(private readonly scale: number) {}
 
-  /** `minor` is `minorUnits(value, scale)` (NaN when unknown or unsafe). */
-  add(minor: number, value: Money): void {
+  /**
+   * `minor` is `minorUnits(value, scale)` (NaN when unknown or unsafe); `value` may be its
+   * exact text, read only if the sum leaves safe integers.
+   */
+  add(minor: number, value: Money | string): void {
     if (this.exact === undefined) {
       const sum = this.minor + minor;
       if (Number.isSafeInteger(sum)) {
@@ -103,7 +106,7 @@ export class MinorSum {
       }
       this.exact = this.fromMinor();
     }
-    this.exact = this.exact.plus(value);
+    this.exact = this.exact.plus(typeof value === 'string' ? new Money(value) : value);
   }
 
   get total(): Money {

@@ -6,6 +6,7 @@ import type { Principal } from '../principal/principal.js';
 import { InvitationDto, type InvitationSentDto } from './dto/invitation.dto.js';
 import { InvitationRepository } from './invitation.repository.js';
 import { MembershipsService } from './memberships.service.js';
+import { normalizeEmail } from '../common/validation/email-address.js';
 
 /**
  * Company invitations by email, with no account oracle: inviting never looks the email
@@ -23,7 +24,7 @@ export class InvitationsService {
   async invite(principal: Principal, companyId: number, email: string): Promise<InvitationSentDto> {
     // Whoever sees the company may invite (admins, its members); else 404.
     await this.access.requireCompany(principal, companyId);
-    const normalized = email.trim().toLowerCase();
+    const normalized = normalizeEmail(email);
     await this.invitations.upsert(companyId, normalized, principal.userId);
     return { company_id: companyId, email: normalized };
   }

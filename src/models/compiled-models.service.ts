@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { HttpStatus, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Piscina } from 'piscina';
 import { ApiError } from '../common/errors/api-error.js';
@@ -8,12 +7,14 @@ import { AppConfig } from '../config/app-config.js';
 import {
   CompiledModelCache,
   reviveSteps,
+  runInSlices,
   type CompiledModel,
   type ImportedModel,
   type ModelAsset,
   type ModelSourceFormat,
-  type RevivedModel,
+  type Slicing,
 } from '../engine/index.js';
+import { slicingOf } from '../common/event-loop/slices.js';
 import type {
   BuildOutcome,
   BuildTask,
@@ -45,8 +46,6 @@ export interface LoadedImports {
   assets: Map<string, ModelAsset>;
 }
 
-/** Main-thread time one revive slice may take before yielding to the event loop. */
-const SLICE_MS = 8;
 const RETRY_AFTER_SECONDS = '5';
 /** MODEL_FORMAT.md "Limits": the compile budget. */
 const COMPILE_TIMEOUT_MS = 30_000;
@@ -78,7 +77,11 @@ export class CompiledModels implements OnModuleDestroy {
   private inFlight = 0;
   private readonly capacity: number;
 
+  /** A compiled model is revived on this thread in slices (EVENT_LOOP_SLICE_MS). */
+  private readonly slicing: Slicing;
+
   constructor(private readonly config: AppConfig) {
+    this.slicing = slicingOf(config.eventLoopSliceMs);
     this.capacity = config.compileWorkers + config.compileQueueSize;
     this.cache = new CompiledModelCache(
       config.compiledModelCacheSize,
@@ -132,7 +135,7 @@ export class CompiledModels implements OnModuleDestroy {
     }
     if (outcome.kind === 'refused') throw refusalError(outcome);
     if (outcome.kind !== 'built') throw new Error('the compile worker asked for imports twice');
-    const revived = await revive(outcome.compiled);
+    const revived = await runInSlices(reviveSteps(outcome.compiled), this.slicing);
     const assets = new Map(outcome.assets.map(([path, asset]) => [path, toAsset(asset)]));
     for (const [path, asset] of imported?.assets ?? [])
       if (!assets.has(path)) assets.set(path, asset);
@@ -198,7 +201,7 @@ export class CompiledModels implements OnModuleDestroy {
     const outcome = (await this.submit(task)) as CompileOutcome;
     // Stored definitions compiled at upload; failing now means the engine changed.
     if (outcome.kind === 'refused') throw new Error(`Stored model ${key} no longer compiles`);
-    const revived = await revive(outcome.compiled);
+    const revived = await runInSlices(reviveSteps(outcome.compiled), this.slicing);
     this.cache.set(key, revived.model, {
       bytes: revived.bytes,
       group: String(modelId),
@@ -240,20 +243,6 @@ export class CompiledModels implements OnModuleDestroy {
 }
 
 const cacheKey = (modelId: number, versionNumber: number) => `${modelId}:${versionNumber}`;
-
-/** Revives a transferable model, yielding to the event loop every SLICE_MS. */
-async function revive(bytes: Uint8Array): Promise<RevivedModel> {
-  const steps = reviveSteps(bytes);
-  let sliceStart = performance.now();
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() - sliceStart >= SLICE_MS) {
-      await yieldToLoop();
-      sliceStart = performance.now();
-    }
-  }
-}
 
 /** 503: every compiler busy and the queue full. */
 function busy(): ApiError {

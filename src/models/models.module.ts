@@ -13,7 +13,7 @@ import { SupplierModelsController } from './supplier-models.controller.js';
 /**
  * Models: upload (JSON, YAML, zip), immutable versions, the edit lock, assets, and the
  * compiled models the cart lines evaluate against (CompiledModels: worker pool and cache,
- * reached through ModelsService.loadCompiled).
+ * reached through ModelsService.compiledVersion and compiledFor).
  */
 @Module({
   controllers: [SupplierModelsController, ModelsController, CompanyModelsController],

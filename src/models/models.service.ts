@@ -132,18 +132,12 @@ export class ModelsService {
   }
 
   /**
-   * A version (default: the current one) compiled, from the cache when it is there; a
-   * miss loads the stored definition and compiles it once, in a worker (CompiledModels).
-   * No access check: callers decide who may use the model.
+   * The model's current version compiled, from the cache when it is there; a miss loads
+   * the stored definition and compiles it once, in a worker (CompiledModels). No access
+   * check: callers decide who may use the model.
    */
-  async loadCompiled(modelId: number, versionNumber?: number): Promise<LoadedModel> {
-    const model = await this.models.findById(modelId);
-    if (!model) throw ApiError.notFound('No model found');
-    return this.compiledFor(model, versionNumber);
-  }
-
-  /** As loadCompiled, for a model row the caller already has. */
-  async compiledFor(model: ModelEntity, versionNumber = model.versionNumber): Promise<LoadedModel> {
+  async compiledFor(model: ModelEntity): Promise<LoadedModel> {
+    const versionNumber = model.versionNumber;
     return { model, versionNumber, compiled: await this.compiledVersion(model.id, versionNumber) };
   }
 

@@ -9,6 +9,7 @@ import { MembershipsService } from '../memberships/memberships.service.js';
 import type { Principal } from '../principal/principal.js';
 import { CompanySupplierDto, SupplierDto, type CreateSupplierDto } from './dto/supplier.dto.js';
 import { SupplierRepository } from './supplier.repository.js';
+import { normalizeEmail } from '../common/validation/email-address.js';
 
 const noSuchSupplier = (path?: string) =>
   ApiError.notFound('The supplier does not exist', [
@@ -34,7 +35,7 @@ export class SuppliersService {
     try {
       const supplier = await this.suppliers.createLinked(
         {
-          email: input.email.toLowerCase(),
+          email: normalizeEmail(input.email),
           name: input.name,
           website: input.website,
           contactPerson: input.contact_person ?? null,

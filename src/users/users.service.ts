@@ -9,6 +9,7 @@ import { UserDto, type CreateUserDto } from './dto/user.dto.js';
 import { PasswordService } from './password.service.js';
 import { UserRepository, type UserIdentity } from './user.repository.js';
 import type { UserEntity } from './user.entity.js';
+import { normalizeEmail } from '../common/validation/email-address.js';
 
 export type NewUserInput = CreateUserDto & { role?: UserRole };
 export type { UserIdentity };
@@ -30,7 +31,7 @@ export class UsersService implements OnApplicationBootstrap {
   async onApplicationBootstrap(): Promise<void> {
     const admin = this.config.admin;
     if (!admin) return;
-    if (await this.users.existsByEmail(admin.email.toLowerCase())) return;
+    if (await this.users.existsByEmail(normalizeEmail(admin.email))) return;
     await this.insert({ email: admin.email, password: admin.password, role: 'admin' }).catch(
       (error) => {
         // Another instance starting at the same moment may have created it.
@@ -144,7 +145,7 @@ export class UsersService implements OnApplicationBootstrap {
   private async insert(input: NewUserInput): Promise<UserEntity> {
     try {
       return await this.users.insert({
-        email: input.email.trim().toLowerCase(),
+        email: normalizeEmail(input.email),
         name: input.name ?? null,
         role: input.role ?? 'member',
         passwordHash: await this.passwords.hash(input.password),

@@ -746,7 +746,10 @@ export interface components {
             expires_in: number;
         };
         LoginDto: {
-            /** @example admin@example.com */
+            /**
+             * Format: email
+             * @example admin@example.com
+             */
             email: string;
             /**
              * Format: password
@@ -798,7 +801,10 @@ export interface components {
             disabled?: boolean;
         };
         CreateUserDto: {
-            /** @example dealer@example.com */
+            /**
+             * Format: email
+             * @example dealer@example.com
+             */
             email: string;
             /**
              * Format: password
@@ -926,7 +932,10 @@ export interface components {
             created_at: string;
         };
         CreateCompanyDto: {
-            /** @example purchasing@dealer-two.example */
+            /**
+             * Format: email
+             * @example purchasing@dealer-two.example
+             */
             email: string;
             /** @example Second Dealer BV */
             name: string;
@@ -974,7 +983,10 @@ export interface components {
             email: string;
         };
         InviteDto: {
-            /** @example colleague@example.com */
+            /**
+             * Format: email
+             * @example colleague@example.com
+             */
             email: string;
         };
         InvitationDto: {
@@ -1004,6 +1016,7 @@ export interface components {
         };
         CreateSupplierDto: {
             /**
+             * Format: email
              * @description Unique
              * @example sales@maker.example
              */

@@ -37,6 +37,13 @@ describe('auth: login, users, envelope', () => {
     );
   });
 
+  it('takes the email as any DTO does: trimmed, any case (EmailAddress)', async () => {
+    const res = await ctx.http
+      .post('/v1/login')
+      .send({ email: `  ${ADMIN_EMAIL.toUpperCase()} `, password: ADMIN_PASSWORD });
+    expectEnvelope(res, 201);
+  });
+
   it('answers 403 alike for an unknown email and a wrong password', async () => {
     const unknown = await ctx.http
       .post('/v1/login')

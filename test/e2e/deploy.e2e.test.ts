@@ -137,6 +137,29 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
     }
   });
 
+  it('keeps the compiled-model cache and a compile worker within the pod memory limit', () => {
+    const deployment = k8s('deployment.yaml');
+    const limit = get(
+      deployment,
+      'spec',
+      'template',
+      'spec',
+      'containers',
+      0,
+      'resources',
+      'limits',
+      'memory',
+    );
+    const mebibytes = /^(\d+)Mi$/.exec(String(limit));
+    expect(mebibytes, `memory limit ${String(limit)}`).not.toBeNull();
+    const limitBytes = Number(mebibytes?.[1]) * 1024 * 1024;
+    const settings = k8s('configmap.yaml').data as Record<string, string>;
+    const config = new AppConfig({ ...settings, JWT_SECRET: 'x'.repeat(32) });
+    const bounded = config.compiledModelCacheBytes + config.compileWorkerHeapMb * 1024 * 1024;
+    // The rest (the service's own heap, code, buffers) needs ~150 MB.
+    expect(bounded + 150 * 1024 * 1024).toBeLessThanOrEqual(limitBytes);
+  });
+
   it('points the Service, PodDisruptionBudget and autoscaler at the Deployment', () => {
     const deployment = k8s('deployment.yaml');
     const podLabels = get(deployment, 'spec', 'template', 'metadata', 'labels') as Record<

@@ -73,9 +73,8 @@ describe('models: reading, versions, the edit lock, assets', () => {
       const detail = expectEnvelope(await get(url(), world.companyMember.token), 200);
       expect((detail.data as TestModel).general.name).toBe('Version two');
       const service = ctx.app.get(ModelsService);
-      const pinned = await service.loadCompiled(model.id, 1);
-      expect(pinned.compiled.general.name).toBe('Version one');
-      expect((await service.loadCompiled(model.id)).versionNumber).toBe(2);
+      expect((await service.compiledVersion(model.id, 1)).general.name).toBe('Version one');
+      expect((await service.compiledVersion(model.id, 2)).general.name).toBe('Version two');
     });
 
     it('honours If-Match: the current version passes (quoted or weak), a stale one is 409', async () => {

@@ -1,11 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { EmailAddress } from '../../common/validation/email-address.js';
 import { MAX_PASSWORD_LENGTH } from '../../users/password.service.js';
 
 export class LoginDto {
-  @ApiProperty({ example: 'admin@example.com' })
-  @IsEmail()
-  @MaxLength(320)
+  @EmailAddress({ example: 'admin@example.com' })
   email: string;
 
   @ApiProperty({ example: 'change-me-please', format: 'password' })

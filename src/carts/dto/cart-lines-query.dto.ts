@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { LINE_VIEWS, type LineView } from '../compact-line.js';
-import { LINE_VIEW_DESCRIPTION } from './line-view-query.js';
+import { LINE_VIEW_QUERY } from './line-view-query.js';
 
 /** Cart lines are large (a line of a 1,000-question model is ~750 kB): smaller pages. */
 export const CART_LINES_DEFAULT_PER_PAGE = 10;
@@ -26,12 +26,7 @@ export class CartLinesQueryDto extends PageQueryDto {
   @Max(CART_LINES_MAX_PER_PAGE)
   override per_page: number = CART_LINES_DEFAULT_PER_PAGE;
 
-  @ApiPropertyOptional({
-    enum: LINE_VIEWS,
-    enumName: 'LineView',
-    default: 'full',
-    description: LINE_VIEW_DESCRIPTION,
-  })
+  @ApiPropertyOptional(LINE_VIEW_QUERY)
   @IsOptional()
   @IsIn(LINE_VIEWS)
   view: LineView = 'full';

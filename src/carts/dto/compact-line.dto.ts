@@ -3,7 +3,11 @@ import { ANSWER_VALUE, VALUE_SOURCES } from '../../common/swagger/engine-enums.j
 import type { ValueSource } from '../../engine/index.js';
 import { AddedCartLineDto, PreviewLineDto } from './cart-line-result.dto.js';
 import { CartDetailDto, CartLineDto } from './cart-detail.dto.js';
-import { LineBomItemDto, UNAVAILABLE_VALUES_PROPERTY } from './line-parts.dto.js';
+import {
+  EFFECTIVE_VALUES_PROPERTY,
+  LineBomItemDto,
+  UNAVAILABLE_VALUES_PROPERTY,
+} from './line-parts.dto.js';
 
 /**
  * `?view=compact` (MODEL_FORMAT.md "The cart line"; src/carts/compact-line.ts builds it)
@@ -29,12 +33,7 @@ export class CompactLineOptionDto {
 
 export class CompactLineQuestionDto {
   @ApiProperty({ example: 'frame' }) key: string;
-  @ApiProperty({
-    type: 'array',
-    items: ANSWER_VALUE,
-    example: ['alu'],
-    description: 'The effective values ([] when unanswered or hidden)',
-  })
+  @ApiProperty(EFFECTIVE_VALUES_PROPERTY)
   values: unknown[];
   @ApiProperty({ enum: VALUE_SOURCES, enumName: 'ValueSource' }) source: ValueSource;
   @ApiProperty() visible: boolean;

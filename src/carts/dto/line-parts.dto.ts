@@ -19,6 +19,14 @@ import {
   VALUE_SOURCES,
 } from '../../common/swagger/engine-enums.js';
 
+/** A question's `values`, the same in the full and the compact line. */
+export const EFFECTIVE_VALUES_PROPERTY: ApiPropertyOptions = {
+  type: 'array',
+  items: ANSWER_VALUE,
+  example: ['alu'],
+  description: 'The effective values ([] when unanswered or hidden)',
+};
+
 /** `unavailable_values`, the same in the full and the compact line. */
 export const UNAVAILABLE_VALUES_PROPERTY: ApiPropertyOptions = {
   type: 'array',
@@ -83,12 +91,7 @@ export class LineQuestionDto {
   @ApiProperty({ example: 'Frame material' }) label: string;
   @ApiProperty() visible: boolean;
   @ApiProperty() required: boolean;
-  @ApiProperty({
-    type: 'array',
-    items: ANSWER_VALUE,
-    example: ['alu'],
-    description: 'The effective values ([] when unanswered or hidden)',
-  })
+  @ApiProperty(EFFECTIVE_VALUES_PROPERTY)
   values: unknown[];
   @ApiProperty({ enum: VALUE_SOURCES, enumName: 'ValueSource' }) source: ValueSource;
   @ApiProperty({

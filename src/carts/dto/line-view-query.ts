@@ -4,10 +4,19 @@ import type { Request } from 'express';
 import { ApiError } from '../../common/errors/api-error.js';
 import { LINE_VIEWS, type LineView } from '../compact-line.js';
 
-export const LINE_VIEW_DESCRIPTION =
-  '`full` (default): the whole line. `compact`: without what the model already says ' +
-  '(labels, option prices, passed rules, triggers that did not fire): per question ' +
-  '`key, values, source, visible, required` and only the unavailable options.';
+/**
+ * How `?view=` is documented, on GET /v1/carts/{cart_id}'s query DTO and on the POST
+ * routes' @ApiLineView alike (an enum named once: the schema is `$ref` LineView).
+ */
+export const LINE_VIEW_QUERY = {
+  required: false,
+  enum: LINE_VIEWS,
+  enumName: 'LineView',
+  description:
+    '`full` (default): the whole line. `compact`: without what the model already says ' +
+    '(labels, option prices, passed rules, triggers that did not fire): per question ' +
+    '`key, values, source, visible, required` and only the unavailable options.',
+};
 
 /** The `view` query parameter; anything but `full` or `compact` (or several) is a 400. */
 export function parseLineView(value: unknown): LineView {
@@ -35,11 +44,4 @@ export const LineViewQuery = createParamDecorator(
 );
 
 /** Documents `?view=` for a route that reads it with @LineViewQuery. */
-export const ApiLineView = () =>
-  ApiQuery({
-    name: 'view',
-    required: false,
-    enum: LINE_VIEWS,
-    enumName: 'LineView',
-    description: LINE_VIEW_DESCRIPTION,
-  });
+export const ApiLineView = () => ApiQuery({ name: 'view', ...LINE_VIEW_QUERY });

@@ -9,7 +9,7 @@ import {
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
 import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
-import { catchError, map, throwError, type Observable } from 'rxjs';
+import { catchError, mergeMap, throwError, type Observable } from 'rxjs';
 import { pageLinks } from '../pagination/page-links.js';
 import { routeContract } from '../route-contract.js';
 import { ApiError, RequestValidationError } from '../errors/api-error.js';
@@ -17,16 +17,30 @@ import { bodyParseError } from '../http/json-body.middleware.js';
 import { RAW_BODY_KEY } from '../http/raw-body.decorator.js';
 import { Page, PagedObject, Reply, statusText, type Envelope } from './envelope.js';
 import { RESPONSE_MESSAGE_KEY } from './response-message.decorator.js';
+import { AppConfig } from '../../config/app-config.js';
+import { serializeInSlices } from '../event-loop/sliced-json.js';
+import { JsonBytes } from '../http/json-bytes.js';
+import { slicingOf } from '../event-loop/slices.js';
+import type { Slicing } from '../../engine/index.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
 /**
  * Wraps every handler result in the envelope, and decides the status of invalid
- * input per route (a few seed endpoints answer 401 for a bad body).
+ * input per route (a few seed endpoints answer 401 for a bad body). The envelope is
+ * serialized here, in slices (EVENT_LOOP_SLICE_MS), and handed to express as bytes
+ * (JsonBytes): a multi-megabyte cart line does not hold the event loop while it is written.
  */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
-  constructor(private readonly reflector: Reflector) {}
+  private readonly slicing: Slicing;
+
+  constructor(
+    private readonly reflector: Reflector,
+    config: AppConfig,
+  ) {
+    this.slicing = slicingOf(config.eventLoopSliceMs);
+  }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
@@ -40,9 +54,10 @@ export class EnvelopeInterceptor implements NestInterceptor {
     const status = this.successStatus(request, handler);
     const defaultMessage = this.reflector.get<string | undefined>(RESPONSE_MESSAGE_KEY, handler);
     return next.handle().pipe(
-      map((result: unknown) => {
+      mergeMap(async (result: unknown) => {
         if (result instanceof StreamableFile) return result;
-        return this.wrap(result, status, defaultMessage, request.originalUrl);
+        const envelope = this.wrap(result, status, defaultMessage, request.originalUrl);
+        return new JsonBytes(await serializeInSlices(envelope, this.slicing));
       }),
       catchError((error: unknown) => throwError(() => remap(error, contract.invalidBody))),
     );

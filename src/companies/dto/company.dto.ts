@@ -1,13 +1,11 @@
 import { ApiId, ApiTimestamp, ApiNullableString } from '../../common/swagger/schema-types.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail } from 'class-validator';
 import type { CompanyEntity } from '../company.entity.js';
+import { EmailAddress } from '../../common/validation/email-address.js';
 import { OptionalText, RequiredText } from '../../common/validation/text-fields.js';
 
 export class CreateCompanyDto {
-  @ApiProperty({ example: 'purchasing@dealer-two.example', maxLength: 320 })
-  @RequiredText(320)
-  @IsEmail()
+  @EmailAddress({ example: 'purchasing@dealer-two.example' })
   email: string;
 
   @ApiProperty({ example: 'Second Dealer BV', maxLength: 200 })

@@ -15,6 +15,8 @@ import {
 } from '../money.js';
 import type { LineBomItem } from '../types.js';
 import { empty } from './empty.js';
+import { STEP_ITEMS } from '../slices.js';
+import { exactLineTotal, type LineTotal } from '../line-total.js';
 import type { EvaluationState } from './state.js';
 
 export interface BomResult {
@@ -32,15 +34,22 @@ const ONE = new Money(1);
  * quantity is per unit of the parent. Each line total is rounded to the pricing
  * scale; a CEL double enters quantities and prices rounded to 6 decimals.
  */
-export function evaluateBom(
+export function* evaluateBom(
   items: readonly CompiledBomItem[],
   state: EvaluationState,
   pricing: CompiledPricing,
   texts: LanguageTexts,
-): BomResult {
+): Generator<void, BomResult> {
   const sum = new MinorSum(pricing.scale);
   const slots: number[] = [];
-  const lines = evaluateLevel(items, ONE, state, pricing, texts, sum, slots);
+  const lines: LineBomItem[] = [];
+  // Top-level items in slices (a pause may come between two); children at once.
+  for (let start = 0; start < items.length; start += STEP_ITEMS) {
+    const slice = items.slice(start, start + STEP_ITEMS);
+    for (const line of evaluateLevel(slice, ONE, state, pricing, texts, sum, slots))
+      lines.push(line);
+    yield;
+  }
   return { lines, total: sum.total, slots };
 }
 
@@ -75,9 +84,9 @@ function evaluateLevel(
 
 /**
  * The quantity and total of the line just built (one object reused for every line
- * instead of a result object per line; evaluation is synchronous).
+ * instead of a result object per line: it is read before the evaluation may pause).
  */
-const priced: { quantity: Money; total: Money; minor: number } = {
+const priced: { quantity: Money; total: Money | string; minor: number } = {
   quantity: ONE,
   total: ZERO,
   /** `total` in minor units (NaN: add `total` exactly). */
@@ -99,7 +108,15 @@ function computedLine(
   pricing: CompiledPricing,
   texts: LanguageTexts,
 ): LineBomItem | undefined {
-  const quantity = itemQuantity(item, state, pricing);
+  // A literal quantity is undefined here (fixed lines and children of varying parents).
+  const value =
+    item.quantity instanceof Expression ? item.quantity.number(state.context) : undefined;
+  if (parentQuantity === ONE && fastLine(item, value, pricing)) {
+    priced.minor = fast.minor;
+    priced.total = fast.totalText;
+    return lineOf(item, texts, fast.quantityText, item.unitPriceText, fast.totalText);
+  }
+  const quantity = itemQuantity(item, value, state, pricing);
   if (quantity === undefined) return undefined;
   const lineQuantity = parentQuantity === ONE ? quantity : quantity.times(parentQuantity);
   const unitPrice = itemUnitPrice(item, state, pricing);
@@ -124,6 +141,23 @@ function computedLine(
   return lineOf(item, texts, formatQuantity(lineQuantity), priceText, totalText);
 }
 
+/** The line total of the fast path (line-total.ts), reused like `priced`. */
+const fast: LineTotal = { quantityText: '', totalText: '', minor: 0 };
+
+/**
+ * A top-level item without children, with a literal unit price and a double quantity
+ * that line-total.ts multiplies exactly in integers: the line without decimal.js.
+ */
+function fastLine(
+  item: CompiledBomItem,
+  value: ReturnType<Expression['number']> | undefined,
+  pricing: CompiledPricing,
+): boolean {
+  if (typeof value !== 'number' || item.children.length > 0) return false;
+  if (item.unitPriceText === '' || item.priceExpr !== undefined) return false;
+  return exactLineTotal(value, item.unitPriceText, pricing.scale, pricing.mode, fast);
+}
+
 function lineOf(
   item: CompiledBomItem,
   texts: LanguageTexts,
@@ -143,13 +177,14 @@ function lineOf(
   };
 }
 
+/** `value`: the quantity expression's value (undefined for a literal quantity). */
 function itemQuantity(
   item: CompiledBomItem,
+  value: ReturnType<Expression['number']> | undefined,
   state: EvaluationState,
   pricing: CompiledPricing,
 ): Money | undefined {
-  if (!(item.quantity instanceof Expression)) return item.quantity;
-  const value = item.quantity.number(state.context);
+  if (value === undefined) return item.quantity as Money;
   const quantity = value === UNKNOWN ? undefined : celNumberToMoney(value, pricing.mode);
   const at = `bom_items.${item.key}`;
   // Fail closed (MODEL_FORMAT.md "Answers"): a line is never cheaper because a price failed.

@@ -69,7 +69,12 @@ export function settleConsistency(model: CompiledModel, state: EvaluationState):
     computeValues(model, state);
     ({ user: units, soft } = answerUnits(model, state));
     if (form.compiled) fixed = restrict(form, units);
-    if (!fits([])) break;
+    // Without the soft value, visibility may differ: a user answer it hid counts again,
+    // and the user's answers may now conflict among themselves.
+    if (!fits([])) {
+      state.conflict = minimalConflict(model, units, propagated);
+      break;
+    }
   }
   return { units, fixed };
 }

@@ -1,8 +1,9 @@
 import type { CompiledModel } from '../model.js';
 import type { CartLine, Evaluation, EvaluationRequest } from '../types.js';
 import { ENGINE_VERSION } from '../version.js';
+import { runAtOnce, runInSlices, type Slicing } from '../slices.js';
 import { readAnswers } from './answers.js';
-import { computeValues } from './values.js';
+import { computeValuesInSteps } from './values.js';
 import { computeAvailability, gateRules } from './availability.js';
 import { exactAvailability, reportConflict, settleConsistency } from './consistency.js';
 import { propagatedAvailability } from './propagated.js';
@@ -33,10 +34,33 @@ export function evaluateConfiguration(
   model: CompiledModel,
   request: EvaluationRequest,
 ): Evaluation {
+  return runAtOnce(evaluationSteps(model, request));
+}
+
+/**
+ * The same evaluation in slices: between two phases (values, consistency, rules, BOM,
+ * the line's questions ...) it pauses once `sliceMs` have passed, so that a large model's
+ * evaluation does not hold the event loop for its whole length. Another evaluation of the
+ * same model may run during a pause: each one has its own state (state.ts pools a context
+ * only while no evaluation uses it). `cache.evaluated_in_ms` counts the pauses too.
+ */
+export function evaluateConfigurationInSlices(
+  model: CompiledModel,
+  request: EvaluationRequest,
+  slicing: Slicing,
+): Promise<Evaluation> {
+  return runInSlices(evaluationSteps(model, request), slicing);
+}
+
+/** The evaluation as phases: each `yield` is a point where a driver may pause. */
+function* evaluationSteps(
+  model: CompiledModel,
+  request: EvaluationRequest,
+): Generator<void, Evaluation> {
   const started = performance.now();
   const state = new EvaluationState(model);
   try {
-    const line = buildLine(model, request, state);
+    const line = yield* buildLine(model, request, state);
     reportExhaustedBudget(state);
     line.cache.evaluated_in_ms = Math.round((performance.now() - started) * 1000) / 1000;
     return {
@@ -50,26 +74,31 @@ export function evaluateConfiguration(
   }
 }
 
-function buildLine(
+function* buildLine(
   model: CompiledModel,
   request: EvaluationRequest,
   state: EvaluationState,
-): CartLine {
+): Generator<void, CartLine> {
   const language = resolveLanguage(model, request.languageCode);
   const texts = language.texts;
 
   checkValidity(model, request.now ?? new Date(), state);
   readAnswers(model, request.questions, state);
-  computeValues(model, state);
+  yield;
+  yield* computeValuesInSteps(model, state);
   const settled = settleConsistency(model, state);
+  yield;
   gateRules(model, state);
   computeAvailability(model, state);
+  yield;
   if (model.consistency.compiled) exactAvailability(model, state, settled);
   else propagatedAvailability(model, state, settled.units);
+  yield;
   checkAnswers(model, state);
   reportConflict(state);
   const rules = evaluateRules(model, state, texts);
-  const bom = evaluateBom(model.bomItems, state, model.pricing, texts);
+  yield;
+  const bom = yield* evaluateBom(model.bomItems, state, model.pricing, texts);
   const dynamicSlots = bom.slots;
   const pricing = evaluatePricing(model, state, bom.total, texts, dynamicSlots);
   const images = lineImages(
@@ -84,12 +113,14 @@ function buildLine(
   const variables: Record<string, unknown> = {};
   for (const variable of model.variables)
     variables[variable.key] = toJsonValue(state.variables[variable.index]);
+  yield;
+  const questions = yield* lineQuestions(model, state, texts);
 
   const line: CartLine = {
     version_number: request.versionNumber,
     general: lineGeneral(model, request.modelId, texts),
     imports: model.imports.map((record) => ({ ...record })),
-    questions: lineQuestions(model, state, texts),
+    questions,
     variables,
     rules,
     triggers: lineTriggers(model, state, texts),

@@ -6,6 +6,7 @@ import type { LineGeneral, LineImage, LineOption, LineQuestion, LineTrigger } fr
 import { empty } from './empty.js';
 import { unavailableValues } from './value-availability.js';
 import type { EvaluationState } from './state.js';
+import { STEP_ITEMS } from '../slices.js';
 
 export interface ResolvedLanguage {
   /** The language asked for (default_language when none): part of the fingerprint. */
@@ -52,15 +53,16 @@ export function lineGeneral(
   };
 }
 
-export function lineQuestions(
+export function* lineQuestions(
   model: CompiledModel,
   state: EvaluationState,
   texts: LanguageTexts,
-): LineQuestion[] {
+): Generator<void, LineQuestion[]> {
   const labels = texts.texts;
   const lines = new Array<LineQuestion>(model.questions.length);
   for (const question of model.questions) {
     const index = question.index;
+    if (index % STEP_ITEMS === STEP_ITEMS - 1) yield;
     const value = state.values[index];
     const visible = state.visible[index];
     const hiddenAnswer = visible ? undefined : state.answers[index].raw;

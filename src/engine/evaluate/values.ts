@@ -3,6 +3,7 @@ import type { CompiledModel, CompiledQuestion, CompiledTrigger, CelValue } from 
 import { fromCel } from '../question-values.js';
 import { toJsonValue } from './json.js';
 import type { EvaluationState } from './state.js';
+import { runAtOnce, STEP_ITEMS } from '../slices.js';
 
 /**
  * Step 2: defaults, triggers, visibility and variables in the dependency order
@@ -12,14 +13,25 @@ import type { EvaluationState } from './state.js';
  * outputs: warnings, applied trigger values and the cost it charged.
  */
 export function computeValues(model: CompiledModel, state: EvaluationState): void {
+  runAtOnce(computeValuesInSteps(model, state));
+}
+
+/** computeValues with a point to pause after every STEP_ITEMS questions, variables, triggers. */
+export function* computeValuesInSteps(
+  model: CompiledModel,
+  state: EvaluationState,
+): Generator<void, void> {
   state.startValuePhase();
   state.sources.fill('none');
   const questionCount = model.questions.length;
   const triggerBase = questionCount + model.variables.length;
-  for (const node of model.valueOrder) {
+  const order = model.valueOrder;
+  for (let i = 0; i < order.length; i++) {
+    const node = order[i];
     if (node < questionCount) computeQuestion(model.questions[node], state);
     else if (node < triggerBase) computeVariable(model, node - questionCount, state);
     else runTrigger(model, model.triggers[node - triggerBase], state);
+    if (i % STEP_ITEMS === STEP_ITEMS - 1) yield;
   }
 }
 

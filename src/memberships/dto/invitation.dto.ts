@@ -1,14 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsEmail, MaxLength } from 'class-validator';
-import { Trim } from '../../common/validation/text-fields.js';
+import { EmailAddress } from '../../common/validation/email-address.js';
 import type { CompanyInvitationEntity } from '../company-invitation.entity.js';
 
 /** Body of POST /v1/companies/{id}/invitations. */
 export class InviteDto {
-  @ApiProperty({ example: 'colleague@example.com' })
-  @Trim()
-  @IsEmail()
-  @MaxLength(320)
+  @EmailAddress({ example: 'colleague@example.com' })
   email: string;
 }
 

@@ -1,14 +1,12 @@
 import { ApiId, ApiTimestamp, ApiNullableString } from '../../common/swagger/schema-types.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail } from 'class-validator';
+import { EmailAddress } from '../../common/validation/email-address.js';
 import { OptionalText, RequiredText } from '../../common/validation/text-fields.js';
 import type { SupplierEntity } from '../supplier.entity.js';
 import { IsId } from '../../common/validation/is-id.decorator.js';
 
 export class CreateSupplierDto {
-  @ApiProperty({ example: 'sales@maker.example', maxLength: 320, description: 'Unique' })
-  @RequiredText(320)
-  @IsEmail()
+  @EmailAddress({ example: 'sales@maker.example', description: 'Unique' })
   email: string;
 
   @ApiProperty({ example: 'Maker BV', maxLength: 200 })

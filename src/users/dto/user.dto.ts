@@ -1,15 +1,14 @@
 import { ApiId, ApiTimestamp, ApiNullableString } from '../../common/swagger/schema-types.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsEmail, IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { EmailAddress } from '../../common/validation/email-address.js';
 import { MAX_PASSWORD_LENGTH } from '../password.service.js';
 import type { UserEntity, UserRole } from '../user.entity.js';
 
 export const MIN_PASSWORD_LENGTH = 8;
 
 export class CreateUserDto {
-  @ApiProperty({ example: 'dealer@example.com' })
-  @IsEmail()
-  @MaxLength(320)
+  @EmailAddress({ example: 'dealer@example.com' })
   email: string;
 
   @ApiProperty({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileModel, evaluateConfiguration } from '../../../src/engine/index.js';
+import { prng } from '../../support/prng.js';
 
 /**
  * Fuzz (issue #7): random well-typed CEL expressions of depth ≤ 6 over a model's
@@ -8,18 +9,6 @@ import { compileModel, evaluateConfiguration } from '../../../src/engine/index.j
  */
 
 type CelType = 'int' | 'double' | 'bool' | 'string' | 'list';
-
-/** mulberry32: a small seeded PRNG, so a failure names a reproducible seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const OPTIONS = Array.from({ length: 20 }, (_, i) => `o${i}`);
 

@@ -7,18 +7,9 @@
  */
 import { EvaluationContext, UNKNOWN } from '../../../src/engine/cel/expression.js';
 import type { CompiledModel } from '../../../src/engine/index.js';
+import { prng } from '../../support/prng.js';
 
-/** Mulberry32: a small seeded PRNG (tests must be reproducible). */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng };
 
 type Random = () => number;
 const pick = <T>(random: Random, items: readonly T[]): T =>

@@ -234,6 +234,46 @@ describe('consistency: soft values', () => {
     const alu = evaluate(compiled, { frame: 'alu', promo: true });
     expect(question(alu, 'color')).toMatchObject({ values: ['oak'], source: 'trigger' });
   });
+  it('answers that conflict once a suppressed default shows them give conflict errors', () => {
+    // mode's default x leaves no completion with color red, so it is suppressed; mode then
+    // has no value, which shows finish, and the user's red + gloss conflict in table cf.
+    const document = model({
+      questions: [
+        choice('color', ['red', 'blue']),
+        choice('mode', ['x', 'y'], { default: 'x' }),
+        choice('finish', ['matte', 'gloss'], { visible_if: "mode != 'x'" }),
+      ],
+      rules: [
+        table(
+          'mc',
+          ['mode', 'color'],
+          [
+            ['y', 'red'],
+            ['x', 'blue'],
+          ],
+        ),
+        table(
+          'cf',
+          ['color', 'finish'],
+          [
+            ['red', 'matte'],
+            ['blue', 'gloss'],
+          ],
+        ),
+      ],
+    });
+    const propagated = compileModel(document, { consistencyMs: 0 });
+    if (!propagated.ok) throw new Error('expected the model to compile');
+    // With the diagram, and past the compile budget (propagation).
+    for (const compiled of [compileOk(document), propagated.model]) {
+      const result = evaluate(compiled, { color: 'red', finish: 'gloss' });
+      expect(question(result, 'mode')).toMatchObject({ values: [], suppressed: ['default'] });
+      expect(result.valid).toBe(false);
+      const conflicts = result.errors.filter((e) => e.code === 'conflict');
+      expect(conflicts.map((e) => e.path).sort()).toEqual(['questions.color', 'questions.finish']);
+    }
+  });
+
   it('many suppressions in a row: the value phase is charged once, warnings are not repeated', () => {
     // 30 defaults that each leave no completion once frame is pvc: 30 rounds, 31 value
     // phases. The budget pays for one run of every expression, no more.

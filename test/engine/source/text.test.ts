@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../../src/engine/problems.js';
 import { unsafeTextProblems, unsafeTextReason } from '../../../src/engine/source/text.js';
+import { prng as random } from '../../support/prng.js';
 
 /**
  * unsafeTextProblems builds paths only for problems; the reference below is a plain
@@ -34,17 +35,6 @@ function problem(path: string, reason: string): Problem {
     code: 'invalid_text',
     message: `${path || 'the value'} ${reason}`,
     ...(path ? { path } : {}),
-  };
-}
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessService } from '../../../src/access/access.service.js';
 import { CompaniesService } from '../../../src/companies/companies.service.js';
 import { MembershipsService } from '../../../src/memberships/memberships.service.js';
+import { ModelRepository } from '../../../src/models/model.repository.js';
 import { ModelsService } from '../../../src/models/models.service.js';
 import { SuppliersService } from '../../../src/suppliers/suppliers.service.js';
 import { UsersService } from '../../../src/users/users.service.js';
@@ -63,8 +64,7 @@ describe('AccessService', () => {
   });
 
   it('models: readers read (else 404), members write (readers 403, others 404)', async () => {
-    const models = ctx.get(ModelsService);
-    const m = (await models.loadCompiled(w.modelM)).model;
+    const m = await ctx.get(ModelRepository).findById(w.modelM);
     expect(await access.requireReadableModel(w.alice, m)).toBe(m);
     expect(await refusalStatus(access.requireReadableModel(w.bob, m))).toBe(404);
     expect(await refusalStatus(access.requireReadableModel(w.alice, null))).toBe(404);
@@ -89,6 +89,8 @@ describe('AccessService', () => {
     expect(await refusalStatus(configurable(w.bob))).toBe(403);
     expect(await refusalStatus(configurable(w.alice, 999_999))).toBe(403);
     expect(await refusalStatus(configurable(w.alice, w.modelN))).toBe(403);
+    expect(await refusalStatus(configurable(viaIntent(w.alice, w.companyA)))).toBe('resolved');
+    expect(await refusalStatus(configurable(viaIntent(w.alice, w.companyA + 1)))).toBe(403);
   });
 
   it('carts: personal, and through an intent token only those of its company', () => {

@@ -25,7 +25,7 @@ describe('credentials behind the strategies', () => {
     const refresh = claimsOf(login.refresh_token);
     const access = claimsOf(login.access_token);
     expect(access.typ).toBe(TOKEN_TYPES.access);
-    expect(await sessions.authenticateAccess(access)).toBe(true);
+    expect((await sessions.userOfAccess(access))?.id).toBe(user.userId);
 
     const outcomes = await Promise.all(
       Array.from({ length: 8 }, () =>
@@ -34,7 +34,7 @@ describe('credentials behind the strategies', () => {
     );
     // Within the grace window the losers get the winner's pair: one session survives.
     expect(outcomes.filter((o) => o === 'resolved')).toHaveLength(8);
-    expect(await sessions.authenticateAccess(access)).toBe(true);
+    expect((await sessions.userOfAccess(access))?.id).toBe(user.userId);
     const pair = await sessions.rotate(user.userId, refresh.fam ?? '', refresh.jti ?? '');
     const next = claimsOf(pair.refresh_token);
     await sessions.rotate(user.userId, next.fam ?? '', next.jti ?? '');
@@ -42,7 +42,7 @@ describe('credentials behind the strategies', () => {
     expect(
       await refusalStatus(sessions.rotate(user.userId, refresh.fam ?? '', refresh.jti ?? '')),
     ).toBe(401);
-    expect(await sessions.authenticateAccess(access)).toBe(false);
+    expect(await sessions.userOfAccess(access)).toBeNull();
   });
 
   it('ends a session on logout; another user cannot rotate it', async () => {
@@ -54,7 +54,7 @@ describe('credentials behind the strategies', () => {
       await refusalStatus(sessions.rotate(other.userId, refresh.fam ?? '', refresh.jti ?? '')),
     ).toBe(401);
     await sessions.end(refresh.fam ?? '');
-    expect(await sessions.authenticateAccess(claimsOf(login.access_token))).toBe(false);
+    expect(await sessions.userOfAccess(claimsOf(login.access_token))).toBeNull();
   });
 
   it('authenticates an API token until it is revoked; a wrong secret is nobody', async () => {

@@ -69,9 +69,17 @@ describe('hot-path queries', () => {
     expect(member).toHaveLength(1);
     const admin = await queriesOf(() => lines.preview(ctx.operator, configuration()));
     expect(admin).toHaveLength(1);
+    // Only the company fact the caller's visibility rests on is selected.
+    expect(member[0]).toMatch(/company_members/);
+    expect(member[0]).not.toMatch(/FROM "?companies"?/);
+    expect(admin[0]).toMatch(/FROM "?companies"?/);
+    expect(admin[0]).not.toMatch(/company_members/);
     // An intent token's company was checked by its strategy: no query of its own.
     const intent = viaIntent(w.alice, w.companyA);
     expect(await queriesOf(() => access.requireCompany(intent, w.companyA))).toHaveLength(0);
+    const viaToken = await queriesOf(() => lines.preview(intent, configuration()));
+    expect(viaToken).toHaveLength(1);
+    expect(viaToken[0]).not.toMatch(/company_members|FROM "?companies"?/);
   });
 
   it('an access rule asked twice for one principal (guard, then service) reads once', async () => {

@@ -1,0 +1,147 @@
+import type { Slicing } from '../../engine/index.js';
+
+/**
+ * Arrays and plain objects above this depth are written member by member (a pause may
+ * come between two members); at it, `JSON.stringify` writes them. A cart line's bulk is
+ * its questions at depth 3 (envelope → data → questions → one question).
+ */
+const SPLIT_DEPTH = 3;
+
+/**
+ * Elements of an array at the split depth written by one `JSON.stringify`: much faster
+ * than one call per element, and a group's text is turned into bytes while small (see
+ * docs/DECISIONS.md "Answers written in slices" for the measurement).
+ */
+const GROUP = 64;
+
+/** Text collected before it is turned into bytes. */
+const FLUSH_CHARS = 16 * 1024;
+
+/** An array or object being written: its members, and the next one's index. */
+interface Frame {
+  value: unknown[] | Record<string, unknown>;
+  keys: string[] | null;
+  next: number;
+  depth: number;
+  /** Whether a member was written already (a comma goes before the next). */
+  wrote: boolean;
+}
+
+/** UTF-8 bytes written in pieces. */
+class ByteWriter {
+  private readonly chunks: Buffer[] = [];
+  private text = '';
+
+  write(text: string): void {
+    this.text += text;
+    if (this.text.length >= FLUSH_CHARS) this.flush();
+  }
+
+  bytes(): Buffer {
+    this.flush();
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+  }
+
+  private flush(): void {
+    if (this.text.length === 0) return;
+    this.chunks.push(Buffer.from(this.text, 'utf8'));
+    this.text = '';
+  }
+}
+
+/**
+ * The UTF-8 bytes of `JSON.stringify(value)`, written in slices with a pause once
+ * `sliceMs` have passed, so that a multi-megabyte answer (a 5,000-question line) does not
+ * hold the event loop for its whole serialization. Small values are written without
+ * pausing. Values with `toJSON` (dates), boxed primitives, maps and the like are left to
+ * `JSON.stringify` whole. Iterative (an explicit stack), no generator per member.
+ */
+export async function serializeInSlices(value: unknown, slicing: Slicing): Promise<Buffer> {
+  const out = new ByteWriter();
+  if (!splittable(value)) {
+    out.write(JSON.stringify(value) ?? 'null');
+    return out.bytes();
+  }
+  const stack: Frame[] = [open(value, 0, out)];
+  let sliceStart = performance.now();
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    if (writeNext(frame, stack, out)) continue;
+    if (performance.now() - sliceStart >= slicing.sliceMs) {
+      await slicing.pause();
+      sliceStart = performance.now();
+    }
+  }
+  return out.bytes();
+}
+
+/**
+ * Writes the frame's next member (or group of elements), or closes the frame. Answers
+ * true when that was cheap (punctuation, a skipped member, a frame opened) and the clock
+ * need not be read.
+ */
+function writeNext(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
+  const { value: container, keys } = frame;
+  const leaves = frame.depth + 1 >= SPLIT_DEPTH;
+  if (keys === null) {
+    const array = container as unknown[];
+    if (frame.next >= array.length) {
+      out.write(']');
+      stack.pop();
+      return true;
+    }
+    if (frame.wrote) out.write(',');
+    frame.wrote = true;
+    if (leaves) {
+      const group = array.slice(frame.next, frame.next + GROUP);
+      frame.next += group.length;
+      // JSON.stringify writes the group as an array ("[a,b]"): its elements are inside.
+      out.write(JSON.stringify(group).slice(1, -1));
+      return false;
+    }
+    return writeMember(array[frame.next++], frame, stack, out);
+  }
+  if (frame.next >= keys.length) {
+    out.write('}');
+    stack.pop();
+    return true;
+  }
+  const key = keys[frame.next++];
+  const member = (container as Record<string, unknown>)[key];
+  // Members JSON.stringify leaves out of an object.
+  if (member === undefined || typeof member === 'function' || typeof member === 'symbol')
+    return true;
+  out.write(`${frame.wrote ? ',' : ''}${JSON.stringify(key)}:`);
+  frame.wrote = true;
+  return writeMember(member, frame, stack, out);
+}
+
+function writeMember(member: unknown, frame: Frame, stack: Frame[], out: ByteWriter): boolean {
+  if (frame.depth + 1 < SPLIT_DEPTH && splittable(member)) {
+    stack.push(open(member, frame.depth + 1, out));
+    return true;
+  }
+  // As JSON.stringify does for an array element: undefined, functions, symbols → null.
+  out.write(JSON.stringify(member) ?? 'null');
+  return false;
+}
+
+function open(value: object, depth: number, out: ByteWriter): Frame {
+  const array = Array.isArray(value);
+  out.write(array ? '[' : '{');
+  return {
+    value: value as Frame['value'],
+    keys: array ? null : Object.keys(value),
+    next: 0,
+    depth,
+    wrote: false,
+  };
+}
+
+/** Arrays and ordinary objects (class instances too) without their own `toJSON`. */
+function splittable(value: unknown): value is object {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return true;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  return Object.prototype.toString.call(value) === '[object Object]';
+}

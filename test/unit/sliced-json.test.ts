@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { Slicing } from '../../src/engine/index.js';
+import { serializeInSlices } from '../../src/common/event-loop/sliced-json.js';
+import { prng as seeded } from '../support/prng.js';
+
+const stringifyInSlices = async (value: unknown, slicing: Slicing): Promise<string> =>
+  (await serializeInSlices(value, slicing)).toString('utf8');
+
+const noPause = { sliceMs: 60_000, pause: () => Promise.resolve() };
+
+/** A small random JSON-ish value, with what JSON.stringify leaves out or rewrites. */
+function randomValue(random: () => number, depth: number): unknown {
+  const pick = Math.floor(random() * (depth > 5 ? 7 : 10));
+  switch (pick) {
+    case 0:
+      return null;
+    case 1:
+      return random() < 0.5;
+    case 2:
+      return Math.round(random() * 1e6) / 100;
+    case 3:
+      return `s${Math.floor(random() * 100)} "quoted" \u2019\n`;
+    case 4:
+      return undefined;
+    case 5:
+      return new Date(Math.floor(random() * 1e12));
+    case 6:
+      return () => 1;
+    case 7:
+    case 8: {
+      const length = Math.floor(random() * 12);
+      return Array.from({ length }, () => randomValue(random, depth + 1));
+    }
+    default: {
+      const object: Record<string, unknown> = {};
+      const size = Math.floor(random() * 8);
+      for (let i = 0; i < size; i++) object[`k${i}\u00e9`] = randomValue(random, depth + 1);
+      return object;
+    }
+  }
+}
+
+describe('serializeInSlices', () => {
+  it('writes the bytes of the text JSON.stringify writes, for 500 random values', async () => {
+    for (let seed = 1; seed <= 500; seed++) {
+      const value = { data: randomValue(seeded(seed), 0), links: {}, errors: [] };
+      expect(await stringifyInSlices(value, noPause), `seed ${seed}`).toBe(JSON.stringify(value));
+    }
+  });
+
+  it('keeps class instances, maps and boxed values as JSON.stringify does', async () => {
+    class Dto {
+      constructor(
+        readonly id: number,
+        readonly items: unknown[],
+      ) {}
+    }
+    const value = {
+      dto: new Dto(1, [new Map([[1, 2]]), new Set([1]), Object(5), Object('x')]),
+      nothing: undefined,
+    };
+    expect(await stringifyInSlices(value, noPause)).toBe(JSON.stringify(value));
+  });
+
+  it('pauses while writing a large value, and only then', async () => {
+    const large = {
+      data: {
+        questions: Array.from({ length: 20_000 }, (_, i) => ({ key: `q${i}`, values: [i] })),
+      },
+    };
+    let pauses = 0;
+    const slicing = {
+      sliceMs: 0,
+      pause: () => {
+        pauses++;
+        return Promise.resolve();
+      },
+    };
+    expect(await stringifyInSlices(large, slicing)).toBe(JSON.stringify(large));
+    expect(pauses).toBeGreaterThan(100);
+
+    // A small value is written long before a slice of 50 ms is over.
+    pauses = 0;
+    await stringifyInSlices({ data: { id: 1, items: [1, 2, 3] } }, { ...slicing, sliceMs: 50 });
+    expect(pauses).toBe(0);
+  });
+});
