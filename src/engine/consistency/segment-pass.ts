@@ -24,8 +24,9 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 
 /**
  * Per form: node- and layer-sized scratch arrays, so that a pass allocates nothing (a
- * model of thousands of questions has thousands of small segments). Evaluation is
- * synchronous: one pass at a time.
+ * model of thousands of questions has thousands of small segments). One pass at a
+ * time: a pass (and bigCount right after it) runs to its end synchronously — an
+ * evaluation in slices pauses only between its steps, never inside a query.
  */
 export interface PassScratch {
   readonly segments: Segments;
