@@ -196,6 +196,7 @@ try {
       'cache-miss preview: max loop delay ms': miss.maxMs.toFixed(1),
       'cache-miss preview ms': miss.elapsed.toFixed(0),
       [`${WARM_PREVIEWS} warm previews: max loop delay ms`]: warm.maxMs.toFixed(1),
+      'warm previews: p99 ms': warm.p99Ms.toFixed(1),
       'warm previews: longest GC ms': warm.gcMs.toFixed(1),
       'warm preview ms (mean)': (warm.elapsed / WARM_PREVIEWS).toFixed(1),
     });

@@ -1,4 +1,4 @@
-import type { Slicing } from '../../engine/index.js';
+import { SliceClock, type Slicing } from '../../engine/index.js';
 
 /**
  * Arrays and plain objects above this depth are written member by member (a pause may
@@ -63,14 +63,15 @@ export async function serializeInSlices(value: unknown, slicing: Slicing): Promi
     return out.bytes();
   }
   const stack: Frame[] = [open(value, 0, out)];
-  let sliceStart = performance.now();
-  while (stack.length > 0) {
-    const frame = stack[stack.length - 1];
-    if (writeNext(frame, stack, out)) continue;
-    if (performance.now() - sliceStart >= slicing.sliceMs) {
-      await slicing.pause();
-      sliceStart = performance.now();
+  const clock = new SliceClock(slicing);
+  try {
+    while (stack.length > 0) {
+      const frame = stack[stack.length - 1];
+      if (writeNext(frame, stack, out)) continue;
+      if (clock.due()) await clock.pause();
     }
+  } finally {
+    clock.end();
   }
   return out.bytes();
 }
