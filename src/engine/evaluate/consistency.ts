@@ -10,13 +10,14 @@ import { quickXplain } from '../consistency/quickxplain.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
 import {
+  type AnswersToExplain,
   excludingTables,
   optionAvailability,
   type OptionValue,
   pairConflict,
   unitsByQuestion,
 } from './option-availability.js';
-import { type Mentions, mentionsOf } from './rule-mentions.js';
+import { mentionsOf } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
 import { propagatedCheck } from './propagated.js';
 import { computeValues } from './values.js';
@@ -156,12 +157,7 @@ export function exactAvailability(
   );
 }
 
-interface Explaining {
-  readonly model: CompiledModel;
-  readonly mentions: Mentions;
-  readonly units: readonly AnswerUnit[];
-  readonly unitOf: ReadonlyArray<AnswerUnit | undefined>;
-  readonly values: ReadonlyArray<unknown>;
+interface Explaining extends AnswersToExplain {
   /** All free; each explanation restores it. */
   readonly scratch: Int32Array;
   /** The user's answers have a completion (then a conflict lies in the option's segment). */

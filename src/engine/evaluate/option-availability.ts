@@ -4,6 +4,16 @@ import { explainRules, type Mentions, mentionsOf, outsideDiagram } from './rule-
 import type { EvaluationState } from './state.js';
 
 /** An option as a diagram value: its question, layer and value. */
+/** What explaining an option needs of the evaluation, with the diagram or by propagation. */
+export interface AnswersToExplain {
+  readonly model: CompiledModel;
+  readonly mentions: Mentions;
+  /** The user's answers as restrictions, and per question its answer's unit. */
+  readonly units: readonly AnswerUnit[];
+  readonly unitOf: ReadonlyArray<AnswerUnit | undefined>;
+  readonly values: ReadonlyArray<unknown>;
+}
+
 export interface OptionValue {
   readonly question: number;
   readonly layer: number;

@@ -5,13 +5,14 @@ import { freeAssignment } from '../consistency/query.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, restrict } from './answer-units.js';
 import {
+  type AnswersToExplain,
   excludingTables,
   optionAvailability,
   type OptionValue,
   pairConflict,
   unitsByQuestion,
 } from './option-availability.js';
-import { type Mentions, mentionsOf } from './rule-mentions.js';
+import { mentionsOf } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
 
 /**
@@ -102,13 +103,8 @@ function supportedValues(
   return supported;
 }
 
-interface Explaining {
-  readonly model: CompiledModel;
-  readonly mentions: Mentions;
+interface Explaining extends AnswersToExplain {
   readonly propagator: Propagator;
-  readonly units: readonly AnswerUnit[];
-  readonly unitOf: ReadonlyArray<AnswerUnit | undefined>;
-  readonly values: ReadonlyArray<unknown>;
   /** All free but the option being explained (restored after each). */
   readonly withOption: Int32Array;
   /** The restrictions of one check. */
