@@ -1,7 +1,7 @@
 import type { ModelCore } from '../compile/compact.js';
 import { PartBuilder } from './build.js';
-import { finiteDomain, type LayerPlan, planLayers } from './domains.js';
-import { type ConsistencyForm, flatten, valueBases } from './form.js';
+import { finiteDomain, type LayerPlan, layerFields, planLayers } from './domains.js';
+import { type ConsistencyForm, flatten } from './form.js';
 import { compileFallback } from './fallback.js';
 import { deadOptions } from './dead-options.js';
 import { BudgetExceeded, FALSE, MddStore, TRUE } from './mdd.js';
@@ -38,14 +38,7 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
     bytes: limits.consistencyBytes,
   });
   const builder = new PartBuilder(model, plan, store);
-  const base = {
-    domain: plan.domain,
-    layerQuestion: plan.layerQuestion,
-    layerOption: plan.layerOption,
-    firstLayer: plan.firstLayer,
-    layerCount: plan.layerCount,
-    valueBase: valueBases(plan.domain),
-  };
+  const base = layerFields(plan);
   let roots: number[];
   let root = TRUE;
   try {
@@ -55,7 +48,7 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
     root = conjoin(store, plan, scopes, roots, model.questions.length);
   } catch (error) {
     if (!(error instanceof BudgetExceeded)) throw error;
-    return compileFallback(model, finitePart, plan, limits, error.reason, started);
+    return compileFallback(model, finitePart, plan, base, limits, error.reason, started);
   }
   const conflict = root === FALSE ? minimalConflict(store, finitePart.parts, roots) : [];
   const flat = flatten(store, root);

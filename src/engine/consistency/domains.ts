@@ -1,5 +1,6 @@
 import type { CelValue, CompiledQuestion } from '../model.js';
 import type { ModelCore } from '../compile/compact.js';
+import { valueBases } from './form.js';
 
 /** Admissible values of an `integer` question at most this many to be finite (MODEL_FORMAT). */
 export const MAX_INTEGER_VALUES = 1_000;
@@ -50,6 +51,19 @@ export interface LayerPlan {
   /** Per question: the finite domain (undefined when not finite). */
   readonly domains: ReadonlyArray<FiniteDomain | undefined>;
 }
+
+/** The layer fields every consistency form starts with, built once per compile. */
+export function layerFields(plan: LayerPlan) {
+  return {
+    domain: plan.domain,
+    layerQuestion: plan.layerQuestion,
+    layerOption: plan.layerOption,
+    firstLayer: plan.firstLayer,
+    layerCount: plan.layerCount,
+    valueBase: valueBases(plan.domain),
+  };
+}
+export type LayerFields = ReturnType<typeof layerFields>;
 
 export function planLayers(
   model: ModelCore,

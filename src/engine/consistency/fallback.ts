@@ -1,7 +1,7 @@
 import type { ModelCore } from '../compile/compact.js';
 import { PartBuilder } from './build.js';
-import type { LayerPlan } from './domains.js';
-import { type ConsistencyForm, valueBases } from './form.js';
+import type { LayerFields, LayerPlan } from './domains.js';
+import type { ConsistencyForm } from './form.js';
 import { deadOptions } from './dead-options.js';
 import { BudgetExceeded, MddStore, TRUE } from './mdd.js';
 import type { FinitePart } from './parts.js';
@@ -37,6 +37,7 @@ export function compileFallback(
   model: ModelCore,
   finitePart: FinitePart,
   plan: LayerPlan,
+  base: LayerFields,
   limits: FallbackBudget,
   reason: string,
   started: number,
@@ -102,12 +103,7 @@ export function compileFallback(
     ...(left.length > 0 ? [`not propagated: ${left.join('; ')}`] : []),
   ].join('; ');
   const form: { -readonly [K in keyof ConsistencyForm]: ConsistencyForm[K] } = {
-    domain: plan.domain,
-    layerQuestion: plan.layerQuestion,
-    layerOption: plan.layerOption,
-    firstLayer: plan.firstLayer,
-    layerCount: plan.layerCount,
-    valueBase: valueBases(plan.domain),
+    ...base,
     exact: false,
     reason: fullReason,
     compiled: false,
