@@ -27,6 +27,7 @@ new PerformanceObserver((list) => {
 let ticker;
 let last = 0;
 let gap = 0;
+const logGapsMs = Number(process.env.BENCH_LOG_GAPS ?? 0);
 process.on('message', (message) => {
   if (message === 'start') {
     histogram.reset();
@@ -37,6 +38,12 @@ process.on('message', (message) => {
     ticker = setInterval(() => {
       const now = performance.now();
       gap = Math.max(gap, now - last - 5);
+      // BENCH_LOG_GAPS=ms: print each longer gap with its end on the monotonic clock
+      // (microseconds, as a --cpu-prof profile's timestamps), to find it in a profile.
+      if (logGapsMs && now - last - 5 > logGapsMs)
+        console.error(
+          `gap ${(now - last - 5).toFixed(1)} ms ending at ${process.hrtime.bigint() / 1000n} us`,
+        );
       last = now;
     }, 5);
     process.send({ started: true });

@@ -18,6 +18,8 @@ import { Money } from './money.js';
 
 const EXPRESSION_TAG = '\u0000expression';
 const MONEY_TAG = '\u0000money';
+/** Stands for a long array written after the members, in slices (its index in `chunked`). */
+const CHUNKED_TAG = '\u0000chunked';
 
 type EncodedExpression = readonly [string, string, readonly string[], number];
 
@@ -26,11 +28,17 @@ interface Header {
   /** Names bound in the evaluation environment (question and variable keys). */
   readonly names: readonly string[];
   readonly expressionSlices: number;
-  /** Top-level members in order: key and the number of array slices (0: one value). */
-  readonly members: ReadonlyArray<readonly [string, number]>;
+  /** Top-level members in order, one value each (long arrays in them are chunked). */
+  readonly members: readonly string[];
+  /** Per long array, anywhere in the model: the number of slices it is written in. */
+  readonly chunked: readonly number[];
 }
 
-/** Array elements per serialized value: each value is deserialized between two yields. */
+/**
+ * Array elements per serialized value: each value is deserialized between two yields,
+ * so an array longer than this, at any depth (the questions, a text catalog's hundreds
+ * of thousands of texts), is written as slices of its own.
+ */
 const SLICE_ELEMENTS = 200;
 
 /** Expressions parsed per slice (a cel-js parse and check is 10–100 µs). */
@@ -47,6 +55,7 @@ export function toTransferable(model: CompiledModel): Uint8Array {
   const expressions: EncodedExpression[] = [];
   const indexOf = new Map<Expression, number>();
   const copies = new Map<object, unknown>();
+  const chunked: unknown[][] = [];
   const encode = (value: unknown): unknown => {
     if (value === null || typeof value !== 'object') return value;
     if (value instanceof Expression) {
@@ -63,9 +72,12 @@ export function toTransferable(model: CompiledModel): Uint8Array {
     if (known !== undefined) return known;
     if (Array.isArray(value)) {
       const copy: unknown[] = [];
-      copies.set(value, copy);
+      // A shared long array is one chunked array: every reference gets the same marker.
+      const stored = value.length > SLICE_ELEMENTS ? { [CHUNKED_TAG]: chunked.length } : copy;
+      if (stored !== copy) chunked.push(copy);
+      copies.set(value, stored);
       for (const item of value) copy.push(encode(item));
-      return copy;
+      return stored;
     }
     if (value instanceof Map) {
       const copy = new Map<unknown, unknown>();
@@ -83,29 +95,27 @@ export function toTransferable(model: CompiledModel): Uint8Array {
   // One serializer for every value: objects shared between values keep their identity.
   const serializer = new Serializer();
   serializer.writeHeader();
-  const members = Object.entries(encoded).map(([key, value]): readonly [string, number] => [
-    key,
-    Array.isArray(value) && value.length > SLICE_ELEMENTS ? slicesOf(value).length : 0,
-  ]);
   const expressionSlices = slicesOf(expressions, EXPRESSIONS_PER_SLICE);
+  const chunkSlices = chunked.map((items) => slicesOf(items));
   const header: Header = {
     names: [...model.questions.map((q) => q.key), ...model.variables.map((v) => v.key)],
     expressionSlices: expressionSlices.length,
-    members: [...members, ['extensions', 0]],
+    members: Object.keys(encoded),
+    chunked: chunkSlices.map((slices) => slices.length),
   };
   serializer.writeValue(header);
   for (const slice of expressionSlices) serializer.writeValue(slice);
-  for (const [key, slices] of members) {
-    const value = encoded[key];
-    if (slices === 0) serializer.writeValue(value);
-    else for (const slice of slicesOf(value as unknown[])) serializer.writeValue(slice);
-  }
+  for (const key of header.members) serializer.writeValue(encoded[key]);
+  for (const slices of chunkSlices) for (const slice of slices) serializer.writeValue(slice);
   serializer.writeValue(extensions);
   return serializer.releaseBuffer();
 }
 
-/** Objects or expressions revived between two yields (a few ms on the development VM). */
-export const SLICE_NODES = 2_000;
+/**
+ * Objects, object members or expressions revived between two yields (well under a
+ * millisecond each on the development VM; the slice clock decides when to pause).
+ */
+export const SLICE_ITEMS = 1_000;
 
 /**
  * Revives a transferable model in slices: iterate the generator, yielding to the event
@@ -128,30 +138,40 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
     }
     yield;
   }
-  const model: Record<string, unknown> = {};
-  for (const [key, slices] of header.members) {
-    if (slices === 0) {
-      model[key] = deserializer.readValue();
-    } else {
-      const items: unknown[] = [];
-      for (let i = 0; i < slices; i++) {
-        for (const item of deserializer.readValue() as unknown[]) items.push(item);
-        yield;
-      }
-      model[key] = items;
-    }
+  const rest: Record<string, unknown> = {};
+  for (const key of header.members) {
+    rest[key] = deserializer.readValue();
+    yield;
   }
+  const chunked: unknown[][] = [];
+  for (const slices of header.chunked) {
+    const items: unknown[] = [];
+    for (let i = 0; i < slices; i++) {
+      for (const item of deserializer.readValue() as unknown[]) items.push(item);
+      yield;
+    }
+    chunked.push(items);
+  }
+  const extensions = deserializer.readValue() as CompiledModel['extensions'];
   const revive = (value: unknown): unknown => {
     if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
     if (EXPRESSION_TAG in value)
       return expressions[(value as Record<string, number>)[EXPRESSION_TAG]];
     if (MONEY_TAG in value) return new Money((value as Record<string, string>)[MONEY_TAG]);
+    if (CHUNKED_TAG in value) return chunked[(value as Record<string, number>)[CHUNKED_TAG]];
     return value;
   };
-  const { extensions, ...rest } = model;
+  // Walks every object once, replacing encoded values; a chunked array is walked as well.
   const seen = new Set<object>();
   const stack: object[] = [rest];
   let work = 0;
+  const visit = (item: unknown, set: (revived: unknown) => void): void => {
+    size.value(item);
+    const revived = revive(item);
+    if (revived !== item) set(revived);
+    if (Array.isArray(revived) || (revived === item && isWalkable(item)))
+      stack.push(revived as object);
+  };
   while (stack.length > 0) {
     const node = stack.pop() as object;
     if (seen.has(node)) continue;
@@ -160,22 +180,17 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
     if (node instanceof Map) {
       for (const [key, item] of node) {
         size.value(key);
-        size.value(item);
-        const revived = revive(item);
-        if (revived !== item) node.set(key, revived);
-        else if (isWalkable(item)) stack.push(item);
+        visit(item, (revived) => node.set(key, revived));
+        if (++work % SLICE_ITEMS === 0) yield;
       }
     } else {
       const record = node as Record<string, unknown>;
       for (const key of Object.keys(record)) {
-        const item = record[key];
-        size.value(item);
-        const revived = revive(item);
-        if (revived !== item) record[key] = revived;
-        else if (isWalkable(item)) stack.push(item);
+        visit(record[key], (revived) => (record[key] = revived));
+        if (++work % SLICE_ITEMS === 0) yield;
       }
     }
-    if (++work % SLICE_NODES === 0) yield;
+    if (++work % SLICE_ITEMS === 0) yield;
   }
   size.value(JSON.stringify(extensions ?? {}));
   return { model: { ...rest, extensions } as unknown as CompiledModel, bytes: size.bytes };

@@ -38,6 +38,27 @@ describe('transferable compiled models', () => {
     expect(step.value.model.questions).toHaveLength(1500);
   });
 
+  it('long arrays at any depth (a text catalog) travel in slices and arrive whole', () => {
+    const questions = Array.from({ length: 300 }, (_, i) => ({
+      key: `q${i}`,
+      type: 'choice',
+      label: `Q${i}`,
+      options: [
+        { key: 'a', label: `A${i}` },
+        { key: 'b', label: `B${i}` },
+      ],
+    }));
+    const compiled = compileOk(model({ questions }));
+    const steps = reviveSteps(toTransferable(compiled));
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    const revived = step.value.model;
+    expect(revived.text).toEqual(compiled.text);
+    expect(revived.questions).toHaveLength(300);
+    const answers = { q0: { values: ['b'] }, q299: { values: ['a'] } };
+    expect(lineOf(evaluate(revived, answers))).toBe(lineOf(evaluate(compiled, answers)));
+  });
+
   it('extensions travel verbatim, even when they look like encoded values', () => {
     const document = { ...model(), 'x-data': { '\u0000expression': 0, '\u0000money': '1' } };
     const { model: revived } = reviveModel(toTransferable(compileOk(document)));

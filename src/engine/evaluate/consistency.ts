@@ -17,7 +17,7 @@ import {
   pairConflict,
   unitsByQuestion,
 } from './option-availability.js';
-import { mentionsOf } from './rule-mentions.js';
+import { mentionsInSteps } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
 import { propagatedCheck } from './propagated.js';
 import { computeValues } from './values.js';
@@ -128,13 +128,14 @@ export function reportConflict(state: EvaluationState): void {
  * Step 3 with a diagram (option-availability.ts): exact support, `conflicts_with` a
  * minimal set of the user's other answers (explainOption).
  */
-export function exactAvailability(
+export function* exactAvailability(
   model: CompiledModel,
   state: EvaluationState,
   { units, fixed }: Settled,
-): void {
+): Generator<void, void> {
   const form = model.consistency;
   const domains = supports(form, fixed);
+  yield;
   const { supported, consistent } = domains;
   state.valueSupport = supported;
   state.consistency = {
@@ -143,16 +144,18 @@ export function exactAvailability(
     configurations: domains.configurations(),
   };
   if (!consistent) state.answerReasons = [...state.unavailableBecause];
+  const mentions = yield* mentionsInSteps(model);
   const context: Explaining = {
     model,
-    mentions: mentionsOf(model),
+    mentions,
     units,
     unitOf: unitsByQuestion(model, units),
     values: state.values,
     scratch: freeAssignment(form),
     consistent,
   };
-  optionAvailability(model, state, supported, (option, localReasons) =>
+  yield;
+  yield* optionAvailability(model, state, supported, (option, localReasons) =>
     explainOption(context, option, localReasons),
   );
 }

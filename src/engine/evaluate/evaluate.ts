@@ -44,11 +44,14 @@ export function evaluateConfiguration(
  * same model may run during a pause: each one has its own state (state.ts pools a context
  * only while no evaluation uses it). `cache.evaluated_in_ms` counts the pauses too.
  */
-export function evaluateConfigurationInSlices(
+export async function evaluateConfigurationInSlices(
   model: CompiledModel,
   request: EvaluationRequest,
   slicing: Slicing,
 ): Promise<Evaluation> {
+  // A fresh slice: the caller's turn of the event loop has already parsed, authorized
+  // and validated the request (tens of ms for thousands of answers).
+  await slicing.pause();
   return runInSlices(evaluationSteps(model, request), slicing);
 }
 
@@ -89,10 +92,11 @@ function* buildLine(
   const settled = settleConsistency(model, state);
   yield;
   gateRules(model, state);
+  yield;
   computeAvailability(model, state);
   yield;
-  if (model.consistency.compiled) exactAvailability(model, state, settled);
-  else propagatedAvailability(model, state, settled.units);
+  if (model.consistency.compiled) yield* exactAvailability(model, state, settled);
+  else yield* propagatedAvailability(model, state, settled.units);
   yield;
   checkAnswers(model, state);
   reportConflict(state);

@@ -1,4 +1,5 @@
 import type { CompiledModel } from '../model.js';
+import { STEP_ITEMS } from '../slices.js';
 import type { AnswerUnit } from './answer-units.js';
 import { explainRules, type Mentions, mentionsOf, outsideDiagram } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
@@ -34,15 +35,17 @@ export type ExplainOption = (
  * gets `conflicts_with`. A supported option keeps the local reasons that come from
  * parts the check does not hold (e.g. a rule whose `when` reads a number).
  */
-export function optionAvailability(
+export function* optionAvailability(
   model: CompiledModel,
   state: EvaluationState,
   supported: Uint8Array,
   explain: ExplainOption,
-): void {
+): Generator<void, void> {
   const form = model.consistency;
   const mentions = mentionsOf(model);
   for (const question of model.questions) {
+    // A pause point every few questions: explaining a large model's options takes long.
+    if (question.index % STEP_ITEMS === STEP_ITEMS - 1) yield;
     if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
     const first = form.firstLayer[question.index];
     if (first < 0) continue;

@@ -1,4 +1,5 @@
 import type { CompiledModel } from '../model.js';
+import { runAtOnce, STEP_ITEMS } from '../slices.js';
 
 /** What the diagram's rules name, per model (built once). */
 export interface Mentions {
@@ -21,6 +22,14 @@ export interface Mentions {
 const mentionsByModel = new WeakMap<CompiledModel, Mentions>();
 
 export function mentionsOf(model: CompiledModel): Mentions {
+  return mentionsByModel.get(model) ?? runAtOnce(mentionsInSteps(model));
+}
+
+/**
+ * The same, built in steps the first time (a few ms per thousand questions and rules:
+ * an evaluation of a large model pauses between them).
+ */
+export function* mentionsInSteps(model: CompiledModel): Generator<void, Mentions> {
   const known = mentionsByModel.get(model);
   if (known !== undefined) return known;
   const lists: string[][] = model.questions.map(() => []);
@@ -28,6 +37,7 @@ export function mentionsOf(model: CompiledModel): Mentions {
   const unconditionalTables = new Set<string>();
   const inDiagram = new Set(model.consistency.partSources);
   for (const rule of model.rules) {
+    if (rule.index % STEP_ITEMS === STEP_ITEMS - 1) yield;
     if (!inDiagram.has(`rules.${rule.key}`)) continue;
     const named = new Set<number>();
     if (rule.table !== undefined) for (const column of rule.table.columns) named.add(column);
@@ -41,11 +51,15 @@ export function mentionsOf(model: CompiledModel): Mentions {
     byRule.set(rule.key, [...named]);
     if (rule.table !== undefined && rule.when === undefined) unconditionalTables.add(rule.key);
   }
-  const conditionsInDiagram = model.questions.map((question) =>
-    Uint8Array.from(question.options, (option) =>
-      inDiagram.has(`questions.${question.key}.options.${option.key}`) ? 1 : 0,
-    ),
-  );
+  const conditionsInDiagram: Uint8Array[] = [];
+  for (const question of model.questions) {
+    if (question.index % STEP_ITEMS === STEP_ITEMS - 1) yield;
+    conditionsInDiagram.push(
+      Uint8Array.from(question.options, (option) =>
+        inDiagram.has(`questions.${question.key}.options.${option.key}`) ? 1 : 0,
+      ),
+    );
+  }
   const restrictedOutside = Uint8Array.from(conditionsInDiagram, (flags, q) =>
     flags.some((flag, o) => flag === 0 && model.questions[q].options[o].availableIf !== undefined)
       ? 1
