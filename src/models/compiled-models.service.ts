@@ -9,7 +9,6 @@ import {
   reviveSteps,
   runInSlices,
   type CompiledModel,
-  type ImportedModel,
   type ModelAsset,
   type ModelSourceFormat,
   type Slicing,
@@ -21,16 +20,19 @@ import type {
   CompileOutcome,
   CompileTask,
   Refusal,
+  StoredImport,
 } from './compile/build-model.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 
 /** An upload turned into a stored-ready version: the merged definition, compiled. */
 export interface BuiltModel {
   /**
-   * The merged definition as JSON text, stored as it is: parsing, cloning and
-   * re-serializing megabytes of it on the event loop is what this avoids.
+   * The merged definition to store, deflated in the worker (definition-bytes.ts): parsing,
+   * cloning, re-serializing or writing megabytes of it on the event loop is what this avoids.
    */
-  definitionJson: string;
+  definition: Uint8Array;
+  /** Its consistency form to store (serialized in the worker). */
+  consistency: Uint8Array;
   /** Its `general` section (validated by the compile). */
   general: Record<string, unknown>;
   compiled: CompiledModel;
@@ -42,7 +44,7 @@ export interface BuiltModel {
 
 /** The models an upload imports, loaded by the caller (they live in the database). */
 export interface LoadedImports {
-  models: ImportedModel[];
+  models: StoredImport[];
   assets: Map<string, ModelAsset>;
 }
 
@@ -140,7 +142,8 @@ export class CompiledModels implements OnModuleDestroy {
     for (const [path, asset] of imported?.assets ?? [])
       if (!assets.has(path)) assets.set(path, asset);
     return {
-      definitionJson: outcome.definition,
+      definition: outcome.definition,
+      consistency: outcome.consistency,
       general: outcome.general,
       compiled: revived.model,
       bytes: revived.bytes,
@@ -165,7 +168,7 @@ export class CompiledModels implements OnModuleDestroy {
   async get(
     modelId: number,
     versionNumber: number,
-    loadDefinition: () => Promise<unknown>,
+    loadDefinition: () => Promise<Uint8Array | undefined>,
     loadConsistency: () => Promise<Uint8Array | undefined> = async () => undefined,
   ): Promise<CompiledModel | undefined> {
     const key = cacheKey(modelId, versionNumber);
@@ -187,7 +190,7 @@ export class CompiledModels implements OnModuleDestroy {
 
   private async compileStored(
     key: string,
-    definition: unknown,
+    definition: Uint8Array,
     modelId: number,
     versionNumber: number,
     consistency: Uint8Array | undefined,

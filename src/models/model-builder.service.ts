@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { ImportedModel, ModelAsset } from '../engine/index.js';
-import { CompiledModels, type BuiltModel } from './compiled-models.service.js';
+import type { ModelAsset } from '../engine/index.js';
+import { CompiledModels, type BuiltModel, type LoadedImports } from './compiled-models.service.js';
 import { ModelRepository } from './model.repository.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 
@@ -27,20 +27,12 @@ export class ModelBuilderService {
    * The current versions of the imported models, of this supplier only (others stay
    * unknown to mergeImports, which reports them), with the assets those versions ship.
    */
-  private async loadImports(
-    ids: number[],
-    supplierId: number,
-  ): Promise<{ models: ImportedModel[]; assets: Map<string, ModelAsset> }> {
-    const models: ImportedModel[] = [];
+  private async loadImports(ids: number[], supplierId: number): Promise<LoadedImports> {
     const assets = new Map<string, ModelAsset>();
-    const { versions, assets: files } = await this.models.currentVersionsOf(ids, supplierId);
-    for (const version of versions) {
-      models.push({
-        modelId: version.modelId,
-        versionNumber: version.versionNumber,
-        document: version.definition,
-      });
-    }
+    const { versions: models, assets: files } = await this.models.currentVersionsOf(
+      ids,
+      supplierId,
+    );
     // In import order: the first import that ships a path provides it.
     for (const id of ids) {
       for (const file of files) {

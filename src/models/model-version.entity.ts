@@ -1,6 +1,9 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-/** One immutable version of a model: the merged definition the engine compiles. */
+/**
+ * One immutable version of a model. Its merged definition (deflated JSON) and compiled
+ * consistency form are binary columns read and written by version-bytes.repository.ts.
+ */
 @Entity('model_versions')
 export class ModelVersionEntity {
   @PrimaryGeneratedColumn()
@@ -11,10 +14,6 @@ export class ModelVersionEntity {
 
   @Column({ type: 'integer' })
   versionNumber: number;
-
-  /** The model document with its imports merged in. */
-  @Column({ type: 'simple-json' })
-  definition: Record<string, unknown>;
 
   /** json, yaml or zip: how it was uploaded. */
   @Column({ type: 'varchar', length: 8 })

@@ -6,7 +6,12 @@ import { isUniqueViolation } from '../database/db-errors.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
 import type { ModelAsset } from '../engine/index.js';
 import { CompanySupplierEntity } from '../suppliers/company-supplier.entity.js';
-import { loadConsistency, storeConsistency } from './consistency.repository.js';
+import {
+  loadConsistency,
+  loadDefinition,
+  storeConsistency,
+  storeDefinition,
+} from './version-bytes.repository.js';
 import { ModelAssetEntity } from './model-asset.entity.js';
 import { lockCutoff } from './model-lock.js';
 import { ModelVersionEntity } from './model-version.entity.js';
@@ -27,14 +32,21 @@ export class VersionTakenError extends Error {
 
 /** An immutable version to store, with the files its zip shipped. */
 export interface NewVersion {
-  /** The merged definition as JSON text: stored as it is (see insertVersion). */
-  definitionJson: string;
+  /** The merged definition, deflated (definition-bytes.ts). */
+  definition: Uint8Array;
   sourceFormat: string;
   /** The compiled consistency form (engine serializeConsistency bytes); absent: built on first use. */
   consistency?: Uint8Array;
   assets: Map<string, ModelAsset>;
   createdById: number;
   createdAt: Date;
+}
+
+/** A version's definition as stored (deflated). */
+export interface StoredDefinition {
+  modelId: number;
+  versionNumber: number;
+  definition: Uint8Array;
 }
 
 /** What a new version changes on its model row. */
@@ -52,7 +64,6 @@ export interface ModelIdentity {
 @Injectable()
 export class ModelRepository {
   private readonly models: Repository<ModelEntity>;
-  private readonly versions: Repository<ModelVersionEntity>;
   private readonly assets: Repository<ModelAssetEntity>;
 
   constructor(
@@ -60,16 +71,11 @@ export class ModelRepository {
     private readonly transactions: TransactionRunner,
   ) {
     this.models = dataSource.getRepository(ModelEntity);
-    this.versions = dataSource.getRepository(ModelVersionEntity);
     this.assets = dataSource.getRepository(ModelAssetEntity);
   }
 
   findById(id: number): Promise<ModelEntity | null> {
     return this.models.findOneBy({ id });
-  }
-
-  findVersion(modelId: number, versionNumber: number): Promise<ModelVersionEntity | null> {
-    return this.versions.findOneBy({ modelId, versionNumber });
   }
 
   /** The consistency form stored with a version (undefined: none yet). */
@@ -83,22 +89,11 @@ export class ModelRepository {
   }
 
   /**
-   * A version's definition as the stored JSON text, unparsed (undefined: no such version):
-   * the compile worker parses it, so a cache miss never parses megabytes on the event loop.
+   * A version's definition as stored, deflated (undefined: no such version): the compile
+   * worker inflates and parses it, so a cache miss never parses megabytes on the event loop.
    */
-  async findVersionDefinitionText(
-    modelId: number,
-    versionNumber: number,
-  ): Promise<string | undefined> {
-    const row = await this.versions
-      .createQueryBuilder('version')
-      .select('version.definition', 'definition')
-      .where('version.modelId = :modelId AND version.versionNumber = :versionNumber', {
-        modelId,
-        versionNumber,
-      })
-      .getRawOne<{ definition: string }>();
-    return row?.definition;
+  findDefinition(modelId: number, versionNumber: number): Promise<Uint8Array | undefined> {
+    return loadDefinition(this.dataSource, modelId, versionNumber);
   }
 
   findAsset(
@@ -224,16 +219,17 @@ export class ModelRepository {
   async currentVersionsOf(
     ids: number[],
     supplierId: number,
-  ): Promise<{ versions: ModelVersionEntity[]; assets: ModelAssetEntity[] }> {
+  ): Promise<{ versions: StoredDefinition[]; assets: ModelAssetEntity[] }> {
     if (ids.length === 0) return { versions: [], assets: [] };
     const rows = await this.models.findBy({ id: In(ids), supplierId });
     const current = rows.map((row) => ({ modelId: row.id, versionNumber: row.versionNumber }));
     if (current.length === 0) return { versions: [], assets: [] };
-    const [versions, assets] = await Promise.all([
-      this.versions.findBy(current),
-      this.assets.findBy(current),
-    ]);
-    return { versions, assets };
+    const versions: StoredDefinition[] = [];
+    for (const { modelId, versionNumber } of current) {
+      const definition = await this.findDefinition(modelId, versionNumber);
+      if (definition !== undefined) versions.push({ modelId, versionNumber, definition });
+    }
+    return { versions, assets: await this.assets.findBy(current) };
   }
 }
 
@@ -273,28 +269,18 @@ async function insertVersion(
   version: NewVersion,
 ): Promise<void> {
   try {
-    // The text goes in as a parameter: the simple-json column would otherwise serialize
-    // (and TypeORM's save walk) a multi-megabyte object on the event loop.
-    await manager
-      .createQueryBuilder()
-      .insert()
-      .into(ModelVersionEntity)
-      .values({
-        modelId,
-        versionNumber,
-        definition: () => ':definition',
-        sourceFormat: version.sourceFormat,
-        createdById: version.createdById,
-        createdAt: version.createdAt,
-      })
-      .setParameter('definition', version.definitionJson)
-      .execute();
+    await manager.insert(ModelVersionEntity, {
+      modelId,
+      versionNumber,
+      sourceFormat: version.sourceFormat,
+      createdById: version.createdById,
+      createdAt: version.createdAt,
+    });
   } catch (error) {
     if (isUniqueViolation(error)) throw new VersionTakenError(versionNumber);
     throw error;
   }
-  if (version.consistency !== undefined)
-    await storeConsistency(manager, modelId, versionNumber, version.consistency);
+  await storeDefinition(manager, modelId, versionNumber, version.definition, version.consistency);
   const rows = [...version.assets].map(([path, asset]) =>
     manager.create(ModelAssetEntity, {
       modelId,

@@ -5,8 +5,10 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { type CompiledModel, serializeConsistency } from '../engine/index.js';
 import type { Principal } from '../principal/principal.js';
+import { JsonText } from '../common/http/json-text.js';
 import { CompiledModels } from './compiled-models.service.js';
-import { isCurrentConsistency } from './consistency.repository.js';
+import { inflateDefinition } from './definition-bytes.js';
+import { isCurrentConsistency } from './version-bytes.repository.js';
 import { ModelAnalysisDto } from './dto/model-analysis.dto.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
 import { ModelUploadDto } from './dto/model-upload.dto.js';
@@ -34,9 +36,9 @@ export type UploadReader = () => Promise<ModelUpload>;
 
 /** The version row (and files) an upload stores. */
 const versionOf = (built: BuiltModel, principal: Principal, now: Date): NewVersion => ({
-  definitionJson: built.definitionJson,
+  definition: built.definition,
   sourceFormat: built.format,
-  consistency: serializeConsistency(built.compiled.consistency),
+  consistency: built.consistency,
   assets: built.assets,
   createdById: principal.userId,
   createdAt: now,
@@ -124,11 +126,13 @@ export class ModelsService {
       principal,
       await this.models.findById(modelId),
     );
-    const version = await this.models.findVersion(modelId, model.versionNumber);
-    if (!version) throw ApiError.notFound('No model found');
+    const definition = await this.models.findDefinition(modelId, model.versionNumber);
+    if (!definition) throw ApiError.notFound('No model found');
     const { compiled } = await this.compiledFor(model);
     const analysis = ModelAnalysisDto.from(compiled.consistency.analysis);
-    return ModelDetailDto.withDefinition(model, version.definition, analysis);
+    // Sent as the stored JSON text: never parsed (nor re-serialized) on the event loop.
+    const json = new JsonText(await inflateDefinition(definition));
+    return ModelDetailDto.withDefinition(model, json, analysis);
   }
 
   /**
@@ -152,7 +156,7 @@ export class ModelsService {
     const compiled = await this.compiledModels.get(
       modelId,
       versionNumber,
-      () => this.models.findVersionDefinitionText(modelId, versionNumber),
+      () => this.models.findDefinition(modelId, versionNumber),
       async () => {
         const bytes = await this.models.findConsistency(modelId, versionNumber);
         stored.read = true;

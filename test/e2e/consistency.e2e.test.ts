@@ -5,7 +5,7 @@ import {
   ENGINE_VERSION,
   serializeConsistency,
 } from '../../src/engine/index.js';
-import { loadConsistency, storeConsistency } from '../../src/models/consistency.repository.js';
+import { loadConsistency, storeConsistency } from '../../src/models/version-bytes.repository.js';
 import { bearer, errorPaths, expectEnvelope } from '../support/factories.js';
 import {
   createModelWorld,

@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../src/config/app-config.js';
@@ -63,6 +64,54 @@ describe('migrations', () => {
         .from('models', 'm')
         .getRawOne();
       expect(JSON.parse(row.general)).toEqual({ name: 'Current', code: 'M-1' });
+    } finally {
+      await after.destroy();
+    }
+  });
+
+  it('deflates stored definitions, and restores their text when reverted', async () => {
+    const deflating = MIGRATIONS.findIndex((m) => m.name === 'DeflatedDefinitions1764600000000');
+    const before = await open(MIGRATIONS.slice(0, deflating));
+    await before.runMigrations();
+    const postgres = before.options.type === 'postgres';
+    const insert = async (table: string, row: Record<string, unknown>): Promise<number> => {
+      const columns = Object.keys(row);
+      const marks = columns.map((_, i) => (postgres ? `$${i + 1}` : '?'));
+      await before.query(
+        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${marks.join(', ')})`,
+        Object.values(row),
+      );
+      const [last] = await before.query(`SELECT MAX("id") AS "id" FROM "${table}"`);
+      return Number(last.id);
+    };
+    const text = JSON.stringify({ general: { name: 'Deflated', code: 'D-1' }, questions: [] });
+    const supplierId = await insert('suppliers', {
+      email: 'd@example.test',
+      name: 'D',
+      website: 'w',
+    });
+    const modelId = await insert('models', {
+      supplier_id: supplierId,
+      name: 'D',
+      version_number: 1,
+    });
+    const versionId = await insert('model_versions', {
+      model_id: modelId,
+      version_number: 1,
+      definition: text,
+      source_format: 'json',
+    });
+    await before.destroy();
+
+    const after = await open(MIGRATIONS.slice(0, deflating + 1));
+    try {
+      await after.runMigrations();
+      const byId = `FROM "model_versions" WHERE "id" = ${versionId}`;
+      const [row] = await after.query(`SELECT "definition_deflated" AS "bytes" ${byId}`);
+      expect(inflateSync(row.bytes as Buffer).toString('utf8')).toBe(text);
+      await after.undoLastMigration();
+      const [reverted] = await after.query(`SELECT "definition" ${byId}`);
+      expect(reverted.definition).toBe(text);
     } finally {
       await after.destroy();
     }

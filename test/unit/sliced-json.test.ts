@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Slicing } from '../../src/engine/index.js';
 import { serializeInSlices } from '../../src/common/event-loop/sliced-json.js';
+import { JsonText } from '../../src/common/http/json-text.js';
 import { prng as seeded } from '../support/prng.js';
 
 const stringifyInSlices = async (value: unknown, slicing: Slicing): Promise<string> =>
@@ -83,5 +84,27 @@ describe('serializeInSlices', () => {
     pauses = 0;
     await stringifyInSlices({ data: { id: 1, items: [1, 2, 3] } }, { ...slicing, sliceMs: 50 });
     expect(pauses).toBe(0);
+  });
+});
+
+describe('JsonText members', () => {
+  const definition = {
+    general: { name: 'Window \u00e9' },
+    questions: [{ key: 'w', type: 'integer' }],
+  };
+  const text = () => new JsonText(Buffer.from(JSON.stringify(definition), 'utf8'));
+
+  it('are copied into the answer as they are, at any depth', async () => {
+    const value = {
+      data: { id: 1, definition: text(), nested: [{ deep: [text()] }] },
+      meta: text(),
+    };
+    const expected = JSON.stringify({
+      data: { id: 1, definition, nested: [{ deep: [definition] }] },
+      meta: definition,
+    });
+    expect(await stringifyInSlices(value, noPause)).toBe(expected);
+    // Any other serializer gets the same JSON (toJSON parses the text).
+    expect(JSON.stringify(value)).toBe(expected);
   });
 });

@@ -1,4 +1,5 @@
 import { SliceClock, type Slicing } from '../../engine/index.js';
+import { JsonText } from '../http/json-text.js';
 
 /**
  * Arrays and plain objects above this depth are written member by member (a pause may
@@ -35,6 +36,12 @@ class ByteWriter {
   write(text: string): void {
     this.text += text;
     if (this.text.length >= FLUSH_CHARS) this.flush();
+  }
+
+  /** Bytes that are JSON already (JsonText). */
+  writeBytes(bytes: Buffer): void {
+    this.flush();
+    this.chunks.push(bytes);
   }
 
   bytes(): Buffer {
@@ -118,6 +125,10 @@ function writeNext(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
 }
 
 function writeMember(member: unknown, frame: Frame, stack: Frame[], out: ByteWriter): boolean {
+  if (member instanceof JsonText) {
+    out.writeBytes(member.bytes);
+    return false;
+  }
   if (frame.depth + 1 < SPLIT_DEPTH && splittable(member)) {
     stack.push(open(member, frame.depth + 1, out));
     return true;

@@ -5,6 +5,7 @@ import { ModelConsistency1764100000000 } from './1764100000000-model-consistency
 import { IdempotencyKeys1764200000000 } from './1764200000000-idempotency-keys.js';
 import { PlatformHardening1764300000000 } from './1764300000000-platform-hardening.js';
 import { CartLineChecksIndex1764501000000 } from './1764501000000-cart-line-checks-index.js';
+import { DeflatedDefinitions1764600000000 } from './1764600000000-deflated-definitions.js';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   IdempotencyKeys1764200000000,
   PlatformHardening1764300000000,
   CartLineChecksIndex1764501000000,
+  DeflatedDefinitions1764600000000,
 ];

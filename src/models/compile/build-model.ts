@@ -4,6 +4,7 @@ import {
   MAX_REPORTED_PROBLEMS,
   mergeImports,
   readModelSource,
+  serializeConsistency,
   toTransferable,
   unsafePathReason,
   type EngineLimits,
@@ -13,6 +14,7 @@ import {
   type Problem,
   type SourceResult,
 } from '../../engine/index.js';
+import { deflateDefinition, inflateDefinitionSync } from '../definition-bytes.js';
 
 /**
  * The upload pipeline without I/O, run in a compile worker (compiled-models.service.ts):
@@ -27,13 +29,21 @@ export interface BuildTask {
   readonly format: ModelSourceFormat;
   readonly limits: EngineLimits;
   /** Absent on the first run; then the imported models and the asset paths they ship. */
-  readonly imported?: { models: ImportedModel[]; assetPaths: string[] };
+  readonly imported?: { models: StoredImport[]; assetPaths: string[] };
 }
 
-/** A stored definition compiled again (a cache miss): its JSON text, or the document. */
+/** An imported model's current version as stored: its definition deflated. */
+export interface StoredImport {
+  readonly modelId: number;
+  readonly versionNumber: number;
+  readonly definition: Uint8Array;
+}
+
+/** A stored definition compiled again (a cache miss). */
 export interface CompileTask {
   readonly kind: 'compile';
-  readonly definition: unknown;
+  /** As stored: deflated JSON text. */
+  readonly definition: Uint8Array;
   readonly limits: EngineLimits;
   /** The consistency form stored with the version (reused when this engine built it). */
   readonly consistency?: Uint8Array;
@@ -46,10 +56,12 @@ export type BuildOutcome =
   | Refusal
   | {
       kind: 'built';
-      /** The merged definition as the JSON text to store (parsed only in the worker). */
-      definition: string;
+      /** The merged definition to store, deflated (definition-bytes.ts). */
+      definition: Uint8Array;
       general: Record<string, unknown>;
       compiled: Uint8Array;
+      /** Its consistency form to store (serializeConsistency). */
+      consistency: Uint8Array;
       assets: Array<[string, ModelAsset]>;
       format: ModelSourceFormat;
     };
@@ -61,7 +73,16 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   if (!source.ok) return refusal(source);
   const ids = importedModelIds(source.value.document);
   if (ids.length > 0 && task.imported === undefined) return { kind: 'needs_imports', ids };
-  const imported = new Map((task.imported?.models ?? []).map((m) => [m.modelId, m]));
+  const imported = new Map(
+    (task.imported?.models ?? []).map((m): [number, ImportedModel] => [
+      m.modelId,
+      {
+        modelId: m.modelId,
+        versionNumber: m.versionNumber,
+        document: JSON.parse(inflateDefinitionSync(m.definition)) as Record<string, unknown>,
+      },
+    ]),
+  );
   const merged = mergeImports(source.value, imported);
   if (!merged.ok) return refusal(merged);
   // Stored as JSON: compile exactly what a later load will read back.
@@ -79,17 +100,17 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   }
   return {
     kind: 'built',
-    definition: text,
+    definition: deflateDefinition(text),
     general: definition.general as Record<string, unknown>,
     compiled: toTransferable(compiled.model),
+    consistency: serializeConsistency(compiled.model.consistency),
     assets: [...source.value.assets],
     format: task.format,
   };
 }
 
 export function runCompile(task: CompileTask): CompileOutcome {
-  const definition: unknown =
-    typeof task.definition === 'string' ? JSON.parse(task.definition) : task.definition;
+  const definition: unknown = JSON.parse(inflateDefinitionSync(task.definition));
   const result = compileModel(definition, task.limits, { consistency: task.consistency });
   if (result.ok) return { kind: 'compiled', compiled: toTransferable(result.model) };
   return { kind: 'refused', status: 500, message: 'Stored model no longer compiles', problems: [] };

@@ -4,6 +4,7 @@ import {
   ApiNullableString,
   ApiTimestamp,
 } from '../../common/swagger/schema-types.js';
+import { JsonText } from '../../common/http/json-text.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { activeLockHolder, lockExpiry } from '../model-lock.js';
 import type { ModelEntity } from '../model.entity.js';
@@ -79,7 +80,7 @@ export class ModelDetailDto extends ModelDto {
     additionalProperties: true,
     description: 'The model document of the current version, imports merged (docs/model-format.md)',
   })
-  definition: Record<string, unknown>;
+  definition: JsonText;
 
   @ApiProperty({
     type: () => ModelAnalysisDto,
@@ -87,12 +88,13 @@ export class ModelDetailDto extends ModelDto {
   })
   analysis: ModelAnalysisDto;
 
+  /** `definition`: the stored JSON text, sent as it is. */
   static withDefinition(
     model: ModelEntity,
-    definition: Record<string, unknown>,
+    definition: JsonText,
     analysis: ModelAnalysisDto,
   ): ModelDetailDto {
-    return { ...ModelDto.from(model, definition.general), definition, analysis };
+    return { ...ModelDto.from(model, model.general), definition, analysis };
   }
 }
 

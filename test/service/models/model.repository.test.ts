@@ -4,6 +4,7 @@ import {
   ModelRepository,
   type NewVersion,
 } from '../../../src/models/model.repository.js';
+import { deflateDefinition, inflateDefinitionSync } from '../../../src/models/definition-bytes.js';
 import { createServiceContext, type ServiceContext } from '../../support/service-context.js';
 import { createServiceWorld, type ServiceWorld } from '../../support/service-world.js';
 
@@ -21,7 +22,7 @@ describe('ModelRepository', () => {
   afterAll(() => ctx?.close());
 
   const version = (createdById: number, at = new Date()): NewVersion => ({
-    definitionJson: JSON.stringify({ general: { name: 'Stored' } }),
+    definition: deflateDefinition(JSON.stringify({ general: { name: 'Stored' } })),
     sourceFormat: 'json',
     assets: new Map([
       ['img/a.svg', { bytes: Buffer.from('<svg/>'), contentType: 'image/svg+xml' }],
@@ -39,7 +40,7 @@ describe('ModelRepository', () => {
     expect(await models.storeNextVersion(model, identity(null), version(w.sam.userId))).toBe(false);
     const current = await models.findById(w.modelM);
     expect(current?.versionNumber).toBe(model.versionNumber + 1);
-    expect(await models.findVersion(w.modelM, model.versionNumber + 1)).not.toBeNull();
+    expect(await models.findDefinition(w.modelM, model.versionNumber + 1)).toBeDefined();
     const asset = await models.findAsset(w.modelM, model.versionNumber + 1, 'img/a.svg');
     expect(asset?.contentType).toBe('image/svg+xml');
   });
@@ -77,6 +78,9 @@ describe('ModelRepository', () => {
   it('merges only the current versions of the same supplier', async () => {
     const { versions, assets } = await models.currentVersionsOf([w.modelM, w.modelN], w.supplierS);
     expect(versions.map((row) => row.modelId)).toEqual([w.modelM]);
+    // The definition as stored: deflated JSON.
+    const text = inflateDefinitionSync(versions[0].definition);
+    expect(JSON.parse(text)).toHaveProperty('general');
     expect(assets.every((row) => row.modelId === w.modelM)).toBe(true);
     expect(await models.currentVersionsOf([], w.supplierS)).toEqual({ versions: [], assets: [] });
   });
