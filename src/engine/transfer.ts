@@ -41,8 +41,11 @@ interface Header {
  */
 const SLICE_ELEMENTS = 200;
 
-/** Expressions parsed per slice (a cel-js parse and check is 10–100 µs). */
+/** Expressions per serialized value. */
 const EXPRESSIONS_PER_SLICE = 100;
+
+/** Expressions parsed and checked between two yields (10–100 µs each). */
+const EXPRESSIONS_PER_STEP = 20;
 
 const slicesOf = <T>(items: readonly T[], size = SLICE_ELEMENTS): T[][] => {
   const slices: T[][] = [];
@@ -126,7 +129,11 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
   deserializer.readHeader();
   const header = deserializer.readValue() as Header;
   const environment = createEnvironments().evaluate;
-  for (const name of header.names) environment.registerVariable(name, 'dyn');
+  let work = 0;
+  for (const name of header.names) {
+    environment.registerVariable(name, 'dyn');
+    if (++work % SLICE_ITEMS === 0) yield;
+  }
   const expressions: Expression[] = [];
   const size = new SizeEstimate();
   size.names(header.names);
@@ -135,8 +142,9 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
     for (const [source, path, names, cost] of slice) {
       expressions.push(Expression.compile(source, path, names, cost, environment));
       size.expression(source, path, names);
+      // A cel-js parse and check takes 10–100 µs.
+      if (++work % EXPRESSIONS_PER_STEP === 0) yield;
     }
-    yield;
   }
   const rest: Record<string, unknown> = {};
   for (const key of header.members) {
@@ -164,7 +172,6 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
   // Walks every object once, replacing encoded values; a chunked array is walked as well.
   const seen = new Set<object>();
   const stack: object[] = [rest];
-  let work = 0;
   const visit = (item: unknown, set: (revived: unknown) => void): void => {
     size.value(item);
     const revived = revive(item);

@@ -107,8 +107,8 @@ export class CompiledModels implements OnModuleDestroy {
       // Running from TypeScript sources (unit and in-process e2e tests): no worker file
       // to start, so the same task runs in this thread; the built service always pools.
       this.run = async (task) => {
-        const { default: compile } = await import('./compile/compile.worker.js');
-        return compile(task);
+        const { runTask } = await import('./compile/build-model.js');
+        return runTask(task);
       };
     }
   }

@@ -68,6 +68,11 @@ export type BuildOutcome =
 
 export type CompileOutcome = Refusal | { kind: 'compiled'; compiled: Uint8Array };
 
+/** One task of either kind (the worker's, or the calling thread's without a worker). */
+export function runTask(task: BuildTask | CompileTask): Promise<BuildOutcome | CompileOutcome> {
+  return task.kind === 'build' ? runBuild(task) : Promise.resolve(runCompile(task));
+}
+
 export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   const source = await readModelSource(Buffer.from(task.bytes), task.format, task.limits);
   if (!source.ok) return refusal(source);

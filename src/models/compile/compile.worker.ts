@@ -1,10 +1,34 @@
-import { runBuild, runCompile, type BuildTask, type CompileTask } from './build-model.js';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { runTask, type BuildTask, type CompileTask } from './build-model.js';
 
 /**
  * The compile worker's entry (piscina `filename`): reads, validates, type-checks,
- * estimates and compiles off the event loop. The compiled model comes back as one
- * byte array (copying it is a memcpy; reviving it is sliced on the main thread).
+ * estimates and compiles off the event loop. The compiled model comes back as bytes,
+ * moved rather than copied (reviving it is sliced on the main thread).
  */
-export default function compileInWorker(task: BuildTask | CompileTask): Promise<unknown> {
-  return task.kind === 'build' ? runBuild(task) : Promise.resolve(runCompile(task));
+export default async function compileInWorker(task: BuildTask | CompileTask): Promise<unknown> {
+  const outcome = await runTask(task);
+  if (outcome.kind !== 'built' && outcome.kind !== 'compiled') return outcome;
+  const moved = { ...outcome, compiled: owned(outcome.compiled) };
+  if (moved.kind === 'built') {
+    moved.definition = owned(moved.definition);
+    moved.consistency = owned(moved.consistency);
+  }
+  const buffers = [moved.compiled.buffer];
+  if (moved.kind === 'built') buffers.push(moved.definition.buffer, moved.consistency.buffer);
+  // piscina transfers the buffers of a top-level Transferable instead of cloning them.
+  return move({
+    get [transferableSymbol]() {
+      return buffers;
+    },
+    get [valueSymbol]() {
+      return moved;
+    },
+  });
+}
+
+/** The bytes in an ArrayBuffer of their own (a pooled Buffer's cannot be transferred). */
+function owned(bytes: Uint8Array): Uint8Array {
+  const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return whole && bytes.buffer instanceof ArrayBuffer ? bytes : new Uint8Array(bytes);
 }
