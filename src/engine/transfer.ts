@@ -1,6 +1,7 @@
 import { Deserializer, Serializer } from 'node:v8';
 import { createEnvironments } from './cel/environment.js';
 import { Expression } from './cel/expression.js';
+import { derivedCacheBytes } from './consistency/form.js';
 import type { CompiledModel } from './model.js';
 import { Money } from './money.js';
 
@@ -200,7 +201,9 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
     if (++work % SLICE_ITEMS === 0) yield;
   }
   size.value(JSON.stringify(extensions ?? {}));
-  return { model: { ...rest, extensions } as unknown as CompiledModel, bytes: size.bytes };
+  const model = { ...rest, extensions } as unknown as CompiledModel;
+  // The caches its consistency form may grow while in use count too.
+  return { model, bytes: size.bytes + derivedCacheBytes(model.consistency) };
 }
 
 /** A revived model and an upper estimate of the heap it holds. */

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { CompiledModelCache } from '../../src/engine/index.js';
+import {
+  derivedCacheBytes,
+  PAIR_CACHE_BYTES,
+  SEGMENT_CACHE_BYTES,
+} from '../../src/engine/consistency/form.js';
 import { reviveModel, reviveSteps, toTransferable } from '../../src/engine/transfer.js';
 import { compileOk, doorDocument, evaluate, model, windowDocument } from './helpers.js';
 
@@ -90,5 +95,28 @@ describe('CompiledModelCache by bytes', () => {
     cache.set('big', small, { bytes: 301 });
     expect(cache.get('big')).toBeUndefined();
     expect(cache.bytes).toBe(0);
+  });
+});
+
+describe('the bound of a form’s derived caches', () => {
+  it('is a few kilobytes for a small model and counts in the revived bytes', () => {
+    const compiled = compileOk(windowDocument());
+    const bound = derivedCacheBytes(compiled.consistency);
+    const values = compiled.consistency.valueBase[compiled.consistency.valueBase.length - 1];
+    expect(bound).toBe(values * (values + 100));
+    expect(bound).toBeLessThan(1024 * 1024);
+    const { bytes } = reviveModel(toTransferable(compiled));
+    expect(bytes).toBeGreaterThan(bound);
+  });
+
+  it('is both caches’ caps for a large diagram', () => {
+    const large = {
+      ...compileOk(windowDocument()).consistency,
+      compiled: true,
+      valueBase: Int32Array.of(0, 20_000),
+      kids: new Int32Array(5_000),
+    };
+    expect(derivedCacheBytes(large)).toBe(PAIR_CACHE_BYTES + SEGMENT_CACHE_BYTES);
+    expect(derivedCacheBytes({ ...large, compiled: false })).toBe(PAIR_CACHE_BYTES);
   });
 });

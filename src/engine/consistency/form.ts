@@ -3,6 +3,26 @@ import { FALSE, type MddStore, TRUE } from './mdd.js';
 /** At most this many bytes of cached pairwise rows per form (query.ts, propagate.ts). */
 export const PAIR_CACHE_BYTES = 16 * 1024 * 1024;
 
+/** At most this much memoized segment results per form (segment-cache.ts). */
+export const SEGMENT_CACHE_BYTES = 16 * 1024 * 1024;
+
+/** Segments with fewer edges are not memoized (recomputing costs less than a lookup). */
+export const SEGMENT_CACHE_MIN_EDGES = 4096;
+
+/**
+ * The most the caches a form grows while configurations are evaluated can hold: the
+ * pairwise rows (one per value, a byte per value, plus the map entry) and, when the
+ * diagram has a segment large enough to memoize, the segment results. Counted in the
+ * compiled-model cache's byte bound (docs/ENGINE.md "Memory bounds").
+ */
+export function derivedCacheBytes(form: ConsistencyForm): number {
+  const values = form.valueBase[form.valueBase.length - 1] ?? 0;
+  const pairs = Math.min(PAIR_CACHE_BYTES, values * (values + 100));
+  const segments =
+    form.compiled && form.kids.length >= SEGMENT_CACHE_MIN_EDGES ? SEGMENT_CACHE_BYTES : 0;
+  return pairs + segments;
+}
+
 /** What the upload answer and GET /v1/models/{id} report (MODEL_FORMAT.md "Model analysis"). */
 export interface ModelAnalysis {
   exact: boolean;

@@ -1,4 +1,4 @@
-import type { ConsistencyForm } from './form.js';
+import { type ConsistencyForm, SEGMENT_CACHE_BYTES, SEGMENT_CACHE_MIN_EDGES } from './form.js';
 import { TRUE } from './mdd.js';
 import { bigCount, type PassScratch, passSegment } from './segment-pass.js';
 
@@ -6,12 +6,10 @@ import { bigCount, type PassScratch, passSegment } from './segment-pass.js';
  * Segment results memoized by the restrictions of the segment's layers: a segment's
  * valid domains and count depend on those alone, and consecutive evaluations of one
  * configuration (a buyer answering one question at a time) or of similar ones leave
- * most segments as they were. Only segments of at least CACHE_MIN_EDGES edges (smaller
+ * most segments as they were. Only segments of at least SEGMENT_CACHE_MIN_EDGES edges (smaller
  * ones cost less to recompute than to look up), at most SEGMENT_CACHE_BYTES per form
  * (emptied when full: simple and bounded).
  */
-const CACHE_MIN_EDGES = 4096;
-const SEGMENT_CACHE_BYTES = 16 * 1024 * 1024;
 /** Per entry besides its values: the key string, the map slot, the objects. */
 const ENTRY_OVERHEAD = 160;
 
@@ -58,7 +56,7 @@ export function cachedPass(
   const { segments } = scratch;
   const end = segments.endNode[s];
   const edges = (end === TRUE ? kids.length : kidStart[end]) - kidStart[segments.startNode[s]];
-  if (edges < CACHE_MIN_EDGES) return counted(form, fixed, s, supported, scratch);
+  if (edges < SEGMENT_CACHE_MIN_EDGES) return counted(form, fixed, s, supported, scratch);
   const from = segments.fromLayer[s];
   const to = segments.toLayer[s];
   let key = '';
