@@ -17,61 +17,57 @@ function placeholders(db: Queryable, count: number): string[] {
 }
 
 /** Stores a version's deflated definition (with its compiled form, when known). */
-export async function storeDefinition(
+export function storeDefinition(
   db: Queryable,
   modelId: number,
   versionNumber: number,
   definition: Uint8Array,
   consistency: Uint8Array | undefined,
 ): Promise<void> {
-  if (consistency === undefined) {
-    const [bytes, model, version] = placeholders(db, 3);
-    await db.query(
-      `UPDATE "model_versions" SET "definition_deflated" = ${bytes} ` +
-        `WHERE "model_id" = ${model} AND "version_number" = ${version}`,
-      [Buffer.from(definition), modelId, versionNumber],
-    );
-    return;
-  }
-  const [bytes, form, engine, model, version] = placeholders(db, 5);
-  await db.query(
-    `UPDATE "model_versions" SET "definition_deflated" = ${bytes}, "consistency" = ${form}, ` +
-      `"consistency_engine" = ${engine} WHERE "model_id" = ${model} AND "version_number" = ${version}`,
-    [Buffer.from(definition), Buffer.from(consistency), ENGINE_VERSION, modelId, versionNumber],
-  );
-}
-
-/** A version's deflated definition, or undefined when there is no such version. */
-export async function loadDefinition(
-  db: Queryable,
-  modelId: number,
-  versionNumber: number,
-): Promise<Uint8Array | undefined> {
-  return loadBytes(db, 'definition_deflated', modelId, versionNumber);
+  const form = consistency === undefined ? {} : formColumns(consistency);
+  return updateVersion(db, modelId, versionNumber, {
+    definition_deflated: Buffer.from(definition),
+    ...form,
+  });
 }
 
 /** Stores a version's compiled form (serializeConsistency bytes). */
-export async function storeConsistency(
+export function storeConsistency(
   db: Queryable,
   modelId: number,
   versionNumber: number,
   form: Uint8Array,
 ): Promise<void> {
-  const [bytes, engine, model, version] = placeholders(db, 4);
-  await db.query(
-    `UPDATE "model_versions" SET "consistency" = ${bytes}, "consistency_engine" = ${engine} ` +
-      `WHERE "model_id" = ${model} AND "version_number" = ${version}`,
-    [Buffer.from(form), ENGINE_VERSION, modelId, versionNumber],
-  );
+  return updateVersion(db, modelId, versionNumber, formColumns(form));
 }
 
+/** A version's deflated definition, or undefined when there is no such version. */
+export const loadDefinition = (db: Queryable, modelId: number, versionNumber: number) =>
+  loadBytes(db, 'definition_deflated', modelId, versionNumber);
+
 /** The stored form of a version, or undefined when none was stored. */
-export async function loadConsistency(
+export const loadConsistency = (db: Queryable, modelId: number, versionNumber: number) =>
+  loadBytes(db, 'consistency', modelId, versionNumber);
+
+const formColumns = (form: Uint8Array) => ({
+  consistency: Buffer.from(form),
+  consistency_engine: ENGINE_VERSION,
+});
+
+async function updateVersion(
   db: Queryable,
   modelId: number,
   versionNumber: number,
-): Promise<Uint8Array | undefined> {
-  return loadBytes(db, 'consistency', modelId, versionNumber);
+  columns: Record<string, unknown>,
+): Promise<void> {
+  const names = Object.keys(columns);
+  const marks = placeholders(db, names.length + 2);
+  const set = names.map((name, i) => `"${name}" = ${marks[i]}`).join(', ');
+  const [model, version] = marks.slice(names.length);
+  await db.query(
+    `UPDATE "model_versions" SET ${set} WHERE "model_id" = ${model} AND "version_number" = ${version}`,
+    [...Object.values(columns), modelId, versionNumber],
+  );
 }
 
 async function loadBytes(
