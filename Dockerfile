@@ -32,9 +32,10 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/app/data
-# A 5,000-question evaluation overflows V8's default young generation (16 MB semi-spaces):
-# 32 MB cuts its CPU by a third (docs/DECISIONS.md, "Hot paths"). Keep in step with deploy/k8s.
-ENV NODE_OPTIONS="--max-semi-space-size=32"
+# V8's default young generation (16 MB semi-spaces) on purpose: 32 MB cuts a 5,000-question
+# evaluation's CPU by 20-40 % but makes the scavenges of an upload or cache miss pause the
+# event loop past 50 ms (docs/DECISIONS.md, "Event loop at 5,000 questions"). Set
+# NODE_OPTIONS="--max-semi-space-size=32" to trade those pauses for throughput.
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
