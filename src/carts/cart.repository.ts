@@ -4,6 +4,7 @@ import type { DataSource, EntityManager, FindOptionsWhere, Repository } from 'ty
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { ApiError } from '../common/errors/api-error.js';
 import { isUniqueViolation } from '../database/db-errors.js';
+import { entityRows, firstRow, fixedSql, type EntityRows } from '../database/fixed-sql.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
 import { CartLineEntity } from './cart-line.entity.js';
 import { CartEntity } from './cart.entity.js';
@@ -61,6 +62,8 @@ const MOVE_ATTEMPTS = 5;
 export class CartRepository implements CartLineReader {
   private readonly carts: Repository<CartEntity>;
   private readonly lines: Repository<CartLineEntity>;
+  private readonly cartRows: EntityRows<CartEntity>;
+  private readonly defaultSql: { ofUser: string; ofCompany: string };
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -68,6 +71,17 @@ export class CartRepository implements CartLineReader {
   ) {
     this.carts = dataSource.getRepository(CartEntity);
     this.lines = dataSource.getRepository(CartLineEntity);
+    this.cartRows = entityRows(dataSource, CartEntity);
+    const defaultOf = (condition: string) =>
+      fixedSql(
+        dataSource,
+        `SELECT ${this.cartRows.columns()} FROM "carts" ` +
+          `WHERE ${condition} AND "is_default" = TRUE LIMIT 1`,
+      );
+    this.defaultSql = {
+      ofUser: defaultOf('"user_id" = $1'),
+      ofCompany: defaultOf('"user_id" = $1 AND "company_id" = $2'),
+    };
   }
 
   async insert(row: NewCartRow): Promise<CartEntity> {
@@ -82,15 +96,25 @@ export class CartRepository implements CartLineReader {
 
   /** The user's default cart, whoever made it. */
   findDefault(userId: number): Promise<CartEntity | null> {
-    return this.carts.findOneBy({ userId, isDefault: true });
+    return this.findDefaultIn({ userId });
   }
 
   hasDefault(userId: number): Promise<boolean> {
     return this.carts.existsBy({ userId, isDefault: true });
   }
 
-  findDefaultIn(filter: CartFilter): Promise<CartEntity | null> {
-    return this.carts.findOneBy({ ...where(filter), isDefault: true });
+  /** Fixed SQL (database/fixed-sql.ts): every GET /v1/carts/default and POST /v1/carts reads it. */
+  async findDefaultIn(filter: CartFilter): Promise<CartEntity | null> {
+    const row =
+      filter.companyId === undefined
+        ? await firstRow<Record<string, unknown>>(this.dataSource, this.defaultSql.ofUser, [
+            filter.userId,
+          ])
+        : await firstRow<Record<string, unknown>>(this.dataSource, this.defaultSql.ofCompany, [
+            filter.userId,
+            filter.companyId,
+          ]);
+    return row ? this.cartRows.hydrate(row) : null;
   }
 
   findIn(filter: CartFilter, id: string): Promise<CartEntity | null> {
