@@ -76,7 +76,8 @@ function logAnswer(
 export class RequestContextMiddleware implements NestMiddleware {
   use(req: Request, _res: Response, next: NextFunction): void {
     const context = (req as WithContext)[CONTEXT];
-    if (context) requestContext.run(context, next);
+    // A request without a body gets here synchronously, still inside its context.
+    if (context && requestContext.getStore() !== context) requestContext.run(context, next);
     else next();
   }
 }
