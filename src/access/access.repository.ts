@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { firstRow, fixedSql } from '../database/fixed-sql.js';
 import type { CompanyFact } from './company-visibility.js';
 
 /** A model as configuring needs it: its owner, and its current version. */
@@ -10,11 +11,11 @@ export interface ConfigurableModel {
   versionNumber: number;
 }
 
-/** The EXISTS that reads each company fact (`:companyId`, `:userId`). */
+/** The EXISTS that reads each company fact (the company id, then the user id). */
 const COMPANY_FACT_SQL: Record<CompanyFact, string> = {
-  companyExists: 'EXISTS (SELECT 1 FROM companies c WHERE c.id = :companyId)',
+  companyExists: 'EXISTS (SELECT 1 FROM "companies" "c" WHERE "c"."id" = $2)',
   member:
-    'EXISTS (SELECT 1 FROM company_members cm WHERE cm.company_id = :companyId AND cm.user_id = :userId)',
+    'EXISTS (SELECT 1 FROM "company_members" "cm" WHERE "cm"."company_id" = $2 AND "cm"."user_id" = $3)',
 };
 
 /** Everything requireConfigurable decides on, read at once. */
@@ -38,7 +39,25 @@ const truthy = (value: unknown): boolean => value === true || Number(value) === 
  */
 @Injectable()
 export class AccessRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** Every preview and POST /v1/carts asks: fixed SQL, one text per company fact. */
+  private readonly configurationSql: Record<CompanyFact | 'none', string>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    // Parameters in the order they appear: the company (linked), the fact's, the model.
+    const configuration = (fact: string, factParameters: number) =>
+      fixedSql(
+        dataSource,
+        'SELECT "m"."id", "m"."supplier_id", "m"."version_number", EXISTS (SELECT 1 FROM ' +
+          '"company_suppliers" "cs" WHERE "cs"."company_id" = $1 AND "cs"."supplier_id" = ' +
+          `"m"."supplier_id") AS "linked"${fact} FROM "models" "m" ` +
+          `WHERE "m"."id" = $${factParameters + 2}`,
+      );
+    this.configurationSql = {
+      none: configuration('', 0),
+      companyExists: configuration(`, ${COMPANY_FACT_SQL.companyExists} AS "company_visible"`, 1),
+      member: configuration(`, ${COMPANY_FACT_SQL.member} AS "company_visible"`, 2),
+    };
+  }
 
   companyExists(companyId: number): Promise<boolean> {
     return this.exists('companies', 'id = :companyId', { companyId });
@@ -85,26 +104,20 @@ export class AccessRepository {
     userId: number,
     fact: CompanyFact | null,
   ): Promise<ConfigurationFacts> {
-    const query = this.dataSource
-      .createQueryBuilder()
-      .select('m.id', 'id')
-      .addSelect('m.supplier_id', 'supplierId')
-      .addSelect('m.version_number', 'versionNumber')
-      .addSelect(
-        'EXISTS (SELECT 1 FROM company_suppliers cs WHERE cs.company_id = :companyId AND cs.supplier_id = m.supplier_id)',
-        'linked',
-      )
-      .from('models', 'm')
-      .where('m.id = :modelId', { modelId, companyId, userId });
-    if (fact !== null) query.addSelect(COMPANY_FACT_SQL[fact], 'companyVisible');
-    const row = await query.getRawOne<Record<string, unknown>>();
+    const [sql, parameters] =
+      fact === null
+        ? [this.configurationSql.none, [companyId, modelId]]
+        : fact === 'companyExists'
+          ? [this.configurationSql.companyExists, [companyId, companyId, modelId]]
+          : [this.configurationSql.member, [companyId, companyId, userId, modelId]];
+    const row = await firstRow<Record<string, unknown>>(this.dataSource, sql, parameters);
     if (!row) return { companyVisible: false, model: null, linked: false };
     return {
-      companyVisible: fact === null || truthy(row.companyVisible),
+      companyVisible: fact === null || truthy(row.company_visible),
       model: {
         id: Number(row.id),
-        supplierId: Number(row.supplierId),
-        versionNumber: Number(row.versionNumber),
+        supplierId: Number(row.supplier_id),
+        versionNumber: Number(row.version_number),
       },
       linked: truthy(row.linked),
     };

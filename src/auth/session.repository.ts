@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { IsNull, Not, type DataSource, type Repository } from 'typeorm';
+import { firstRow, fixedSql } from '../database/fixed-sql.js';
 import type { UserIdentity } from '../users/users.service.js';
 import { RefreshFamilyEntity } from './refresh-family.entity.js';
 
@@ -8,9 +9,16 @@ import { RefreshFamilyEntity } from './refresh-family.entity.js';
 @Injectable()
 export class SessionRepository {
   private readonly rows: Repository<RefreshFamilyEntity>;
+  private readonly userOfLiveSql: string;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.rows = dataSource.getRepository(RefreshFamilyEntity);
+    this.userOfLiveSql = fixedSql(
+      dataSource,
+      'SELECT "u"."id", "u"."email", "u"."role", "u"."disabled_at" FROM "refresh_token_families" "f" ' +
+        'INNER JOIN "users" "u" ON "u"."id" = "f"."user_id" ' +
+        'WHERE "f"."id" = $1 AND "f"."revoked_at" IS NULL',
+    );
   }
 
   async insert(
@@ -29,25 +37,17 @@ export class SessionRepository {
    * The user of a live (unrevoked) session, in one query: every request with an access
    * JWT asks. It reads the users table by name, without the password hash (an exception
    * to "features meet through services", like AccessRepository's; docs/DECISIONS.md).
+   * Fixed SQL, not the query builder: it runs on every request (database/fixed-sql.ts).
    */
   async userOfLive(id: string): Promise<UserIdentity | null> {
-    const row = await this.rows.manager
-      .createQueryBuilder()
-      .select('u.id', 'id')
-      .addSelect('u.email', 'email')
-      .addSelect('u.role', 'role')
-      .addSelect('u.disabled_at', 'disabledAt')
-      .from('refresh_token_families', 'f')
-      .innerJoin('users', 'u', 'u.id = f.user_id')
-      .where('f.id = :id AND f.revoked_at IS NULL', { id })
-      .getRawOne<{
-        id: number | string;
-        email: string;
-        role: UserIdentity['role'];
-        disabledAt: unknown;
-      }>();
+    const row = await firstRow<{
+      id: number | string;
+      email: string;
+      role: UserIdentity['role'];
+      disabled_at: unknown;
+    }>(this.dataSource, this.userOfLiveSql, [id]);
     if (!row) return null;
-    const disabled = row.disabledAt !== null && row.disabledAt !== undefined;
+    const disabled = row.disabled_at !== null && row.disabled_at !== undefined;
     return { id: Number(row.id), email: row.email, role: row.role, disabled };
   }
 

@@ -13,7 +13,7 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import { companyAssetUrl } from '../models/asset-urls.js';
 import { ModelsService } from '../models/models.service.js';
 import type { CartLineEntity } from './cart-line.entity.js';
-import { CartRepository } from './cart.repository.js';
+import { CartRepository, type NewCartLineRow } from './cart.repository.js';
 import { AppConfig } from '../config/app-config.js';
 import { DefaultCarts } from './default-carts.service.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
@@ -75,7 +75,28 @@ export class CartLinesService {
     const pricing = evaluation.line.pricing;
     // Check and insert under the cart's lock: two lines in different currencies racing
     // into one cart must not both get in.
+    const row: NewCartLineRow = {
+      cartId: cart.id,
+      modelId,
+      versionNumber,
+      companyId: input.company_id,
+      languageCode: input.language_code ?? null,
+      answers: input.questions,
+      // Compact: the line is rebuilt from the compiled version on read (see lineView).
+      line: COMPACT_LINE,
+      total: pricing.total,
+      currency: pricing.currency,
+    };
+    // Check and insert under the cart's lock: two lines in different currencies racing
+    // into one cart must not both get in.
     const stored = await this.carts.withCartLocked(cart.id, async (locked) => {
+      // The usual case: the company may use the cart (no query), and one statement
+      // inserts the line when the cart's currency and line count admit it.
+      if (this.access.cartCompanyProblems(cart, input.company_id).length === 0) {
+        const admitted = await locked.insertLineIfAdmitted(row, this.config.cartMaxLines);
+        if (admitted) return admitted;
+      }
+      // Otherwise the reads that say why (and the insert, should nothing be wrong).
       const mismatch = await this.defaults.lineProblems(
         cart,
         input.company_id,
@@ -90,18 +111,7 @@ export class CartLinesService {
       // Counted under the cart's lock, so parallel adds cannot pass the limit together.
       if ((await locked.lineCount(cart.id)) >= this.config.cartMaxLines)
         throw cartFull(this.config.cartMaxLines);
-      return locked.insertLine({
-        cartId: cart.id,
-        modelId,
-        versionNumber,
-        companyId: input.company_id,
-        languageCode: input.language_code ?? null,
-        answers: input.questions,
-        // Compact: the line is rebuilt from the compiled version on read (see lineView).
-        line: COMPACT_LINE,
-        total: pricing.total,
-        currency: pricing.currency,
-      });
+      return locked.insertLine(row);
     });
     const added: AddedCartLineDto = {
       ...evaluation.line,

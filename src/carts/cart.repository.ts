@@ -1,11 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager, FindOptionsWhere, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import type { DataSource, FindOptionsWhere, Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { isUniqueViolation } from '../database/db-errors.js';
+import { entityRows, firstRow, fixedSql, type EntityRows } from '../database/fixed-sql.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
 import { CartLineEntity } from './cart-line.entity.js';
+import {
+  lineSql,
+  lockedCart,
+  otherCurrencyIn,
+  type CartLineReader,
+  type LineSql,
+  type LockedCart,
+} from './locked-cart.repository.js';
+
+export type { CartLineReader, LockedCart, NewCartLineRow } from './locked-cart.repository.js';
 import { CartEntity } from './cart.entity.js';
 
 /** Which of a user's carts a query sees: all, or those recorded with one company. */
@@ -18,20 +28,6 @@ export type NewCartRow = Pick<
   CartEntity,
   'id' | 'userId' | 'companyId' | 'reference' | 'isDefault'
 >;
-export type NewCartLineRow = Omit<CartLineEntity, 'id' | 'createdAt'>;
-
-/** Reads a line admission check needs: inside the locked transaction, or outside one. */
-export interface CartLineReader {
-  /** A currency of the cart's lines other than `currency` (null when there is none). */
-  otherCurrency(cartId: string, currency: string): Promise<string | null>;
-}
-
-/** The cart's lines while its row is locked: check, then insert. */
-export interface LockedCart extends CartLineReader {
-  /** How many lines the cart holds (read under the lock: CART_MAX_LINES cannot be raced). */
-  lineCount(cartId: string): Promise<number>;
-  insertLine(row: NewCartLineRow): Promise<CartLineEntity>;
-}
 
 /** What cart totals need of every line: two short columns, never the line JSON. */
 export interface LinePrice {
@@ -61,6 +57,9 @@ const MOVE_ATTEMPTS = 5;
 export class CartRepository implements CartLineReader {
   private readonly carts: Repository<CartEntity>;
   private readonly lines: Repository<CartLineEntity>;
+  private readonly cartRows: EntityRows<CartEntity>;
+  private readonly defaultSql: { ofUser: string; ofCompany: string };
+  private readonly lineSql: LineSql;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -68,6 +67,18 @@ export class CartRepository implements CartLineReader {
   ) {
     this.carts = dataSource.getRepository(CartEntity);
     this.lines = dataSource.getRepository(CartLineEntity);
+    this.cartRows = entityRows(dataSource, CartEntity);
+    const defaultOf = (condition: string) =>
+      fixedSql(
+        dataSource,
+        `SELECT ${this.cartRows.columns()} FROM "carts" ` +
+          `WHERE ${condition} AND "is_default" = TRUE LIMIT 1`,
+      );
+    this.defaultSql = {
+      ofUser: defaultOf('"user_id" = $1'),
+      ofCompany: defaultOf('"user_id" = $1 AND "company_id" = $2'),
+    };
+    this.lineSql = lineSql(dataSource);
   }
 
   async insert(row: NewCartRow): Promise<CartEntity> {
@@ -82,15 +93,25 @@ export class CartRepository implements CartLineReader {
 
   /** The user's default cart, whoever made it. */
   findDefault(userId: number): Promise<CartEntity | null> {
-    return this.carts.findOneBy({ userId, isDefault: true });
+    return this.findDefaultIn({ userId });
   }
 
   hasDefault(userId: number): Promise<boolean> {
     return this.carts.existsBy({ userId, isDefault: true });
   }
 
-  findDefaultIn(filter: CartFilter): Promise<CartEntity | null> {
-    return this.carts.findOneBy({ ...where(filter), isDefault: true });
+  /** Fixed SQL (database/fixed-sql.ts): every GET /v1/carts/default and POST /v1/carts reads it. */
+  async findDefaultIn(filter: CartFilter): Promise<CartEntity | null> {
+    const row =
+      filter.companyId === undefined
+        ? await firstRow<Record<string, unknown>>(this.dataSource, this.defaultSql.ofUser, [
+            filter.userId,
+          ])
+        : await firstRow<Record<string, unknown>>(this.dataSource, this.defaultSql.ofCompany, [
+            filter.userId,
+            filter.companyId,
+          ]);
+    return row ? this.cartRows.hydrate(row) : null;
   }
 
   findIn(filter: CartFilter, id: string): Promise<CartEntity | null> {
@@ -132,7 +153,7 @@ export class CartRepository implements CartLineReader {
   }
 
   otherCurrency(cartId: string, currency: string): Promise<string | null> {
-    return otherCurrencyIn(this.dataSource.manager, cartId, currency);
+    return otherCurrencyIn(this.dataSource.manager, this.lineSql, cartId, currency);
   }
 
   /**
@@ -146,18 +167,7 @@ export class CartRepository implements CartLineReader {
       if (manager.connection.options.type === 'postgres') {
         await manager.query('SELECT "id" FROM "carts" WHERE "id" = $1 FOR UPDATE', [cartId]);
       }
-      return work({
-        otherCurrency: (id, currency) => otherCurrencyIn(manager, id, currency),
-        lineCount: (id) => manager.countBy(CartLineEntity, { cartId: id }),
-        insertLine: async (row) => {
-          // insert, not save: save() first diffs and merges the whole entity, answers
-          // JSON included (38 ms for a 1,000-question line).
-          const line = manager.create(CartLineEntity, row);
-          // The JSON columns are whole values, not partial entities (TypeORM's type says so).
-          await manager.insert(CartLineEntity, line as QueryDeepPartialEntity<CartLineEntity>);
-          return line;
-        },
-      });
+      return work(lockedCart(manager, this.lineSql));
     });
   }
 
@@ -214,20 +224,4 @@ function where(filter: CartFilter): FindOptionsWhere<CartEntity> {
   return filter.companyId === undefined
     ? { userId: filter.userId }
     : { userId: filter.userId, companyId: filter.companyId };
-}
-
-async function otherCurrencyIn(
-  manager: EntityManager,
-  cartId: string,
-  currency: string,
-): Promise<string | null> {
-  const other = await manager
-    .createQueryBuilder(CartLineEntity, 'line')
-    .where('line.cart_id = :cartId', { cartId })
-    .andWhere('line.currency <> :currency', { currency })
-    .select('line.currency', 'currency')
-    // Answered from ix_cart_lines_cart_currency_total alone: the row (answers) is not read.
-    .limit(1)
-    .getRawOne<{ currency: string }>();
-  return other?.currency ?? null;
 }

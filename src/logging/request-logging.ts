@@ -1,7 +1,6 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { routePattern } from '../common/http/route-pattern.js';
 import { requestContext, requestIdFor, type RequestContext } from './request-context.js';
 
@@ -13,48 +12,59 @@ type WithContext = Request & { [CONTEXT]?: RequestContext; user?: { userId?: num
  * id, user id. Only the route pattern is logged (not the URL with its ids and query);
  * headers and bodies are not logged. Runs first, so that the request id exists before
  * anything else can log.
+ *
+ * Written here rather than with pino-http (docs/DECISIONS.md, "Request log line"):
+ * pino-http makes two child loggers per request (binding and serializing the request
+ * each time) for a line whose fields are all ours; this one builds the line only when
+ * its level is enabled.
  */
 export function requestLogging(logger: Logger): RequestHandler {
-  const http = pinoHttp({
-    logger,
-    genReqId: requestIdFor,
-    // The one line per request is built by requestFields (no nested req/res objects).
-    quietResLogger: true,
-    serializers: { req: (req: { method: string }) => ({ method: req.method }) },
-    customAttributeKeys: { responseTime: 'duration_ms' },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessMessage: summary,
-    customErrorMessage: summary,
-    customSuccessObject: (req, res, fields) => requestFields(req as WithContext, res, fields),
-    customErrorObject: (req, res, _error, fields) => requestFields(req as WithContext, res, fields),
-  });
   return (req, res, next) => {
-    http(req, res);
+    const started = Date.now();
+    const requestId = requestIdFor(req, res);
+    (req as Request & { id?: string }).id = requestId;
+    const done = (error?: unknown): void => {
+      res.removeListener('close', done);
+      res.removeListener('finish', done);
+      res.removeListener('error', done);
+      logAnswer(logger, req as WithContext, res, requestId, started, error);
+    };
+    res.on('close', done);
+    res.on('finish', done);
+    res.on('error', done);
     // At debug level, also the moment a request is received (what a drain waits for).
     if (logger.isLevelEnabled('debug'))
-      logger.debug({ request_id: String(req.id), method: req.method }, 'Request received');
-    const context: RequestContext = { requestId: String(req.id), request: req };
+      logger.debug({ request_id: requestId, method: req.method }, 'Request received');
+    const context: RequestContext = { requestId, request: req };
     (req as WithContext)[CONTEXT] = context;
     requestContext.run(context, next);
   };
 }
 
-const summary = (req: { method?: string }, res: { statusCode: number }): string =>
-  `${req.method} ${routePattern(req as Request)} ${res.statusCode}`;
-
-function requestFields(
+/** The request's line: `error` for a 5xx or a failed response, else `info`. */
+function logAnswer(
+  logger: Logger,
   req: WithContext,
-  res: { statusCode: number },
-  fields: { duration_ms?: number },
-): object {
-  return {
-    method: req.method,
-    route: routePattern(req),
-    status: res.statusCode,
-    request_id: String(req.id),
-    user_id: req.user?.userId ?? null,
-    duration_ms: fields.duration_ms,
-  };
+  res: Response,
+  requestId: string,
+  started: number,
+  error: unknown,
+): void {
+  const failed = error !== undefined || res.statusCode >= 500;
+  const level = failed ? 'error' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
+  const route = routePattern(req);
+  logger[level](
+    {
+      method: req.method,
+      route,
+      status: res.statusCode,
+      request_id: requestId,
+      user_id: req.user?.userId ?? null,
+      duration_ms: Date.now() - started,
+    },
+    `${req.method} ${route} ${res.statusCode}`,
+  );
 }
 
 /**
@@ -66,7 +76,8 @@ function requestFields(
 export class RequestContextMiddleware implements NestMiddleware {
   use(req: Request, _res: Response, next: NextFunction): void {
     const context = (req as WithContext)[CONTEXT];
-    if (context) requestContext.run(context, next);
+    // A request without a body gets here synchronously, still inside its context.
+    if (context && requestContext.getStore() !== context) requestContext.run(context, next);
     else next();
   }
 }

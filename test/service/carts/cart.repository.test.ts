@@ -70,6 +70,29 @@ describe('CartRepository', () => {
     expect(await carts.otherCurrency(cart.id, stored[0].currency)).toBeNull();
   });
 
+  it('inserts in one statement only what the checks admit: one currency, at most maxLines', async () => {
+    const user = await ctx.newMember();
+    const cart = await newCart(user.userId);
+    const tryAdd = (currency: string, maxLines: number) =>
+      carts.withCartLocked(cart.id, (locked) =>
+        locked.insertLineIfAdmitted(line(cart.id, currency), maxLines),
+      );
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => tryAdd(i % 2 === 0 ? 'EUR' : 'USD', 100)),
+    );
+    const [stored] = await carts.pageOfLines(cart.id, 0, 200);
+    expect(new Set(stored.map((row) => row.currency)).size).toBe(1);
+    const added = outcomes.filter((o) => o !== null);
+    expect(added).toHaveLength(stored.length);
+    expect(added.map((o) => o?.id).sort()).toEqual(stored.map((row) => row.id).sort());
+    // Full: nothing more joins, in the cart's own currency either.
+    expect(await tryAdd(stored[0].currency, stored.length)).toBeNull();
+    expect(await tryAdd(stored[0].currency, stored.length + 1)).not.toBeNull();
+    const [after, total] = await carts.pageOfLines(cart.id, 0, 200);
+    expect(total).toBe(stored.length + 1);
+    expect(after.at(-1)).toMatchObject({ currency: stored[0].currency, answers: {}, line: {} });
+  });
+
   it('rolls the locked work back when it throws', async () => {
     const user = await ctx.newMember();
     const cart = await newCart(user.userId);

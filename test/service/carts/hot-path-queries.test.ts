@@ -112,6 +112,18 @@ describe('hot-path queries', () => {
     expect(five.some((query) => /"models"/.test(query))).toBe(false);
   });
 
+  it('a line added to a cart that admits it: one INSERT under the lock, no separate checks', async () => {
+    const lines = ctx.get(CartLinesService);
+    await lines.add(w.alice, configuration()); // the default cart exists from here on
+    const queries = await queriesOf(() => lines.add(w.alice, configuration()));
+    const writes = queries.filter((query) => /^INSERT/i.test(query));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatch(/"cart_lines"/);
+    expect(
+      queries.filter((query) => /COUNT\(|"currency" <>/.test(query) && /^SELECT/i.test(query)),
+    ).toEqual([]);
+  });
+
   it('on SQLite, the line checks and totals are answered by the covering index', async () => {
     const dataSource = ctx.get(DataSource);
     if (dataSource.options.type === 'postgres') return; // PostgreSQL keeps lines in TOAST

@@ -1,0 +1,111 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import { fixedSql } from '../database/fixed-sql.js';
+import { CartLineEntity } from './cart-line.entity.js';
+
+export type NewCartLineRow = Omit<CartLineEntity, 'id' | 'createdAt'>;
+
+/** Reads a line admission check needs: inside the locked transaction, or outside one. */
+export interface CartLineReader {
+  /** A currency of the cart's lines other than `currency` (null when there is none). */
+  otherCurrency(cartId: string, currency: string): Promise<string | null>;
+}
+
+/** The cart's lines while its row is locked: check, then insert. */
+export interface LockedCart extends CartLineReader {
+  /** How many lines the cart holds (read under the lock: CART_MAX_LINES cannot be raced). */
+  lineCount(cartId: string): Promise<number>;
+  insertLine(row: NewCartLineRow): Promise<CartLineEntity>;
+  /**
+   * The usual case of POST /v1/carts in one statement: inserts the line only when the
+   * cart holds no line in another currency and fewer than `maxLines` lines (the checks
+   * DefaultCarts.lineProblems and CART_MAX_LINES make, read in the same statement).
+   * Null when it inserted nothing: the caller then asks why with the reads above.
+   */
+  insertLineIfAdmitted(row: NewCartLineRow, maxLines: number): Promise<CartLineEntity | null>;
+}
+
+/** The fixed SQL (database/fixed-sql.ts) of a line joining a cart: every POST /v1/carts runs it. */
+export interface LineSql {
+  otherCurrency: string;
+  count: string;
+  insert: string;
+  insertIfAdmitted: string;
+  insertColumns: ColumnMetadata[];
+}
+
+export function lineSql(dataSource: DataSource): LineSql {
+  const insertColumns = dataSource
+    .getMetadata(CartLineEntity)
+    .columns.filter((column) => !column.isGenerated);
+  const names = insertColumns.map((column) => `"${column.databaseName}"`).join(', ');
+  const marks = insertColumns.map((_, i) => `$${i + 1}`).join(', ');
+  const next = insertColumns.length + 1;
+  return {
+    // Answered from ix_cart_lines_cart_currency_total alone: the row (answers) is not read.
+    otherCurrency: fixedSql(
+      dataSource,
+      'SELECT "currency" FROM "cart_lines" WHERE "cart_id" = $1 AND "currency" <> $2 LIMIT 1',
+    ),
+    count: fixedSql(
+      dataSource,
+      'SELECT COUNT(1) AS "lines" FROM "cart_lines" WHERE "cart_id" = $1',
+    ),
+    insert: fixedSql(
+      dataSource,
+      `INSERT INTO "cart_lines" (${names}) VALUES (${marks}) RETURNING "id"`,
+    ),
+    insertIfAdmitted: fixedSql(
+      dataSource,
+      `INSERT INTO "cart_lines" (${names}) SELECT ${marks} WHERE NOT EXISTS (SELECT 1 FROM ` +
+        `"cart_lines" WHERE "cart_id" = $${next} AND "currency" <> $${next + 1}) AND (SELECT ` +
+        `COUNT(1) FROM "cart_lines" WHERE "cart_id" = $${next + 2}) < $${next + 3} RETURNING "id"`,
+    ),
+    insertColumns,
+  };
+}
+
+export async function otherCurrencyIn(
+  manager: EntityManager,
+  sql: LineSql,
+  cartId: string,
+  currency: string,
+): Promise<string | null> {
+  const rows: { currency: string }[] = await manager.query(sql.otherCurrency, [cartId, currency]);
+  return rows[0]?.currency ?? null;
+}
+
+/** The LockedCart of a transaction (`manager`) that holds the cart. */
+export function lockedCart(manager: EntityManager, sql: LineSql): LockedCart {
+  // Not save(), which first diffs and merges the whole entity, answers JSON included
+  // (38 ms for a 1,000-question line); fixed SQL with TypeORM's own column conversions
+  // rather than the insert builder.
+  const rowOf = (row: NewCartLineRow) => {
+    const line = manager.create(CartLineEntity, row);
+    const values = sql.insertColumns.map((column) =>
+      manager.connection.driver.preparePersistentValue(column.getEntityValue(line), column),
+    );
+    return { line, values };
+  };
+  const inserted = (line: CartLineEntity, rows: { id: number | string }[]) => {
+    if (rows.length === 0) return null;
+    line.id = Number(rows[0].id);
+    return line;
+  };
+  return {
+    otherCurrency: (cartId, currency) => otherCurrencyIn(manager, sql, cartId, currency),
+    lineCount: async (cartId) => {
+      const rows: { lines: number | string }[] = await manager.query(sql.count, [cartId]);
+      return Number(rows[0].lines);
+    },
+    insertLine: async (row) => {
+      const { line, values } = rowOf(row);
+      return inserted(line, await manager.query(sql.insert, values))!;
+    },
+    insertLineIfAdmitted: async (row, maxLines) => {
+      const { line, values } = rowOf(row);
+      const admission = [row.cartId, row.currency, row.cartId, maxLines];
+      return inserted(line, await manager.query(sql.insertIfAdmitted, [...values, ...admission]));
+    },
+  };
+}
