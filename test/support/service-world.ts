@@ -1,3 +1,4 @@
+import type { NewCartLineRow } from '../../src/carts/cart.repository.js';
 import { CompaniesService } from '../../src/companies/companies.service.js';
 import { ModelsService } from '../../src/models/models.service.js';
 import type { Principal } from '../../src/principal/principal.js';
@@ -48,4 +49,17 @@ export async function createServiceWorld(ctx: ServiceContext): Promise<ServiceWo
 export const upload = (code: string) => async () => ({
   bytes: Buffer.from(JSON.stringify(minimalModel(code))),
   format: 'json' as const,
+});
+
+/** A stored cart line of the world's model M for company A, in `currency` (no answers). */
+export const lineRow = (w: ServiceWorld, cartId: string, currency: string): NewCartLineRow => ({
+  cartId,
+  modelId: w.modelM,
+  versionNumber: 1,
+  companyId: w.companyA,
+  languageCode: null,
+  answers: {},
+  line: {},
+  total: '1.00',
+  currency,
 });

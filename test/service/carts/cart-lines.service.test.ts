@@ -5,7 +5,7 @@ import { DefaultCarts } from '../../../src/carts/default-carts.service.js';
 import type { PreviewLineDto } from '../../../src/carts/dto/cart-line-result.dto.js';
 import { ApiError } from '../../../src/common/errors/api-error.js';
 import { createServiceContext, type ServiceContext } from '../../support/service-context.js';
-import { createServiceWorld, type ServiceWorld } from '../../support/service-world.js';
+import { createServiceWorld, lineRow, type ServiceWorld } from '../../support/service-world.js';
 
 /**
  * A line the one-statement insert does not admit (CartLinesService.add): the refusal is
@@ -45,19 +45,7 @@ describe('CartLinesService.add refusals', () => {
     const preview = (await lines.preview(principal, configuration())) as PreviewLineDto;
     const other = preview.pricing.currency === 'USD' ? 'CHF' : 'USD';
     const cart = await ctx.get(DefaultCarts).create(principal, { reference: 'r', default: true });
-    await carts.withCartLocked(cart.id, (locked) =>
-      locked.insertLine({
-        cartId: cart.id,
-        modelId: w.modelM,
-        versionNumber: 1,
-        companyId: w.companyA,
-        languageCode: null,
-        answers: {},
-        line: {},
-        total: '1.00',
-        currency: other,
-      }),
-    );
+    await carts.withCartLocked(cart.id, (locked) => locked.insertLine(lineRow(w, cart.id, other)));
     const error = await refusal(lines.add(principal, configuration()));
     expect(error.getStatus()).toBe(401);
     expect(error.problems.map((p) => p.code)).toEqual(['currency_mismatch']);

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CartRepository, type NewCartLineRow } from '../../../src/carts/cart.repository.js';
+import { CartRepository } from '../../../src/carts/cart.repository.js';
 import { createServiceContext, type ServiceContext } from '../../support/service-context.js';
-import { createServiceWorld, type ServiceWorld } from '../../support/service-world.js';
+import { createServiceWorld, lineRow, type ServiceWorld } from '../../support/service-world.js';
 
 /**
  * CartRepository holds the cart feature's SQLite/PostgreSQL differences: these run on
@@ -23,17 +23,7 @@ describe('CartRepository', () => {
   const newCart = (userId: number, isDefault = false) =>
     carts.insert({ id: randomUUID(), userId, companyId: null, reference: 'r', isDefault });
 
-  const line = (cartId: string, currency: string): NewCartLineRow => ({
-    cartId,
-    modelId: w.modelM,
-    versionNumber: 1,
-    companyId: w.companyA,
-    languageCode: null,
-    answers: {},
-    line: {},
-    total: '1.00',
-    currency,
-  });
+  const line = (cartId: string, currency: string) => lineRow(w, cartId, currency);
 
   it('refuses a second default for a user (the partial unique index)', async () => {
     const user = await ctx.newMember();
