@@ -173,12 +173,13 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
   // Walks every object once, replacing encoded values; a chunked array is walked as well.
   const seen = new Set<object>();
   const stack: object[] = [rest];
-  const visit = (item: unknown, set: (revived: unknown) => void): void => {
+  /** The member's revived value (the caller stores it when it differs), queued to walk. */
+  const visit = (item: unknown): unknown => {
     size.value(item);
     const revived = revive(item);
-    if (revived !== item) set(revived);
     if (Array.isArray(revived) || (revived === item && isWalkable(item)))
       stack.push(revived as object);
+    return revived;
   };
   while (stack.length > 0) {
     const node = stack.pop() as object;
@@ -188,13 +189,16 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
     if (node instanceof Map) {
       for (const [key, item] of node) {
         size.value(key);
-        visit(item, (revived) => node.set(key, revived));
+        const revived = visit(item);
+        if (revived !== item) node.set(key, revived);
         if (++work % SLICE_ITEMS === 0) yield;
       }
     } else {
       const record = node as Record<string, unknown>;
       for (const key of Object.keys(record)) {
-        visit(record[key], (revived) => (record[key] = revived));
+        const item = record[key];
+        const revived = visit(item);
+        if (revived !== item) record[key] = revived;
         if (++work % SLICE_ITEMS === 0) yield;
       }
     }

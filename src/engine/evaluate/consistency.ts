@@ -155,7 +155,7 @@ export function* exactAvailability(
     consistent,
   };
   yield;
-  yield* optionAvailability(model, state, supported, (option, localReasons) =>
+  yield* optionAvailability(context, state, supported, (option, localReasons) =>
     explainOption(context, option, localReasons),
   );
 }

@@ -36,13 +36,12 @@ export type ExplainOption = (
  * parts the check does not hold (e.g. a rule whose `when` reads a number).
  */
 export function* optionAvailability(
-  model: CompiledModel,
+  { model, mentions }: Pick<AnswersToExplain, 'model' | 'mentions'>,
   state: EvaluationState,
   supported: Uint8Array,
   explain: ExplainOption,
 ): Generator<void, void> {
   const form = model.consistency;
-  const mentions = mentionsOf(model);
   for (const question of model.questions) {
     // A pause point every few questions: explaining a large model's options takes long.
     if (question.index % STEP_ITEMS === STEP_ITEMS - 1) yield;

@@ -73,7 +73,7 @@ export function* propagatedAvailability(
     scratch: freeAssignment(form),
   };
   yield;
-  yield* optionAvailability(model, state, supported, (option, localReasons) =>
+  yield* optionAvailability(context, state, supported, (option, localReasons) =>
     explainOption(context, option, localReasons),
   );
 }

@@ -9,13 +9,21 @@ import { runTask, type BuildTask, type CompileTask } from './build-model.js';
 export default async function compileInWorker(task: BuildTask | CompileTask): Promise<unknown> {
   const outcome = await runTask(task);
   if (outcome.kind !== 'built' && outcome.kind !== 'compiled') return outcome;
-  const moved = { ...outcome, compiled: owned(outcome.compiled) };
-  if (moved.kind === 'built') {
-    moved.definition = owned(moved.definition);
-    moved.consistency = owned(moved.consistency);
-  }
-  const buffers = [moved.compiled.buffer];
-  if (moved.kind === 'built') buffers.push(moved.definition.buffer, moved.consistency.buffer);
+  const buffers: ArrayBuffer[] = [];
+  const transferred = (bytes: Uint8Array): Uint8Array => {
+    const own = owned(bytes);
+    buffers.push(own.buffer as ArrayBuffer);
+    return own;
+  };
+  const moved =
+    outcome.kind === 'built'
+      ? {
+          ...outcome,
+          compiled: transferred(outcome.compiled),
+          definition: transferred(outcome.definition),
+          consistency: transferred(outcome.consistency),
+        }
+      : { ...outcome, compiled: transferred(outcome.compiled) };
   // piscina transfers the buffers of a top-level Transferable instead of cloning them.
   return move({
     get [transferableSymbol]() {
