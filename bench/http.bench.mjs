@@ -15,10 +15,16 @@
  * (2: floor and service alternate, to even out a noisy machine); --connections <n> (4);
  * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS, else the
  * NODE_OPTIONS of the checkout's Dockerfile, as the image runs it);
- * --json <file> (the rows, for comparing runs); --detail adds the compact view without
+ * --json <file> (the rows and the evaluation rows, for comparing runs); --detail adds the compact view without
  * compression and the full view with gzip; --model <model.json|yaml> --answers <answers.json>
  * adds that model (e.g. a real one) to the sizes, previewed with those answers; --no-default
  * leaves out GET /v1/carts/default.
+ *
+ * Evaluation: after the scenarios of a model, the median `cache.evaluated_in_ms` of
+ * sequential previews (the engine inside the service) beside the same evaluation run
+ * by this process alone, in a loop, on the same model and answers (the engine alone):
+ * how much the service's surroundings (other requests' garbage, serialization) cost the
+ * engine itself. --no-engine leaves it out.
  *
  * Scenarios: GET /v1/carts/default against a floor with the same JWT check and the two
  * indexed reads; POST /v1/carts/preview (full view, no compression) against a floor that
@@ -261,6 +267,50 @@ async function measure(targets) {
 const NOT_SERVED = { rps: NaN, p50: NaN, p99: NaN, cpuMs: NaN, bytes: NaN };
 const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 const rows = [];
+const engineRows = [];
+const median = (values) => [...values].sort((a, b) => a - b)[values.length >> 1];
+
+/** The checkout's engine, loaded into this process (its dist/, as the service runs it). */
+let engine;
+async function loadEngine() {
+  engine ??= await import(pathToFileURL(join(root, 'dist', 'src', 'engine', 'index.js')).href);
+  return engine;
+}
+
+/**
+ * The engine inside the service (median `cache.evaluated_in_ms` of sequential previews)
+ * against the engine alone in this process, in a loop on the same model and answers.
+ */
+async function compareEngine(database, label, source, format, body, call) {
+  const inService = [];
+  for (let i = 0; i < ENGINE_SAMPLES; i++) {
+    const answer = await call();
+    if (i >= ENGINE_SAMPLES / 4) inService.push(JSON.parse(answer.text).data.cache.evaluated_in_ms);
+  }
+  const { readModelSource, compileModel, evaluateConfiguration, DEFAULT_ENGINE_LIMITS } =
+    await loadEngine();
+  const read = await readModelSource(Buffer.from(source), format, DEFAULT_ENGINE_LIMITS);
+  const compiled = compileModel(read.value.document, DEFAULT_ENGINE_LIMITS);
+  if (!compiled.ok) throw new Error(`engine alone: ${label} does not compile`);
+  const alone = [];
+  for (let i = 0; i < ENGINE_SAMPLES * 2; i++) {
+    const { questions } = JSON.parse(body);
+    const request = { modelId: 1, versionNumber: 1, questions, languageCode: null };
+    const startedAt = performance.now();
+    evaluateConfiguration(compiled.model, request);
+    if (i >= ENGINE_SAMPLES) alone.push(performance.now() - startedAt);
+  }
+  const service = median(inService);
+  const own = median(alone);
+  engineRows.push({
+    database,
+    model: label,
+    'in the service, ms': service.toFixed(2),
+    'engine alone, ms': own.toFixed(2),
+    ratio: (service / own).toFixed(2),
+  });
+}
+const ENGINE_SAMPLES = 40;
 /**
  * One line of the table. `against`: the stats this target is compared with, `by`:
  * 'time' (this target's time per request over the other's: req/s inverted, and CPU per
@@ -491,6 +541,13 @@ async function benchDatabase(database) {
       row(database, posts, 'service (vs the preview)', postStats, previewStats, 'time', '≤ 1.3');
       row(database, posts, 'service (vs the send floor)', postStats, floorStats, 'time');
       await sendFloor.stop();
+      if (!flag('no-engine')) {
+        const format =
+          typeof model === 'string' && !model.trimStart().startsWith('{') ? 'yaml' : 'json';
+        await compareEngine(database, label, model, format, body, () =>
+          call(base, 'POST', preview.path, { body, headers: json }),
+        );
+      }
     }
   } finally {
     for (const floor of floors) await floor.stop();
@@ -519,4 +576,11 @@ console.log(
     '(/proc; all threads; not the database server), which other load on the machine hardly moves.',
 );
 console.table(rows);
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify(rows, null, 2));
+if (engineRows.length > 0) {
+  console.log(
+    'Evaluation: median cache.evaluated_in_ms of sequential previews (the engine inside the ' +
+      'service) against the same evaluation in a loop in this process (the engine alone).',
+  );
+  console.table(engineRows);
+}
+if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ rows, engine: engineRows }, null, 2));
