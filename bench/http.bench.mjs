@@ -15,16 +15,16 @@
  * (2: floor and service alternate, to even out a noisy machine); --connections <n> (4);
  * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS, else the
  * NODE_OPTIONS of the checkout's Dockerfile, as the image runs it);
- * --json <file> (the rows and the evaluation rows, for comparing runs); --detail adds the compact view without
+ * --json <file> (both tables, for comparing runs); --detail adds the compact view without
  * compression and the full view with gzip; --model <model.json|yaml> --answers <answers.json>
  * adds that model (e.g. a real one) to the sizes, previewed with those answers; --no-default
- * leaves out GET /v1/carts/default.
+ * leaves out GET /v1/carts/default; --no-engine leaves out the evaluation table.
  *
  * Evaluation: after the scenarios of a model, the median `cache.evaluated_in_ms` of
  * sequential previews (the engine inside the service) beside the same evaluation run
  * by this process alone, in a loop, on the same model and answers (the engine alone):
  * how much the service's surroundings (other requests' garbage, serialization) cost the
- * engine itself. --no-engine leaves it out.
+ * engine itself.
  *
  * Scenarios: GET /v1/carts/default against a floor with the same JWT check and the two
  * indexed reads; POST /v1/carts/preview (full view, no compression) against a floor that
@@ -277,6 +277,9 @@ async function loadEngine() {
   return engine;
 }
 
+/** Evaluations per side; the first quarter (service) and half (alone) only warm up. */
+const ENGINE_SAMPLES = 40;
+
 /**
  * The engine inside the service (median `cache.evaluated_in_ms` of sequential previews)
  * against the engine alone in this process, in a loop on the same model and answers.
@@ -310,7 +313,6 @@ async function compareEngine(database, label, source, format, body, call) {
     ratio: (service / own).toFixed(2),
   });
 }
-const ENGINE_SAMPLES = 40;
 /**
  * One line of the table. `against`: the stats this target is compared with, `by`:
  * 'time' (this target's time per request over the other's: req/s inverted, and CPU per
@@ -542,8 +544,7 @@ async function benchDatabase(database) {
       row(database, posts, 'service (vs the send floor)', postStats, floorStats, 'time');
       await sendFloor.stop();
       if (!flag('no-engine')) {
-        const format =
-          typeof model === 'string' && !model.trimStart().startsWith('{') ? 'yaml' : 'json';
+        const format = model.trimStart().startsWith('{') ? 'json' : 'yaml';
         await compareEngine(database, label, model, format, body, () =>
           call(base, 'POST', preview.path, { body, headers: json }),
         );
