@@ -9,6 +9,7 @@ import { CompanySupplierEntity } from '../suppliers/company-supplier.entity.js';
 import {
   loadConsistency,
   loadDefinition,
+  loadDefinitions,
   storeConsistency,
   storeDefinition,
 } from './version-bytes.repository.js';
@@ -224,12 +225,11 @@ export class ModelRepository {
     const rows = await this.models.findBy({ id: In(ids), supplierId });
     const current = rows.map((row) => ({ modelId: row.id, versionNumber: row.versionNumber }));
     if (current.length === 0) return { versions: [], assets: [] };
-    const versions: StoredDefinition[] = [];
-    for (const { modelId, versionNumber } of current) {
-      const definition = await this.findDefinition(modelId, versionNumber);
-      if (definition !== undefined) versions.push({ modelId, versionNumber, definition });
-    }
-    return { versions, assets: await this.assets.findBy(current) };
+    const [versions, assets] = await Promise.all([
+      loadDefinitions(this.dataSource, current),
+      this.assets.findBy(current),
+    ]);
+    return { versions, assets };
   }
 }
 

@@ -128,7 +128,8 @@ export class ModelsService {
     );
     const definition = await this.models.findDefinition(modelId, model.versionNumber);
     if (!definition) throw ApiError.notFound('No model found');
-    const { compiled } = await this.compiledFor(model);
+    // A cache miss compiles the definition just read rather than reading it again.
+    const compiled = await this.compiledVersion(modelId, model.versionNumber, definition);
     const analysis = ModelAnalysisDto.from(compiled.consistency.analysis);
     // Sent as the stored JSON text: never parsed (nor re-serialized) on the event loop.
     const json = new JsonText(await inflateDefinition(definition));
@@ -148,15 +149,20 @@ export class ModelsService {
   /**
    * A version compiled, by its ids alone: a cached one costs no query (cart reads and
    * configurations ask per line and per request). 404 when there is no such version.
+   * `definition`: the version's stored definition when the caller has read it already.
    */
-  async compiledVersion(modelId: number, versionNumber: number): Promise<CompiledModel> {
+  async compiledVersion(
+    modelId: number,
+    versionNumber: number,
+    definition?: Uint8Array,
+  ): Promise<CompiledModel> {
     // The consistency form stored with the version is reused by the compile; one built by
     // another engine version (or none) is rebuilt there and stored again here.
     const stored: { read: boolean; current: boolean } = { read: false, current: false };
     const compiled = await this.compiledModels.get(
       modelId,
       versionNumber,
-      () => this.models.findDefinition(modelId, versionNumber),
+      async () => definition ?? (await this.models.findDefinition(modelId, versionNumber)),
       async () => {
         const bytes = await this.models.findConsistency(modelId, versionNumber);
         stored.read = true;

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { fixedSql } from '../database/fixed-sql.js';
 import { ENGINE_VERSION, storedEngineVersion } from '../engine/index.js';
 
 /**
@@ -10,11 +11,9 @@ import { ENGINE_VERSION, storedEngineVersion } from '../engine/index.js';
  */
 type Queryable = DataSource | EntityManager;
 
-function placeholders(db: Queryable, count: number): string[] {
-  const options = 'dataSource' in db ? db.dataSource.options : db.options;
-  const postgres = options.type === 'postgres';
-  return Array.from({ length: count }, (_, i) => (postgres ? `$${i + 1}` : '?'));
-}
+/** `sql` written with `$1, $2, …` for the database behind `db` (fixed-sql.ts). */
+const sqlFor = (db: Queryable, sql: string): string =>
+  fixedSql('dataSource' in db ? db.dataSource : db, sql);
 
 /** Stores a version's deflated definition (with its compiled form, when known). */
 export function storeDefinition(
@@ -45,6 +44,31 @@ export function storeConsistency(
 export const loadDefinition = (db: Queryable, modelId: number, versionNumber: number) =>
   loadBytes(db, 'definition_deflated', modelId, versionNumber);
 
+/** Several versions' deflated definitions, in one query (versions without one are left out). */
+export async function loadDefinitions(
+  db: Queryable,
+  versions: ReadonlyArray<{ modelId: number; versionNumber: number }>,
+): Promise<Array<{ modelId: number; versionNumber: number; definition: Uint8Array }>> {
+  if (versions.length === 0) return [];
+  const pairs = versions.map(
+    (_, i) => `("model_id" = $${2 * i + 1} AND "version_number" = $${2 * i + 2})`,
+  );
+  const rows: Array<{ model_id: number; version_number: number; bytes: Uint8Array | null }> =
+    await db.query(
+      sqlFor(
+        db,
+        `SELECT "model_id", "version_number", "definition_deflated" AS "bytes" ` +
+          `FROM "model_versions" WHERE ${pairs.join(' OR ')}`,
+      ),
+      versions.flatMap((version) => [version.modelId, version.versionNumber]),
+    );
+  const found = new Map(rows.map((row) => [`${row.model_id}/${row.version_number}`, row.bytes]));
+  return versions.flatMap(({ modelId, versionNumber }) => {
+    const bytes = found.get(`${modelId}/${versionNumber}`);
+    return bytes == null ? [] : [{ modelId, versionNumber, definition: ownCopy(bytes) }];
+  });
+}
+
 /** The stored form of a version, or undefined when none was stored. */
 export const loadConsistency = (db: Queryable, modelId: number, versionNumber: number) =>
   loadBytes(db, 'consistency', modelId, versionNumber);
@@ -61,13 +85,13 @@ async function updateVersion(
   columns: Record<string, unknown>,
 ): Promise<void> {
   const names = Object.keys(columns);
-  const marks = placeholders(db, names.length + 2);
-  const set = names.map((name, i) => `"${name}" = ${marks[i]}`).join(', ');
-  const [model, version] = marks.slice(names.length);
-  await db.query(
-    `UPDATE "model_versions" SET ${set} WHERE "model_id" = ${model} AND "version_number" = ${version}`,
-    [...Object.values(columns), modelId, versionNumber],
-  );
+  const set = names.map((name, i) => `"${name}" = $${i + 1}`).join(', ');
+  const where = `"model_id" = $${names.length + 1} AND "version_number" = $${names.length + 2}`;
+  await db.query(sqlFor(db, `UPDATE "model_versions" SET ${set} WHERE ${where}`), [
+    ...Object.values(columns),
+    modelId,
+    versionNumber,
+  ]);
 }
 
 async function loadBytes(
@@ -76,17 +100,20 @@ async function loadBytes(
   modelId: number,
   versionNumber: number,
 ): Promise<Uint8Array | undefined> {
-  const [model, version] = placeholders(db, 2);
   const rows: Array<{ bytes: Uint8Array | null }> = await db.query(
-    `SELECT "${column}" AS "bytes" FROM "model_versions" ` +
-      `WHERE "model_id" = ${model} AND "version_number" = ${version}`,
+    sqlFor(
+      db,
+      `SELECT "${column}" AS "bytes" FROM "model_versions" ` +
+        `WHERE "model_id" = $1 AND "version_number" = $2`,
+    ),
     [modelId, versionNumber],
   );
   const bytes = rows[0]?.bytes;
-  if (bytes == null) return undefined;
-  // A copy: the driver's Buffer may be a view of a larger pool (cloned whole to a worker).
-  return new Uint8Array(bytes);
+  return bytes == null ? undefined : ownCopy(bytes);
 }
+
+/** A copy: the driver's Buffer may be a view of a larger pool (cloned whole to a worker). */
+const ownCopy = (bytes: Uint8Array): Uint8Array => new Uint8Array(bytes);
 
 /** A stored form built by this engine version (else the compile rebuilds it and it is stored again). */
 export function isCurrentConsistency(stored: Uint8Array | undefined): stored is Uint8Array {

@@ -102,20 +102,19 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
     expect(get(container, 'resources', 'limits', 'memory')).toEqual(expect.any(String));
   });
 
-  it('takes secrets from the Secret and settings from the ConfigMap, all read by AppConfig', () => {
+  it('takes secrets from the Secret and settings from the ConfigMap, env read by AppConfig', () => {
     const deployment = k8s('deployment.yaml');
     const container = get(deployment, 'spec', 'template', 'spec', 'containers', 0);
-    const all = get(container, 'env') as {
+    const env = get(container, 'env') as {
       name: string;
       value?: string;
       valueFrom: { secretKeyRef: { name: string; key: string } };
     }[];
     // No GC flags in either (V8's default young generation keeps the event loop's pauses
     // under 50 ms, docs/DECISIONS.md): every variable is a secret.
-    expect(all.map((variable) => variable.name)).not.toContain('NODE_OPTIONS');
+    expect(env.map((variable) => variable.name)).not.toContain('NODE_OPTIONS');
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).not.toMatch(/^ENV NODE_OPTIONS/m);
-    const env = all;
     const secretKeys = Object.keys(
       (readYaml('deploy/k8s/secret.example.yaml')[0].stringData ?? {}) as object,
     );
