@@ -31,6 +31,7 @@
  * only stringifies and sends the very same answer; the same preview with
  * `?view=compact` and `Accept-Encoding: gzip` against the full view; POST /v1/carts
  * against the preview of the same configuration (each run starts a new default cart).
+ * For every service run, its longest event-loop delay (`loop max ms`, from its /metrics).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -206,8 +207,24 @@ function cpuSeconds(pid) {
 }
 const CLOCK_TICKS = 100;
 
-/** Load from autocannon; requests per second over the whole run, p50/p99 in ms. */
-async function load(base, request, pid) {
+/**
+ * The service's longest event-loop delay (ms) since the last scrape of its /metrics:
+ * prom-client's `nodejs_eventloop_lag_max_seconds` (perf_hooks.monitorEventLoopDelay,
+ * 10 ms resolution), whose histogram each scrape reads and resets.
+ */
+async function loopMaxMs(base) {
+  const res = await fetch(`${base}/metrics`);
+  const text = await res.text();
+  const line = /^nodejs_eventloop_lag_max_seconds (\S+)$/m.exec(text);
+  return line ? 1000 * Number(line[1]) : NaN;
+}
+
+/**
+ * Load from autocannon; requests per second over the whole run, p50/p99 in ms, and for
+ * the service (`metrics`) its longest event-loop delay during the run.
+ */
+async function load(base, request, pid, metrics) {
+  if (metrics) await loopMaxMs(base);
   const cpuBefore = cpuSeconds(pid);
   const result = await autocannon({
     url: `${base}${request.path}`,
@@ -229,6 +246,7 @@ async function load(base, request, pid) {
     p50: result.latency.p50,
     p99: result.latency.p99,
     bytes: result.throughput.total / Math.max(1, result.requests.total),
+    loopMaxMs: metrics ? await loopMaxMs(base) : NaN,
   };
 }
 
@@ -249,7 +267,7 @@ async function measure(targets) {
   for (let round = 0; round < rounds; round++) {
     for (const [i, target] of targets.entries()) {
       await target.before?.();
-      runs[i].push(await load(target.base, target.request, target.pid));
+      runs[i].push(await load(target.base, target.request, target.pid, target.name !== 'floor'));
     }
   }
   const median = (values) => values.sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
@@ -261,10 +279,11 @@ async function measure(targets) {
     p50: median(list.map((r) => r.p50)),
     p99: median(list.map((r) => r.p99)),
     bytes: median(list.map((r) => r.bytes)),
+    loopMaxMs: Math.max(...list.map((r) => r.loopMaxMs)),
   }));
 }
 
-const NOT_SERVED = { rps: NaN, p50: NaN, p99: NaN, cpuMs: NaN, bytes: NaN };
+const NOT_SERVED = { rps: NaN, p50: NaN, p99: NaN, cpuMs: NaN, bytes: NaN, loopMaxMs: NaN };
 const fixed = (value, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 const rows = [];
 const engineRows = [];
@@ -329,6 +348,7 @@ function row(database, scenario, target, stats, against, by, goal) {
     'p99 ms': fixed(stats.p99),
     'CPU ms/req': fixed(stats.cpuMs, 2),
     'kB/answer': fixed(stats.bytes / 1024),
+    'loop max ms': Number.isFinite(stats.loopMaxMs) ? fixed(stats.loopMaxMs, 0) : '',
     ratio: against ? fixed(time ? against.rps / stats.rps : stats.rps / against.rps, 2) : '',
     'CPU ratio': against
       ? fixed(time ? stats.cpuMs / against.cpuMs : against.cpuMs / stats.cpuMs, 2)
@@ -574,7 +594,9 @@ console.log(
   'ratio: req/s of the same run; for the service against a floor or a preview, its time per ' +
     'request over theirs (req/s inverted); for GET /v1/carts/default, its throughput over the ' +
     'floor’s (the goal column). CPU ratio: the same from the CPU each process used per request ' +
-    '(/proc; all threads; not the database server), which other load on the machine hardly moves.',
+    '(/proc; all threads; not the database server), which other load on the machine hardly moves. ' +
+    'loop max ms: the service’s longest event-loop delay during the load (its /metrics; ' +
+    '10 ms resolution; goal ≤ 50).',
 );
 console.table(rows);
 if (engineRows.length > 0) {

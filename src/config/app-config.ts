@@ -55,8 +55,9 @@ export class AppConfig {
   /** Browser origins allowed to call the API (CORS); empty: no cross-origin access. */
   readonly corsOrigins: string[];
   /**
-   * How long a large evaluation or answer serialization runs before it gives the event
-   * loop its turn (EVENT_LOOP_SLICE_MS); see docs/ENGINE.md "Evaluating in slices".
+   * How long large evaluations and answer serializations run, all of them together, before
+   * they give the event loop its turn (EVENT_LOOP_SLICE_MS); see docs/ENGINE.md
+   * "Evaluating and answering in slices".
    */
   readonly eventLoopSliceMs: number;
   /** How long SIGTERM waits for requests already received before closing anyway. */

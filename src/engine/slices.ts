@@ -10,51 +10,154 @@ export interface Slicing {
   sliceMs: number;
   /** Resolves once other work had its turn (in Node: `setImmediate`). */
   pause: () => Promise<void>;
+  /** The clock, in ms (default `performance.now`; tests give a fake one). */
+  now?: () => number;
+}
+
+const clockOf = (slicing: Slicing): number => (slicing.now ? slicing.now() : performance.now());
+
+/**
+ * One slice for all sliced work of the process: the event loop is one, so concurrent
+ * pieces of work (four previews of a large model at once) share its budget instead of
+ * each running `sliceMs` back to back (four slices of 10 ms were one 40 ms block).
+ * `turn`: the turn of the event loop (`Turns.count`) it opened in; `lastActive`: when
+ * sliced work last ran in it.
+ */
+const slice = { start: 0, turn: -1, lastActive: Number.NEGATIVE_INFINITY };
+
+/**
+ * Work that begins within CONTINUE_MS of other sliced work having run, with no turn of
+ * the event loop between (an evaluation, then the serialization of its answer), goes on
+ * in its slice instead of opening a fresh one.
+ */
+const CONTINUE_MS = 1;
+
+function openSlice(now: number): void {
+  slice.start = now;
+  slice.turn = turns.count;
+  slice.lastActive = now;
+}
+
+/** Sliced work waiting for a turn of the event loop to end. */
+interface Waiter {
+  clock: SliceClock;
+  slicing: Slicing;
+  resume: () => void;
 }
 
 /**
- * The slice the last sliced work ran in: when other sliced work starts within
- * CONTINUE_MS of its end, it is most likely the same turn of the event loop (an
- * evaluation, then the serialization of its answer) and continues that slice instead
- * of starting a fresh one, so that back-to-back pieces of work share one slice.
+ * Turns of the event loop as sliced work sees them: a turn ends when a `pause()`
+ * resolves. Work that pauses waits for the pending turn to end; then the waiters run
+ * one at a time (the next is resumed when the one running pauses or ends), as long as
+ * the turn's slice has time. Those it had none for go first in the next turn, so that
+ * concurrent pieces of work get slices in rotation.
  */
-const lastSlice = { start: 0, end: Number.NEGATIVE_INFINITY };
-const CONTINUE_MS = 1;
+class Turns {
+  /** Turns ended so far. */
+  count = 0;
+  private pending: { first: Waiter[]; then: Waiter[] } | null = null;
+  /** Waiters of the turn that ended, not resumed yet. */
+  private ready: Waiter[] = [];
+  /** The resumed waiter running now. */
+  private running: SliceClock | null = null;
 
-/** The clock of one piece of sliced work: when its slice is over, and the pause. */
+  get isPending(): boolean {
+    return this.pending !== null;
+  }
+
+  /** Waits for the pending turn to end (starting one with `slicing.pause()` if none). */
+  join(waiter: Waiter, first = false): void {
+    const turn = this.pending ?? this.start(waiter.slicing);
+    (first ? turn.first : turn.then).push(waiter);
+  }
+
+  /** The running waiter paused or ended: the next one may run. */
+  release(clock: SliceClock): void {
+    if (this.running !== clock) return;
+    this.running = null;
+    this.resumeNext();
+  }
+
+  private start(slicing: Slicing): { first: Waiter[]; then: Waiter[] } {
+    const turn = { first: [] as Waiter[], then: [] as Waiter[] };
+    this.pending = turn;
+    void slicing.pause().then(() => {
+      this.pending = null;
+      this.count++;
+      this.ready.push(...turn.first, ...turn.then);
+      this.running = null;
+      this.resumeNext();
+    });
+    return turn;
+  }
+
+  private resumeNext(): void {
+    const waiter = this.ready.shift();
+    if (!waiter) return;
+    const now = clockOf(waiter.slicing);
+    if (slice.turn !== this.count) openSlice(now);
+    else if (now - slice.start >= waiter.slicing.sliceMs) {
+      // The slice is spent: this waiter and the rest go first in the next turn.
+      for (const next of [waiter, ...this.ready.splice(0)]) this.join(next, true);
+      return;
+    }
+    this.running = waiter.clock;
+    waiter.resume();
+  }
+}
+
+const turns = new Turns();
+
+/**
+ * The clock of one piece of sliced work: whether the shared slice is over, and the
+ * pause. Work that begins while the loop has not turned since other sliced work ran (a
+ * turn is pending, or that work ran less than CONTINUE_MS ago) continues its slice.
+ */
 export class SliceClock {
-  private sliceStart: number;
-
   constructor(private readonly slicing: Slicing) {
-    const now = performance.now();
-    this.sliceStart = now - lastSlice.end < CONTINUE_MS ? lastSlice.start : now;
+    const now = clockOf(slicing);
+    const sameTurn =
+      slice.turn === turns.count && (turns.isPending || now - slice.lastActive < CONTINUE_MS);
+    if (!sameTurn) openSlice(now);
   }
 
   /** The slice is over: pause before the next step. */
   due(): boolean {
-    return performance.now() - this.sliceStart >= this.slicing.sliceMs;
+    return clockOf(this.slicing) - slice.start >= this.slicing.sliceMs;
   }
 
+  /** Gives the event loop its turn; resolves when this work may run again. */
   async pause(): Promise<void> {
-    await this.slicing.pause();
-    this.sliceStart = performance.now();
+    slice.lastActive = clockOf(this.slicing);
+    const resumed = new Promise<void>((resume) =>
+      turns.join({ clock: this, slicing: this.slicing, resume }),
+    );
+    turns.release(this);
+    await resumed;
   }
 
-  /** The work is done (its slice may go on in the next piece of work). */
+  /** The work is done: other work may run in what is left of the slice. */
   end(): void {
-    lastSlice.start = this.sliceStart;
-    lastSlice.end = performance.now();
+    slice.lastActive = clockOf(this.slicing);
+    turns.release(this);
   }
 }
 
 /**
- * Runs a generator of steps to its end, pausing between two steps once `sliceMs` have
- * passed since the slice began: long work (reviving or evaluating a large model,
- * writing a large answer) in slices instead of one block of the event loop.
+ * Runs a generator of steps to its end, pausing between two steps once the shared slice
+ * is over: long work (reviving or evaluating a large model, writing a large answer) in
+ * slices instead of one block of the event loop. `pauseFirst`: give the event loop its
+ * turn before the first step (the caller's turn has done work of its own).
  */
-export async function runInSlices<T>(steps: Generator<void, T>, slicing: Slicing): Promise<T> {
+export async function runInSlices<T>(
+  steps: Generator<void, T>,
+  slicing: Slicing,
+  pauseFirst = false,
+): Promise<T> {
   const clock = new SliceClock(slicing);
   try {
+    // Work that begins in a turn whose slice is spent waits at once.
+    if (pauseFirst || clock.due()) await clock.pause();
     for (;;) {
       const step = steps.next();
       if (step.done === true) return step.value;

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { runInSlices, type Slicing } from '../../src/engine/index.js';
+
+/**
+ * Several pieces of sliced work at once, on a fake clock: every step takes STEP_MS, and
+ * each end of a turn (one `pause()` resolving) is counted, so that the time the steps of
+ * one turn took is exactly what the event loop was held for.
+ */
+const STEP_MS = 2;
+const SLICE_MS = 10;
+/** The fake clock, never going back between tests (the slice is the process's). */
+let time = 1_000;
+
+function concurrentWork(works: number, stepsEach: number) {
+  time += 1_000;
+  let turn = 0;
+  const ran: Array<{ work: number; turn: number }> = [];
+  const slicing: Slicing = {
+    sliceMs: SLICE_MS,
+    now: () => time,
+    pause: () =>
+      new Promise<void>((done) =>
+        setImmediate(() => {
+          turn++;
+          done();
+        }),
+      ),
+  };
+  function* steps(work: number): Generator<void, number> {
+    for (let i = 0; i < stepsEach; i++) {
+      time += STEP_MS;
+      ran.push({ work, turn });
+      yield;
+    }
+    return work;
+  }
+  const done = Promise.all(
+    Array.from({ length: works }, (_, work) => runInSlices(steps(work), slicing)),
+  );
+  return { done, ran };
+}
+
+/** Per turn: the time its steps took and the works that ran in it, in order. */
+function byTurn(ran: Array<{ work: number; turn: number }>) {
+  const turns = new Map<number, { ms: number; works: number[] }>();
+  for (const { work, turn } of ran) {
+    const entry = turns.get(turn) ?? { ms: 0, works: [] };
+    entry.ms += STEP_MS;
+    if (entry.works.at(-1) !== work) entry.works.push(work);
+    turns.set(turn, entry);
+  }
+  return [...turns.values()];
+}
+
+describe('runInSlices: one slice for all sliced work', () => {
+  it('holds the event loop for one slice per turn, however many pieces of work run at once', async () => {
+    const { done, ran } = concurrentWork(4, 30);
+    expect(await done).toEqual([0, 1, 2, 3]);
+    expect(ran).toHaveLength(120);
+    const turns = byTurn(ran);
+    // Four slices back to back would be 40 ms; a turn's steps now stop at its slice.
+    expect(Math.max(...turns.map((t) => t.ms))).toBe(SLICE_MS);
+    // 240 ms of steps, 10 ms a turn.
+    expect(turns.length).toBeLessThanOrEqual(25);
+  });
+
+  it('gives the turns to the pieces of work in rotation', async () => {
+    const { done, ran } = concurrentWork(3, 15);
+    await done;
+    // Each turn, one piece of work runs; none waits more than two turns for its next.
+    const turns = byTurn(ran);
+    expect(turns.every((t) => t.works.length === 1)).toBe(true);
+    for (const work of [0, 1, 2]) {
+      const at = turns.flatMap((t, i) => (t.works[0] === work ? [i] : []));
+      expect(at).toHaveLength(3);
+      for (let i = 1; i < at.length; i++) expect(at[i] - at[i - 1]).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('lets work that begins in a turn with time left run in it', async () => {
+    // One step each: 4 ms in all, well within one slice; no work waits for a turn.
+    const { done, ran } = concurrentWork(2, 1);
+    await done;
+    expect(byTurn(ran)).toEqual([{ ms: 4, works: [0, 1] }]);
+  });
+});
