@@ -53,6 +53,13 @@ const RETRY_AFTER_SECONDS = '5';
 const COMPILE_TIMEOUT_MS = 30_000;
 
 type Task = BuildTask | CompileTask;
+
+/** A version's stored consistency form: read before a compile, written after a rebuild. */
+export interface StoredConsistency {
+  /** The stored form if this engine version built it (else undefined: rebuilt). */
+  load: () => Promise<Uint8Array | undefined>;
+  save: (form: Uint8Array) => Promise<void>;
+}
 type Runner = (task: Task) => Promise<unknown>;
 
 /**
@@ -163,13 +170,15 @@ export class CompiledModels implements OnModuleDestroy {
 
   /**
    * A version compiled, from the cache or, on a miss, compiled in a worker from the
-   * stored definition that `loadDefinition` reads (undefined: no such version).
+   * stored definition that `loadDefinition` reads (undefined: no such version), reusing
+   * the consistency form `stored.load` gives (one this engine built) or building it
+   * afresh and handing its bytes to `stored.save`.
    */
   async get(
     modelId: number,
     versionNumber: number,
     loadDefinition: () => Promise<Uint8Array | undefined>,
-    loadConsistency: () => Promise<Uint8Array | undefined> = async () => undefined,
+    stored?: StoredConsistency,
   ): Promise<CompiledModel | undefined> {
     const key = cacheKey(modelId, versionNumber);
     const cached = this.cache.get(key);
@@ -178,8 +187,13 @@ export class CompiledModels implements OnModuleDestroy {
     if (running !== undefined) return running;
     const definition = await loadDefinition();
     if (definition === undefined) return undefined;
-    const consistency = await loadConsistency();
-    const compile = this.compileStored(key, definition, modelId, versionNumber, consistency);
+    const consistency = await stored?.load();
+    const compile = this.compileStored(key, definition, modelId, versionNumber, consistency).then(
+      async ({ model, rebuilt }) => {
+        if (rebuilt && stored) await stored.save(rebuilt);
+        return model;
+      },
+    );
     this.pending.set(key, compile);
     try {
       return await compile;
@@ -194,7 +208,7 @@ export class CompiledModels implements OnModuleDestroy {
     modelId: number,
     versionNumber: number,
     consistency: Uint8Array | undefined,
-  ): Promise<CompiledModel> {
+  ): Promise<{ model: CompiledModel; rebuilt?: Uint8Array }> {
     const task: CompileTask = {
       kind: 'compile',
       definition,
@@ -210,7 +224,7 @@ export class CompiledModels implements OnModuleDestroy {
       group: String(modelId),
       version: versionNumber,
     });
-    return revived.model;
+    return { model: revived.model, rebuilt: outcome.consistency };
   }
 
   private async submit(task: Task): Promise<unknown> {

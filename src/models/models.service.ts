@@ -3,7 +3,7 @@ import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
-import { type CompiledModel, serializeConsistency } from '../engine/index.js';
+import type { CompiledModel } from '../engine/index.js';
 import type { Principal } from '../principal/principal.js';
 import { JsonText } from '../common/http/json-text.js';
 import { CompiledModels } from './compiled-models.service.js';
@@ -157,24 +157,21 @@ export class ModelsService {
     definition?: Uint8Array,
   ): Promise<CompiledModel> {
     // The consistency form stored with the version is reused by the compile; one built by
-    // another engine version (or none) is rebuilt there and stored again here.
-    const stored: { read: boolean; current: boolean } = { read: false, current: false };
+    // another engine version (or none) is rebuilt there, serialized in the worker and
+    // stored again.
     const compiled = await this.compiledModels.get(
       modelId,
       versionNumber,
       async () => definition ?? (await this.models.findDefinition(modelId, versionNumber)),
-      async () => {
-        const bytes = await this.models.findConsistency(modelId, versionNumber);
-        stored.read = true;
-        stored.current = isCurrentConsistency(bytes);
-        return stored.current ? bytes : undefined;
+      {
+        load: async () => {
+          const bytes = await this.models.findConsistency(modelId, versionNumber);
+          return isCurrentConsistency(bytes) ? bytes : undefined;
+        },
+        save: (form) => this.models.saveConsistency(modelId, versionNumber, form),
       },
     );
     if (!compiled) throw ApiError.notFound('No such model version');
-    if (stored.read && !stored.current) {
-      const bytes = serializeConsistency(compiled.consistency);
-      await this.models.saveConsistency(modelId, versionNumber, bytes);
-    }
     return compiled;
   }
 

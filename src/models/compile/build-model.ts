@@ -66,7 +66,14 @@ export type BuildOutcome =
       format: ModelSourceFormat;
     };
 
-export type CompileOutcome = Refusal | { kind: 'compiled'; compiled: Uint8Array };
+export type CompileOutcome =
+  | Refusal
+  | {
+      kind: 'compiled';
+      compiled: Uint8Array;
+      /** The consistency form built afresh (the task had none): to store with the version. */
+      consistency?: Uint8Array;
+    };
 
 /** One task of either kind (the worker's, or the calling thread's without a worker). */
 export function runTask(task: BuildTask | CompileTask): Promise<BuildOutcome | CompileOutcome> {
@@ -117,8 +124,21 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
 export function runCompile(task: CompileTask): CompileOutcome {
   const definition: unknown = JSON.parse(inflateDefinitionSync(task.definition));
   const result = compileModel(definition, task.limits, { consistency: task.consistency });
-  if (result.ok) return { kind: 'compiled', compiled: toTransferable(result.model) };
-  return { kind: 'refused', status: 500, message: 'Stored model no longer compiles', problems: [] };
+  if (!result.ok)
+    return {
+      kind: 'refused',
+      status: 500,
+      message: 'Stored model no longer compiles',
+      problems: [],
+    };
+  return {
+    kind: 'compiled',
+    compiled: toTransferable(result.model),
+    // Serialized here, in the worker, rather than on the event loop by the caller.
+    ...(task.consistency === undefined
+      ? { consistency: serializeConsistency(result.model.consistency) }
+      : {}),
+  };
 }
 
 function refusal(result: Extract<SourceResult<unknown>, { ok: false }>): Refusal {

@@ -23,7 +23,11 @@ export default async function compileInWorker(task: BuildTask | CompileTask): Pr
           definition: transferred(outcome.definition),
           consistency: transferred(outcome.consistency),
         }
-      : { ...outcome, compiled: transferred(outcome.compiled) };
+      : {
+          ...outcome,
+          compiled: transferred(outcome.compiled),
+          ...(outcome.consistency ? { consistency: transferred(outcome.consistency) } : {}),
+        };
   // piscina transfers the buffers of a top-level Transferable instead of cloning them.
   return move({
     get [transferableSymbol]() {
