@@ -45,6 +45,12 @@ interface Waiter {
   resume: () => void;
 }
 
+/** The waiters of a pending turn: `first` resume before `then`. */
+interface Turn {
+  first: Waiter[];
+  then: Waiter[];
+}
+
 /**
  * Turns of the event loop as sliced work sees them: a turn ends when a `pause()`
  * resolves. Work that pauses waits for the pending turn to end; then the waiters run
@@ -55,7 +61,7 @@ interface Waiter {
 class Turns {
   /** Turns ended so far. */
   count = 0;
-  private pending: { first: Waiter[]; then: Waiter[] } | null = null;
+  private pending: Turn | null = null;
   /** Waiters of the turn that ended, not resumed yet. */
   private ready: Waiter[] = [];
   /** The resumed waiter running now. */
@@ -78,8 +84,8 @@ class Turns {
     this.resumeNext();
   }
 
-  private start(slicing: Slicing): { first: Waiter[]; then: Waiter[] } {
-    const turn = { first: [] as Waiter[], then: [] as Waiter[] };
+  private start(slicing: Slicing): Turn {
+    const turn: Turn = { first: [], then: [] };
     this.pending = turn;
     void slicing.pause().then(() => {
       this.pending = null;

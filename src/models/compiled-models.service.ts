@@ -53,6 +53,7 @@ const RETRY_AFTER_SECONDS = '5';
 const COMPILE_TIMEOUT_MS = 30_000;
 
 type Task = BuildTask | CompileTask;
+type Runner = (task: Task) => Promise<unknown>;
 
 /** A version's stored consistency form: read before a compile, written after a rebuild. */
 export interface StoredConsistency {
@@ -60,7 +61,6 @@ export interface StoredConsistency {
   load: () => Promise<Uint8Array | undefined>;
   save: (form: Uint8Array) => Promise<void>;
 }
-type Runner = (task: Task) => Promise<unknown>;
 
 /**
  * Compiled models: the worker pool that compiles them and the cache that keeps them
