@@ -32,6 +32,13 @@ const slice = { start: 0, turn: -1, lastActive: Number.NEGATIVE_INFINITY };
  */
 const CONTINUE_MS = 1;
 
+/**
+ * Work that begins in a slice already spent may still run this long before it pauses:
+ * small work (a line of a small model, its answer) then ends without a pause, which would
+ * cost it a round of the waiting work; large work pauses after a step or two.
+ */
+const GRACE_MS = 1;
+
 function openSlice(now: number): void {
   slice.start = now;
   slice.turn = turns.count;
@@ -120,21 +127,26 @@ const turns = new Turns();
  * turn is pending, or that work ran less than CONTINUE_MS ago) continues its slice.
  */
 export class SliceClock {
+  /** Until when this work may run although the slice is spent (GRACE_MS). */
+  private graceUntil: number;
+
   constructor(private readonly slicing: Slicing) {
     const now = clockOf(slicing);
     const sameTurn =
       slice.turn === turns.count && (turns.isPending || now - slice.lastActive < CONTINUE_MS);
     if (!sameTurn) openSlice(now);
+    this.graceUntil = now + GRACE_MS;
   }
 
   /** The slice is over: pause before the next step. */
   due(): boolean {
-    return clockOf(this.slicing) - slice.start >= this.slicing.sliceMs;
+    const now = clockOf(this.slicing);
+    return now - slice.start >= this.slicing.sliceMs && now >= this.graceUntil;
   }
 
   /** Gives the event loop its turn; resolves when this work may run again. */
   async pause(): Promise<void> {
-    slice.lastActive = clockOf(this.slicing);
+    slice.lastActive = this.graceUntil = clockOf(this.slicing);
     const resumed = new Promise<void>((resume) =>
       turns.join({ clock: this, slicing: this.slicing, resume }),
     );
