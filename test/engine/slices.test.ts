@@ -86,6 +86,29 @@ describe('runInSlices: one slice for all sliced work', () => {
     expect(ran.filter((r) => r.work === 1)).toEqual([{ work: 1, turn: 0 }]);
   });
 
+  it('goes on with the other work when one piece fails in the middle', async () => {
+    time += 1_000;
+    const slicing: Slicing = {
+      sliceMs: SLICE_MS,
+      now: () => time,
+      pause: () => new Promise<void>((done) => setImmediate(done)),
+    };
+    function* steps(work: number, failAt?: number): Generator<void, number> {
+      for (let i = 0; i < 20; i++) {
+        time += STEP_MS;
+        if (i === failAt) throw new Error(`work ${work} failed`);
+        yield;
+      }
+      return work;
+    }
+    const outcomes = await Promise.allSettled([
+      runInSlices(steps(0), slicing),
+      runInSlices(steps(1, 7), slicing),
+      runInSlices(steps(2), slicing),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  });
+
   it('lets work that begins in a turn with time left run in it', async () => {
     // One step each: 4 ms in all, well within one slice; no work waits for a turn.
     const { done, ran } = concurrentWork(2, 1);
