@@ -48,7 +48,6 @@ function openSlice(now: number): void {
 /** Sliced work waiting for a turn of the event loop to end. */
 interface Waiter {
   clock: SliceClock;
-  slicing: Slicing;
   resume: () => void;
 }
 
@@ -80,7 +79,7 @@ class Turns {
 
   /** Waits for the pending turn to end (starting one with `slicing.pause()` if none). */
   join(waiter: Waiter, first = false): void {
-    const turn = this.pending ?? this.start(waiter.slicing);
+    const turn = this.pending ?? this.start(waiter.clock.slicing);
     (first ? turn.first : turn.then).push(waiter);
   }
 
@@ -107,9 +106,10 @@ class Turns {
   private resumeNext(): void {
     const waiter = this.ready.shift();
     if (!waiter) return;
-    const now = clockOf(waiter.slicing);
+    const { slicing } = waiter.clock;
+    const now = clockOf(slicing);
     if (slice.turn !== this.count) openSlice(now);
-    else if (now - slice.start >= waiter.slicing.sliceMs) {
+    else if (now - slice.start >= slicing.sliceMs) {
       // The slice is spent: this waiter and the rest go first in the next turn.
       for (const next of [waiter, ...this.ready.splice(0)]) this.join(next, true);
       return;
@@ -130,7 +130,7 @@ export class SliceClock {
   /** Until when this work may run although the slice is spent (GRACE_MS). */
   private graceUntil: number;
 
-  constructor(private readonly slicing: Slicing) {
+  constructor(readonly slicing: Slicing) {
     const now = clockOf(slicing);
     const sameTurn =
       slice.turn === turns.count && (turns.isPending || now - slice.lastActive < CONTINUE_MS);
@@ -147,9 +147,7 @@ export class SliceClock {
   /** Gives the event loop its turn; resolves when this work may run again. */
   async pause(): Promise<void> {
     slice.lastActive = this.graceUntil = clockOf(this.slicing);
-    const resumed = new Promise<void>((resume) =>
-      turns.join({ clock: this, slicing: this.slicing, resume }),
-    );
+    const resumed = new Promise<void>((resume) => turns.join({ clock: this, resume }));
     turns.release(this);
     await resumed;
   }
