@@ -17,10 +17,10 @@
  * `--generator` or $GEN_MODEL, default tools/gen-model.mjs (this repository's).
  */
 import { execFileSync, fork } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { BENCH_ADMIN, benchTenant, pgDatabase } from './service-fixture.mjs';
 
 const args = Object.fromEntries(
   process.argv
@@ -35,26 +35,14 @@ const WARM_PREVIEWS = Number(process.env.WARM_PREVIEWS ?? 10);
 const database = args.db ?? 'sqlite';
 const dataDir = mkdtempSync(join(tmpdir(), 'event-loop-bench-'));
 
-/** A fresh PostgreSQL database for this run, dropped at the end. */
-async function pgDatabase() {
-  const { Client } = createRequire(join(root, 'package.json'))('pg');
-  const adminUrl = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `bench_event_loop_${process.pid}_${Date.now()}`;
-  const admin = new Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const drop = async () => {
-    const client = new Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  };
-  return { url: url.toString(), drop };
-}
-const pg = database === 'postgres' ? await pgDatabase() : null;
+const pg =
+  database === 'postgres'
+    ? await pgDatabase(
+        root,
+        process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+        'bench_event_loop',
+      )
+    : null;
 const service = fork(new URL('./event-loop-service.mjs', import.meta.url), [root], {
   // e.g. SERVICE_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile the service.
   execArgv: (process.env.SERVICE_NODE_ARGS ?? '').split(' ').filter(Boolean),
@@ -64,8 +52,8 @@ const service = fork(new URL('./event-loop-service.mjs', import.meta.url), [root
     DATA_DIR: dataDir,
     DATABASE_URL: pg?.url ?? '',
     JWT_SECRET: 'a-benchmark-secret-that-is-long-enough-0123',
-    ADMIN_EMAIL: 'admin@bench.test',
-    ADMIN_PASSWORD: 'bench-admin-password',
+    ADMIN_EMAIL: BENCH_ADMIN.email,
+    ADMIN_PASSWORD: BENCH_ADMIN.password,
     LOG_LEVEL: 'error',
     SWAGGER_ENABLED: 'false',
     // One cached model: uploading another one evicts, so the next preview misses.
@@ -103,30 +91,7 @@ async function call(method, path, token, body, contentType = 'application/json')
 }
 const json = (bytes) => JSON.parse(bytes.toString()).data;
 
-const login = json(
-  await call('POST', '/v1/login', null, {
-    email: 'admin@bench.test',
-    password: 'bench-admin-password',
-  }),
-);
-const token = login.access_token;
-const me = json(await call('GET', '/v1/users/me', token));
-const company = json(
-  await call('POST', '/v1/companies', token, {
-    email: 'co@bench.test',
-    name: 'Bench company',
-    vat_number: 'NL-BENCH',
-    coc_number: 'COC-BENCH',
-  }),
-);
-const supplier = json(
-  await call('POST', `/v1/suppliers/${company.id}`, token, {
-    email: 'sup@bench.test',
-    name: 'Bench supplier',
-    website: 'https://bench.test',
-  }),
-);
-await call('POST', `/v1/suppliers/${supplier.id}/members`, token, { user_id: me.id });
+const { token, company, supplier } = await benchTenant(base);
 
 /** The service's longest loop delay (and GC pause) while `work` runs. */
 async function maxDelay(work) {

@@ -33,14 +33,20 @@
  * against the preview of the same configuration (each run starts a new default cart).
  * For every service run, its longest event-loop delay (`loop max ms`, from its /metrics).
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
+import {
+  BENCH_SERVICE_ENV,
+  benchTenant,
+  call,
+  data,
+  pgDatabase,
+  startChild,
+  startService,
+} from './service-fixture.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = resolve(here, '..');
@@ -85,111 +91,33 @@ const nodeArgs = option('node-args', process.env.BENCH_NODE_ARGS ?? imageNodeOpt
 const jsonOut = option('json', null);
 
 const { createRequire } = await import('node:module');
-const requireFromRoot = createRequire(join(root, 'package.json'));
 const requireHere = createRequire(join(repo, 'package.json'));
 const autocannon = requireHere('autocannon');
 const { generateModel } = await import(pathToFileURL(join(repo, 'tools', 'gen-model.mjs')).href);
 
 const JWT = {
-  secret: 'a-benchmark-secret-that-is-long-enough-0123456789',
+  secret: BENCH_SERVICE_ENV.JWT_SECRET,
   issuer: 'configurator',
   audience: 'configurator-api',
 };
-const ADMIN = { email: 'admin@bench.test', password: 'bench-admin-password' };
 const WINDOW_ANSWERS = {
   width: { values: [1200] },
   height: { values: [1000] },
   color: { values: ['white'] },
 };
 
-const children = new Set();
 const cleanups = [];
-process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 
-async function freePort() {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address();
-  server.close();
-  return port;
-}
-
-/** A child process, killed with the benchmark; resolves once `ready(output)` holds. */
-async function startChild(args, env, ready) {
-  const child = spawn(process.execPath, args, {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  let output = '';
-  child.stdout.on('data', (chunk) => (output += chunk));
-  child.stderr.on('data', (chunk) => (output += chunk));
-  const started = Date.now();
-  while (!(await ready(() => output))) {
-    if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited: ${output}`);
-    if (Date.now() - started > 120_000) throw new Error(`${args.join(' ')} did not start`);
-    await new Promise((done) => setTimeout(done, 100));
-  }
-  return {
-    child,
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    },
-  };
-}
-
-async function startService(env) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const process_ = await startChild(
-    [...nodeArgs, join(root, 'dist', 'src', 'main.js')],
-    { ...env, PORT: String(port) },
-    async () => {
-      try {
-        return (await fetch(`${base}/health/live`)).ok;
-      } catch {
-        return false;
-      }
-    },
-  );
-  return { ...process_, base };
-}
-
-async function startFloor(config) {
+const startFloor = async (config) => {
   const floor = await startChild(
+    root,
     [join(here, 'http-floor.mjs'), JSON.stringify({ root, ...config })],
     {},
     async (output) => /listening \d+/.test(output()),
   );
   const port = /listening (\d+)/.exec(floor.output())[1];
   return { ...floor, base: `http://127.0.0.1:${port}` };
-}
-
-/** One request; the body as text (fetch decodes gzip itself). */
-async function call(base, method, path, { token, body, headers = {} } = {}) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
-      ...headers,
-    },
-    body,
-  });
-  const text = await res.text();
-  return { status: res.status, text, headers: res.headers };
-}
-async function data(base, method, path, options) {
-  const res = await call(base, method, path, options);
-  if (res.status >= 300)
-    throw new Error(`${method} ${path}: ${res.status} ${res.text.slice(0, 300)}`);
-  return JSON.parse(res.text).data;
-}
+};
 
 /**
  * CPU seconds a process has used, all its threads (zlib's pool included), from
@@ -357,73 +285,28 @@ function row(database, scenario, target, stats, against, by, goal) {
   });
 }
 
-async function pgDatabase() {
-  const { Client } = requireFromRoot('pg');
-  const name = `bench_http_${process.pid}_${Date.now()}`;
-  const admin = new Client({ connectionString: pgAdminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(pgAdminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new Client({ connectionString: pgAdminUrl });
-      await client.connect();
-      await client.query(`DROP DATABASE IF EXISTS ${name}`);
-      await client.end();
-    },
-  };
-}
-
 async function benchDatabase(database) {
   const dataDir = mkdtempSync(join(tmpdir(), 'http-bench-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const pg = database === 'postgres' ? await pgDatabase() : null;
+  const pg = database === 'postgres' ? await pgDatabase(root, pgAdminUrl, 'bench_http') : null;
   if (pg) cleanups.push(pg.drop);
-  const service = await startService({
-    NODE_ENV: 'production',
-    DATA_DIR: dataDir,
-    ...(pg ? { DATABASE_URL: pg.url } : {}),
-    JWT_SECRET: JWT.secret,
-    JWT_ACCESS_TTL: '7200',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    LOG_LEVEL: 'warn',
-    SWAGGER_ENABLED: 'false',
-    CART_MAX_LINES: '100000',
-  });
+  const service = await startService(
+    root,
+    {
+      ...BENCH_SERVICE_ENV,
+      DATA_DIR: dataDir,
+      ...(pg ? { DATABASE_URL: pg.url } : {}),
+      JWT_ACCESS_TTL: '7200',
+      CART_MAX_LINES: '100000',
+    },
+    nodeArgs,
+  );
   const floors = [];
   try {
     const base = service.base;
     const pid = service.child.pid;
-    const { access_token: token } = await data(base, 'POST', '/v1/login', {
-      body: JSON.stringify(ADMIN),
-    });
+    const { token, company, supplier } = await benchTenant(base);
     const auth = { Authorization: `Bearer ${token}` };
-    const me = await data(base, 'GET', '/v1/users/me', { token });
-    const company = await data(base, 'POST', '/v1/companies', {
-      token,
-      body: JSON.stringify({
-        email: 'co@bench.test',
-        name: 'Bench company',
-        vat_number: 'NL-BENCH',
-        coc_number: 'COC-BENCH',
-      }),
-    });
-    const supplier = await data(base, 'POST', `/v1/suppliers/${company.id}`, {
-      token,
-      body: JSON.stringify({
-        email: 'sup@bench.test',
-        name: 'Bench',
-        website: 'https://bench.test',
-      }),
-    });
-    await data(base, 'POST', `/v1/suppliers/${supplier.id}/members`, {
-      token,
-      body: JSON.stringify({ user_id: me.id }),
-    });
     const newDefaultCart = () =>
       data(base, 'POST', '/v1/carts/new', {
         token,

@@ -12,13 +12,12 @@
  * preview every 20 ms and reports their p50, p90 and max, and the large previews' req/s.
  * Compare checkouts in alternating runs: the machine's noise is ±20 %.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { BENCH_SERVICE_ENV, benchTenant, data, startService } from './service-fixture.mjs';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -35,87 +34,18 @@ const connections = Number(option('connections', 4));
 const autocannon = createRequire(join(repo, 'package.json'))('autocannon');
 const { generateModel } = await import(pathToFileURL(join(repo, 'tools', 'gen-model.mjs')).href);
 
-const ADMIN = { email: 'admin@bench.test', password: 'bench-admin-password' };
-const port = await new Promise((done) => {
-  const server = createServer().listen(0, '127.0.0.1', () => {
-    const { port: free } = server.address();
-    server.close(() => done(free));
-  });
-});
-const base = `http://127.0.0.1:${port}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'small-under-load-'));
-const service = spawn(process.execPath, [join(root, 'dist', 'src', 'main.js')], {
-  cwd: root,
-  env: {
-    PATH: process.env.PATH ?? '',
-    NODE_ENV: 'production',
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    JWT_SECRET: 'a-benchmark-secret-that-is-long-enough-0123456789',
-    ADMIN_EMAIL: ADMIN.email,
-    ADMIN_PASSWORD: ADMIN.password,
-    LOG_LEVEL: 'warn',
-    SWAGGER_ENABLED: 'false',
-  },
-  stdio: 'ignore',
-});
-const stop = () => {
-  service.kill('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-};
-process.on('exit', stop);
-
-async function api(method, path, token, body) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: {
-      'Content-Type': 'application/json',
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body,
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text).data;
-}
-
-const started = Date.now();
-for (;;) {
-  try {
-    if ((await fetch(`${base}/health/live`)).ok) break;
-  } catch {
-    // not listening yet
-  }
-  if (Date.now() - started > 120_000) throw new Error('the service did not start');
-  await new Promise((done) => setTimeout(done, 200));
-}
-const { access_token: token } = await api('POST', '/v1/login', null, JSON.stringify(ADMIN));
-const me = await api('GET', '/v1/users/me', token);
-const company = await api(
-  'POST',
-  '/v1/companies',
-  token,
-  JSON.stringify({ email: 'co@bench.test', name: 'Co', vat_number: 'NL-1', coc_number: 'C-1' }),
-);
-const supplier = await api(
-  'POST',
-  `/v1/suppliers/${company.id}`,
-  token,
-  JSON.stringify({ email: 'sup@bench.test', name: 'Sup', website: 'https://bench.test' }),
-);
-await api(
-  'POST',
-  `/v1/suppliers/${supplier.id}/members`,
-  token,
-  JSON.stringify({ user_id: me.id }),
-);
+process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+const service = await startService(root, { ...BENCH_SERVICE_ENV, DATA_DIR: dataDir });
+const { base } = service;
+const { token, company, supplier } = await benchTenant(base);
 
 /** A generated model uploaded, and the body of a preview of its answers. */
 async function previewBody(questions) {
   const generated = generateModel(questions);
   generated.model.general = { ...generated.model.general, code: `bench-${questions}` };
   const path = `/v1/suppliers/${supplier.id}/models`;
-  const model = await api('POST', path, token, JSON.stringify(generated.model));
+  const model = await data(base, 'POST', path, { token, body: JSON.stringify(generated.model) });
   return JSON.stringify({
     model_id: model.id,
     company_id: company.id,
@@ -169,5 +99,5 @@ console.table([
     'large previews req/s': (result.requests.total / result.duration).toFixed(1),
   },
 ]);
-stop();
+await service.stop();
 process.exit(0);
