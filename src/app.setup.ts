@@ -5,6 +5,7 @@ import helmet from 'helmet';
 import { corsOptions, noStoreForApi } from './common/http/cross-origin.js';
 import { type EtagFunction, readOnlyEtag } from './common/http/read-etag.js';
 import { acceptJsonBytes } from './common/http/json-bytes.js';
+import { slicingOf } from './common/event-loop/slices.js';
 import { jsonBodyParser } from './common/http/json-body.middleware.js';
 import { AppConfig } from './config/app-config.js';
 import { closeConnectionsWhileDraining } from './lifecycle/graceful-shutdown.js';
@@ -65,7 +66,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     }),
   );
   app.use(noStoreForApi);
-  app.use(jsonBodyParser(config.jsonBodyLimitBytes));
+  app.use(jsonBodyParser(config.jsonBodyLimitBytes, slicingOf(config.eventLoopSliceMs)));
   if (config.swaggerEnabled) setupSwagger(app);
   return app;
 }

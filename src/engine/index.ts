@@ -13,7 +13,7 @@ export {
   storedEngineVersion,
 } from './consistency/serialize.js';
 export { evaluateConfiguration, evaluateConfigurationInSlices } from './evaluate/evaluate.js';
-export { runInSlices, SliceClock, type Slicing } from './slices.js';
+export { runAsSlicedStep, runInSlices, SliceClock, type Slicing } from './slices.js';
 export {
   describeModel,
   type DescribedOption,

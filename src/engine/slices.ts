@@ -138,6 +138,11 @@ export class SliceClock {
     this.graceUntil = now + GRACE_MS;
   }
 
+  /** The shared slice has no time left, grace or not. */
+  spent(): boolean {
+    return clockOf(this.slicing) - slice.start >= this.slicing.sliceMs;
+  }
+
   /** The slice is over: pause before the next step. */
   due(): boolean {
     const now = clockOf(this.slicing);
@@ -179,6 +184,21 @@ export async function runInSlices<T>(
       if (step.done === true) return step.value;
       if (clock.due()) await clock.pause();
     }
+  } finally {
+    clock.end();
+  }
+}
+
+/**
+ * Work that cannot be cut but takes milliseconds (parsing and walking a large request
+ * body) as one step of sliced work: it waits for the next turn's slice while this one is
+ * spent (no grace: it is known to be large), then runs. In an idle process it runs at once.
+ */
+export async function runAsSlicedStep<T>(work: () => T, slicing: Slicing): Promise<T> {
+  const clock = new SliceClock(slicing);
+  try {
+    if (clock.spent()) await clock.pause();
+    return work();
   } finally {
     clock.end();
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runInSlices, type Slicing } from '../../src/engine/index.js';
+import { runAsSlicedStep, runInSlices, type Slicing } from '../../src/engine/index.js';
 
 /**
  * Several pieces of sliced work at once, on a fake clock: every step takes STEP_MS, and
@@ -11,10 +11,17 @@ const SLICE_MS = 10;
 /** The fake clock, never going back between tests (the slice is the process's). */
 let time = 1_000;
 
+/** A step that ran: which work, in which turn, and how long it took (STEP_MS if not said). */
+interface Ran {
+  work: number;
+  turn: number;
+  ms?: number;
+}
+
 function concurrentWork(works: number, stepsEach: number, stepsOf?: number[]) {
   time += 1_000;
   let turn = 0;
-  const ran: Array<{ work: number; turn: number }> = [];
+  const ran: Ran[] = [];
   const slicing: Slicing = {
     sliceMs: SLICE_MS,
     now: () => time,
@@ -37,15 +44,22 @@ function concurrentWork(works: number, stepsEach: number, stepsOf?: number[]) {
   const done = Promise.all(
     Array.from({ length: works }, (_, work) => runInSlices(steps(work), slicing)),
   );
-  return { done, ran };
+  /** One step of `ms` that cannot be cut, as sliced work (a large body's parse). */
+  const uncut = (work: number, ms: number) =>
+    runAsSlicedStep(() => {
+      time += ms;
+      ran.push({ work, turn, ms });
+      return work;
+    }, slicing);
+  return { done, ran, uncut };
 }
 
 /** Per turn: the time its steps took and the works that ran in it, in order. */
-function byTurn(ran: Array<{ work: number; turn: number }>) {
+function byTurn(ran: Ran[]) {
   const turns = new Map<number, { ms: number; works: number[] }>();
-  for (const { work, turn } of ran) {
+  for (const { work, turn, ms } of ran) {
     const entry = turns.get(turn) ?? { ms: 0, works: [] };
-    entry.ms += STEP_MS;
+    entry.ms += ms ?? STEP_MS;
     if (entry.works.at(-1) !== work) entry.works.push(work);
     turns.set(turn, entry);
   }
@@ -114,5 +128,25 @@ describe('runInSlices: one slice for all sliced work', () => {
     const { done, ran } = concurrentWork(2, 1);
     await done;
     expect(byTurn(ran)).toEqual([{ ms: 4, works: [0, 1] }]);
+  });
+});
+
+describe('runAsSlicedStep: work that cannot be cut', () => {
+  it('runs at once when the slice has time', async () => {
+    const { uncut, ran } = concurrentWork(0, 0);
+    expect(await uncut(7, 4)).toBe(7);
+    expect(ran).toEqual([{ work: 7, turn: 0, ms: 4 }]);
+  });
+
+  it('waits for a turn of its own when the slice is spent, without a grace step', async () => {
+    // Work 0 spends the first turn's slice; the uncut step (as large as a slice) comes
+    // after and may not add its 10 ms to that turn, as a grace step of sliced work would.
+    const { done, ran, uncut } = concurrentWork(1, 30);
+    const step = uncut(9, SLICE_MS);
+    await Promise.all([done, step]);
+    const at = ran.find((r) => r.work === 9);
+    expect(at?.turn).toBeGreaterThan(0);
+    // No turn holds the loop for more than its slice plus the one step that began it.
+    for (const turn of byTurn(ran)) expect(turn.ms).toBeLessThanOrEqual(SLICE_MS + STEP_MS);
   });
 });
