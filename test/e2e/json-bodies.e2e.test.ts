@@ -93,6 +93,16 @@ describe('JSON bodies, small and large alike', () => {
     expect(codes(utf8[1])).toEqual(codes(utf8[0]));
   });
 
+  it('answers a Content-Type it cannot parse with 4xx, never a 500', async () => {
+    const text = JSON.stringify({ email: 'nobody@example.com', password: 'not-the-password' });
+    for (const contentType of ['application/json; charset', 'application/json; ;', '/json']) {
+      for (const sent of await bothSizes('/v1/login', text, { contentType })) {
+        expect(sent.status, contentType).toBeGreaterThanOrEqual(400);
+        expect(sent.status, contentType).toBeLessThan(500);
+      }
+    }
+  });
+
   it('reads an empty JSON body as an empty object', async () => {
     const res = await ctx.http.post('/v1/login').set('Content-Type', 'application/json').send('');
     const answer = expectEnvelope(res, 400);
