@@ -9,6 +9,7 @@ import {
 import {
   createModelWorld,
   minimalModel,
+  uploadMinimalModel,
   uploadModel,
   type ModelWorld,
   type TestModel,
@@ -28,12 +29,7 @@ describe('answers at the boundary: POST /v1/carts/preview and /v1/carts', () => 
   beforeAll(async () => {
     ctx = await createTestApp();
     world = await createModelWorld(ctx);
-    model = await uploadModel(
-      ctx,
-      world.supplier.id,
-      world.supplierMember.token,
-      minimalModel('answers-boundary'),
-    );
+    model = await uploadMinimalModel(ctx, world, 'answers-boundary');
   });
   afterAll(() => ctx?.close());
 

@@ -11,7 +11,7 @@ import {
   createModelWorld,
   minimalModel,
   sendModel,
-  uploadModel,
+  uploadMinimalModel,
   type ModelWorld,
   type TestModel,
 } from '../support/model.factories.js';
@@ -19,9 +19,6 @@ import { createIntent } from '../support/org.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
 const answers = { size: { values: ['l'] } };
-
-const uploadMinimalModel = (ctx: TestContext, world: ModelWorld): Promise<TestModel> =>
-  uploadModel(ctx, world.supplier.id, world.supplierMember.token, minimalModel(unique('M')));
 
 describe('Idempotency-Key (DESIGN.md "Resources")', () => {
   let ctx: TestContext;

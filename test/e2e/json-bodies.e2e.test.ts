@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, expectEnvelope, problemsOf } from '../support/factories.js';
 import {
   createModelWorld,
-  minimalModel,
-  uploadModel,
+  uploadMinimalModel,
   type ModelWorld,
   type TestModel,
 } from '../support/model.factories.js';
@@ -24,12 +23,7 @@ describe('JSON bodies, small and large alike', () => {
   beforeAll(async () => {
     ctx = await createTestApp();
     world = await createModelWorld(ctx);
-    model = await uploadModel(
-      ctx,
-      world.supplier.id,
-      world.supplierMember.token,
-      minimalModel('json-bodies'),
-    );
+    model = await uploadMinimalModel(ctx, world, 'json-bodies');
   });
   afterAll(() => ctx?.close());
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
-import { bearer, createUser, loginAdmin, type TestUser } from './factories.js';
+import { bearer, createUser, loginAdmin, unique, type TestUser } from './factories.js';
 import {
   addCompanyMember,
   addSupplierMember,
@@ -41,6 +41,15 @@ export async function uploadModel(
   const res = await sendModel(ctx, 'post', `/v1/suppliers/${supplierId}/models`, token, model);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as TestModel;
+}
+
+/** A minimal model (`minimalModel`, a unique code unless given) uploaded to the world's supplier. */
+export function uploadMinimalModel(
+  ctx: HttpContext,
+  world: ModelWorld,
+  code = unique('M'),
+): Promise<TestModel> {
+  return uploadModel(ctx, world.supplier.id, world.supplierMember.token, minimalModel(code));
 }
 
 /** POST or PUT a model body without expectations (for error cases). */
