@@ -105,8 +105,8 @@ export function isLargeJsonBody(value: unknown): boolean {
 
 /**
  * body-parser's JSON rule, which its text reader does not apply: a JSON body's charset
- * is a UTF one. 415 as body-parser words it; a header content-type cannot parse is left
- * to the reader (which fails on it as before).
+ * is a UTF one. 415 as body-parser words it. A header `content-type` cannot parse is not
+ * a JSON type to the reader either: the body is not read, and the route finds none.
  */
 function unsupportedCharset(req: Request): Error | null {
   const header = req.headers['content-type'];
