@@ -1,9 +1,16 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runGenerator } from '../../bench/run-generator.js';
+import { MODEL_GENERATOR } from '../support/examples.js';
 import { bearer, expectEnvelope, problemsOf } from '../support/factories.js';
+import { LogCapture } from '../support/log-capture.js';
 import {
   createModelWorld,
   uploadMinimalModel,
+  uploadModel,
   type ModelWorld,
   type TestModel,
 } from '../support/model.factories.js';
@@ -15,6 +22,13 @@ import { createTestApp, type TestContext } from '../support/test-app.js';
  * alike: every body here is sent as it is and padded past the threshold with trailing
  * whitespace (still the same JSON), and both get the same answer.
  */
+const LARGE_PADDING = ' '.repeat(20_000);
+
+interface Sent {
+  status: number;
+  body: Record<string, unknown>;
+}
+
 describe('JSON bodies, small and large alike', () => {
   let ctx: TestContext;
   let world: ModelWorld;
@@ -26,13 +40,6 @@ describe('JSON bodies, small and large alike', () => {
     model = await uploadMinimalModel(ctx, world, 'json-bodies');
   });
   afterAll(() => ctx?.close());
-
-  const LARGE_PADDING = ' '.repeat(20_000);
-
-  interface Sent {
-    status: number;
-    body: Record<string, unknown>;
-  }
 
   /** The same body small and padded past the threshold; headers as given. */
   async function bothSizes(
@@ -50,17 +57,18 @@ describe('JSON bodies, small and large alike', () => {
     return [small, large];
   }
 
-  const codes = (sent: Sent) => problemsOf(sent.body).map((problem) => problem.code);
+  /** The problem codes of an envelope. */
+  const codes = (body: Record<string, unknown>) => problemsOf(body).map((problem) => problem.code);
 
   it('refuses malformed JSON with the route’s invalid-body status', async () => {
     for (const sent of await bothSizes('/v1/login', '{"email": "a@b.c", ')) {
       expectEnvelope(sent, 400);
-      expect(codes(sent)).toEqual(['malformed_json']);
+      expect(codes(sent.body)).toEqual(['malformed_json']);
     }
     const token = world.companyMember.token;
     for (const sent of await bothSizes('/v1/carts', '{"model_id": 1,', { token })) {
       expectEnvelope(sent, 401);
-      expect(codes(sent)).toEqual(['malformed_json']);
+      expect(codes(sent.body)).toEqual(['malformed_json']);
     }
   });
 
@@ -68,7 +76,7 @@ describe('JSON bodies, small and large alike', () => {
     for (const text of ['"text"', '12', 'null', 'true']) {
       for (const sent of await bothSizes('/v1/login', text)) {
         expectEnvelope(sent, 400);
-        expect(codes(sent)).toEqual(['malformed_json']);
+        expect(codes(sent.body)).toEqual(['malformed_json']);
       }
     }
   });
@@ -78,30 +86,32 @@ describe('JSON bodies, small and large alike', () => {
     const latin = await bothSizes('/v1/login', text, {
       contentType: 'application/json; charset=latin1',
     });
-    for (const sent of latin) expectEnvelope(sent, 415);
-    const utf8 = await bothSizes('/v1/login', text, {
-      contentType: 'application/json; charset=UTF-8',
-    });
-    // Read and parsed: the credentials are simply wrong.
-    for (const sent of utf8) expectEnvelope(sent, 403);
-    expect(codes(utf8[1])).toEqual(codes(utf8[0]));
-  });
-
-  it('answers a Content-Type it cannot parse with 4xx, never a 500', async () => {
-    const text = JSON.stringify({ email: 'nobody@example.com', password: 'not-the-password' });
-    for (const contentType of ['application/json; charset', 'application/json; ;', '/json']) {
-      for (const sent of await bothSizes('/v1/login', text, { contentType })) {
-        expect(sent.status, contentType).toBeGreaterThanOrEqual(400);
-        expect(sent.status, contentType).toBeLessThan(500);
-      }
+    for (const sent of latin) {
+      expectEnvelope(sent, 415);
+      expect(codes(sent.body)).toEqual(['unsupported_media_type']);
+    }
+    // Read and parsed: the credentials are simply wrong. `charset=` names no charset.
+    for (const contentType of ['application/json; charset=UTF-8', 'application/json; charset=']) {
+      const [small, large] = await bothSizes('/v1/login', text, { contentType });
+      expect(codes(expectEnvelope(small, 403)), contentType).toEqual(['invalid_credentials']);
+      expect(large.body).toEqual(small.body);
     }
   });
 
-  it('reads an empty JSON body as an empty object', async () => {
-    const res = await ctx.http.post('/v1/login').set('Content-Type', 'application/json').send('');
-    const answer = expectEnvelope(res, 400);
-    // Validated as {}: each required field is named, nothing is malformed.
-    expect(problemsOf(answer).map((problem) => problem.code)).not.toContain('malformed_json');
+  it('answers odd Content-Types as body-parser did, never with a 500', async () => {
+    const text = JSON.stringify({ email: 'nobody@example.com', password: 'not-the-password' });
+    const expected: Array<[string, number]> = [
+      // A parameter without a value is ignored: read as JSON.
+      ['application/json; charset', 403],
+      ['application/json; ;', 403],
+      // Not a media type: the body is not read as JSON.
+      ['/json', 415],
+    ];
+    for (const [contentType, status] of expected) {
+      const [small, large] = await bothSizes('/v1/login', text, { contentType });
+      expect(small.status, contentType).toBe(status);
+      expect(large.body, contentType).toEqual(small.body);
+    }
   });
 
   it('inflates a gzip-encoded large body before parsing it', async () => {
@@ -136,11 +146,69 @@ describe('JSON bodies, small and large alike', () => {
     const token = world.companyMember.token;
     const unsafe = `{"model_id":${model.id},"company_id":${world.company.id},"questions":{"size":{"values":["l\\u0000"]}}}`;
     const [small, large] = await bothSizes('/v1/carts/preview', unsafe, { token });
-    expectEnvelope(small, 400);
+    expect(codes(expectEnvelope(small, 400))).toEqual(['invalid_text']);
     expect(large.body).toEqual(small.body);
     const reserved = `{"model_id":${model.id},"company_id":${world.company.id},"questions":{"__proto__":{"values":["s"]}}}`;
     const [smallKey, largeKey] = await bothSizes('/v1/carts/preview', reserved, { token });
-    expect(problemsOf(expectEnvelope(smallKey, 400)).map((p) => p.code)).toEqual(['reserved_key']);
+    expect(codes(expectEnvelope(smallKey, 400))).toEqual(['reserved_key']);
     expect(largeKey.body).toEqual(smallKey.body);
+  });
+});
+
+describe('large bodies that wait for the event loop’s slice', () => {
+  const logs = new LogCapture();
+  const dir = mkdtempSync(join(tmpdir(), 'json-bodies-'));
+  let ctx: TestContext;
+  let token: string;
+  let body: string;
+
+  beforeAll(async () => {
+    // A 1 ms slice: every evaluation of a 300-question model pauses, so the large bodies
+    // read meanwhile find the slice spent and wait for a turn before they are parsed.
+    ctx = await createTestApp({ EVENT_LOOP_SLICE_MS: '1', LOG_LEVEL: 'log' }, undefined, {
+      logs,
+    });
+    const world = await createModelWorld(ctx);
+    token = world.companyMember.token;
+    const { document, answers } = runGenerator(MODEL_GENERATOR, 300, dir);
+    const model = await uploadModel(
+      ctx,
+      world.supplier.id,
+      world.supplierMember.token,
+      document as Record<string, unknown>,
+    );
+    body =
+      JSON.stringify({ model_id: model.id, company_id: world.company.id, questions: answers }) +
+      LARGE_PADDING;
+  });
+  afterAll(async () => {
+    await ctx?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const preview = (requestId: string) =>
+    ctx.http
+      .post('/v1/carts/preview')
+      .set(bearer(token))
+      .set('Content-Type', 'application/json')
+      .set('X-Request-Id', requestId)
+      .send(body);
+  const line = (sent: Sent): Record<string, unknown> => {
+    const data = expectEnvelope(sent, 200).data as Record<string, unknown>;
+    return { ...data, cache: undefined };
+  };
+
+  it('answers eight at once as one alone, each logged with its own request id', async () => {
+    const alone = line(await preview('alone'));
+    expect(alone.valid).toBe(true);
+    const ids = Array.from({ length: 8 }, (_, i) => `waiting-${i}`);
+    const answers = await Promise.all(ids.map((id) => preview(id)));
+    for (const answer of answers) expect(line(answer)).toEqual(alone);
+    for (const id of ids) {
+      const lines = logs.lines().filter((l) => l.request_id === id && l.route !== undefined);
+      expect(lines, id).toEqual([
+        expect.objectContaining({ route: '/v1/carts/preview', status: 200 }),
+      ]);
+    }
   });
 });

@@ -70,9 +70,13 @@ export function jsonBodyParser(limitBytes: number, slicing: Slicing): RequestHan
   };
 }
 
-type ParsedBody = { value: unknown } | { problem: string };
+export type ParsedBody = { value: unknown } | { problem: string };
 
-function parseJsonBody(text: string, large = false): ParsedBody {
+/**
+ * A body's text as body-parser's JSON parser reads it (empty: `{}`; only an object or an
+ * array at the top), then the depth check. `large`: mark it for the validation pipe.
+ */
+export function parseJsonBody(text: string, large = false): ParsedBody {
   // As body-parser: an empty body is an empty object (a common client-side mistake).
   if (text.length === 0) return { value: {} };
   const first = firstNonWhitespace(text);
@@ -104,20 +108,15 @@ export function isLargeJsonBody(value: unknown): boolean {
 }
 
 /**
- * body-parser's JSON rule, which its text reader does not apply: a JSON body's charset
- * is a UTF one. 415 as body-parser words it. A header `content-type` cannot parse is not
- * a JSON type to the reader either: the body is not read, and the route finds none.
+ * body-parser's JSON rule, which its text reader does not apply: a JSON body's charset,
+ * when one is named, is a UTF one (415, as body-parser words it). An empty `charset=`
+ * names none (body-parser reads the default, UTF-8).
  */
 function unsupportedCharset(req: Request): Error | null {
   const header = req.headers['content-type'];
   if (!header || !req.is(JSON_TYPES)) return null;
-  let charset: string | undefined;
-  try {
-    charset = parseContentType(header).parameters.charset?.toLowerCase();
-  } catch {
-    return null;
-  }
-  if (charset === undefined || charset.startsWith('utf-')) return null;
+  const charset = parseContentType(header).parameters.charset?.toLowerCase();
+  if (!charset || charset.startsWith('utf-')) return null;
   return Object.assign(new Error(`unsupported charset "${charset.toUpperCase()}"`), {
     status: 415,
     statusCode: 415,
