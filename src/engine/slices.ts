@@ -39,6 +39,9 @@ const CONTINUE_MS = 1;
  */
 const GRACE_MS = 1;
 
+/** Whether the shared slice has no time left at `now`. */
+const sliceSpent = (slicing: Slicing, now: number): boolean => now - slice.start >= slicing.sliceMs;
+
 function openSlice(now: number): void {
   slice.start = now;
   slice.turn = turns.count;
@@ -109,7 +112,7 @@ class Turns {
     const { slicing } = waiter.clock;
     const now = clockOf(slicing);
     if (slice.turn !== this.count) openSlice(now);
-    else if (now - slice.start >= slicing.sliceMs) {
+    else if (sliceSpent(slicing, now)) {
       // The slice is spent: this waiter and the rest go first in the next turn.
       for (const next of [waiter, ...this.ready.splice(0)]) this.join(next, true);
       return;
@@ -140,13 +143,13 @@ export class SliceClock {
 
   /** The shared slice has no time left, grace or not. */
   spent(): boolean {
-    return clockOf(this.slicing) - slice.start >= this.slicing.sliceMs;
+    return sliceSpent(this.slicing, clockOf(this.slicing));
   }
 
   /** The slice is over: pause before the next step. */
   due(): boolean {
     const now = clockOf(this.slicing);
-    return now - slice.start >= this.slicing.sliceMs && now >= this.graceUntil;
+    return sliceSpent(this.slicing, now) && now >= this.graceUntil;
   }
 
   /** Gives the event loop its turn; resolves when this work may run again. */

@@ -29,6 +29,12 @@ interface Sent {
   body: Record<string, unknown>;
 }
 
+/** A preview's line without its cache facts (timings), for comparing two previews. */
+function previewLine(sent: Sent): Record<string, unknown> {
+  const data = expectEnvelope(sent, 200).data as Record<string, unknown>;
+  return { ...data, cache: undefined };
+}
+
 describe('JSON bodies, small and large alike', () => {
   let ctx: TestContext;
   let world: ModelWorld;
@@ -134,12 +140,8 @@ describe('JSON bodies, small and large alike', () => {
     const [small, large] = await bothSizes('/v1/carts/preview', text, {
       token: world.companyMember.token,
     });
-    const line = (sent: Sent): Record<string, unknown> => {
-      const data = expectEnvelope(sent, 200).data as Record<string, unknown>;
-      return { ...data, cache: undefined };
-    };
-    expect(line(large)).toEqual(line(small));
-    expect(line(large).valid).toBe(true);
+    expect(previewLine(large)).toEqual(previewLine(small));
+    expect(previewLine(large).valid).toBe(true);
   });
 
   it('walks a large body for unsafe text and the answers’ shape as a small one', async () => {
@@ -193,17 +195,13 @@ describe('large bodies that wait for the event loop’s slice', () => {
       .set('Content-Type', 'application/json')
       .set('X-Request-Id', requestId)
       .send(body);
-  const line = (sent: Sent): Record<string, unknown> => {
-    const data = expectEnvelope(sent, 200).data as Record<string, unknown>;
-    return { ...data, cache: undefined };
-  };
 
   it('answers eight at once as one alone, each logged with its own request id', async () => {
-    const alone = line(await preview('alone'));
+    const alone = previewLine(await preview('alone'));
     expect(alone.valid).toBe(true);
     const ids = Array.from({ length: 8 }, (_, i) => `waiting-${i}`);
     const answers = await Promise.all(ids.map((id) => preview(id)));
-    for (const answer of answers) expect(line(answer)).toEqual(alone);
+    for (const answer of answers) expect(previewLine(answer)).toEqual(alone);
     for (const id of ids) {
       const lines = logs.lines().filter((l) => l.request_id === id && l.route !== undefined);
       expect(lines, id).toEqual([
