@@ -4,9 +4,12 @@ import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import {
   evaluateConfigurationInSlices,
+  type CartLine,
+  type CompactCartLine,
   type CompiledModel,
   type Evaluation,
   type EvaluationRequest,
+  type LineView,
   type Slicing,
 } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
@@ -19,7 +22,7 @@ import { DefaultCarts } from './default-carts.service.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
 import type { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
 import type { CompactAddedCartLineDto, CompactPreviewLineDto } from './dto/compact-line.dto.js';
-import { lineInView, type LineView } from './compact-line.js';
+import { lineInView } from './compact-line.js';
 import { slicingOf } from '../common/event-loop/slices.js';
 
 /** The `line` column of a compactly stored row: nothing the model version can recompute. */
@@ -30,11 +33,11 @@ const cartFull = (max: number) =>
     { code: 'cart_full', message: `A cart holds at most ${max} lines (CART_MAX_LINES)` },
   ]);
 
-/** What a configuration was evaluated against and what came out. */
+/** What a configuration was evaluated against and what came out, in the asked view. */
 interface Configured {
   modelId: number;
   versionNumber: number;
-  evaluation: Evaluation;
+  evaluation: Evaluation<CartLine | CompactCartLine>;
 }
 
 /**
@@ -63,7 +66,7 @@ export class CartLinesService {
     input: AddCartLineDto,
     view: LineView = 'full',
   ): Promise<AddedCartLineDto | CompactAddedCartLineDto> {
-    const { modelId, versionNumber, evaluation } = await this.configure(principal, input);
+    const { modelId, versionNumber, evaluation } = await this.configure(principal, input, view);
     if (!evaluation.valid) {
       throw new ApiError(
         HttpStatus.UNAUTHORIZED,
@@ -113,7 +116,7 @@ export class CartLinesService {
         throw cartFull(this.config.cartMaxLines);
       return locked.insertLine(row);
     });
-    const added: AddedCartLineDto = {
+    return {
       ...evaluation.line,
       id: stored.id,
       cart_id: cart.id,
@@ -121,7 +124,6 @@ export class CartLinesService {
       company_id: input.company_id,
       warnings: evaluation.warnings,
     };
-    return lineInView(added, view);
   }
 
   /** POST /v1/carts/preview: the same evaluation, nothing stored. */
@@ -130,15 +132,14 @@ export class CartLinesService {
     input: ConfigurationDto,
     view: LineView = 'full',
   ): Promise<PreviewLineDto | CompactPreviewLineDto> {
-    const { evaluation } = await this.configure(principal, input);
-    const preview: PreviewLineDto = {
+    const { evaluation } = await this.configure(principal, input, view);
+    return {
       ...evaluation.line,
       id: null,
       valid: evaluation.valid,
       errors: evaluation.errors,
       warnings: evaluation.warnings,
     };
-    return lineInView(preview, view);
   }
 
   /**
@@ -146,10 +147,14 @@ export class CartLinesService {
    * recompute (answers, language, version, total and currency); the line itself is
    * evaluated again from the compiled version (cached), which gives the very line that
    * was stored, since versions are immutable and evaluation is deterministic. Rows
-   * stored whole before this (a non-empty `line`) are served as stored.
+   * stored whole before this (a non-empty `line`) are served as stored (trimmed to the
+   * compact view when asked).
    */
-  async lineView(row: CartLineEntity): Promise<Record<string, unknown>> {
-    if (Object.keys(row.line).length > 0) return row.line;
+  async lineView(
+    row: CartLineEntity,
+    view: LineView = 'full',
+  ): Promise<CartLine | CompactCartLine> {
+    if (Object.keys(row.line).length > 0) return lineInView(row.line as unknown as CartLine, view);
     // By the row's ids: a cached version costs no query (the model row is not needed).
     const compiled = await this.models.compiledVersion(row.modelId, row.versionNumber);
     const evaluation = await this.evaluate(compiled, {
@@ -158,12 +163,17 @@ export class CartLinesService {
       questions: row.answers,
       languageCode: row.languageCode,
       assetUrl: (path) => companyAssetUrl(row.companyId, row.modelId, row.versionNumber, path),
+      view,
     });
-    return evaluation.line as unknown as Record<string, unknown>;
+    return evaluation.line;
   }
 
   /** Evaluates against the model's compiled current version, once AccessService allows it. */
-  private async configure(principal: Principal, input: ConfigurationDto): Promise<Configured> {
+  private async configure(
+    principal: Principal,
+    input: ConfigurationDto,
+    view: LineView,
+  ): Promise<Configured> {
     // Company, model and link in one query; the compiled version from the cache.
     const model = await this.access.requireConfigurable(
       principal,
@@ -179,6 +189,7 @@ export class CartLinesService {
       languageCode: input.language_code ?? null,
       // Company-scoped, so that whoever may use the line (an intent token too) may load them.
       assetUrl: (path) => companyAssetUrl(input.company_id, model.id, model.versionNumber, path),
+      view,
     });
     this.metrics.observeEvaluation(
       performance.now() - started,
@@ -187,7 +198,10 @@ export class CartLinesService {
     return { modelId: model.id, versionNumber: model.versionNumber, evaluation };
   }
 
-  private evaluate(compiled: CompiledModel, request: EvaluationRequest): Promise<Evaluation> {
+  private evaluate(
+    compiled: CompiledModel,
+    request: EvaluationRequest,
+  ): Promise<Evaluation<CartLine | CompactCartLine>> {
     return evaluateConfigurationInSlices(compiled, request, this.slicing);
   }
 }

@@ -11,7 +11,6 @@ import { CartLinesService } from './cart-lines.service.js';
 import { CartDetailDto, CartLineDto } from './dto/cart-detail.dto.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import type { CompactCartDetailDto } from './dto/compact-line.dto.js';
-import { lineInView } from './compact-line.js';
 import { CartDto } from './dto/cart.dto.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
 
@@ -106,9 +105,7 @@ export class CartsService {
   ): Promise<PagedObject<CartDetailDto | CompactCartDetailDto>> {
     const [rows, total] = await this.carts.pageOfLines(cart.id, query.offset, query.per_page);
     const lines = await Promise.all(
-      rows.map(async (row) =>
-        lineInView(CartLineDto.from(row, await this.lines.lineView(row)), query.view),
-      ),
+      rows.map(async (row) => CartLineDto.from(row, await this.lines.lineView(row, query.view))),
     );
     const detail = CartDetailDto.withLines(cart, await this.carts.pricesOf(cart.id), lines);
     return new PagedObject(detail, query.page, query.per_page, total);

@@ -13,6 +13,12 @@ export {
   storedEngineVersion,
 } from './consistency/serialize.js';
 export { evaluateConfiguration, evaluateConfigurationInSlices } from './evaluate/evaluate.js';
+export {
+  compactLine,
+  type CompactableLine,
+  type CompactCartLine,
+  type CompactLine,
+} from './evaluate/compact-line.js';
 export { runAsSlicedStep, runInSlices, SliceClock, type Slicing } from './slices.js';
 export {
   describeModel,

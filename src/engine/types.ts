@@ -144,6 +144,41 @@ export interface CartLine {
   cache: LineCache;
 }
 
+/**
+ * `?view=compact` (MODEL_FORMAT.md "The cart line"): the line without what the model
+ * already says. The engine builds it directly (no full line first): see
+ * evaluate/compact-questions.ts.
+ */
+export type LineView = 'full' | 'compact';
+
+/** An option of the compact view: only unavailable ones are listed, with their reasons. */
+export interface CompactLineOption {
+  key: string;
+  unavailable_because: string[];
+  conflicts_with?: string[];
+}
+
+/** A question of the compact view: what the answers made of it, nothing the model says. */
+export interface CompactLineQuestion {
+  key: string;
+  values: unknown[];
+  source: ValueSource;
+  visible: boolean;
+  required: boolean;
+  /** Only when something was dropped or left out: the exceptions a client must show. */
+  discarded?: unknown[];
+  suppressed?: string[];
+  /** Choice questions: the unavailable options ([] when every option is available). */
+  options?: CompactLineOption[];
+  /** Boolean and finite integer questions, as in the full view (already only the unavailable). */
+  unavailable_values?: Array<boolean | number>;
+}
+
+/** A BOM item of the compact view: `children` only when there are some. */
+export type CompactLineBomItem = Omit<LineBomItem, 'children'> & {
+  children?: CompactLineBomItem[];
+};
+
 export interface EvaluationRequest {
   modelId: number;
   versionNumber: number;
@@ -154,11 +189,13 @@ export interface EvaluationRequest {
   now?: Date;
   /** Maps an image path inside the zip to a URL; https URLs pass through unchanged. */
   assetUrl?: (path: string) => string;
+  /** The line's view; `full` when not given. */
+  view?: LineView;
 }
 
-export interface Evaluation {
+export interface Evaluation<Line = CartLine> {
   valid: boolean;
   errors: Problem[];
   warnings: Problem[];
-  line: CartLine;
+  line: Line;
 }

@@ -1,4 +1,6 @@
+import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CartLineEntity } from '../../src/carts/cart-line.entity.js';
 import { bearer, expectEnvelope } from '../support/factories.js';
 import {
   createModelWorld,
@@ -187,6 +189,38 @@ describe('cart line views: ?view=compact', () => {
     );
     // The page links keep the view.
     expect(compact.body.links.self).toContain('view=compact');
+  });
+
+  it('serves a line stored whole (rows from before compact storage) in either view', async () => {
+    const user = world.companyMember;
+    const added = expectEnvelope(
+      await ctx.http.post('/v1/carts').set(bearer(user.token)).send(body()),
+      201,
+    ).data as Line;
+    const {
+      id,
+      cart_id,
+      model_id: _model,
+      company_id: _company,
+      warnings: _w,
+      ...evaluated
+    } = added;
+    // What such a row holds: the evaluated line itself, here with a mark of its own.
+    const storedWhole = { ...evaluated, cache: { ...evaluated.cache, evaluated_in_ms: 123.5 } };
+    await ctx.app.get(DataSource).getRepository(CartLineEntity).update(id, { line: storedWhole });
+
+    const read = async (query: string) => {
+      const res = await ctx.http.get(`/v1/carts/${cart_id}${query}`).set(bearer(user.token));
+      return ((expectEnvelope(res, 200).data as Line).lines as Line[]).find((l) => l.id === id)!;
+    };
+    const full = await read('');
+    expect(full.cache.evaluated_in_ms).toBe(123.5);
+    expect(full.questions).toEqual(evaluated.questions);
+    const compact = await read('?view=compact');
+    expect(compact.cache.evaluated_in_ms).toBe(123.5);
+    const fresh = expectEnvelope(await preview('?view=compact'), 200).data as Line;
+    for (const member of ['questions', 'rules', 'triggers', 'bom_items'])
+      expect(compact[member]).toEqual(fresh[member]);
   });
 
   it('refuses any other view with 400, POST /v1/carts too (not its 401 for a bad body)', async () => {

@@ -82,7 +82,7 @@ export function answers(values: Record<string, unknown>): Record<string, { value
 export function evaluate(
   model: CompiledModel,
   values: Record<string, unknown>,
-  options: Partial<EvaluationRequest> = {},
+  options: Partial<Omit<EvaluationRequest, 'view'>> = {},
 ): Evaluation {
   return evaluateConfiguration(model, {
     modelId: 7,

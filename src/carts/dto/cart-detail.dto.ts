@@ -5,7 +5,7 @@ import {
   ApiNullableString,
   ApiTimestamp,
 } from '../../common/swagger/schema-types.js';
-import type { CartLine } from '../../engine/index.js';
+import type { CartLine, CompactCartLine } from '../../engine/index.js';
 import type { CartLineEntity } from '../cart-line.entity.js';
 import type { CartEntity } from '../cart.entity.js';
 import { cartTotals } from '../cart-totals.js';
@@ -43,7 +43,8 @@ export class CartLineDto extends EvaluatedLineDto {
   @ApiTimestamp() created_at: string;
 
   /** `evaluated`: the line as evaluated (rebuilt from the model version for compact rows). */
-  static from(line: CartLineEntity, evaluated: Record<string, unknown>): CartLineDto {
+  /** `evaluated` in either view: a compact one makes a CompactCartLineDto (same members). */
+  static from(line: CartLineEntity, evaluated: CartLine | CompactCartLine): CartLineDto {
     return {
       // The stored columns are authoritative, so they are spread over the line JSON.
       ...(evaluated as unknown as CartLine),

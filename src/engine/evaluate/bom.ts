@@ -13,14 +13,15 @@ import {
   round,
   ZERO,
 } from '../money.js';
-import type { LineBomItem } from '../types.js';
+import type { CompactLineBomItem, LineBomItem } from '../types.js';
 import { empty } from './empty.js';
 import { STEP_ITEMS } from '../slices.js';
 import { exactLineTotal, type LineTotal } from '../line-total.js';
 import type { EvaluationState } from './state.js';
 
 export interface BomResult {
-  lines: LineBomItem[];
+  /** Full-view items (`LineBomItem`), or compact ones without empty `children`. */
+  lines: CompactLineBomItem[];
   /** Sum of every included line's rounded total, all levels. */
   total: Money;
   /** Slots of the included items' descriptions (for translation.missing). */
@@ -32,50 +33,59 @@ const ONE = new Money(1);
 /**
  * Step 6: the included BOM items. A child is included only if its parent is; its
  * quantity is per unit of the parent. Each line total is rounded to the pricing
- * scale; a CEL double enters quantities and prices rounded to 6 decimals.
+ * scale; a CEL double enters quantities and prices rounded to 6 decimals. `compact`: the
+ * compact view's items, with `children` only when some are included.
  */
 export function* evaluateBom(
   items: readonly CompiledBomItem[],
   state: EvaluationState,
   pricing: CompiledPricing,
   texts: LanguageTexts,
+  compact = false,
 ): Generator<void, BomResult> {
-  const sum = new MinorSum(pricing.scale);
+  const level: Level = { state, pricing, texts, compact, sum: new MinorSum(pricing.scale) };
   const slots: number[] = [];
-  const lines: LineBomItem[] = [];
+  const lines: CompactLineBomItem[] = [];
   // Top-level items in slices (a pause may come between two); children at once.
   for (let start = 0; start < items.length; start += STEP_ITEMS) {
     const slice = items.slice(start, start + STEP_ITEMS);
-    for (const line of evaluateLevel(slice, ONE, state, pricing, texts, sum, slots))
-      lines.push(line);
+    for (const line of evaluateLevel(slice, ONE, level, slots)) lines.push(line);
     yield;
   }
-  return { lines, total: sum.total, slots };
+  return { lines, total: level.sum.total, slots };
+}
+
+/** What every level of one BOM evaluation shares. */
+interface Level {
+  state: EvaluationState;
+  pricing: CompiledPricing;
+  texts: LanguageTexts;
+  compact: boolean;
+  sum: MinorSum;
 }
 
 function evaluateLevel(
   items: readonly CompiledBomItem[],
   parentQuantity: Money,
-  state: EvaluationState,
-  pricing: CompiledPricing,
-  texts: LanguageTexts,
-  sum: MinorSum,
+  level: Level,
   slots: number[],
-): LineBomItem[] {
-  const lines: LineBomItem[] = [];
+): CompactLineBomItem[] {
+  const { state, texts, compact } = level;
+  const lines: CompactLineBomItem[] = [];
   for (const item of items) {
     if (item.when !== undefined && !conditionOr(item.when, state.context, false)) continue;
     const line =
       parentQuantity === ONE && item.fixedLine !== undefined
-        ? fixedLine(item, texts)
-        : computedLine(item, parentQuantity, state, pricing, texts);
+        ? fixedLine(item, texts, compact)
+        : computedLine(item, parentQuantity, level);
     if (line === undefined) continue;
     // Read `priced` before the children overwrite it.
     const quantity = priced.quantity;
-    sum.add(priced.minor, priced.total);
+    level.sum.add(priced.minor, priced.total);
     slots.push(item.descriptionSlot);
     if (item.children.length > 0) {
-      line.children = evaluateLevel(item.children, quantity, state, pricing, texts, sum, slots);
+      const children = evaluateLevel(item.children, quantity, level, slots);
+      if (!compact || children.length > 0) line.children = children;
     }
     lines.push(line);
   }
@@ -93,28 +103,31 @@ const priced: { quantity: Money; total: Money | string; minor: number } = {
   minor: 0,
 };
 
-function fixedLine(item: CompiledBomItem, texts: LanguageTexts): LineBomItem {
+function fixedLine(
+  item: CompiledBomItem,
+  texts: LanguageTexts,
+  compact: boolean,
+): CompactLineBomItem {
   const fixed = item.fixedLine as NonNullable<CompiledBomItem['fixedLine']>;
   priced.quantity = item.quantity as Money;
   priced.total = fixed.total;
   priced.minor = fixed.totalMinor;
-  return lineOf(item, texts, fixed.quantityText, item.unitPriceText, fixed.totalText);
+  return lineOf(item, texts, fixed.quantityText, item.unitPriceText, fixed.totalText, compact);
 }
 
 function computedLine(
   item: CompiledBomItem,
   parentQuantity: Money,
-  state: EvaluationState,
-  pricing: CompiledPricing,
-  texts: LanguageTexts,
-): LineBomItem | undefined {
+  level: Level,
+): CompactLineBomItem | undefined {
+  const { state, pricing, texts, compact } = level;
   // A literal quantity is undefined here (fixed lines and children of varying parents).
   const value =
     item.quantity instanceof Expression ? item.quantity.number(state.context) : undefined;
   if (parentQuantity === ONE && fastLine(item, value, pricing)) {
     priced.minor = fast.minor;
     priced.total = fast.totalText;
-    return lineOf(item, texts, fast.quantityText, item.unitPriceText, fast.totalText);
+    return lineOf(item, texts, fast.quantityText, item.unitPriceText, fast.totalText, compact);
   }
   const quantity = itemQuantity(item, value, state, pricing);
   if (quantity === undefined) return undefined;
@@ -138,7 +151,7 @@ function computedLine(
   priced.quantity = lineQuantity;
   priced.total = total;
   priced.minor = minorUnitsOfText(totalText);
-  return lineOf(item, texts, formatQuantity(lineQuantity), priceText, totalText);
+  return lineOf(item, texts, formatQuantity(lineQuantity), priceText, totalText, compact);
 }
 
 /** The line total of the fast path (line-total.ts), reused like `priced`. */
@@ -158,23 +171,39 @@ function fastLine(
   return exactLineTotal(value, item.unitPriceText, pricing.scale, pricing.mode, fast);
 }
 
+/** A full-view item has `children` ([] until some are included); a compact one only then. */
 function lineOf(
   item: CompiledBomItem,
   texts: LanguageTexts,
   quantity: string,
   unitPrice: string,
   total: string,
-): LineBomItem {
-  return {
+  compact: boolean,
+): CompactLineBomItem {
+  const description = texts.texts[item.descriptionSlot];
+  const unit = item.unit ?? null;
+  if (compact) {
+    return {
+      key: item.key,
+      sku: item.sku,
+      description,
+      quantity,
+      unit,
+      unit_price: unitPrice,
+      total_price: total,
+    };
+  }
+  const line: LineBomItem = {
     key: item.key,
     sku: item.sku,
-    description: texts.texts[item.descriptionSlot],
+    description,
     quantity,
-    unit: item.unit ?? null,
+    unit,
     unit_price: unitPrice,
     total_price: total,
     children: empty<LineBomItem>(),
   };
+  return line;
 }
 
 /** `value`: the quantity expression's value (undefined for a literal quantity). */

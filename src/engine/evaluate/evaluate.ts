@@ -1,5 +1,6 @@
 import type { CompiledModel } from '../model.js';
-import type { CartLine, Evaluation, EvaluationRequest } from '../types.js';
+import type { CompactCartLine } from './compact-line.js';
+import type { CartLine, Evaluation, EvaluationRequest, LineRule } from '../types.js';
 import { ENGINE_VERSION } from '../version.js';
 import { runAtOnce, runInSlices, type Slicing } from '../slices.js';
 import { readAnswers } from './answers.js';
@@ -8,6 +9,7 @@ import { computeAvailability, gateRules } from './availability.js';
 import { exactAvailability, reportConflict, settleConsistency } from './consistency.js';
 import { propagatedAvailability } from './propagated.js';
 import { evaluateBom } from './bom.js';
+import { compactQuestions } from './compact-questions.js';
 import { checkAnswers } from './check-answers.js';
 import { toJsonValue } from './json.js';
 import {
@@ -24,16 +26,32 @@ import { evaluatePricing } from './pricing.js';
 import { evaluateRules } from './rules.js';
 import { EvaluationState } from './state.js';
 
+/** A request for the compact view, whose line is a CompactCartLine. */
+type CompactRequest = EvaluationRequest & { view: 'compact' };
+/** A request for the full view (the default). */
+type FullRequest = EvaluationRequest & { view?: 'full' };
+type AnyLine = CartLine | CompactCartLine;
+
 /**
  * Evaluates one configuration against a compiled model (MODEL_FORMAT.md
  * "Evaluation order"). Pure apart from the clock: the same model version, answers
  * and language always give the same line (except `cache.evaluated_in_ms`). Never
- * throws for bad input: every problem is in `errors` or `warnings`.
+ * throws for bad input: every problem is in `errors` or `warnings`. `request.view`
+ * `compact` gives the compact line (everything but its shape is the same).
  */
 export function evaluateConfiguration(
   model: CompiledModel,
+  request: CompactRequest,
+): Evaluation<CompactCartLine>;
+export function evaluateConfiguration(model: CompiledModel, request: FullRequest): Evaluation;
+export function evaluateConfiguration(
+  model: CompiledModel,
   request: EvaluationRequest,
-): Evaluation {
+): Evaluation<AnyLine>;
+export function evaluateConfiguration(
+  model: CompiledModel,
+  request: EvaluationRequest,
+): Evaluation<AnyLine> {
   return runAtOnce(evaluationSteps(model, request));
 }
 
@@ -46,9 +64,24 @@ export function evaluateConfiguration(
  */
 export async function evaluateConfigurationInSlices(
   model: CompiledModel,
+  request: CompactRequest,
+  slicing: Slicing,
+): Promise<Evaluation<CompactCartLine>>;
+export async function evaluateConfigurationInSlices(
+  model: CompiledModel,
+  request: FullRequest,
+  slicing: Slicing,
+): Promise<Evaluation>;
+export async function evaluateConfigurationInSlices(
+  model: CompiledModel,
   request: EvaluationRequest,
   slicing: Slicing,
-): Promise<Evaluation> {
+): Promise<Evaluation<AnyLine>>;
+export async function evaluateConfigurationInSlices(
+  model: CompiledModel,
+  request: EvaluationRequest,
+  slicing: Slicing,
+): Promise<Evaluation<AnyLine>> {
   // After a turn of the event loop: the caller's turn has already parsed, authorized
   // and validated the request (tens of ms for thousands of answers).
   return runInSlices(evaluationSteps(model, request), slicing, true);
@@ -58,7 +91,7 @@ export async function evaluateConfigurationInSlices(
 function* evaluationSteps(
   model: CompiledModel,
   request: EvaluationRequest,
-): Generator<void, Evaluation> {
+): Generator<void, Evaluation<AnyLine>> {
   const started = performance.now();
   const state = new EvaluationState(model);
   try {
@@ -80,9 +113,10 @@ function* buildLine(
   model: CompiledModel,
   request: EvaluationRequest,
   state: EvaluationState,
-): Generator<void, CartLine> {
+): Generator<void, AnyLine> {
   const language = resolveLanguage(model, request.languageCode);
   const texts = language.texts;
+  const compact = request.view === 'compact';
 
   checkValidity(model, request.now ?? new Date(), state);
   readAnswers(model, request.questions, state);
@@ -101,7 +135,7 @@ function* buildLine(
   reportConflict(state);
   const rules = evaluateRules(model, state, texts);
   yield;
-  const bom = yield* evaluateBom(model.bomItems, state, model.pricing, texts);
+  const bom = yield* evaluateBom(model.bomItems, state, model.pricing, texts, compact);
   const dynamicSlots = bom.slots;
   const pricing = evaluatePricing(model, state, bom.total, texts, dynamicSlots);
   const images = lineImages(
@@ -117,16 +151,19 @@ function* buildLine(
   for (const variable of model.variables)
     variables[variable.key] = toJsonValue(state.variables[variable.index]);
   yield;
-  const questions = yield* lineQuestions(model, state, texts);
+  const questions = compact
+    ? yield* compactQuestions(model, state)
+    : yield* lineQuestions(model, state, texts);
+  const triggers = lineTriggers(model, state, texts);
 
-  const line: CartLine = {
+  const line = {
     version_number: request.versionNumber,
     general: lineGeneral(model, request.modelId, texts),
     imports: model.imports.map((record) => ({ ...record })),
     questions,
     variables,
-    rules,
-    triggers: lineTriggers(model, state, texts),
+    rules: compact ? rules.filter(failedOrPending) : rules,
+    triggers: compact ? triggers.filter((trigger) => trigger.fired) : triggers,
     bom_items: bom.lines,
     pricing,
     translation: {
@@ -147,7 +184,13 @@ function* buildLine(
       evaluated_in_ms: 0,
     },
   };
-  return line;
+  // The questions and BOM items are both of the requested view (`compact` chose them).
+  return line as AnyLine;
+}
+
+/** The rules the compact view keeps. */
+function failedOrPending(rule: LineRule): boolean {
+  return rule.status === 'failed' || rule.status === 'pending';
 }
 
 /** general.valid_from / valid_until: outside them the configuration is not accepted. */

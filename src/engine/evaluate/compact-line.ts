@@ -1,0 +1,87 @@
+import type {
+  CartLine,
+  CompactLineBomItem,
+  CompactLineOption,
+  CompactLineQuestion,
+  LineBomItem,
+  LineOption,
+  LineQuestion,
+  LineRule,
+  LineTrigger,
+} from '../types.js';
+
+/** The members the compact view replaces; every other member of the line stays as it is. */
+export interface CompactableLine {
+  questions: LineQuestion[];
+  rules: LineRule[];
+  triggers: LineTrigger[];
+  bom_items: LineBomItem[];
+}
+
+/** The cart line in the compact view (what `view: 'compact'` evaluates to). */
+export type CompactCartLine = CompactLine<CartLine>;
+
+export type CompactLine<T extends CompactableLine> = Omit<T, keyof CompactableLine> & {
+  questions: CompactLineQuestion[];
+  rules: LineRule[];
+  triggers: LineTrigger[];
+  bom_items: CompactLineBomItem[];
+};
+
+/**
+ * A full line trimmed to the compact view: for lines stored whole (cart rows from before
+ * lines were stored compactly), and the reference the direct build of the compact view
+ * (compact-questions.ts, `view: 'compact'`) is tested against. MODEL_FORMAT.md "The cart
+ * line", `?view=compact`: the line without what the model
+ * already says (labels, option prices, messages of passed rules): per question `key,
+ * values, source, visible, required` and the unavailable options with their reasons;
+ * failed or pending rules only; fired triggers only; BOM items without empty
+ * `children`. The consistency members stay where they say something: `consistency`
+ * whole, `conflicts_with` on the unavailable options, `unavailable_values` as in the
+ * full view, `suppressed` (and `discarded`) on a question only when not empty. Other
+ * members (general, pricing, ...) are kept.
+ */
+export function compactLine<T extends CompactableLine>(line: T): CompactLine<T> {
+  return {
+    ...line,
+    questions: line.questions.map(compactQuestion),
+    rules: line.rules.filter((rule) => rule.status === 'failed' || rule.status === 'pending'),
+    triggers: line.triggers.filter((trigger) => trigger.fired),
+    bom_items: line.bom_items.map(compactBomItem),
+  };
+}
+
+function compactQuestion(question: LineQuestion): CompactLineQuestion {
+  const compact: CompactLineQuestion = {
+    key: question.key,
+    values: question.values,
+    source: question.source,
+    visible: question.visible,
+    required: question.required,
+  };
+  // Rows stored whole before the consistency work have no `suppressed`.
+  if (question.discarded?.length) compact.discarded = question.discarded;
+  if (question.suppressed?.length) compact.suppressed = question.suppressed;
+  if (question.options) compact.options = unavailableOptions(question.options);
+  if (question.unavailable_values) compact.unavailable_values = question.unavailable_values;
+  return compact;
+}
+
+function unavailableOptions(options: LineOption[]): CompactLineOption[] {
+  const unavailable: CompactLineOption[] = [];
+  for (const option of options) {
+    if (option.available) continue;
+    const compact: CompactLineOption = {
+      key: option.key,
+      unavailable_because: option.unavailable_because,
+    };
+    if (option.conflicts_with !== undefined) compact.conflicts_with = option.conflicts_with;
+    unavailable.push(compact);
+  }
+  return unavailable;
+}
+
+function compactBomItem(item: LineBomItem): CompactLineBomItem {
+  const { children, ...rest } = item;
+  return children.length > 0 ? { ...rest, children: children.map(compactBomItem) } : rest;
+}
