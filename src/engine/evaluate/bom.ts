@@ -171,7 +171,10 @@ function fastLine(
   return exactLineTotal(value, item.unitPriceText, pricing.scale, pricing.mode, fast);
 }
 
-/** A full-view item has `children` ([] until some are included); a compact one only then. */
+/**
+ * A full-view item has `children` ([] until some are included); a compact one has them
+ * only then: `undefined` until then, which JSON leaves out (one object shape for both).
+ */
 function lineOf(
   item: CompiledBomItem,
   texts: LanguageTexts,
@@ -180,30 +183,16 @@ function lineOf(
   total: string,
   compact: boolean,
 ): CompactLineBomItem {
-  const description = texts.texts[item.descriptionSlot];
-  const unit = item.unit ?? null;
-  if (compact) {
-    return {
-      key: item.key,
-      sku: item.sku,
-      description,
-      quantity,
-      unit,
-      unit_price: unitPrice,
-      total_price: total,
-    };
-  }
-  const line: LineBomItem = {
+  return {
     key: item.key,
     sku: item.sku,
-    description,
+    description: texts.texts[item.descriptionSlot],
     quantity,
-    unit,
+    unit: item.unit ?? null,
     unit_price: unitPrice,
     total_price: total,
-    children: empty<LineBomItem>(),
+    children: compact ? undefined : empty<LineBomItem>(),
   };
-  return line;
 }
 
 /** `value`: the quantity expression's value (undefined for a literal quantity). */
