@@ -89,6 +89,7 @@ export function evaluate(
     versionNumber: 3,
     questions: answers(values),
     ...options,
+    view: 'full',
   });
 }
 

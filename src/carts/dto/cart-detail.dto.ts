@@ -42,8 +42,11 @@ export class CartLineDto extends EvaluatedLineDto {
   answers: Record<string, unknown>;
   @ApiTimestamp() created_at: string;
 
-  /** `evaluated`: the line as evaluated (rebuilt from the model version for compact rows). */
-  /** `evaluated` in either view: a compact one makes a CompactCartLineDto (same members). */
+  /**
+   * `evaluated`: the line as evaluated (rebuilt from the model version for compact rows),
+   * in either view; a compact one makes what CompactCartLineDto describes (the caller
+   * types the page by its view).
+   */
   static from(line: CartLineEntity, evaluated: CartLine | CompactCartLine): CartLineDto {
     return {
       // The stored columns are authoritative, so they are spread over the line JSON.

@@ -183,8 +183,10 @@ function* buildLine(
       engine_version: ENGINE_VERSION,
       evaluated_in_ms: 0,
     },
-  };
-  // The questions and BOM items are both of the requested view (`compact` chose them).
+  } satisfies Omit<CartLine, 'questions' | 'bom_items'> &
+    Record<'questions' | 'bom_items', unknown>;
+  // The questions and BOM items are both of the requested view (`compact` chose them);
+  // every other member is checked against CartLine above.
   return line as AnyLine;
 }
 
