@@ -5,14 +5,7 @@ import {
   type LineView,
 } from '../engine/index.js';
 
-export {
-  compactLine,
-  type CompactLine,
-  type CompactLineBomItem,
-  type CompactLineOption,
-  type CompactLineQuestion,
-  type LineView,
-} from '../engine/index.js';
+export type { LineView };
 
 /** `?view=` of POST /v1/carts, POST /v1/carts/preview and GET /v1/carts/{cart_id}. */
 export const LINE_VIEWS = ['full', 'compact'] as const satisfies readonly LineView[];

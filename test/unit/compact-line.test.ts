@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compactLine, lineInView } from '../../src/carts/compact-line.js';
-import type { LineBomItem, LineQuestion } from '../../src/engine/index.js';
+import { lineInView } from '../../src/carts/compact-line.js';
+import { compactLine, type LineBomItem, type LineQuestion } from '../../src/engine/index.js';
 
 const bom = (key: string, children: LineBomItem[] = []): LineBomItem => ({
   key,
