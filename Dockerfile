@@ -3,7 +3,10 @@
 # pruned, runs as the unprivileged `node` user.
 #   docker build -t configurator-service .
 #   docker run -p 3000:3000 -e JWT_SECRET=... -e DATABASE_URL=postgres://... configurator-service
-ARG NODE_IMAGE=node:24-slim
+# Node 24.18.1, not the newest 24: better-sqlite3 compiled against Node >= 24.19 headers
+# aborts the process when a statement is garbage-collected (src/database/sqlite-gc-probe.ts;
+# docs/OPERATIONS.md, "SQLite on Node 24"). The build below fails if a newer image has it.
+ARG NODE_IMAGE=node:24.18.1-slim
 
 # ---- build: compile native addons and TypeScript --------------------------------------
 FROM ${NODE_IMAGE} AS build
@@ -18,14 +21,16 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY src ./src
 # Then keep only the compiled addon of better-sqlite3 (its C sources, objects and static
-# library are build leftovers of about 25 MB) and check that it still loads.
+# library are build leftovers of about 25 MB) and check that it loads and survives the
+# garbage collection of its statements (the probe the service runs at start on Node >= 24.19).
 RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund \
   && cd node_modules/better-sqlite3 \
   && find build -mindepth 1 -maxdepth 1 ! -name Release -exec rm -rf {} + \
   && find build/Release -mindepth 1 -maxdepth 1 ! -name better_sqlite3.node -exec rm -rf {} + \
   && rm -rf deps src \
-  && node -e "new (require('/app/node_modules/better-sqlite3'))(':memory:').prepare('select 1').get()"
+  && cd /app \
+  && node --input-type=module -e "const { probeSqliteGc } = await import('/app/dist/src/database/sqlite-gc-probe.js'); const probe = probeSqliteGc(); if (!probe.ok) { console.error('better-sqlite3 GC probe: ' + probe.detail); process.exit(1); }"
 
 # ---- runtime ----------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime

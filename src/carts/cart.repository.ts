@@ -37,9 +37,12 @@ export interface LinePrice {
 
 /** The synchronous better-sqlite3 handle TypeORM keeps as `driver.databaseConnection`. */
 interface SyncSqliteHandle {
-  transaction<T>(work: () => T): () => T;
+  transaction<Args extends unknown[]>(work: (...args: Args) => void): (...args: Args) => void;
   prepare(sql: string): { run(...params: unknown[]): unknown };
 }
+
+/** The default-moving transaction of each SQLite connection (see moveOnSqlite). */
+const sqliteMoves = new WeakMap<SyncSqliteHandle, (userId: number, cartId: string) => void>();
 
 /** Key space of the PostgreSQL advisory lock that serializes one user's default changes. */
 const DEFAULT_CART_LOCK = 0x43617274; // "Cart"
@@ -207,16 +210,23 @@ export class CartRepository implements CartLineReader {
   private moveOnSqlite(userId: number, cartId: string): void {
     const handle = (this.dataSource.driver as unknown as { databaseConnection: SyncSqliteHandle })
       .databaseConnection;
-    const clear = handle.prepare(
-      'UPDATE "carts" SET "is_default" = 0 WHERE "user_id" = ? AND "is_default" = 1',
-    );
-    const claim = handle.prepare(
-      'UPDATE "carts" SET "is_default" = 1 WHERE "id" = ? AND "user_id" = ?',
-    );
-    handle.transaction(() => {
-      clear.run(userId);
-      claim.run(cartId, userId);
-    })();
+    // Prepared once per connection and kept: a dropped statement is garbage, and on Node
+    // >= 24.19 collecting one can abort the process (database/sqlite-gc-probe.ts).
+    let move = sqliteMoves.get(handle);
+    if (move === undefined) {
+      const clear = handle.prepare(
+        'UPDATE "carts" SET "is_default" = 0 WHERE "user_id" = ? AND "is_default" = 1',
+      );
+      const claim = handle.prepare(
+        'UPDATE "carts" SET "is_default" = 1 WHERE "id" = ? AND "user_id" = ?',
+      );
+      move = handle.transaction((user: number, cart: string) => {
+        clear.run(user);
+        claim.run(cart, user);
+      });
+      sqliteMoves.set(handle, move);
+    }
+    move(userId, cartId);
   }
 }
 

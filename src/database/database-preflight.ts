@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config.js';
+import { probeSqliteGc, sqliteGcProbeNeeded } from './sqlite-gc-probe.js';
 
 const ATTEMPT_DELAY_MS = 2_000;
 
@@ -9,10 +10,12 @@ const ATTEMPT_DELAY_MS = 2_000;
  * one log line naming host, port and database (never the password) and a non-zero
  * exit, rather than a stack trace from deep inside the ORM. Production retries (10
  * attempts, 2 s apart) since the database may start after the service. SQLite is a
- * local file: nothing to wait for.
+ * local file: nothing to wait for, but on Node ≥ 24.19 its driver must survive the
+ * garbage collection of a statement (sqlite-gc-probe.ts), or the service refuses to start
+ * rather than abort at a random moment later.
  */
 export async function waitForDatabase(config: AppConfig, logger: Logger): Promise<boolean> {
-  if (config.database.type !== 'postgres') return true;
+  if (config.database.type !== 'postgres') return sqliteDriverUsable(logger);
   const url = new URL(config.database.url);
   const where = {
     host: url.hostname,
@@ -46,5 +49,18 @@ export async function waitForDatabase(config: AppConfig, logger: Logger): Promis
       await client.end().catch(() => undefined);
     }
   }
+  return false;
+}
+
+function sqliteDriverUsable(logger: Logger): boolean {
+  if (!sqliteGcProbeNeeded()) return true;
+  const probe = probeSqliteGc();
+  if (probe.ok) return true;
+  logger.fatal(
+    { node: process.versions.node, probe: probe.detail },
+    'better-sqlite3 aborts the process when a statement is garbage-collected: it was compiled ' +
+      'against Node >= 24.19 headers. Rebuild it against Node 24.18.1 headers or run on ' +
+      'Node 24.18.1 or 22 (docs/OPERATIONS.md, "SQLite on Node 24"), or set DATABASE_URL',
+  );
   return false;
 }

@@ -1,4 +1,4 @@
-import type { DataSource, EntityTarget, ObjectLiteral } from 'typeorm';
+import { QueryFailedError, type DataSource, type EntityTarget, type ObjectLiteral } from 'typeorm';
 
 /**
  * Reads that run on (nearly) every request, as fixed SQL text through TypeORM's raw
@@ -14,14 +14,58 @@ export function fixedSql(dataSource: DataSource, sql: string): string {
   return dataSource.options.type === 'postgres' ? sql : sql.replace(/\$\d+/g, '?');
 }
 
-/** One row of a fixed query, or null: the first row `DataSource.query` answers. */
+/** A prepared better-sqlite3 statement, as much of it as a fixed read uses. */
+interface SqliteStatement {
+  get(...parameters: unknown[]): unknown;
+}
+
+/** The synchronous better-sqlite3 handle TypeORM keeps as `driver.databaseConnection`. */
+interface SqliteConnection {
+  prepare(sql: string): SqliteStatement;
+}
+
+/** Statements prepared once per connection (a handful: the fixed reads of this file). */
+const statements = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
+
+/**
+ * One row of a fixed query, or null. PostgreSQL: the first row `DataSource.query`
+ * answers. SQLite: the statement runs on TypeORM's own (single) better-sqlite3
+ * connection directly, prepared once and kept; TypeORM's query runner around a
+ * synchronous call (statement cache lookup, broadcaster, three awaits) cost as much as
+ * the read itself (docs/DECISIONS.md, "better-sqlite3 on Node ≥ 24.19"). Same connection,
+ * so the same data and the same transaction visibility; the statement is logged, and a
+ * failure logged and thrown, as TypeORM's runner does.
+ */
 export async function firstRow<Row>(
   dataSource: DataSource,
   sql: string,
   parameters: unknown[],
 ): Promise<Row | null> {
+  if (dataSource.options.type === 'better-sqlite3')
+    return sqliteFirstRow<Row>(dataSource, sql, parameters);
   const rows = (await dataSource.query(sql, parameters)) as Row[];
   return rows[0] ?? null;
+}
+
+function sqliteFirstRow<Row>(
+  dataSource: DataSource,
+  sql: string,
+  parameters: unknown[],
+): Row | null {
+  const connection = (dataSource.driver as unknown as { databaseConnection: SqliteConnection })
+    .databaseConnection;
+  let prepared = statements.get(connection);
+  if (prepared === undefined) statements.set(connection, (prepared = new Map()));
+  // As TypeORM's runner does: the logger sees every statement (hot-path query counts).
+  dataSource.logger.logQuery(sql, parameters);
+  try {
+    let statement = prepared.get(sql);
+    if (statement === undefined) prepared.set(sql, (statement = connection.prepare(sql)));
+    return (statement.get(...parameters) as Row | undefined) ?? null;
+  } catch (error) {
+    dataSource.logger.logQueryError(error as Error, sql, parameters);
+    throw new QueryFailedError(sql, parameters, error as Error);
+  }
 }
 
 /** Raw rows of one entity's table as that entity, converted exactly as TypeORM's `find` does. */

@@ -203,7 +203,10 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
       scripts: Record<string, string>;
     };
     expect(dockerfile).toMatch(/^FROM \$\{NODE_IMAGE\} AS runtime$/m);
-    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24-slim$/m);
+    // 24.18.1: better-sqlite3 compiled against later Node 24 headers aborts on GC, and the
+    // build stage runs the service's probe of it (src/database/sqlite-gc-probe.ts).
+    expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:24\.18\.1-slim$/m);
+    expect(dockerfile).toContain("import('/app/dist/src/database/sqlite-gc-probe.js')");
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^EXPOSE 3000$/m);
     expect(dockerfile).toContain('NODE_ENV=production');

@@ -1,5 +1,5 @@
 import jwt from 'jsonwebtoken';
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AccessService } from '../../../src/access/access.service.js';
 import { SessionsService } from '../../../src/auth/sessions.service.js';
@@ -7,6 +7,7 @@ import { CartLinesService } from '../../../src/carts/cart-lines.service.js';
 import { CartRepository } from '../../../src/carts/cart.repository.js';
 import { CartsService } from '../../../src/carts/carts.service.js';
 import { CartLinesQueryDto } from '../../../src/carts/dto/cart-lines-query.dto.js';
+import { firstRow, fixedSql } from '../../../src/database/fixed-sql.js';
 import type { JwtClaims } from '../../../src/jwt/jwt-claims.js';
 import {
   createServiceContext,
@@ -146,5 +147,44 @@ describe('hot-path queries', () => {
         /COVERING INDEX ix_cart_lines_cart_currency_total/,
       );
     }
+  });
+
+  it('a fixed read that fails reaches the caller as TypeORM’s QueryFailedError, logged', async () => {
+    const dataSource = ctx.get(DataSource);
+    const failed: string[] = [];
+    const logger = dataSource.logger;
+    const logQueryError = logger.logQueryError.bind(logger);
+    logger.logQueryError = (error, query, parameters, runner) => {
+      failed.push(query);
+      logQueryError(error, query, parameters, runner);
+    };
+    const sql = fixedSql(dataSource, 'SELECT "no_such_column" FROM "carts" WHERE "id" = $1');
+    try {
+      await expect(firstRow(dataSource, sql, ['x'])).rejects.toBeInstanceOf(QueryFailedError);
+      // Twice: a statement that failed to prepare is not kept.
+      await expect(firstRow(dataSource, sql, ['x'])).rejects.toBeInstanceOf(QueryFailedError);
+    } finally {
+      logger.logQueryError = logQueryError;
+    }
+    expect(failed).toEqual([sql, sql]);
+  });
+
+  it('a fixed read answers the first row or null, with its parameters bound', async () => {
+    const dataSource = ctx.get(DataSource);
+    const sql = fixedSql(dataSource, 'SELECT "id", "email" FROM "users" WHERE "id" = $1');
+    const row = await firstRow<{ id: number | string; email: string }>(dataSource, sql, [
+      w.alice.userId,
+    ]);
+    expect(Number(row?.id)).toBe(w.alice.userId);
+    expect(await firstRow(dataSource, sql, [-1])).toBeNull();
+  });
+
+  it('on SQLite, the connection runs in WAL mode with foreign keys and a busy timeout', async () => {
+    const dataSource = ctx.get(DataSource);
+    if (dataSource.options.type === 'postgres') return;
+    const [mode] = (await dataSource.query('PRAGMA journal_mode')) as { journal_mode: string }[];
+    const [keys] = (await dataSource.query('PRAGMA foreign_keys')) as { foreign_keys: number }[];
+    const [busy] = (await dataSource.query('PRAGMA busy_timeout')) as { timeout: number }[];
+    expect([mode.journal_mode, keys.foreign_keys, busy.timeout]).toEqual(['wal', 1, 5000]);
   });
 });
