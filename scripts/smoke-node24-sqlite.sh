@@ -42,13 +42,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 [[ -f dist/src/main.js ]] || fail 'dist/src/main.js is missing (npm run build first)'
-if [[ -z "${NODE24_BIN:-}" ]]; then
-  NODE24_BIN="$(npx -y node@24 -p process.execPath 2>/dev/null | tail -n 1)" ||
-    fail 'could not get Node 24 (npx -y node@24)'
-fi
-NODE24_VERSION="$("$NODE24_BIN" --version)" || fail "cannot run $NODE24_BIN"
-[[ "$NODE24_VERSION" == v24.* ]] || fail "$NODE24_BIN is $NODE24_VERSION, not Node 24"
-say "using Node $NODE24_VERSION ($NODE24_BIN)"
+# shellcheck source=smoke-common.sh
+source "$ROOT/scripts/smoke-common.sh"
 
 case "$(uname -m)" in
   x86_64) ARCH=x64 ;;
@@ -150,13 +145,7 @@ setTimeout(() => {
 EOF
 use_build "$WORK/pinned"
 start --require "$WORK/drop-statements.cjs"
-ready=""
-for _ in $(seq 1 120); do
-  kill -0 "$SERVER_PID" 2>/dev/null || fail 'the server exited during start-up'
-  ready="$(curl -fsS --max-time 2 "$BASE/health/ready" 2>/dev/null)" && break
-  ready=""
-  sleep 0.5
-done
+wait_ready "$BASE"
 [[ "$ready" == *'"database":"better-sqlite3"'* ]] || fail "GET /health/ready: ${ready:-no answer}"
 for _ in $(seq 1 40); do [[ -f "$WORK/dropped" ]] && break; sleep 0.25; done
 [[ -f "$WORK/dropped" ]] || fail 'the dropped statements were not collected in time'

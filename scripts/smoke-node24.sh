@@ -61,13 +61,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # --- Node 24 ---------------------------------------------------------------------------
-if [[ -z "${NODE24_BIN:-}" ]]; then
-  NODE24_BIN="$(npx -y node@24 -p process.execPath 2>/dev/null | tail -n 1)" ||
-    fail 'could not get Node 24 (npx -y node@24)'
-fi
-NODE24_VERSION="$("$NODE24_BIN" --version)" || fail "cannot run $NODE24_BIN"
-[[ "$NODE24_VERSION" == v24.* ]] || fail "$NODE24_BIN is $NODE24_VERSION, not Node 24"
-say "using Node $NODE24_VERSION ($NODE24_BIN)"
+# shellcheck source=smoke-common.sh
+source "$ROOT/scripts/smoke-common.sh"
 
 # --- build -----------------------------------------------------------------------------
 if [[ "${SKIP_BUILD:-0}" != 1 ]]; then
@@ -106,14 +101,7 @@ env NODE_ENV=production PORT="$PORT" DATABASE_URL="$DATABASE_URL" DATA_DIR="$WOR
   "$NODE24_BIN" dist/src/main.js >"$LOG" 2>&1 &
 SERVER_PID=$!
 
-ready=""
-for _ in $(seq 1 120); do
-  kill -0 "$SERVER_PID" 2>/dev/null || fail 'the server exited during start-up'
-  ready="$(curl -fsS --max-time 2 "$BASE/health/ready" 2>/dev/null)" && break
-  ready=""
-  sleep 0.5
-done
-[[ -n "$ready" ]] || fail "GET /health/ready did not answer 200 within 60 s"
+wait_ready "$BASE"
 [[ "$ready" == *'"database":"postgres"'* ]] || fail "unexpected /health/ready answer: $ready"
 say "GET /health/ready: $ready"
 
