@@ -34,7 +34,7 @@ export function sqliteGcProbeNeeded(version: string = process.versions.node): bo
 
 export interface SqliteGcProbeResult {
   ok: boolean;
-  /** How the probe ended: `ok`, or its signal or exit code and last lines of stderr. */
+  /** How the probe ended: `ok`, or its signal or exit code and what its stderr said. */
   detail: string;
 }
 
