@@ -7,7 +7,7 @@
 #   2. runs the service's probe (dist/src/database/sqlite-gc-probe.js) on both: the
 #      24.18.1 build must pass; the other is reported (it fails while Node has the change);
 #   3. when the newest Node's build fails the probe: the service must refuse to start with
-#      it (exit 1, one fatal line), not start and abort later;
+#      it (exit 1, one fatal line), not start and abort later, and so must the CLI;
 #   4. with the 24.18.1 build: the service starts on SQLite, logs the admin in, and keeps
 #      answering after statements were dropped inside it and collected (a --require hook).
 # Exits non-zero on any failure. Needs dist/ (npm run build) and a C++ toolchain.
@@ -127,6 +127,12 @@ if [[ "$newest_ok" == 0 ]]; then
   grep -q '"level":"fatal".*better-sqlite3 aborts the process' "$WORK/server.log" ||
     fail 'no fatal line naming better-sqlite3 in the log'
   say "the ${NODE24_VERSION#v}-header build: the service refused to start (exit 1, one fatal line)"
+  cli_code=0
+  (cd "$APP" && env DATA_DIR="$WORK/data" "$NODE24_BIN" dist/src/cli/main.js migrate) \
+    >"$WORK/cli.log" 2>&1 || cli_code=$?
+  [[ "$cli_code" == 1 ]] && grep -q 'better-sqlite3 aborts the process' "$WORK/cli.log" ||
+    fail "the CLI on the failing build: exit $cli_code, $(head -c 300 "$WORK/cli.log")"
+  say "the ${NODE24_VERSION#v}-header build: the CLI refused too (exit 1)"
 else
   say "the ${NODE24_VERSION#v}-header build survives the probe: Node no longer has the change, the pin can go"
 fi

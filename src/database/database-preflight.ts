@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config.js';
-import { probeSqliteGc, sqliteGcProbeNeeded } from './sqlite-gc-probe.js';
+import { SQLITE_GC_PROBLEM, sqliteGcFailure } from './sqlite-gc-probe.js';
 
 const ATTEMPT_DELAY_MS = 2_000;
 
@@ -53,14 +53,8 @@ export async function waitForDatabase(config: AppConfig, logger: Logger): Promis
 }
 
 function sqliteDriverUsable(logger: Logger): boolean {
-  if (!sqliteGcProbeNeeded()) return true;
-  const probe = probeSqliteGc();
-  if (probe.ok) return true;
-  logger.fatal(
-    { node: process.versions.node, probe: probe.detail },
-    'better-sqlite3 aborts the process when a statement is garbage-collected: it was compiled ' +
-      'against Node >= 24.19 headers. Rebuild it against Node 24.18.1 headers or run on ' +
-      'Node 24.18.1 or 22 (docs/OPERATIONS.md, "SQLite on Node 24"), or set DATABASE_URL',
-  );
+  const failure = sqliteGcFailure();
+  if (failure === null) return true;
+  logger.fatal({ node: process.versions.node, probe: failure }, SQLITE_GC_PROBLEM);
   return false;
 }

@@ -69,3 +69,19 @@ function telling(stderr: string): string {
   const messages = lines.filter((line) => /Assertion|Error/.test(line));
   return (messages.length > 0 ? messages : lines).slice(0, 2).join(' ');
 }
+
+/** What the service (fatal line) and the CLI (error) say when the probe fails. */
+export const SQLITE_GC_PROBLEM =
+  'better-sqlite3 aborts the process when a statement is garbage-collected: it was compiled ' +
+  'against Node >= 24.19 headers. Rebuild it against Node 24.18.1 headers or run on ' +
+  'Node 24.18.1 or 22 (docs/OPERATIONS.md, "SQLite on Node 24"), or set DATABASE_URL';
+
+/**
+ * The probe's detail when SQLite must not be used with this Node and this build; null
+ * when the Node version does not need the probe or the probe passes.
+ */
+export function sqliteGcFailure(): string | null {
+  if (!sqliteGcProbeNeeded()) return null;
+  const probe = probeSqliteGc();
+  return probe.ok ? null : probe.detail;
+}
