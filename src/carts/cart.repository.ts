@@ -3,7 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, FindOptionsWhere, Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
 import { isUniqueViolation } from '../database/db-errors.js';
-import { entityRows, firstRow, fixedSql, type EntityRows } from '../database/fixed-sql.js';
+import {
+  entityRows,
+  firstRow,
+  fixedSql,
+  sqliteConnection,
+  sqliteStatement,
+  type EntityRows,
+} from '../database/fixed-sql.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
 import { CartLineEntity } from './cart-line.entity.js';
 import {
@@ -34,15 +41,6 @@ export interface LinePrice {
   total: string;
   currency: string;
 }
-
-/** The synchronous better-sqlite3 handle TypeORM keeps as `driver.databaseConnection`. */
-interface SyncSqliteHandle {
-  transaction<Args extends unknown[]>(work: (...args: Args) => void): (...args: Args) => void;
-  prepare(sql: string): { run(...params: unknown[]): unknown };
-}
-
-/** The default-moving transaction of each SQLite connection (see moveOnSqlite). */
-const sqliteMoves = new WeakMap<SyncSqliteHandle, (userId: number, cartId: string) => void>();
 
 /** Key space of the PostgreSQL advisory lock that serializes one user's default changes. */
 const DEFAULT_CART_LOCK = 0x43617274; // "Cart"
@@ -208,25 +206,19 @@ export class CartRepository implements CartLineReader {
   }
 
   private moveOnSqlite(userId: number, cartId: string): void {
-    const handle = (this.dataSource.driver as unknown as { databaseConnection: SyncSqliteHandle })
-      .databaseConnection;
-    // Prepared once per connection and kept: a dropped statement is garbage, and on Node
-    // >= 24.19 collecting one can abort the process (database/sqlite-gc-probe.ts).
-    let move = sqliteMoves.get(handle);
-    if (move === undefined) {
-      const clear = handle.prepare(
-        'UPDATE "carts" SET "is_default" = 0 WHERE "user_id" = ? AND "is_default" = 1',
-      );
-      const claim = handle.prepare(
-        'UPDATE "carts" SET "is_default" = 1 WHERE "id" = ? AND "user_id" = ?',
-      );
-      move = handle.transaction((user: number, cart: string) => {
-        clear.run(user);
-        claim.run(cart, user);
-      });
-      sqliteMoves.set(handle, move);
-    }
-    move(userId, cartId);
+    const connection = sqliteConnection(this.dataSource);
+    const clear = sqliteStatement(
+      connection,
+      'UPDATE "carts" SET "is_default" = 0 WHERE "user_id" = ? AND "is_default" = 1',
+    );
+    const claim = sqliteStatement(
+      connection,
+      'UPDATE "carts" SET "is_default" = 1 WHERE "id" = ? AND "user_id" = ?',
+    );
+    connection.transaction(() => {
+      clear.run(userId);
+      claim.run(cartId, userId);
+    })();
   }
 }
 

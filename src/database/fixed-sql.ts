@@ -14,18 +14,39 @@ export function fixedSql(dataSource: DataSource, sql: string): string {
   return dataSource.options.type === 'postgres' ? sql : sql.replace(/\$\d+/g, '?');
 }
 
-/** A prepared better-sqlite3 statement, as much of it as a fixed read uses. */
-interface SqliteStatement {
+/** A prepared better-sqlite3 statement, as much of it as the repositories use. */
+export interface SqliteStatement {
   get(...parameters: unknown[]): unknown;
+  run(...parameters: unknown[]): unknown;
 }
 
 /** The synchronous better-sqlite3 handle TypeORM keeps as `driver.databaseConnection`. */
-interface SqliteConnection {
+export interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
+  transaction<Args extends unknown[]>(work: (...args: Args) => void): (...args: Args) => void;
 }
 
-/** Statements prepared once per connection (a handful: the fixed reads of this file). */
+/** Statements prepared once per connection (a handful of fixed SQL texts). */
 const statements = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
+
+/** TypeORM's better-sqlite3 connection of a SQLite data source. */
+export function sqliteConnection(dataSource: DataSource): SqliteConnection {
+  return (dataSource.driver as unknown as { databaseConnection: SqliteConnection })
+    .databaseConnection;
+}
+
+/**
+ * `sql` prepared on `connection` once and kept for the connection's life. Kept, not
+ * dropped after use: on Node >= 24.19 collecting a dropped statement can abort the
+ * process (sqlite-gc-probe.ts), and preparing costs more than running a point query.
+ */
+export function sqliteStatement(connection: SqliteConnection, sql: string): SqliteStatement {
+  let prepared = statements.get(connection);
+  if (prepared === undefined) statements.set(connection, (prepared = new Map()));
+  let statement = prepared.get(sql);
+  if (statement === undefined) prepared.set(sql, (statement = connection.prepare(sql)));
+  return statement;
+}
 
 /**
  * One row of a fixed query, or null. PostgreSQL: the first row `DataSource.query`
@@ -52,15 +73,10 @@ function sqliteFirstRow<Row>(
   sql: string,
   parameters: unknown[],
 ): Row | null {
-  const connection = (dataSource.driver as unknown as { databaseConnection: SqliteConnection })
-    .databaseConnection;
-  let prepared = statements.get(connection);
-  if (prepared === undefined) statements.set(connection, (prepared = new Map()));
   // As TypeORM's runner does: the logger sees every statement (hot-path query counts).
   dataSource.logger.logQuery(sql, parameters);
   try {
-    let statement = prepared.get(sql);
-    if (statement === undefined) prepared.set(sql, (statement = connection.prepare(sql)));
+    const statement = sqliteStatement(sqliteConnection(dataSource), sql);
     return (statement.get(...parameters) as Row | undefined) ?? null;
   } catch (error) {
     dataSource.logger.logQueryError(error as Error, sql, parameters);

@@ -45,10 +45,20 @@ export function compactLine<T extends CompactableLine>(line: T): CompactLine<T> 
   return {
     ...line,
     questions: line.questions.map(compactQuestion),
-    rules: line.rules.filter((rule) => rule.status === 'failed' || rule.status === 'pending'),
-    triggers: line.triggers.filter((trigger) => trigger.fired),
+    rules: line.rules.filter(keptInCompact),
+    triggers: line.triggers.filter(firedTrigger),
     bom_items: line.bom_items.map(compactBomItem),
   };
+}
+
+/** The rules the compact view keeps: failed or pending ones. */
+export function keptInCompact(rule: LineRule): boolean {
+  return rule.status === 'failed' || rule.status === 'pending';
+}
+
+/** The triggers the compact view keeps: fired ones. */
+export function firedTrigger(trigger: LineTrigger): boolean {
+  return trigger.fired;
 }
 
 function compactQuestion(question: LineQuestion): CompactLineQuestion {

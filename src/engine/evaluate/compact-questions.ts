@@ -1,8 +1,8 @@
 import type { CompiledModel, CompiledQuestion } from '../model.js';
 import { toAnswerValues } from '../question-values.js';
-import { STEP_ITEMS } from '../slices.js';
 import type { CompactLineOption, CompactLineQuestion } from '../types.js';
 import { empty } from './empty.js';
+import { eachQuestion } from './line-parts.js';
 import type { EvaluationState } from './state.js';
 import { unavailableValues } from './value-availability.js';
 
@@ -17,14 +17,12 @@ import { unavailableValues } from './value-availability.js';
  * Member order is the full view's, so the JSON equals the trimmed full line's
  * (test/engine/evaluate/compact-view.test.ts).
  */
-export function* compactQuestions(
+export function compactQuestions(
   model: CompiledModel,
   state: EvaluationState,
 ): Generator<void, CompactLineQuestion[]> {
-  const lines = new Array<CompactLineQuestion>(model.questions.length);
-  for (const question of model.questions) {
+  return eachQuestion(model, (question) => {
     const index = question.index;
-    if (index % STEP_ITEMS === STEP_ITEMS - 1) yield;
     const value = state.values[index];
     const visible = state.visible[index];
     const line: CompactLineQuestion = {
@@ -42,9 +40,8 @@ export function* compactQuestions(
     const unavailable = unavailableValues(model, state, question);
     if (unavailable !== undefined) line.unavailable_values = unavailable;
     else if (question.options.length > 0) line.options = unavailableOptions(question, state);
-    lines[index] = line;
-  }
-  return lines;
+    return line;
+  });
 }
 
 function unavailableOptions(

@@ -1,6 +1,6 @@
 import type { CompiledModel } from '../model.js';
-import type { CompactCartLine } from './compact-line.js';
-import type { CartLine, Evaluation, EvaluationRequest, LineRule } from '../types.js';
+import { firedTrigger, keptInCompact, type CompactCartLine } from './compact-line.js';
+import type { CartLine, Evaluation, EvaluationRequest } from '../types.js';
 import { ENGINE_VERSION } from '../version.js';
 import { runAtOnce, runInSlices, type Slicing } from '../slices.js';
 import { readAnswers } from './answers.js';
@@ -162,8 +162,8 @@ function* buildLine(
     imports: model.imports.map((record) => ({ ...record })),
     questions,
     variables,
-    rules: compact ? rules.filter(failedOrPending) : rules,
-    triggers: compact ? triggers.filter((trigger) => trigger.fired) : triggers,
+    rules: compact ? rules.filter(keptInCompact) : rules,
+    triggers: compact ? triggers.filter(firedTrigger) : triggers,
     bom_items: bom.lines,
     pricing,
     translation: {
@@ -188,11 +188,6 @@ function* buildLine(
   // The questions and BOM items are both of the requested view (`compact` chose them);
   // every other member is checked against CartLine above.
   return line as AnyLine;
-}
-
-/** The rules the compact view keeps. */
-function failedOrPending(rule: LineRule): boolean {
-  return rule.status === 'failed' || rule.status === 'pending';
 }
 
 /** general.valid_from / valid_until: outside them the configuration is not accepted. */

@@ -53,16 +53,30 @@ export function lineGeneral(
   };
 }
 
-export function* lineQuestions(
+/**
+ * Step 9's walk, shared by both views: one line per question, in model order, a pause
+ * possible every STEP_ITEMS questions.
+ */
+export function* eachQuestion<Line>(
+  model: CompiledModel,
+  lineOf: (question: CompiledQuestion) => Line,
+): Generator<void, Line[]> {
+  const lines = new Array<Line>(model.questions.length);
+  for (const question of model.questions) {
+    if (question.index % STEP_ITEMS === STEP_ITEMS - 1) yield;
+    lines[question.index] = lineOf(question);
+  }
+  return lines;
+}
+
+export function lineQuestions(
   model: CompiledModel,
   state: EvaluationState,
   texts: LanguageTexts,
 ): Generator<void, LineQuestion[]> {
   const labels = texts.texts;
-  const lines = new Array<LineQuestion>(model.questions.length);
-  for (const question of model.questions) {
+  return eachQuestion(model, (question): LineQuestion => {
     const index = question.index;
-    if (index % STEP_ITEMS === STEP_ITEMS - 1) yield;
     const value = state.values[index];
     const visible = state.visible[index];
     const hiddenAnswer = visible ? undefined : state.answers[index].raw;
@@ -77,7 +91,7 @@ export function* lineQuestions(
     // Literals rather than adding `options` afterwards: an added member would put
     // the line's members in a separate array (one more allocation per question).
     if (unavailable !== undefined) {
-      lines[index] = {
+      return {
         key: question.key,
         type: question.type,
         label,
@@ -89,35 +103,32 @@ export function* lineQuestions(
         suppressed,
         unavailable_values: unavailable,
       };
-      continue;
     }
-    lines[index] =
-      question.options.length > 0
-        ? {
-            key: question.key,
-            type: question.type,
-            label,
-            visible,
-            required,
-            values,
-            source,
-            discarded,
-            suppressed,
-            options: lineOptions(model, question, value, state, labels),
-          }
-        : {
-            key: question.key,
-            type: question.type,
-            label,
-            visible,
-            required,
-            values,
-            source,
-            discarded,
-            suppressed,
-          };
-  }
-  return lines;
+    return question.options.length > 0
+      ? {
+          key: question.key,
+          type: question.type,
+          label,
+          visible,
+          required,
+          values,
+          source,
+          discarded,
+          suppressed,
+          options: lineOptions(model, question, value, state, labels),
+        }
+      : {
+          key: question.key,
+          type: question.type,
+          label,
+          visible,
+          required,
+          values,
+          source,
+          discarded,
+          suppressed,
+        };
+  });
 }
 
 function lineOptions(
