@@ -13,6 +13,7 @@ export {
   storedEngineVersion,
 } from './consistency/serialize.js';
 export { evaluateConfiguration, evaluateConfigurationInSlices } from './evaluate/evaluate.js';
+export { questionsJson } from './evaluate/questions-json.js';
 export {
   compactLine,
   type CompactableLine,

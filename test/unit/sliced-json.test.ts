@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import type { Slicing } from '../../src/engine/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import { compileModel, evaluateConfiguration, type Slicing } from '../../src/engine/index.js';
+import { windowDocument } from '../engine/helpers.js';
 import { serializeInSlices } from '../../src/common/event-loop/sliced-json.js';
 import { JsonText } from '../../src/common/http/json-text.js';
 import { prng as seeded } from '../support/prng.js';
@@ -84,6 +85,40 @@ describe('serializeInSlices', () => {
     pauses = 0;
     await stringifyInSlices({ data: { id: 1, items: [1, 2, 3] } }, { ...slicing, sliceMs: 50 });
     expect(pauses).toBe(0);
+  });
+});
+
+/** A line question or option, or a list holding one (what JSON.stringify must not get). */
+const holdsQuestions = (value: unknown): boolean =>
+  Array.isArray(value)
+    ? value.some(holdsQuestions)
+    : typeof value === 'object' && value !== null && ('visible' in value || 'available' in value);
+
+describe('a cart line in the envelope', () => {
+  it('is written from the engine’s prepared text, and equals JSON.stringify', async () => {
+    const model = compileModel(windowDocument());
+    if (!model.ok) throw new Error('the window example compiles');
+    for (const questions of [{}, { width: { values: [2600] }, frame: { values: ['wood'] } }]) {
+      const line = evaluateConfiguration(model.model, {
+        modelId: 1,
+        versionNumber: 1,
+        questions,
+        languageCode: 'nl',
+      }).line;
+      const envelope = { code: 200, message: 'OK', data: { ...line, id: null }, errors: [] };
+      const stringify = vi.spyOn(JSON, 'stringify');
+      let text: string;
+      let calls: number;
+      try {
+        text = await stringifyInSlices(envelope, noPause);
+        calls = stringify.mock.calls.filter(([argument]) => holdsQuestions(argument)).length;
+      } finally {
+        stringify.mockRestore();
+      }
+      // JSON.stringify wrote the rest of the line, never a question or an option.
+      expect(calls).toBe(0);
+      expect(text).toBe(JSON.stringify(envelope));
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { SliceClock, type Slicing } from '../../engine/index.js';
+import { questionsJson, SliceClock, type Slicing } from '../../engine/index.js';
 import { JsonText } from '../http/json-text.js';
 
 /**
@@ -101,10 +101,14 @@ function writeNext(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
     if (frame.wrote) out.write(',');
     frame.wrote = true;
     if (leaves) {
-      const group = array.slice(frame.next, frame.next + GROUP);
-      frame.next += group.length;
-      // JSON.stringify writes the group as an array ("[a,b]"): its elements are inside.
-      out.write(JSON.stringify(group).slice(1, -1));
+      const end = Math.min(array.length, frame.next + GROUP);
+      // A cart line's questions from prepared text (the engine's); else JSON.stringify
+      // writes the group as an array ("[a,b]"): its elements are inside.
+      out.write(
+        questionsJson(array, frame.next, end) ??
+          JSON.stringify(array.slice(frame.next, end)).slice(1, -1),
+      );
+      frame.next = end;
       return false;
     }
     return writeMember(array[frame.next++], frame, stack, out);

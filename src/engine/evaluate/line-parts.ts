@@ -4,6 +4,7 @@ import type { CompiledModel, CompiledQuestion, LanguageTexts } from '../model.js
 import { toAnswerValues } from '../question-values.js';
 import type { LineGeneral, LineImage, LineOption, LineQuestion, LineTrigger } from '../types.js';
 import { empty } from './empty.js';
+import { noteLineQuestions } from './questions-json.js';
 import { unavailableValues } from './value-availability.js';
 import type { EvaluationState } from './state.js';
 import { STEP_ITEMS } from '../slices.js';
@@ -69,13 +70,14 @@ export function* eachQuestion<Line>(
   return lines;
 }
 
-export function lineQuestions(
+/** Step 9 for the full view; the list is noted for its JSON text (questions-json.ts). */
+export function* lineQuestions(
   model: CompiledModel,
   state: EvaluationState,
   texts: LanguageTexts,
 ): Generator<void, LineQuestion[]> {
   const labels = texts.texts;
-  return eachQuestion(model, (question): LineQuestion => {
+  const lines = yield* eachQuestion(model, (question): LineQuestion => {
     const index = question.index;
     const value = state.values[index];
     const visible = state.visible[index];
@@ -129,6 +131,8 @@ export function lineQuestions(
           suppressed,
         };
   });
+  noteLineQuestions(lines, model, texts);
+  return lines;
 }
 
 function lineOptions(
