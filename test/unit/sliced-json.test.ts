@@ -106,6 +106,8 @@ describe('a cart line in the envelope', () => {
         languageCode: 'nl',
       }).line;
       const envelope = { code: 200, message: 'OK', data: { ...line, id: null }, errors: [] };
+      // The first writing prepares the model's text (with JSON.stringify); then it is used.
+      await stringifyInSlices(envelope, noPause);
       const stringify = vi.spyOn(JSON, 'stringify');
       let text: string;
       let calls: number;

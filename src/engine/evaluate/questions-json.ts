@@ -30,6 +30,8 @@ interface OptionText {
   readonly price: string | undefined;
   /** `{"key":…,"label":…,"price":…,"available":` */
   readonly head: string;
+  /** The whole option when available, without reasons, not selected (most options). */
+  readonly plain: string;
 }
 
 /** What a question list was written from (lines are read-only: see empty.ts). */
@@ -86,18 +88,35 @@ function sameHead(question: LineQuestion, text: QuestionText): boolean {
   return question.key === text.key && question.type === text.type && question.label === text.label;
 }
 
+/**
+ * `visible` and `required` by `(visible ? 2 : 0) + (required ? 1 : 0)`: fewer, longer
+ * pieces, since turning the text into bytes costs per piece as much as per character.
+ */
+const VISIBLE_REQUIRED = [
+  'false,"required":false,"values":',
+  'false,"required":true,"values":',
+  'true,"required":false,"values":',
+  'true,"required":true,"values":',
+];
+
+/** `,"source":…` by source (a handful of words). */
+const sourceTexts = new Map<string, string>();
+
 function questionJson(question: LineQuestion, text: QuestionText): string {
+  const { source, discarded, suppressed } = question;
+  let sourceText = sourceTexts.get(source);
+  if (sourceText === undefined) {
+    sourceText = `,"source":${JSON.stringify(source)}`;
+    sourceTexts.set(source, sourceText);
+  }
   let json =
     text.head +
-    (question.visible ? 'true,"required":' : 'false,"required":') +
-    (question.required ? 'true,"values":' : 'false,"values":') +
+    VISIBLE_REQUIRED[(question.visible ? 2 : 0) + (question.required ? 1 : 0)] +
     list(question.values) +
-    ',"source":' +
-    JSON.stringify(question.source) +
-    ',"discarded":' +
-    list(question.discarded) +
-    ',"suppressed":' +
-    list(question.suppressed);
+    sourceText +
+    (discarded.length === 0 && suppressed.length === 0
+      ? ',"discarded":[],"suppressed":[]'
+      : `,"discarded":${list(discarded)},"suppressed":${list(suppressed)}`);
   // The two literals of lineQuestions: `unavailable_values`, or `options` when there are any.
   if (question.unavailable_values !== undefined)
     return `${json},"unavailable_values":${list(question.unavailable_values)}}`;
@@ -110,7 +129,7 @@ function questionJson(question: LineQuestion, text: QuestionText): string {
     if (o > 0) json += ',';
     json +=
       optionText !== undefined && sameOptionHead(option, optionText)
-        ? optionJson(option, optionText.head)
+        ? optionJson(option, optionText)
         : JSON.stringify(option);
   }
   return `${json}]}`;
@@ -120,9 +139,15 @@ function sameOptionHead(option: LineOption, text: OptionText): boolean {
   return option.key === text.key && option.label === text.label && option.price === text.price;
 }
 
-function optionJson(option: LineOption, head: string): string {
+function optionJson(option: LineOption, text: OptionText): string {
+  const plain =
+    option.available &&
+    !option.selected &&
+    option.unavailable_because.length === 0 &&
+    option.conflicts_with.length === 0;
+  if (plain) return text.plain;
   return (
-    head +
+    text.head +
     (option.available ? 'true,"unavailable_because":' : 'false,"unavailable_because":') +
     list(option.unavailable_because) +
     ',"conflicts_with":' +
@@ -153,8 +178,18 @@ function prepareQuestion({ model, texts }: Origin, index: number): QuestionText 
     options: question.options.map((option, o) => {
       const optionLabel = labels[option.labelSlot];
       const price = prices[o];
-      const head = JSON.stringify({ key: option.key, label: optionLabel, price }).slice(0, -1);
-      return { key: option.key, label: optionLabel, price, head: `${head},"available":` };
+      // One flat string, and the head a slice of it (no copy).
+      const plain = JSON.stringify({
+        key: option.key,
+        label: optionLabel,
+        price,
+        available: true,
+        unavailable_because: [],
+        conflicts_with: [],
+        selected: false,
+      });
+      const head = plain.slice(0, plain.lastIndexOf('"available":') + '"available":'.length);
+      return { key: option.key, label: optionLabel, price, head, plain };
     }),
   };
 }
