@@ -1,4 +1,4 @@
-import { questionsJson, SliceClock, type Slicing } from '../../engine/index.js';
+import { lineListJson, SliceClock, type Slicing } from '../../engine/index.js';
 import { JsonText } from '../http/json-text.js';
 
 /**
@@ -102,10 +102,10 @@ function writeNext(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
     frame.wrote = true;
     if (leaves) {
       const end = Math.min(array.length, frame.next + GROUP);
-      // A cart line's questions from prepared text (the engine's); else JSON.stringify
+      // A cart line's lists from prepared text (the engine's); else JSON.stringify
       // writes the group as an array ("[a,b]"): its elements are inside.
       out.write(
-        questionsJson(array, frame.next, end) ??
+        lineListJson(array, frame.next, end) ??
           JSON.stringify(array.slice(frame.next, end)).slice(1, -1),
       );
       frame.next = end;

@@ -15,6 +15,7 @@ import {
 } from '../money.js';
 import type { CompactLineBomItem, LineBomItem } from '../types.js';
 import { empty } from './empty.js';
+import { notePartList, sharePart } from './shared-parts.js';
 import { STEP_ITEMS } from '../slices.js';
 import { exactLineTotal, type LineTotal } from '../line-total.js';
 import type { EvaluationState } from './state.js';
@@ -43,16 +44,23 @@ export function* evaluateBom(
   texts: LanguageTexts,
   compact = false,
 ): Generator<void, BomResult> {
-  const level: Level = { state, pricing, texts, compact, sum: new MinorSum(pricing.scale) };
+  const level: Level = {
+    state,
+    pricing,
+    texts,
+    compact,
+    sum: new MinorSum(pricing.scale),
+    shared: sharedLinesOf(items, texts, compact),
+  };
   const slots: number[] = [];
   const lines: CompactLineBomItem[] = [];
   // Top-level items in slices (a pause may come between two); children at once.
   for (let start = 0; start < items.length; start += STEP_ITEMS) {
     const slice = items.slice(start, start + STEP_ITEMS);
-    for (const line of evaluateLevel(slice, ONE, level, slots)) lines.push(line);
+    for (const line of evaluateLevel(slice, ONE, level, slots, start)) lines.push(line);
     yield;
   }
-  return { lines, total: level.sum.total, slots };
+  return { lines: notePartList(lines), total: level.sum.total, slots };
 }
 
 /** What every level of one BOM evaluation shares. */
@@ -62,21 +70,44 @@ interface Level {
   texts: LanguageTexts;
   compact: boolean;
   sum: MinorSum;
+  /** Fixed top-level lines without children, by item index (shared-parts.ts). */
+  shared: Array<CompactLineBomItem | undefined>;
 }
 
+/** Per language, the full view's and the compact view's shared lines (see Level). */
+const sharedLines = new WeakMap<LanguageTexts, [full: SharedLines, compact: SharedLines]>();
+type SharedLines = Array<CompactLineBomItem | undefined>;
+
+/** A model's texts belong to it alone, so they stand for its BOM items too. */
+function sharedLinesOf(
+  items: readonly CompiledBomItem[],
+  texts: LanguageTexts,
+  compact: boolean,
+): SharedLines {
+  let byView = sharedLines.get(texts);
+  if (byView === undefined) {
+    byView = [new Array(items.length), new Array(items.length)];
+    sharedLines.set(texts, byView);
+  }
+  return byView[compact ? 1 : 0];
+}
+
+/** `top`: the index of `items[0]` among the top-level items (undefined for children). */
 function evaluateLevel(
   items: readonly CompiledBomItem[],
   parentQuantity: Money,
   level: Level,
   slots: number[],
+  top?: number,
 ): CompactLineBomItem[] {
-  const { state, texts, compact } = level;
+  const { state, compact } = level;
   const lines: CompactLineBomItem[] = [];
-  for (const item of items) {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
     if (item.when !== undefined && !conditionOr(item.when, state.context, false)) continue;
     const line =
       parentQuantity === ONE && item.fixedLine !== undefined
-        ? fixedLine(item, texts, compact)
+        ? fixedLine(item, level, top === undefined ? undefined : top + i)
         : computedLine(item, parentQuantity, level);
     if (line === undefined) continue;
     // Read `priced` before the children overwrite it.
@@ -103,16 +134,22 @@ const priced: { quantity: Money; total: Money | string; minor: number } = {
   minor: 0,
 };
 
+/** `index`: the item's among the top-level ones (undefined for a child). */
 function fixedLine(
   item: CompiledBomItem,
-  texts: LanguageTexts,
-  compact: boolean,
+  level: Level,
+  index: number | undefined,
 ): CompactLineBomItem {
+  const { texts, compact } = level;
   const fixed = item.fixedLine as NonNullable<CompiledBomItem['fixedLine']>;
   priced.quantity = item.quantity as Money;
   priced.total = fixed.total;
   priced.minor = fixed.totalMinor;
-  return lineOf(item, texts, fixed.quantityText, item.unitPriceText, fixed.totalText, compact);
+  const make = () =>
+    lineOf(item, texts, fixed.quantityText, item.unitPriceText, fixed.totalText, compact);
+  // A top-level line without children is the same in every evaluation: shared.
+  if (index === undefined || item.children.length > 0) return make();
+  return (level.shared[index] ??= sharePart(make()));
 }
 
 function computedLine(

@@ -24,6 +24,7 @@ import {
 } from './line-parts.js';
 import { evaluatePricing } from './pricing.js';
 import { evaluateRules } from './rules.js';
+import { notePartList } from './shared-parts.js';
 import { EvaluationState } from './state.js';
 
 /** A request for the compact view, whose line is a CompactCartLine. */
@@ -162,7 +163,7 @@ function* buildLine(
     imports: model.imports.map((record) => ({ ...record })),
     questions,
     variables,
-    rules: compact ? rules.filter(keptInCompact) : rules,
+    rules: compact ? notePartList(rules.filter(keptInCompact)) : rules,
     triggers: compact ? triggers.filter(firedTrigger) : triggers,
     bom_items: bom.lines,
     pricing,

@@ -1,7 +1,17 @@
 import { UNKNOWN } from '../cel/expression.js';
 import type { CompiledModel, LanguageTexts } from '../model.js';
-import type { LineRule } from '../types.js';
+import type { LineRule, RuleStatus } from '../types.js';
+import { notePartList, sharePart } from './shared-parts.js';
 import type { EvaluationState } from './state.js';
+
+/** Each rule's line by status (`rule.index * 4 + STATUS_SLOT[status]`), per language. */
+const ruleLines = new WeakMap<LanguageTexts, Array<LineRule | undefined>>();
+const STATUS_SLOT: Readonly<Record<RuleStatus, number>> = {
+  passed: 0,
+  failed: 1,
+  pending: 2,
+  skipped: 3,
+};
 
 /**
  * Step 5: rule statuses. `when` false → skipped, unknown → pending; an assert that is
@@ -13,7 +23,12 @@ export function evaluateRules(
   state: EvaluationState,
   texts: LanguageTexts,
 ): LineRule[] {
-  return model.rules.map((rule) => {
+  // A model's texts belong to it alone, so they stand for its rules too.
+  let shared = ruleLines.get(texts);
+  if (shared === undefined)
+    ruleLines.set(texts, (shared = new Array<LineRule | undefined>(model.rules.length * 4)));
+  const lines = shared;
+  const result = model.rules.map((rule) => {
     let passed: boolean | 'pending' = true;
     if (state.ruleGate[rule.index] === 'applies') {
       if (rule.table !== undefined) passed = state.tableMatched[rule.index];
@@ -28,6 +43,13 @@ export function evaluateRules(
       if (rule.severity === 'error') state.error('rule_failed', message, `rules.${rule.key}`);
       else state.warning('rule_failed', message, `rules.${rule.key}`);
     }
-    return { key: rule.key, status, severity: rule.severity, message };
+    // Shared by every line with this rule in this status (shared-parts.ts).
+    return (lines[rule.index * 4 + STATUS_SLOT[status]] ??= sharePart({
+      key: rule.key,
+      status,
+      severity: rule.severity,
+      message,
+    }));
   });
+  return notePartList(result);
 }

@@ -3,63 +3,57 @@ import { generateModel } from '../../../tools/gen-model.mjs';
 import {
   compileModel,
   evaluateConfiguration,
-  questionsJson,
+  lineListJson,
   type CompiledModel,
   type EvaluationRequest,
   type LineQuestion,
 } from '../../../src/engine/index.js';
 import { prng, randomModel } from '../consistency/random-model.js';
+import { randomAnswers, randomBom } from './random-configurations.js';
 import { compileOk, doorDocument, windowDocument } from '../helpers.js';
 
 /**
- * The questions of a full line written from prepared text (questions-json.ts) against
- * JSON.stringify, the reference: the same text for the whole list and for every range
- * the serializer may ask for.
+ * A line's questions, rules and BOM items written from prepared text (line-json.ts)
+ * against JSON.stringify, the reference: the same text for the whole list and for every
+ * range the serializer may ask for, in both views.
  */
 function expectSameJson(model: CompiledModel, request: EvaluationRequest, label: string): void {
-  const { questions } = evaluateConfiguration(model, request).line;
-  expect(questionsJson(questions, 0, questions.length), label).toBe(
-    JSON.stringify(questions).slice(1, -1),
-  );
-  for (const [start, end] of [
-    [0, 1],
-    [1, Math.min(3, questions.length)],
-    [questions.length - 1, questions.length],
-    [2, 2],
-  ])
-    expect(questionsJson(questions, start, end), `${label} [${start}, ${end})`).toBe(
-      JSON.stringify(questions.slice(start, end)).slice(1, -1),
-    );
-}
-
-/** Answers to a random part of a random model's questions, some out of the domain. */
-function randomAnswers(random: () => number, document: Record<string, unknown>) {
-  const answers: Record<string, unknown> = {};
-  for (const question of document.questions as Array<Record<string, unknown>>) {
-    if (random() < 0.4) continue;
-    const options = ((question.options as Array<{ key: string }> | undefined) ?? []).map(
-      (option) => option.key,
-    );
-    const values =
-      question.type === 'choice'
-        ? [random() < 0.1 ? 'unknown' : options[Math.floor(random() * options.length)]]
-        : question.type === 'multi_choice'
-          ? options.filter(() => random() < 0.5)
-          : question.type === 'boolean'
-            ? [random() < 0.5]
-            : [(question.min as number) + Math.floor(random() * 4)];
-    answers[question.key as string] = { values };
+  const full = evaluateConfiguration(model, request).line;
+  const compact = evaluateConfiguration(model, { ...request, view: 'compact' }).line;
+  const lists: Array<[string, readonly unknown[]]> = [
+    ['questions', full.questions],
+    ['rules', full.rules],
+    ['bom_items', full.bom_items],
+    ['compact rules', compact.rules],
+    ['compact bom_items', compact.bom_items],
+  ];
+  for (const [name, list] of lists) {
+    const at = `${label}: ${name}`;
+    expect(lineListJson(list, 0, list.length), at).toBe(JSON.stringify(list).slice(1, -1));
+    for (const [start, end] of [
+      [0, 1],
+      [1, Math.min(3, list.length)],
+      [list.length - 1, list.length],
+      [2, 2],
+    ])
+      if (start >= 0 && start <= end && end <= list.length)
+        expect(lineListJson(list, start, end), `${at} [${start}, ${end})`).toBe(
+          JSON.stringify(list.slice(start, end)).slice(1, -1),
+        );
   }
-  return answers;
 }
 
-describe('questionsJson writes what JSON.stringify writes', () => {
+describe('lineListJson writes what JSON.stringify writes', () => {
   it('on random small models and answers (unavailable options, values, hidden answers)', () => {
     let compared = 0;
     let unavailable = 0;
     for (let seed = 1; seed <= 120; seed++) {
       const random = prng(seed);
-      const { document } = randomModel(random);
+      const { document, specs } = randomModel(random);
+      document.bom_items = randomBom(
+        random,
+        specs.map((spec) => spec.key),
+      );
       const compiled = compileModel(document);
       if (!compiled.ok) continue;
       for (let i = 0; i < 4; i++) {
@@ -143,10 +137,10 @@ describe('questionsJson writes what JSON.stringify writes', () => {
     const changedOption = { ...options[0], price: '1.00' };
     (questions as LineQuestion[])[frame] = changed;
     (questions[frame].options as unknown[]) = [changedOption, ...options.slice(1)];
-    expect(questionsJson(questions, 0, questions.length)).toBe(
+    expect(lineListJson(questions, 0, questions.length)).toBe(
       JSON.stringify(questions).slice(1, -1),
     );
-    expect(questionsJson(questions, 0, questions.length)).toContain('"label":"Changed"');
+    expect(lineListJson(questions, 0, questions.length)).toContain('"label":"Changed"');
   });
 
   it('answers undefined for a list the engine did not make (e.g. parsed from storage)', () => {
@@ -156,7 +150,33 @@ describe('questionsJson writes what JSON.stringify writes', () => {
       versionNumber: 1,
       questions: {},
     }).line;
-    expect(questionsJson(JSON.parse(JSON.stringify(questions)) as unknown[], 0, 1)).toBeUndefined();
-    expect(questionsJson([...questions], 0, 1)).toBeUndefined();
+    expect(lineListJson(JSON.parse(JSON.stringify(questions)) as unknown[], 0, 1)).toBeUndefined();
+    expect(lineListJson([...questions], 0, 1)).toBeUndefined();
+  });
+
+  it('shares rules and childless fixed BOM lines between lines, frozen', () => {
+    const { model: document, answers } = generateModel(60);
+    const model = compileOk(document);
+    const request = { modelId: 1, versionNumber: 1, questions: answers };
+    const first = evaluateConfiguration(model, request).line;
+    const second = evaluateConfiguration(model, { ...request, questions: {} }).line;
+    expect(second.rules[0]).toBe(first.rules[0]);
+    expect(Object.isFrozen(first.rules[0])).toBe(true);
+    // Literal quantity and price (the others have a quantity expression).
+    const literal = new Set(
+      (document.bom_items as Array<{ key: string; quantity: unknown }>)
+        .filter((item) => typeof item.quantity === 'number')
+        .map((item) => item.key),
+    );
+    const fixed = first.bom_items.filter((item) => literal.has(item.key));
+    expect(fixed.length).toBeGreaterThan(10);
+    for (const item of first.bom_items)
+      expect(Object.isFrozen(item), item.key).toBe(literal.has(item.key));
+    expect(evaluateConfiguration(model, request).line.bom_items).toEqual(first.bom_items);
+    expect(evaluateConfiguration(model, request).line.bom_items[0]).toBe(first.bom_items[0]);
+    // The compact view has its own (without `children`).
+    const compact = evaluateConfiguration(model, { ...request, view: 'compact' }).line;
+    expect(compact.bom_items[0]).not.toBe(first.bom_items[0]);
+    expect(JSON.stringify(compact.bom_items[0])).not.toContain('children');
   });
 });
