@@ -77,4 +77,18 @@ describe('unsafeTextProblems', () => {
       },
     ]);
   });
+
+  it('unsafeTextReason: every code unit below U+0100, surrogates alone and paired', () => {
+    // Written from the definition (C0 but tab, LF, CR; DEL; C1; unpaired surrogates).
+    const control = (code: number) =>
+      (code <= 0x1f && code !== 0x09 && code !== 0x0a && code !== 0x0d) ||
+      (code >= 0x7f && code <= 0x9f);
+    for (let code = 0; code < 0x100; code++)
+      for (const text of [String.fromCharCode(code), `ab${String.fromCharCode(code)}cd`])
+        expect(unsafeTextReason(text) !== null, `U+${code.toString(16)}`).toBe(control(code));
+    for (const lone of ['\ud800', '\udbff', '\udc00', '\udfff', 'a\udc00\ud800b', '\ud83d'])
+      expect(unsafeTextReason(lone), JSON.stringify(lone)).toMatch(/unpaired surrogate/);
+    for (const fine of ['\ud83d\ude00', 'é漢\ud800\udc00', '\u2028', '\ufffd', ''])
+      expect(unsafeTextReason(fine), JSON.stringify(fine)).toBeNull();
+  });
 });
