@@ -43,6 +43,7 @@ export function* evaluateBom(
   pricing: CompiledPricing,
   texts: LanguageTexts,
   compact = false,
+  prepared = false,
 ): Generator<void, BomResult> {
   const level: Level = {
     state,
@@ -50,7 +51,7 @@ export function* evaluateBom(
     texts,
     compact,
     sum: new MinorSum(pricing.scale),
-    shared: sharedLinesOf(items, texts, compact),
+    shared: prepared ? sharedLinesOf(items, texts, compact) : undefined,
   };
   const slots: number[] = [];
   const lines: CompactLineBomItem[] = [];
@@ -70,8 +71,8 @@ interface Level {
   texts: LanguageTexts;
   compact: boolean;
   sum: MinorSum;
-  /** Fixed top-level lines without children, by item index (shared-parts.ts). */
-  shared: Array<CompactLineBomItem | undefined>;
+  /** Fixed top-level lines without children, by item index (shared-parts.ts), if shared. */
+  shared: SharedLines | undefined;
 }
 
 /** Per language, the full view's and the compact view's shared lines (see Level). */
@@ -148,7 +149,7 @@ function fixedLine(
   const make = () =>
     lineOf(item, texts, fixed.quantityText, item.unitPriceText, fixed.totalText, compact);
   // A top-level line without children is the same in every evaluation: shared.
-  if (index === undefined || item.children.length > 0) return make();
+  if (level.shared === undefined || index === undefined || item.children.length > 0) return make();
   return (level.shared[index] ??= sharePart(make()));
 }
 

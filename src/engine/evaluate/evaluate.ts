@@ -24,7 +24,7 @@ import {
 } from './line-parts.js';
 import { evaluatePricing } from './pricing.js';
 import { evaluateRules } from './rules.js';
-import { notePartList } from './shared-parts.js';
+import { notePartList, preparesText } from './shared-parts.js';
 import { EvaluationState } from './state.js';
 
 /** A request for the compact view, whose line is a CompactCartLine. */
@@ -118,6 +118,8 @@ function* buildLine(
   const language = resolveLanguage(model, request.languageCode);
   const texts = language.texts;
   const compact = request.view === 'compact';
+  // Lines in the first languages of a version are written from prepared text.
+  const prepared = preparesText(model, texts);
 
   checkValidity(model, request.now ?? new Date(), state);
   readAnswers(model, request.questions, state);
@@ -134,9 +136,9 @@ function* buildLine(
   yield;
   checkAnswers(model, state);
   reportConflict(state);
-  const rules = evaluateRules(model, state, texts);
+  const rules = evaluateRules(model, state, texts, prepared);
   yield;
-  const bom = yield* evaluateBom(model.bomItems, state, model.pricing, texts, compact);
+  const bom = yield* evaluateBom(model.bomItems, state, model.pricing, texts, compact, prepared);
   const dynamicSlots = bom.slots;
   const pricing = evaluatePricing(model, state, bom.total, texts, dynamicSlots);
   const images = lineImages(
@@ -154,7 +156,7 @@ function* buildLine(
   yield;
   const questions = compact
     ? yield* compactQuestions(model, state)
-    : yield* lineQuestions(model, state, texts);
+    : yield* lineQuestions(model, state, texts, prepared);
   const triggers = lineTriggers(model, state, texts);
 
   const line = {

@@ -70,11 +70,15 @@ export function* eachQuestion<Line>(
   return lines;
 }
 
-/** Step 9 for the full view; the list is noted for its JSON text (questions-json.ts). */
+/**
+ * Step 9 for the full view; `prepared`: the list is noted for its JSON text
+ * (questions-json.ts).
+ */
 export function* lineQuestions(
   model: CompiledModel,
   state: EvaluationState,
   texts: LanguageTexts,
+  prepared = false,
 ): Generator<void, LineQuestion[]> {
   const labels = texts.texts;
   const lines = yield* eachQuestion(model, (question): LineQuestion => {
@@ -131,7 +135,7 @@ export function* lineQuestions(
           suppressed,
         };
   });
-  noteLineQuestions(lines, model, texts);
+  if (prepared) noteLineQuestions(lines, model, texts);
   return lines;
 }
 

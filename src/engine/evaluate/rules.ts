@@ -22,10 +22,11 @@ export function evaluateRules(
   model: CompiledModel,
   state: EvaluationState,
   texts: LanguageTexts,
+  prepared: boolean,
 ): LineRule[] {
   // A model's texts belong to it alone, so they stand for its rules too.
-  let shared = ruleLines.get(texts);
-  if (shared === undefined)
+  let shared = prepared ? ruleLines.get(texts) : undefined;
+  if (prepared && shared === undefined)
     ruleLines.set(texts, (shared = new Array<LineRule | undefined>(model.rules.length * 4)));
   const lines = shared;
   const result = model.rules.map((rule) => {
@@ -43,13 +44,10 @@ export function evaluateRules(
       if (rule.severity === 'error') state.error('rule_failed', message, `rules.${rule.key}`);
       else state.warning('rule_failed', message, `rules.${rule.key}`);
     }
+    const make = (): LineRule => ({ key: rule.key, status, severity: rule.severity, message });
+    if (lines === undefined) return make();
     // Shared by every line with this rule in this status (shared-parts.ts).
-    return (lines[rule.index * 4 + STATUS_SLOT[status]] ??= sharePart({
-      key: rule.key,
-      status,
-      severity: rule.severity,
-      message,
-    }));
+    return (lines[rule.index * 4 + STATUS_SLOT[status]] ??= sharePart(make()));
   });
   return notePartList(result);
 }

@@ -7,6 +7,28 @@
  * questions the rules and BOM items are 190 kB of a preview's JSON.
  */
 
+import type { CompiledModel, LanguageTexts } from '../model.js';
+
+/**
+ * Languages per model version whose lines use prepared text and shared parts (here and
+ * in questions-json.ts): each holds about `lineTextBytes` (line-json.ts), so a model
+ * answered in many languages does not grow without bound; the next languages' lines
+ * are built and written as before.
+ */
+export const PREPARED_LANGUAGES = 2;
+
+const preparedLanguages = new WeakMap<CompiledModel, LanguageTexts[]>();
+
+/** Whether lines of `model` in `texts` use prepared text: the first PREPARED_LANGUAGES do. */
+export function preparesText(model: CompiledModel, texts: LanguageTexts): boolean {
+  let languages = preparedLanguages.get(model);
+  if (languages === undefined) preparedLanguages.set(model, (languages = []));
+  if (languages.includes(texts)) return true;
+  if (languages.length >= PREPARED_LANGUAGES) return false;
+  languages.push(texts);
+  return true;
+}
+
 /** The JSON text of each shared part. */
 const partTexts = new WeakMap<object, string>();
 

@@ -4,10 +4,13 @@ import {
   compileModel,
   evaluateConfiguration,
   lineListJson,
+  reviveModel,
+  toTransferable,
   type CompiledModel,
   type EvaluationRequest,
   type LineQuestion,
 } from '../../../src/engine/index.js';
+import { lineTextBytes } from '../../../src/engine/evaluate/line-json.js';
 import { prng, randomModel } from '../consistency/random-model.js';
 import { randomAnswers, randomBom } from './random-configurations.js';
 import { compileOk, doorDocument, windowDocument } from '../helpers.js';
@@ -76,15 +79,38 @@ describe('lineListJson writes what JSON.stringify writes', () => {
     for (const [name, document] of [
       ['window', windowDocument()],
       ['door', doorDocument()],
-    ] as const) {
-      const model = compileOk(document);
-      for (const languageCode of [null, 'nl', 'de', 'xx'])
+    ] as const)
+      for (const languageCode of [null, 'nl', 'de', 'xx']) {
+        // A version of its own per language: each one's first (see the next test).
+        const model = compileOk(document);
         for (const questions of [
           {},
           { width: { values: [2600] }, frame: { values: ['wood'] }, color: { values: ['oak'] } },
         ])
           expectSameJson(model, { modelId: 1, versionNumber: 1, questions, languageCode }, name);
-    }
+      }
+  });
+
+  it('prepares text for the first two languages of a version, then writes as before', () => {
+    const model = compileOk(windowDocument());
+    const lines = [null, 'nl', 'de', null].map(
+      (languageCode) =>
+        evaluateConfiguration(model, { modelId: 1, versionNumber: 1, questions: {}, languageCode })
+          .line,
+    );
+    const prepared = lines.map((line) => lineListJson(line.questions, 0, 1) !== undefined);
+    expect(prepared).toEqual([true, true, false, true]);
+    // The third language's rules are its own objects, not shared ones.
+    expect(Object.isFrozen(lines[2].rules[0])).toBe(false);
+    expect(Object.isFrozen(lines[1].rules[0])).toBe(true);
+    // Unknown languages fall back to the default language's texts: no third language.
+    const unknown = evaluateConfiguration(model, {
+      modelId: 1,
+      versionNumber: 1,
+      questions: {},
+      languageCode: 'xx',
+    }).line;
+    expect(lineListJson(unknown.questions, 0, 1)).toBeDefined();
   });
 
   it('with texts JSON must escape, and with members left out (no price, no label)', () => {
@@ -178,5 +204,21 @@ describe('lineListJson writes what JSON.stringify writes', () => {
     const compact = evaluateConfiguration(model, { ...request, view: 'compact' }).line;
     expect(compact.bom_items[0]).not.toBe(first.bom_items[0]);
     expect(JSON.stringify(compact.bom_items[0])).not.toContain('children');
+  });
+
+  it('is counted in a compiled model’s estimated bytes (lineTextBytes)', () => {
+    const { model: document, answers } = generateModel(300);
+    const model = compileOk(document);
+    const line = evaluateConfiguration(model, {
+      modelId: 1,
+      versionNumber: 1,
+      questions: answers,
+    }).line;
+    // The prepared text is about the lists' JSON (two bytes a character), plus objects.
+    const chars = JSON.stringify([line.questions, line.rules, line.bom_items]).length;
+    expect(lineTextBytes(model)).toBeGreaterThan(2 * chars);
+    expect(lineTextBytes(model)).toBeLessThan(8 * chars);
+    const { bytes } = reviveModel(toTransferable(model));
+    expect(bytes).toBeGreaterThan(lineTextBytes(model));
   });
 });
