@@ -108,7 +108,7 @@ function evaluateLevel(
     if (item.when !== undefined && !conditionOr(item.when, state.context, false)) continue;
     const line =
       parentQuantity === ONE && item.fixedLine !== undefined
-        ? fixedLine(item, level, top === undefined ? undefined : top + i)
+        ? fixedLine(item, level, top === undefined ? -1 : top + i)
         : computedLine(item, parentQuantity, level);
     if (line === undefined) continue;
     // Read `priced` before the children overwrite it.
@@ -135,22 +135,26 @@ const priced: { quantity: Money; total: Money | string; minor: number } = {
   minor: 0,
 };
 
-/** `index`: the item's among the top-level ones (undefined for a child). */
-function fixedLine(
-  item: CompiledBomItem,
-  level: Level,
-  index: number | undefined,
-): CompactLineBomItem {
+/** `slot`: the item's index among the top-level ones (-1 for a child). */
+function fixedLine(item: CompiledBomItem, level: Level, slot: number): CompactLineBomItem {
   const { texts, compact } = level;
   const fixed = item.fixedLine as NonNullable<CompiledBomItem['fixedLine']>;
   priced.quantity = item.quantity as Money;
   priced.total = fixed.total;
   priced.minor = fixed.totalMinor;
-  const make = () =>
-    lineOf(item, texts, fixed.quantityText, item.unitPriceText, fixed.totalText, compact);
   // A top-level line without children is the same in every evaluation: shared.
-  if (level.shared === undefined || index === undefined || item.children.length > 0) return make();
-  return (level.shared[index] ??= sharePart(make()));
+  const shared = slot >= 0 && item.children.length === 0 ? level.shared : undefined;
+  const known = shared?.[slot];
+  if (known !== undefined) return known;
+  const line = lineOf(
+    item,
+    texts,
+    fixed.quantityText,
+    item.unitPriceText,
+    fixed.totalText,
+    compact,
+  );
+  return shared === undefined ? line : (shared[slot] = sharePart(line));
 }
 
 function computedLine(

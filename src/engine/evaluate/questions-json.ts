@@ -7,10 +7,10 @@ import type { LineOption, LineQuestion } from '../types.js';
  * evaluation of a version in a language: each question's and option's leading members
  * are written once per model and language (`{"key":…,"type":…,"label":…,"visible":`),
  * and only the members the answers decide are written per evaluation. At 1,000
- * questions (3,750 options) this takes ~0.3 ms where `JSON.stringify` takes 1.4 ms on
- * Node 24 and 2.6–3 ms on Node 20 (docs/DECISIONS.md "Questions written from prepared
- * text"). The text equals `JSON.stringify`'s, member order included
- * (test/engine/evaluate/questions-json.test.ts).
+ * questions (3,750 options) the text and its bytes take 1.1–1.2 ms where `JSON.stringify`
+ * and `Buffer.from` take 1.9 ms on Node 24 and 3.0 ms on Node 20 (docs/DECISIONS.md "A
+ * line's lists written from prepared text"). The text equals `JSON.stringify`'s, member
+ * order included (test/engine/evaluate/line-json.test.ts).
  */
 
 /** The prepared text of one question: its leading members, and each option's. */

@@ -1,5 +1,5 @@
 import { UNKNOWN } from '../cel/expression.js';
-import type { CompiledModel, LanguageTexts } from '../model.js';
+import type { CompiledModel, CompiledRule, LanguageTexts } from '../model.js';
 import type { LineRule, RuleStatus } from '../types.js';
 import { notePartList, sharePart } from './shared-parts.js';
 import type { EvaluationState } from './state.js';
@@ -24,12 +24,8 @@ export function evaluateRules(
   texts: LanguageTexts,
   prepared: boolean,
 ): LineRule[] {
-  // A model's texts belong to it alone, so they stand for its rules too.
-  let shared = prepared ? ruleLines.get(texts) : undefined;
-  if (prepared && shared === undefined)
-    ruleLines.set(texts, (shared = new Array<LineRule | undefined>(model.rules.length * 4)));
-  const lines = shared;
-  const result = model.rules.map((rule) => {
+  const shared = prepared ? sharedRuleLines(model, texts) : undefined;
+  const lines = model.rules.map((rule) => {
     let passed: boolean | 'pending' = true;
     if (state.ruleGate[rule.index] === 'applies') {
       if (rule.table !== undefined) passed = state.tableMatched[rule.index];
@@ -44,10 +40,25 @@ export function evaluateRules(
       if (rule.severity === 'error') state.error('rule_failed', message, `rules.${rule.key}`);
       else state.warning('rule_failed', message, `rules.${rule.key}`);
     }
-    const make = (): LineRule => ({ key: rule.key, status, severity: rule.severity, message });
-    if (lines === undefined) return make();
+    if (shared === undefined) return ruleLine(rule, status, message);
     // Shared by every line with this rule in this status (shared-parts.ts).
-    return (lines[rule.index * 4 + STATUS_SLOT[status]] ??= sharePart(make()));
+    return (shared[rule.index * 4 + STATUS_SLOT[status]] ??= sharePart(
+      ruleLine(rule, status, message),
+    ));
   });
-  return notePartList(result);
+  return notePartList(lines);
+}
+
+function ruleLine(rule: CompiledRule, status: RuleStatus, message: string): LineRule {
+  return { key: rule.key, status, severity: rule.severity, message };
+}
+
+/** A model's texts belong to it alone, so they stand for its rules too. */
+function sharedRuleLines(model: CompiledModel, texts: LanguageTexts): Array<LineRule | undefined> {
+  let shared = ruleLines.get(texts);
+  if (shared === undefined) {
+    shared = new Array<LineRule | undefined>(model.rules.length * 4);
+    ruleLines.set(texts, shared);
+  }
+  return shared;
 }
