@@ -7,8 +7,8 @@ import {
   type CompiledModel,
   type EvaluationRequest,
 } from '../../../src/engine/index.js';
-import { prng, randomModel } from '../consistency/random-model.js';
-import { randomAnswers, randomBom } from './random-configurations.js';
+import { prng } from '../consistency/random-model.js';
+import { randomAnswers, randomModelWithBom } from './random-configurations.js';
 import { compileOk, windowDocument } from '../helpers.js';
 
 /**
@@ -35,11 +35,7 @@ describe('the compact view built by the engine equals the trimmed full line', ()
     let withUnavailable = 0;
     for (let seed = 1; seed <= 150; seed++) {
       const random = prng(seed);
-      const { document, specs } = randomModel(random);
-      document.bom_items = randomBom(
-        random,
-        specs.map((spec) => spec.key),
-      );
+      const document = randomModelWithBom(random);
       const compiled = compileModel(document);
       // Past the budget: the consistency members come from propagation instead.
       const propagated = compileModel(document, { consistencyMs: 0 });

@@ -11,8 +11,8 @@ import {
   type LineQuestion,
 } from '../../../src/engine/index.js';
 import { lineTextBytes } from '../../../src/engine/evaluate/line-json.js';
-import { prng, randomModel } from '../consistency/random-model.js';
-import { randomAnswers, randomBom } from './random-configurations.js';
+import { prng } from '../consistency/random-model.js';
+import { randomAnswers, randomModelWithBom } from './random-configurations.js';
 import { compileOk, doorDocument, windowDocument } from '../helpers.js';
 
 /**
@@ -46,17 +46,21 @@ function expectSameJson(model: CompiledModel, request: EvaluationRequest, label:
   }
 }
 
+/** The window example's questions, unanswered. */
+const windowQuestions = (): LineQuestion[] =>
+  evaluateConfiguration(compileOk(windowDocument()), {
+    modelId: 1,
+    versionNumber: 1,
+    questions: {},
+  }).line.questions;
+
 describe('lineListJson writes what JSON.stringify writes', () => {
   it('on random small models and answers (unavailable options, values, hidden answers)', () => {
     let compared = 0;
     let unavailable = 0;
     for (let seed = 1; seed <= 120; seed++) {
       const random = prng(seed);
-      const { document, specs } = randomModel(random);
-      document.bom_items = randomBom(
-        random,
-        specs.map((spec) => spec.key),
-      );
+      const document = randomModelWithBom(random);
       const compiled = compileModel(document);
       if (!compiled.ok) continue;
       for (let i = 0; i < 4; i++) {
@@ -151,12 +155,7 @@ describe('lineListJson writes what JSON.stringify writes', () => {
   });
 
   it('writes a question whose leading members were changed with JSON.stringify', () => {
-    const model = compileOk(windowDocument());
-    const { questions } = evaluateConfiguration(model, {
-      modelId: 1,
-      versionNumber: 1,
-      questions: {},
-    }).line;
+    const questions = windowQuestions();
     const frame = questions.findIndex((q) => q.key === 'frame');
     const changed = { ...questions[frame], label: 'Changed' };
     const options = questions[frame].options ?? [];
@@ -170,12 +169,7 @@ describe('lineListJson writes what JSON.stringify writes', () => {
   });
 
   it('answers undefined for a list the engine did not make (e.g. parsed from storage)', () => {
-    const model = compileOk(windowDocument());
-    const { questions } = evaluateConfiguration(model, {
-      modelId: 1,
-      versionNumber: 1,
-      questions: {},
-    }).line;
+    const questions = windowQuestions();
     expect(lineListJson(JSON.parse(JSON.stringify(questions)) as unknown[], 0, 1)).toBeUndefined();
     expect(lineListJson([...questions], 0, 1)).toBeUndefined();
   });

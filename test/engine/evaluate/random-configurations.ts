@@ -1,6 +1,17 @@
 /** Random BOM items and answers for random small models (test/engine/consistency/random-model.ts). */
+import { randomModel } from '../consistency/random-model.js';
 
 type Random = () => number;
+
+/** A random small model with random nested BOM items over its questions. */
+export function randomModelWithBom(random: Random): Record<string, unknown> {
+  const { document, specs } = randomModel(random);
+  document.bom_items = randomBom(
+    random,
+    specs.map((spec) => spec.key),
+  );
+  return document;
+}
 
 /** BOM items over the random model's questions: nested, each included or not by a condition. */
 export function randomBom(random: Random, keys: readonly string[]): Array<Record<string, unknown>> {
