@@ -13,7 +13,7 @@ export {
   storedEngineVersion,
 } from './consistency/serialize.js';
 export { evaluateConfiguration, evaluateConfigurationInSlices } from './evaluate/evaluate.js';
-export { lineListJson } from './evaluate/line-json.js';
+export { holdsLineQuestions, lineListJson } from './evaluate/line-json.js';
 export {
   compactLine,
   type CompactableLine,

@@ -1,7 +1,13 @@
+import { createHash } from 'node:crypto';
+import express from 'express';
 import { describe, expect, it, vi } from 'vitest';
 import { compileModel, evaluateConfiguration, type Slicing } from '../../src/engine/index.js';
 import { windowDocument } from '../engine/helpers.js';
-import { serializeInSlices } from '../../src/common/event-loop/sliced-json.js';
+import {
+  serializeAnswerInSlices,
+  serializeInSlices,
+} from '../../src/common/event-loop/sliced-json.js';
+import { weakEtag } from '../../src/common/http/read-etag.js';
 import { JsonText } from '../../src/common/http/json-text.js';
 import { prng as seeded } from '../support/prng.js';
 
@@ -121,6 +127,63 @@ describe('a cart line in the envelope', () => {
       expect(calls).toBe(0);
       expect(text).toBe(JSON.stringify(envelope));
     }
+  });
+});
+
+describe('a page of cart lines', () => {
+  it('is written line by line, each line’s questions from the engine’s text', async () => {
+    const model = compileModel(windowDocument());
+    if (!model.ok) throw new Error('the window example compiles');
+    for (const view of ['full', 'compact'] as const) {
+      const lines = [{}, { width: { values: [2600] } }, { frame: { values: ['wood'] } }].map(
+        (questions, id) => ({
+          id,
+          ...evaluateConfiguration(model.model, { modelId: 1, versionNumber: 1, questions, view })
+            .line,
+        }),
+      );
+      const page = { code: 200, data: { cart_id: 'c', lines, total: '1.00' }, errors: [] };
+      await stringifyInSlices(page, noPause);
+      const stringify = vi.spyOn(JSON, 'stringify');
+      let text: string;
+      let whole: number;
+      try {
+        text = await stringifyInSlices(page, noPause);
+        // No call got a whole line (one with `questions`) or a list of them.
+        whole = stringify.mock.calls.filter(([argument]) =>
+          (Array.isArray(argument) ? argument : [argument]).some(
+            (item) => typeof item === 'object' && item !== null && 'questions' in item,
+          ),
+        ).length;
+      } finally {
+        stringify.mockRestore();
+      }
+      expect(whole, view).toBe(0);
+      expect(text, view).toBe(JSON.stringify(page));
+    }
+  });
+});
+
+describe('serializeAnswerInSlices', () => {
+  const large = {
+    data: { items: Array.from({ length: 5_000 }, (_, i) => ({ key: `k${i}`, n: i })) },
+  };
+
+  it('hashes a large answer (more than one piece) when asked, in the same slices', async () => {
+    const { bytes, sha1 } = await serializeAnswerInSlices(large, noPause, true);
+    expect(bytes.toString('utf8')).toBe(JSON.stringify(large));
+    expect(bytes.length).toBeGreaterThan(32 * 1024);
+    expect(sha1).toBe(createHash('sha1').update(bytes).digest('base64'));
+    expect((await serializeAnswerInSlices(large, noPause, false)).sha1).toBeUndefined();
+    // A small answer is one piece: express hashes it when it sends it.
+    expect((await serializeAnswerInSlices({ data: 1 }, noPause, true)).sha1).toBeUndefined();
+  });
+
+  it('gives the ETag express gives the same bytes (weakEtag)', async () => {
+    const { bytes, sha1 } = await serializeAnswerInSlices(large, noPause, true);
+    const app = express();
+    const expressEtag = app.get('etag fn') as (body: Buffer) => string;
+    expect(weakEtag(bytes.length, sha1 as string)).toBe(expressEtag(bytes));
   });
 });
 

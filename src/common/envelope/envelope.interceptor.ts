@@ -8,7 +8,7 @@ import {
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
 import { Reflector } from '@nestjs/core';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { catchError, mergeMap, throwError, type Observable } from 'rxjs';
 import { pageLinks } from '../pagination/page-links.js';
 import { routeContract } from '../route-contract.js';
@@ -18,7 +18,8 @@ import { RAW_BODY_KEY } from '../http/raw-body.decorator.js';
 import { Page, PagedObject, Reply, statusText, type Envelope } from './envelope.js';
 import { RESPONSE_MESSAGE_KEY } from './response-message.decorator.js';
 import { AppConfig } from '../../config/app-config.js';
-import { serializeInSlices } from '../event-loop/sliced-json.js';
+import { serializeAnswerInSlices } from '../event-loop/sliced-json.js';
+import { weakEtag } from '../http/read-etag.js';
 import { JsonBytes } from '../http/json-bytes.js';
 import { slicingOf } from '../event-loop/slices.js';
 import type { Slicing } from '../../engine/index.js';
@@ -53,11 +54,20 @@ export class EnvelopeInterceptor implements NestInterceptor {
 
     const status = this.successStatus(request, handler);
     const defaultMessage = this.reflector.get<string | undefined>(RESPONSE_MESSAGE_KEY, handler);
+    // GET and HEAD answers carry an ETag (read-etag.ts): a large one's hash is taken here,
+    // in slices; express hashes the others when it sends them.
+    const readOnly = request.method === 'GET' || request.method === 'HEAD';
     return next.handle().pipe(
       mergeMap(async (result: unknown) => {
         if (result instanceof StreamableFile) return result;
         const envelope = this.wrap(result, status, defaultMessage, request.originalUrl);
-        return new JsonBytes(await serializeInSlices(envelope, this.slicing));
+        const { bytes, sha1 } = await serializeAnswerInSlices(envelope, this.slicing, readOnly);
+        if (sha1 !== undefined)
+          context
+            .switchToHttp()
+            .getResponse<Response>()
+            .setHeader('ETag', weakEtag(bytes.length, sha1));
+        return new JsonBytes(bytes);
       }),
       catchError((error: unknown) => throwError(() => remap(error, contract.invalidBody))),
     );

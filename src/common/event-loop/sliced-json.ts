@@ -1,5 +1,6 @@
-import { lineListJson, SliceClock, type Slicing } from '../../engine/index.js';
+import { holdsLineQuestions, lineListJson, SliceClock, type Slicing } from '../../engine/index.js';
 import { JsonText } from '../http/json-text.js';
+import { ByteWriter, type SerializedJson } from './byte-writer.js';
 
 /**
  * Arrays and plain objects above this depth are written member by member (a pause may
@@ -15,9 +16,6 @@ const SPLIT_DEPTH = 3;
  */
 const GROUP = 64;
 
-/** Text collected before it is turned into bytes. */
-const FLUSH_CHARS = 16 * 1024;
-
 /** An array or object being written: its members, and the next one's index. */
 interface Frame {
   value: unknown[] | Record<string, unknown>;
@@ -28,34 +26,6 @@ interface Frame {
   wrote: boolean;
 }
 
-/** UTF-8 bytes written in pieces. */
-class ByteWriter {
-  private readonly chunks: Buffer[] = [];
-  private text = '';
-
-  write(text: string): void {
-    this.text += text;
-    if (this.text.length >= FLUSH_CHARS) this.flush();
-  }
-
-  /** Bytes that are JSON already (JsonText). */
-  writeBytes(bytes: Buffer): void {
-    this.flush();
-    this.chunks.push(bytes);
-  }
-
-  bytes(): Buffer {
-    this.flush();
-    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
-  }
-
-  private flush(): void {
-    if (this.text.length === 0) return;
-    this.chunks.push(Buffer.from(this.text, 'utf8'));
-    this.text = '';
-  }
-}
-
 /**
  * The UTF-8 bytes of `JSON.stringify(value)`, written in slices with a pause once
  * `sliceMs` have passed, so that a multi-megabyte answer (a 5,000-question line) does not
@@ -64,10 +34,22 @@ class ByteWriter {
  * `JSON.stringify` whole. Iterative (an explicit stack), no generator per member.
  */
 export async function serializeInSlices(value: unknown, slicing: Slicing): Promise<Buffer> {
+  return (await serializeAnswerInSlices(value, slicing, false)).bytes;
+}
+
+/**
+ * serializeInSlices, and with `hash` the SHA-1 of a large answer's bytes, taken in the
+ * same slices (an ETag: express would hash tens of megabytes at once).
+ */
+export async function serializeAnswerInSlices(
+  value: unknown,
+  slicing: Slicing,
+  hash: boolean,
+): Promise<SerializedJson> {
   const out = new ByteWriter();
   if (!splittable(value)) {
     out.write(JSON.stringify(value) ?? 'null');
-    return out.bytes();
+    return out.finish(undefined, hash);
   }
   const stack: Frame[] = [open(value, 0, out)];
   const clock = new SliceClock(slicing);
@@ -77,10 +59,10 @@ export async function serializeInSlices(value: unknown, slicing: Slicing): Promi
       if (writeNext(frame, stack, out)) continue;
       if (clock.due()) await clock.pause();
     }
+    return await out.finish(clock, hash);
   } finally {
     clock.end();
   }
-  return out.bytes();
 }
 
 /**
@@ -100,17 +82,7 @@ function writeNext(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
     }
     if (frame.wrote) out.write(',');
     frame.wrote = true;
-    if (leaves) {
-      const end = Math.min(array.length, frame.next + GROUP);
-      // A cart line's lists from prepared text (the engine's); else JSON.stringify
-      // writes the group as an array ("[a,b]"): its elements are inside.
-      out.write(
-        lineListJson(array, frame.next, end) ??
-          JSON.stringify(array.slice(frame.next, end)).slice(1, -1),
-      );
-      frame.next = end;
-      return false;
-    }
+    if (leaves) return writeGroup(frame, stack, out);
     return writeMember(array[frame.next++], frame, stack, out);
   }
   if (frame.next >= keys.length) {
@@ -126,6 +98,39 @@ function writeNext(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
   out.write(`${frame.wrote ? ',' : ''}${JSON.stringify(key)}:`);
   frame.wrote = true;
   return writeMember(member, frame, stack, out);
+}
+
+/**
+ * Up to GROUP elements of an array at the split depth. A cart line's lists come from the
+ * engine's prepared text; other elements are written by one JSON.stringify (as an array,
+ * "[a,b]": its elements are inside), except a cart line inside a larger answer (a page
+ * of a cart's lines: 50 lines of 1,000 questions are 40 MB). That one is written as the
+ * answer's own data is, member by member, so its questions are split as well.
+ */
+function writeGroup(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
+  const array = frame.value as unknown[];
+  const start = frame.next;
+  let end = Math.min(array.length, start + GROUP);
+  const known = lineListJson(array, start, end);
+  if (known !== undefined) {
+    out.write(known);
+    frame.next = end;
+    return false;
+  }
+  if (holdsLineQuestions(array[start])) {
+    frame.next++;
+    // At the depth of the answer's `data`: its `questions` elements are leaves.
+    stack.push(open(array[start] as object, SPLIT_DEPTH - 2, out));
+    return true;
+  }
+  for (let i = start + 1; i < end; i++)
+    if (holdsLineQuestions(array[i])) {
+      end = i;
+      break;
+    }
+  out.write(JSON.stringify(array.slice(start, end)).slice(1, -1));
+  frame.next = end;
+  return false;
 }
 
 function writeMember(member: unknown, frame: Frame, stack: Frame[], out: ByteWriter): boolean {

@@ -2,6 +2,25 @@ import type { CompiledModel } from '../model.js';
 import { questionsJson } from './questions-json.js';
 import { partsJson } from './shared-parts.js';
 
+/** Every line's question list, in either view (eachQuestion notes them). */
+const questionLists = new WeakSet<readonly unknown[]>();
+
+export function noteQuestionList(list: readonly unknown[]): void {
+  questionLists.add(list);
+}
+
+/**
+ * Whether `value` is an object holding a line's question list as `questions`: a cart line
+ * (or a copy of one) inside a larger answer, such as a page of a cart's lines. The
+ * serializer writes such an object member by member, so that its questions are split
+ * into slices too instead of the whole line being one `JSON.stringify`.
+ */
+export function holdsLineQuestions(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const questions = (value as { questions?: unknown }).questions;
+  return Array.isArray(questions) && questionLists.has(questions);
+}
+
 /**
  * The JSON text of `list[start..end)` (comma-separated, without brackets) when `list` is
  * a line's questions, rules or BOM items as the engine made them: written from prepared

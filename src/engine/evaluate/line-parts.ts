@@ -5,6 +5,7 @@ import { toAnswerValues } from '../question-values.js';
 import type { LineGeneral, LineImage, LineOption, LineQuestion, LineTrigger } from '../types.js';
 import { empty } from './empty.js';
 import { noteLineQuestions } from './questions-json.js';
+import { noteQuestionList } from './line-json.js';
 import { unavailableValues } from './value-availability.js';
 import type { EvaluationState } from './state.js';
 import { STEP_ITEMS } from '../slices.js';
@@ -67,6 +68,7 @@ export function* eachQuestion<Line>(
     if (question.index % STEP_ITEMS === STEP_ITEMS - 1) yield;
     lines[question.index] = lineOf(question);
   }
+  noteQuestionList(lines);
   return lines;
 }
 
