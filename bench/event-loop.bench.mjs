@@ -1,8 +1,9 @@
 /**
  * Event-loop benchmark (not a test): the longest event-loop delay
  * (perf_hooks.monitorEventLoopDelay) of the service while it takes a model upload, a
- * preview that misses the compiled-model cache, and warm previews, for generated models
- * of 1,000 and 5,000 questions.
+ * preview that misses the compiled-model cache, warm previews, and a page of a cart's
+ * lines (CART_PAGE_LINES lines, default 20, each evaluated again and written: 17 MB at
+ * 1,000 questions), for generated models of 1,000 and 5,000 questions.
  *
  *   npm run bench:event-loop                 # this checkout (builds dist/ first)
  *   node bench/event-loop.bench.mjs --root /path/to/other/checkout   # e.g. a "before" build
@@ -31,6 +32,7 @@ const root = resolve(args.root ?? '.');
 const generator = resolve(args.generator ?? process.env.GEN_MODEL ?? 'tools/gen-model.mjs');
 const sizes = (args.sizes ?? '1000,5000').split(',').map(Number);
 const WARM_PREVIEWS = Number(process.env.WARM_PREVIEWS ?? 10);
+const CART_PAGE_LINES = Number(process.env.CART_PAGE_LINES ?? 20);
 
 const database = args.db ?? 'sqlite';
 const dataDir = mkdtempSync(join(tmpdir(), 'event-loop-bench-'));
@@ -149,6 +151,15 @@ try {
       for (let i = 0; i < WARM_PREVIEWS; i++)
         await call('POST', '/v1/carts/preview', token, previewBody);
     });
+    // A new cart for this size, filled, then one page of all its lines.
+    const cart = json(
+      await call('POST', '/v1/carts/new', token, { reference: `page-${questions}` }),
+    );
+    const lineBody = previewBody.replace('{', `{"cart_id":"${cart.cart_id}",`);
+    for (let i = 0; i < CART_PAGE_LINES; i++) await call('POST', '/v1/carts', token, lineBody);
+    const page = await maxDelay(() =>
+      call('GET', `/v1/carts/${cart.cart_id}?per_page=${CART_PAGE_LINES}`, token),
+    );
     const control = await idle(Math.max(upload.elapsed, miss.elapsed));
     rows.push({
       questions,
@@ -164,6 +175,10 @@ try {
       'warm previews: p99 ms': warm.p99Ms.toFixed(1),
       'warm previews: longest GC ms': warm.gcMs.toFixed(1),
       'warm preview ms (mean)': (warm.elapsed / WARM_PREVIEWS).toFixed(1),
+      [`cart page (${CART_PAGE_LINES} lines) MB`]: (page.result.length / 1024 / 1024).toFixed(1),
+      'cart page: max loop delay ms': page.maxMs.toFixed(1),
+      'cart page: longest GC ms': page.gcMs.toFixed(1),
+      'cart page ms': page.elapsed.toFixed(0),
     });
   }
 } finally {
