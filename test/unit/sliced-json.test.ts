@@ -100,6 +100,21 @@ const holdsQuestions = (value: unknown): boolean =>
     ? value.some(holdsQuestions)
     : typeof value === 'object' && value !== null && ('visible' in value || 'available' in value);
 
+/**
+ * `value` written twice (the first time prepares the model's text, with JSON.stringify),
+ * and what JSON.stringify was given the second time.
+ */
+async function writtenTwice(value: unknown): Promise<{ text: string; arguments: unknown[] }> {
+  await stringifyInSlices(value, noPause);
+  const stringify = vi.spyOn(JSON, 'stringify');
+  try {
+    const text = await stringifyInSlices(value, noPause);
+    return { text, arguments: stringify.mock.calls.map(([argument]) => argument as unknown) };
+  } finally {
+    stringify.mockRestore();
+  }
+}
+
 describe('a cart line in the envelope', () => {
   it('is written from the engine’s prepared text, and equals JSON.stringify', async () => {
     const model = compileModel(windowDocument());
@@ -112,19 +127,9 @@ describe('a cart line in the envelope', () => {
         languageCode: 'nl',
       }).line;
       const envelope = { code: 200, message: 'OK', data: { ...line, id: null }, errors: [] };
-      // The first writing prepares the model's text (with JSON.stringify); then it is used.
-      await stringifyInSlices(envelope, noPause);
-      const stringify = vi.spyOn(JSON, 'stringify');
-      let text: string;
-      let calls: number;
-      try {
-        text = await stringifyInSlices(envelope, noPause);
-        calls = stringify.mock.calls.filter(([argument]) => holdsQuestions(argument)).length;
-      } finally {
-        stringify.mockRestore();
-      }
+      const { text, arguments: given } = await writtenTwice(envelope);
       // JSON.stringify wrote the rest of the line, never a question or an option.
-      expect(calls).toBe(0);
+      expect(given.filter(holdsQuestions)).toEqual([]);
       expect(text).toBe(JSON.stringify(envelope));
     }
   });
@@ -143,21 +148,13 @@ describe('a page of cart lines', () => {
         }),
       );
       const page = { code: 200, data: { cart_id: 'c', lines, total: '1.00' }, errors: [] };
-      await stringifyInSlices(page, noPause);
-      const stringify = vi.spyOn(JSON, 'stringify');
-      let text: string;
-      let whole: number;
-      try {
-        text = await stringifyInSlices(page, noPause);
-        // No call got a whole line (one with `questions`) or a list of them.
-        whole = stringify.mock.calls.filter(([argument]) =>
-          (Array.isArray(argument) ? argument : [argument]).some(
-            (item) => typeof item === 'object' && item !== null && 'questions' in item,
-          ),
-        ).length;
-      } finally {
-        stringify.mockRestore();
-      }
+      const { text, arguments: given } = await writtenTwice(page);
+      // No call got a whole line (one with `questions`) or a list of them.
+      const whole = given.filter((argument) =>
+        (Array.isArray(argument) ? argument : [argument]).some(
+          (item) => typeof item === 'object' && item !== null && 'questions' in item,
+        ),
+      ).length;
       expect(whole, view).toBe(0);
       expect(text, view).toBe(JSON.stringify(page));
     }

@@ -117,7 +117,7 @@ function writeGroup(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
     frame.next = end;
     return false;
   }
-  if (holdsLineQuestions(array[start])) {
+  if (holdsLineQuestions(array[start]) && splittable(array[start])) {
     frame.next++;
     // At the depth of the answer's `data`: its `questions` elements are leaves.
     stack.push(open(array[start] as object, SPLIT_DEPTH - 2, out));
