@@ -55,18 +55,17 @@ export class EnvelopeInterceptor implements NestInterceptor {
     const status = this.successStatus(request, handler);
     const defaultMessage = this.reflector.get<string | undefined>(RESPONSE_MESSAGE_KEY, handler);
     // GET and HEAD answers carry an ETag (read-etag.ts): a large one's hash is taken here,
-    // in slices; express hashes the others when it sends them.
+    // in slices; express hashes the others when it sends them. A handler's own ETag (a
+    // model's version) stands.
     const readOnly = request.method === 'GET' || request.method === 'HEAD';
+    const response = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
       mergeMap(async (result: unknown) => {
         if (result instanceof StreamableFile) return result;
         const envelope = this.wrap(result, status, defaultMessage, request.originalUrl);
-        const { bytes, sha1 } = await serializeAnswerInSlices(envelope, this.slicing, readOnly);
-        if (sha1 !== undefined)
-          context
-            .switchToHttp()
-            .getResponse<Response>()
-            .setHeader('ETag', weakEtag(bytes.length, sha1));
+        const hash = readOnly && response.getHeader('ETag') === undefined;
+        const { bytes, sha1 } = await serializeAnswerInSlices(envelope, this.slicing, hash);
+        if (sha1 !== undefined) response.setHeader('ETag', weakEtag(bytes.length, sha1));
         return new JsonBytes(bytes);
       }),
       catchError((error: unknown) => throwError(() => remap(error, contract.invalidBody))),
