@@ -10,6 +10,7 @@ import {
   sqliteConnection,
   sqliteStatement,
   type EntityRows,
+  type SqliteConnection,
 } from '../database/fixed-sql.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
 import { CartLineEntity } from './cart-line.entity.js';
@@ -41,6 +42,12 @@ export interface LinePrice {
   total: string;
   currency: string;
 }
+
+/**
+ * The default-moving transaction of each SQLite connection (see moveOnSqlite): made once,
+ * as better-sqlite3 builds a transaction function's wrappers each time it is asked.
+ */
+const sqliteMoves = new WeakMap<SqliteConnection, (userId: number, cartId: string) => void>();
 
 /** Key space of the PostgreSQL advisory lock that serializes one user's default changes. */
 const DEFAULT_CART_LOCK = 0x43617274; // "Cart"
@@ -207,18 +214,23 @@ export class CartRepository implements CartLineReader {
 
   private moveOnSqlite(userId: number, cartId: string): void {
     const connection = sqliteConnection(this.dataSource);
-    const clear = sqliteStatement(
-      connection,
-      'UPDATE "carts" SET "is_default" = 0 WHERE "user_id" = ? AND "is_default" = 1',
-    );
-    const claim = sqliteStatement(
-      connection,
-      'UPDATE "carts" SET "is_default" = 1 WHERE "id" = ? AND "user_id" = ?',
-    );
-    connection.transaction(() => {
-      clear.run(userId);
-      claim.run(cartId, userId);
-    })();
+    let move = sqliteMoves.get(connection);
+    if (move === undefined) {
+      const clear = sqliteStatement(
+        connection,
+        'UPDATE "carts" SET "is_default" = 0 WHERE "user_id" = ? AND "is_default" = 1',
+      );
+      const claim = sqliteStatement(
+        connection,
+        'UPDATE "carts" SET "is_default" = 1 WHERE "id" = ? AND "user_id" = ?',
+      );
+      move = connection.transaction((user: number, cart: string) => {
+        clear.run(user);
+        claim.run(cart, user);
+      });
+      sqliteMoves.set(connection, move);
+    }
+    move(userId, cartId);
   }
 }
 

@@ -2,8 +2,7 @@ import { Deserializer, Serializer } from 'node:v8';
 import { createEnvironments } from './cel/environment.js';
 import { Expression } from './cel/expression.js';
 import { derivedCacheBytes } from './consistency/form.js';
-import { lineTextBytes } from './evaluate/line-json.js';
-import { PREPARED_LANGUAGES } from './evaluate/shared-parts.js';
+import { preparedTextBytes } from './evaluate/line-json.js';
 import type { CompiledModel } from './model.js';
 import { Money } from './money.js';
 
@@ -209,12 +208,9 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
   size.value(JSON.stringify(extensions ?? {}));
   const model = { ...rest, extensions } as unknown as CompiledModel;
   // The caches its consistency form may grow while in use count too, and the text
-  // prepared for its lines (in at most PREPARED_LANGUAGES languages).
-  return {
-    model,
-    bytes:
-      size.bytes + derivedCacheBytes(model.consistency) + PREPARED_LANGUAGES * lineTextBytes(model),
-  };
+  // prepared for its lines.
+  const held = size.bytes + derivedCacheBytes(model.consistency) + preparedTextBytes(model);
+  return { model, bytes: held };
 }
 
 /** A revived model and an upper estimate of the heap it holds. */

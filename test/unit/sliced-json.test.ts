@@ -3,16 +3,13 @@ import express from 'express';
 import { describe, expect, it, vi } from 'vitest';
 import { compileModel, evaluateConfiguration, type Slicing } from '../../src/engine/index.js';
 import { windowDocument } from '../engine/helpers.js';
-import {
-  serializeAnswerInSlices,
-  serializeInSlices,
-} from '../../src/common/event-loop/sliced-json.js';
+import { serializeInSlices } from '../../src/common/event-loop/sliced-json.js';
 import { weakEtag } from '../../src/common/http/read-etag.js';
 import { JsonText } from '../../src/common/http/json-text.js';
 import { prng as seeded } from '../support/prng.js';
 
 const stringifyInSlices = async (value: unknown, slicing: Slicing): Promise<string> =>
-  (await serializeInSlices(value, slicing)).toString('utf8');
+  (await serializeInSlices(value, slicing)).bytes.toString('utf8');
 
 const noPause = { sliceMs: 60_000, pause: () => Promise.resolve() };
 
@@ -161,23 +158,23 @@ describe('a page of cart lines', () => {
   });
 });
 
-describe('serializeAnswerInSlices', () => {
+describe('serializeInSlices with a hash', () => {
   const large = {
     data: { items: Array.from({ length: 5_000 }, (_, i) => ({ key: `k${i}`, n: i })) },
   };
 
   it('hashes a large answer (more than one piece) when asked, in the same slices', async () => {
-    const { bytes, sha1 } = await serializeAnswerInSlices(large, noPause, true);
+    const { bytes, sha1 } = await serializeInSlices(large, noPause, true);
     expect(bytes.toString('utf8')).toBe(JSON.stringify(large));
     expect(bytes.length).toBeGreaterThan(32 * 1024);
     expect(sha1).toBe(createHash('sha1').update(bytes).digest('base64'));
-    expect((await serializeAnswerInSlices(large, noPause, false)).sha1).toBeUndefined();
+    expect((await serializeInSlices(large, noPause, false)).sha1).toBeUndefined();
     // A small answer is one piece: express hashes it when it sends it.
-    expect((await serializeAnswerInSlices({ data: 1 }, noPause, true)).sha1).toBeUndefined();
+    expect((await serializeInSlices({ data: 1 }, noPause, true)).sha1).toBeUndefined();
   });
 
   it('gives the ETag express gives the same bytes (weakEtag)', async () => {
-    const { bytes, sha1 } = await serializeAnswerInSlices(large, noPause, true);
+    const { bytes, sha1 } = await serializeInSlices(large, noPause, true);
     const app = express();
     const expressEtag = app.get('etag fn') as (body: Buffer) => string;
     expect(weakEtag(bytes.length, sha1 as string)).toBe(expressEtag(bytes));

@@ -18,7 +18,7 @@ import { RAW_BODY_KEY } from '../http/raw-body.decorator.js';
 import { Page, PagedObject, Reply, statusText, type Envelope } from './envelope.js';
 import { RESPONSE_MESSAGE_KEY } from './response-message.decorator.js';
 import { AppConfig } from '../../config/app-config.js';
-import { serializeAnswerInSlices } from '../event-loop/sliced-json.js';
+import { serializeInSlices } from '../event-loop/sliced-json.js';
 import { weakEtag } from '../http/read-etag.js';
 import { JsonBytes } from '../http/json-bytes.js';
 import { slicingOf } from '../event-loop/slices.js';
@@ -64,7 +64,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
         if (result instanceof StreamableFile) return result;
         const envelope = this.wrap(result, status, defaultMessage, request.originalUrl);
         const hash = readOnly && response.getHeader('ETag') === undefined;
-        const { bytes, sha1 } = await serializeAnswerInSlices(envelope, this.slicing, hash);
+        const { bytes, sha1 } = await serializeInSlices(envelope, this.slicing, hash);
         if (sha1 !== undefined) response.setHeader('ETag', weakEtag(bytes.length, sha1));
         return new JsonBytes(bytes);
       }),

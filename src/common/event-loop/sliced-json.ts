@@ -31,20 +31,14 @@ interface Frame {
  * `sliceMs` have passed, so that a multi-megabyte answer (a 5,000-question line) does not
  * hold the event loop for its whole serialization. Small values are written without
  * pausing. Values with `toJSON` (dates), boxed primitives, maps and the like are left to
- * `JSON.stringify` whole. Iterative (an explicit stack), no generator per member.
+ * `JSON.stringify` whole. Iterative (an explicit stack), no generator per member. With
+ * `hash`, also the SHA-1 of a large answer's bytes, taken in the same slices (an ETag:
+ * express would hash tens of megabytes at once).
  */
-export async function serializeInSlices(value: unknown, slicing: Slicing): Promise<Buffer> {
-  return (await serializeAnswerInSlices(value, slicing, false)).bytes;
-}
-
-/**
- * serializeInSlices, and with `hash` the SHA-1 of a large answer's bytes, taken in the
- * same slices (an ETag: express would hash tens of megabytes at once).
- */
-export async function serializeAnswerInSlices(
+export async function serializeInSlices(
   value: unknown,
   slicing: Slicing,
-  hash: boolean,
+  hash = false,
 ): Promise<SerializedJson> {
   const out = new ByteWriter();
   if (!splittable(value)) {

@@ -22,7 +22,7 @@ export function readOnlyEtag(
 /**
  * The ETag express's weak `etag fn` gives a body of `length` bytes whose SHA-1 is
  * `sha1` (base64), as the `etag` package writes it: for large answers, whose hash
- * serializeAnswerInSlices takes in slices. Tested against express's own function.
+ * serializeInSlices takes in slices. Tested against express's own function.
  */
 export function weakEtag(length: number, sha1: string): string {
   return `W/"${length.toString(16)}-${sha1.substring(0, 27)}"`;

@@ -1,13 +1,6 @@
 import type { CompiledModel } from '../model.js';
-import { questionsJson } from './questions-json.js';
-import { partsJson } from './shared-parts.js';
-
-/** Every line's question list, in either view (eachQuestion notes them). */
-const questionLists = new WeakSet<readonly unknown[]>();
-
-export function noteQuestionList(list: readonly unknown[]): void {
-  questionLists.add(list);
-}
+import { isLineQuestionList, questionsJson } from './questions-json.js';
+import { PREPARED_LANGUAGES, partsJson } from './shared-parts.js';
 
 /**
  * Whether `value` is an object holding a line's question list as `questions`: a cart line
@@ -18,7 +11,7 @@ export function noteQuestionList(list: readonly unknown[]): void {
 export function holdsLineQuestions(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
   const questions = (value as { questions?: unknown }).questions;
-  return Array.isArray(questions) && questionLists.has(questions);
+  return Array.isArray(questions) && isLineQuestionList(questions);
 }
 
 /**
@@ -65,4 +58,9 @@ export function lineTextBytes(model: CompiledModel): number {
     bytes += 100 + 2 * (80 + chars);
   }
   return bytes;
+}
+
+/** The prepared text a version may hold in all: PREPARED_LANGUAGES languages' worth. */
+export function preparedTextBytes(model: CompiledModel): number {
+  return PREPARED_LANGUAGES * lineTextBytes(model);
 }

@@ -5,7 +5,6 @@ import { toAnswerValues } from '../question-values.js';
 import type { LineGeneral, LineImage, LineOption, LineQuestion, LineTrigger } from '../types.js';
 import { empty } from './empty.js';
 import { noteLineQuestions } from './questions-json.js';
-import { noteQuestionList } from './line-json.js';
 import { unavailableValues } from './value-availability.js';
 import type { EvaluationState } from './state.js';
 import { STEP_ITEMS } from '../slices.js';
@@ -68,7 +67,7 @@ export function* eachQuestion<Line>(
     if (question.index % STEP_ITEMS === STEP_ITEMS - 1) yield;
     lines[question.index] = lineOf(question);
   }
-  noteQuestionList(lines);
+  noteLineQuestions(lines, null);
   return lines;
 }
 
@@ -137,7 +136,7 @@ export function* lineQuestions(
           suppressed,
         };
   });
-  if (prepared) noteLineQuestions(lines, model, texts);
+  if (prepared) noteLineQuestions(lines, { model, texts });
   return lines;
 }
 

@@ -40,19 +40,26 @@ interface Origin {
   readonly texts: LanguageTexts;
 }
 
-/** Question lists made by `lineQuestions`: only those are written from prepared text. */
-const origins = new WeakMap<readonly LineQuestion[], Origin>();
+/**
+ * Every line's question list (either view: eachQuestion notes them), with what a full
+ * one in a prepared language is written from; null for the others, which are stringified.
+ */
+const origins = new WeakMap<readonly unknown[], Origin | null>();
 
 /** Prepared text per language (a model's LanguageTexts die with it), built question by question. */
 const prepared = new WeakMap<LanguageTexts, Array<QuestionText | undefined>>();
 
-/** Records that `questions` is the full view of `model`'s questions in `texts`. */
-export function noteLineQuestions(
-  questions: readonly LineQuestion[],
-  model: CompiledModel,
-  texts: LanguageTexts,
-): void {
-  origins.set(questions, { model, texts });
+/**
+ * Records that `questions` is a line's question list; with `origin`, the full view of
+ * `origin.model`'s questions in `origin.texts`, written from prepared text.
+ */
+export function noteLineQuestions(questions: readonly unknown[], origin: Origin | null): void {
+  origins.set(questions, origin);
+}
+
+/** Whether `list` is a line's question list, in either view. */
+export function isLineQuestionList(list: readonly unknown[]): boolean {
+  return origins.has(list);
 }
 
 /**
@@ -66,8 +73,8 @@ export function questionsJson(
   start: number,
   end: number,
 ): string | undefined {
-  const origin = origins.get(questions as readonly LineQuestion[]);
-  if (origin === undefined) return undefined;
+  const origin = origins.get(questions);
+  if (origin === undefined || origin === null) return undefined;
   let texts = prepared.get(origin.texts);
   if (texts === undefined) {
     texts = new Array<QuestionText | undefined>(origin.model.questions.length);
