@@ -4,12 +4,12 @@ import { Auth } from '../principal/auth.decorator.js';
 import { IdParam } from '../common/http/id-param.js';
 import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
 import type { Principal } from '../principal/principal.js';
-import type { Page, PagedObject } from '../common/envelope/envelope.js';
+import type { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { SeedContract } from '../common/seed-contract.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
-import { CartsService } from './carts.service.js';
+import { CartsService, type CartPage } from './carts.service.js';
 import { CartDetailDto } from './dto/cart-detail.dto.js';
 import { CompactCartDetailDto } from './dto/compact-line.dto.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
@@ -76,7 +76,7 @@ export class CartsController {
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,
     @Query() query: CartLinesQueryDto,
-  ): Promise<PagedObject<CartDetailDto | CompactCartDetailDto>> {
+  ): Promise<CartPage> {
     return this.carts.get(principal, cartId, query);
   }
 
@@ -92,7 +92,7 @@ export class CartsController {
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,
     @IdParam('line_id') lineId: number,
-  ): Promise<PagedObject<CartDetailDto>> {
+  ): Promise<CartPage> {
     return this.carts.removeLine(principal, cartId, lineId);
   }
 }

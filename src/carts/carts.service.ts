@@ -8,13 +8,19 @@ import type { CartEntity } from './cart.entity.js';
 import { CartRepository } from './cart.repository.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { CartLinesService } from './cart-lines.service.js';
-import { CartDetailDto, CartLineDto } from './dto/cart-detail.dto.js';
+import { CartDetailDto, CartLineDto, type CartDetailWith } from './dto/cart-detail.dto.js';
+import { DeferredJson } from '../common/event-loop/deferred-json.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
-import type { CompactCartDetailDto } from './dto/compact-line.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
 
 type FullLinesQuery = CartLinesQueryDto & { view: 'full' };
+
+/**
+ * A cart with one page of its lines (CartDetailDto, or CompactCartDetailDto for the
+ * compact view), each line written when the answer is.
+ */
+export type CartPage = PagedObject<CartDetailWith<DeferredJson<CartLineDto>>>;
 
 /** The cart a line removal answers: its first page of lines, in the full view. */
 const FULL_FIRST_PAGE: FullLinesQuery = Object.freeze(
@@ -66,21 +72,13 @@ export class CartsService {
   }
 
   /** A visible cart with one page of its lines (oldest first) and the totals of all of them. */
-  async get(
-    principal: Principal,
-    cartId: string,
-    query: CartLinesQueryDto,
-  ): Promise<PagedObject<CartDetailDto | CompactCartDetailDto>> {
+  async get(principal: Principal, cartId: string, query: CartLinesQueryDto): Promise<CartPage> {
     const cart = await this.defaults.getVisible(principal, cartId);
     return this.detail(cart, query);
   }
 
   /** Removes one line of a visible cart (404 for a line not in it); answers the cart left. */
-  async removeLine(
-    principal: Principal,
-    cartId: string,
-    lineId: number,
-  ): Promise<PagedObject<CartDetailDto>> {
+  async removeLine(principal: Principal, cartId: string, lineId: number): Promise<CartPage> {
     const cart = await this.defaults.getVisible(principal, cartId);
     if (!(await this.carts.deleteLine(cart.id, lineId))) {
       throw ApiError.notFound('Cart line not found', [
@@ -90,22 +88,18 @@ export class CartsService {
     return this.detail(cart, FULL_FIRST_PAGE);
   }
 
-  /** One page of the cart's lines in the query's view (full lines for a `full` query). */
-  private async detail(
-    cart: CartEntity,
-    query: FullLinesQuery,
-  ): Promise<PagedObject<CartDetailDto>>;
-  private async detail(
-    cart: CartEntity,
-    query: CartLinesQueryDto,
-  ): Promise<PagedObject<CartDetailDto | CompactCartDetailDto>>;
-  private async detail(
-    cart: CartEntity,
-    query: CartLinesQueryDto,
-  ): Promise<PagedObject<CartDetailDto | CompactCartDetailDto>> {
+  /**
+   * One page of the cart's lines in the query's view. Each line is evaluated when the
+   * answer is written (DeferredJson), one after the other: a page of 50 lines of a large
+   * model is never held evaluated all at once.
+   */
+  private async detail(cart: CartEntity, query: CartLinesQueryDto): Promise<CartPage> {
     const [rows, total] = await this.carts.pageOfLines(cart.id, query.offset, query.per_page);
-    const lines = await Promise.all(
-      rows.map(async (row) => CartLineDto.from(row, await this.lines.lineView(row, query.view))),
+    const lines = rows.map(
+      (row) =>
+        new DeferredJson(async () =>
+          CartLineDto.from(row, await this.lines.lineView(row, query.view)),
+        ),
     );
     const detail = CartDetailDto.withLines(cart, await this.carts.pricesOf(cart.id), lines);
     return new PagedObject(detail, query.page, query.per_page, total);

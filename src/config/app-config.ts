@@ -60,6 +60,12 @@ export class AppConfig {
    * "Evaluating and answering in slices".
    */
   readonly eventLoopSliceMs: number;
+  /**
+   * A GET answer past this many bytes is streamed as it is written (no Content-Length,
+   * no ETag) instead of held whole: a page of cart lines of a 5,000-question model is
+   * ~215 MB (ANSWER_STREAM_BYTES).
+   */
+  readonly answerStreamBytes: number;
   /** How long SIGTERM waits for requests already received before closing anyway. */
   readonly shutdownTimeoutMs: number;
 
@@ -160,6 +166,7 @@ export class AppConfig {
     this.corsOrigins = read.origins('CORS_ORIGINS');
     this.shutdownTimeoutMs = read.int('SHUTDOWN_TIMEOUT', 25, 0, 3600) * 1000;
     this.eventLoopSliceMs = read.int('EVENT_LOOP_SLICE_MS', 10, 1, 1000);
+    this.answerStreamBytes = read.int('ANSWER_STREAM_BYTES', 16 * 1024 * 1024, 1024, 2 ** 30);
 
     if (problems.length > 0) {
       throw new Error(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);

@@ -14,6 +14,7 @@ export {
 } from './consistency/serialize.js';
 export { evaluateConfiguration, evaluateConfigurationInSlices } from './evaluate/evaluate.js';
 export { holdsLineQuestions, lineListJson } from './evaluate/line-json.js';
+export { isMeasuredMember } from './evaluate/measured.js';
 export {
   compactLine,
   type CompactableLine,

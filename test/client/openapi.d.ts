@@ -2356,6 +2356,8 @@ export interface components {
         "Retry-After": number;
         /** @description `true` when this is the stored answer of an earlier request with the same key */
         "Idempotent-Replayed": "true";
+        /** @description A validator of this answer (weak; a model's version on GET /v1/models/{id}): send it back as If-None-Match to be answered 304 while the answer is the same. None on an answer streamed because it is larger than ANSWER_STREAM_BYTES (no Content-Length either) */
+        ETag: string;
     };
     pathItems: never;
 }
@@ -2858,7 +2860,10 @@ export interface operations {
     getCurrentUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2868,6 +2873,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2887,6 +2893,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -3554,7 +3569,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3564,6 +3582,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3582,6 +3601,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {
@@ -4220,7 +4248,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4230,6 +4261,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4248,6 +4280,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {
@@ -4523,7 +4564,10 @@ export interface operations {
     getCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example 1 */
                 id: number;
@@ -4536,6 +4580,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4555,6 +4600,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description No usable credential (403 on this route, as API-v1.md fixes) */
             403: {
@@ -4627,7 +4681,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example 1 */
                 id: number;
@@ -4640,6 +4697,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4658,6 +4716,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {
@@ -5294,7 +5361,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5304,6 +5374,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5322,6 +5393,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {
@@ -5501,7 +5581,10 @@ export interface operations {
     getSupplier: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example 1 */
                 id: number;
@@ -5514,6 +5597,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5533,6 +5617,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -5807,7 +5900,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example 1 */
                 id: number;
@@ -5820,6 +5916,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5838,6 +5935,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {
@@ -6317,7 +6423,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @example 1 */
                 id: number;
@@ -6330,6 +6439,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6348,6 +6458,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {
@@ -6671,7 +6790,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description Supplier id
@@ -6687,6 +6809,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6705,6 +6828,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {
@@ -8053,7 +8185,10 @@ export interface operations {
     getModel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description Model id
@@ -8069,6 +8204,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8088,6 +8224,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Unauthorized */
             401: {
@@ -9867,7 +10012,10 @@ export interface operations {
                 /** @description Labels in this language (else the model's default language) */
                 language_code?: string;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description Company id
@@ -9883,6 +10031,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9901,6 +10050,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {
@@ -10363,7 +10521,10 @@ export interface operations {
                 page?: number;
                 per_page?: number;
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10373,6 +10534,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10391,6 +10553,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {
@@ -10723,7 +10894,10 @@ export interface operations {
     getDefaultCart: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10733,6 +10907,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10752,6 +10927,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {
@@ -10831,7 +11015,10 @@ export interface operations {
                 /** @description `full` (default): the whole line. `compact`: without what the model already says (labels, option prices, passed rules, triggers that did not fire): per question `key, values, source, visible, required` and only the unavailable options. */
                 view?: components["schemas"]["LineView"];
             };
-            header?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
             path: {
                 cart_id: string;
             };
@@ -10843,6 +11030,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10861,6 +11049,15 @@ export interface operations {
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {

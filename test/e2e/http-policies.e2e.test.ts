@@ -25,7 +25,7 @@ describe('CORS (CORS_ORIGINS) and Cache-Control', () => {
     expect(res.headers['access-control-allow-origin']).toBe(SHOP);
     expect(res.headers['access-control-allow-methods']).toContain('POST');
     const allowed = String(res.headers['access-control-allow-headers']).toLowerCase();
-    for (const header of ['authorization', 'content-type', 'idempotency-key'])
+    for (const header of ['authorization', 'content-type', 'idempotency-key', 'if-none-match'])
       expect(allowed).toContain(header);
     expect(res.headers['access-control-allow-credentials']).toBeUndefined();
   });

@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import express from 'express';
 import { describe, expect, it, vi } from 'vitest';
 import { compileModel, evaluateConfiguration, type Slicing } from '../../src/engine/index.js';
 import { windowDocument } from '../engine/helpers.js';
 import { serializeInSlices } from '../../src/common/event-loop/sliced-json.js';
+import { serializeAnswer } from '../../src/common/event-loop/answer-stream.js';
+import { DeferredJson } from '../../src/common/event-loop/deferred-json.js';
 import { weakEtag } from '../../src/common/http/read-etag.js';
 import { JsonText } from '../../src/common/http/json-text.js';
 import { prng as seeded } from '../support/prng.js';
@@ -158,26 +161,64 @@ describe('a page of cart lines', () => {
   });
 });
 
-describe('serializeInSlices with a hash', () => {
+describe('serializeInSlices with a digest', () => {
   const large = {
     data: { items: Array.from({ length: 5_000 }, (_, i) => ({ key: `k${i}`, n: i })) },
   };
+  const sha1 = (bytes: Buffer | string) => createHash('sha1').update(bytes).digest('base64');
 
-  it('hashes a large answer (more than one piece) when asked, in the same slices', async () => {
-    const { bytes, sha1 } = await serializeInSlices(large, noPause, true);
+  it('hashes the bytes when asked, large (in the same slices) or small', async () => {
+    const { bytes, digest } = await serializeInSlices(large, noPause, true);
     expect(bytes.toString('utf8')).toBe(JSON.stringify(large));
     expect(bytes.length).toBeGreaterThan(32 * 1024);
-    expect(sha1).toBe(createHash('sha1').update(bytes).digest('base64'));
-    expect((await serializeInSlices(large, noPause, false)).sha1).toBeUndefined();
-    // A small answer is one piece: express hashes it when it sends it.
-    expect((await serializeInSlices({ data: 1 }, noPause, true)).sha1).toBeUndefined();
+    expect(digest).toEqual({ length: bytes.length, sha1: sha1(bytes) });
+    expect((await serializeInSlices(large, noPause, false)).digest).toBeUndefined();
+    const small = await serializeInSlices({ data: 1 }, noPause, true);
+    expect(small.digest).toEqual({ length: small.bytes.length, sha1: sha1(small.bytes) });
   });
 
   it('gives the ETag express gives the same bytes (weakEtag)', async () => {
-    const { bytes, sha1 } = await serializeInSlices(large, noPause, true);
-    const app = express();
-    const expressEtag = app.get('etag fn') as (body: Buffer) => string;
-    expect(weakEtag(bytes.length, sha1 as string)).toBe(expressEtag(bytes));
+    const expressEtag = express().get('etag fn') as (body: Buffer) => string;
+    for (const value of [large, { data: 1 }]) {
+      const { bytes, digest } = await serializeInSlices(value, noPause, true);
+      expect(weakEtag(digest!.length, digest!.sha1)).toBe(expressEtag(bytes));
+    }
+  });
+
+  it('leaves out what the engine measured: a line evaluated twice has one digest', async () => {
+    const model = compileModel(windowDocument());
+    if (!model.ok) throw new Error('the window example compiles');
+    const evaluated = (questions: Record<string, unknown>) =>
+      evaluateConfiguration(model.model, { modelId: 1, versionNumber: 1, questions }).line;
+    const answers = { width: { values: [2600] } };
+    const [first, second] = [evaluated(answers), evaluated(answers)];
+    // Different measurements, whatever the clock gave.
+    first.cache.evaluated_in_ms = 0.25;
+    second.cache.evaluated_in_ms = 12.5;
+    const envelopeOf = (lines: unknown[]) => ({ code: 200, data: { lines }, errors: [] });
+    const [one, two] = await Promise.all(
+      [first, second].map((line) => serializeInSlices(envelopeOf([line]), noPause, true)),
+    );
+    expect(one.bytes.toString('utf8')).toBe(JSON.stringify(envelopeOf([first])));
+    expect(one.bytes.equals(two.bytes)).toBe(false);
+    expect(two.digest).toEqual(one.digest);
+    // The digest is that of the text without the measurement's value.
+    const without = JSON.stringify(envelopeOf([first])).replace(
+      '"evaluated_in_ms":0.25',
+      '"evaluated_in_ms":',
+    );
+    expect(one.digest).toEqual({ length: Buffer.byteLength(without), sha1: sha1(without) });
+    // Anything else in the line counts: another answer, another digest.
+    const other = await serializeInSlices(
+      envelopeOf([evaluated({ width: { values: [2700] } })]),
+      noPause,
+      true,
+    );
+    expect(other.digest?.sha1).not.toBe(one.digest?.sha1);
+    // The same member of a line read back from storage (not made here) is content.
+    const stored = JSON.parse(JSON.stringify(first)) as unknown;
+    const read = await serializeInSlices(envelopeOf([stored]), noPause, true);
+    expect(read.digest?.sha1).toBe(sha1(read.bytes));
   });
 });
 
@@ -200,5 +241,105 @@ describe('JsonText members', () => {
     expect(await stringifyInSlices(value, noPause)).toBe(expected);
     // Any other serializer gets the same JSON (toJSON parses the text).
     expect(JSON.stringify(value)).toBe(expected);
+  });
+});
+
+/** `count` deferred elements (with `pad`); records how many were being made at once. */
+function deferredList(count: number, pad = '') {
+  const log = { made: 0, busy: 0, mostBusy: 0 };
+  const values = Array.from({ length: count }, (_, i) => ({ id: i, items: [i, `é${i}`], pad }));
+  const list = values.map(
+    (value) =>
+      new DeferredJson(async () => {
+        log.busy++;
+        log.mostBusy = Math.max(log.mostBusy, log.busy);
+        await new Promise((done) => setImmediate(done));
+        log.busy--;
+        log.made++;
+        return value;
+      }),
+  );
+  return { values, list, log };
+}
+
+describe('DeferredJson elements', () => {
+  it('are made one at a time as they are reached, and written as their values', async () => {
+    const { values, list, log } = deferredList(70);
+    const envelope = { code: 200, data: { before: 1, lines: list, after: [1, 2] }, errors: [] };
+    const text = await stringifyInSlices(envelope, noPause);
+    expect(text).toBe(JSON.stringify({ ...envelope, data: { ...envelope.data, lines: values } }));
+    expect(log).toEqual({ made: 70, busy: 0, mostBusy: 1 });
+  });
+
+  it('sit beside ordinary elements, and cart lines, in one list', async () => {
+    const model = compileModel(windowDocument());
+    if (!model.ok) throw new Error('the window example compiles');
+    const line = evaluateConfiguration(model.model, {
+      modelId: 1,
+      versionNumber: 1,
+      questions: {},
+    }).line;
+    const later = new DeferredJson(() => Promise.resolve({ ...line, id: 2 }));
+    const lines = [{ id: 0 }, { ...line, id: 1 }, later, 'x', later];
+    const text = await stringifyInSlices({ data: { lines } }, noPause);
+    const resolved = [{ id: 0 }, { ...line, id: 1 }, { ...line, id: 2 }, 'x', { ...line, id: 2 }];
+    expect(text).toBe(JSON.stringify({ data: { lines: resolved } }));
+  });
+
+  it('are refused by JSON.stringify (nothing else waits for them)', () => {
+    expect(() => JSON.stringify([new DeferredJson(() => Promise.resolve(1))])).toThrow(
+      /serializeInSlices only/,
+    );
+  });
+});
+
+describe('serializeAnswer: large answers streamed', () => {
+  const large = {
+    data: { items: Array.from({ length: 20_000 }, (_, i) => ({ key: `k${i}`, n: i })) },
+  };
+
+  const collect = async (stream: Readable): Promise<string> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  };
+
+  it('holds an answer up to the bound whole, with its digest', async () => {
+    const answer = await serializeAnswer(large, noPause, { digest: true, streamAbove: 2 ** 30 });
+    if ('stream' in answer) throw new Error('held whole');
+    expect(answer.bytes.toString('utf8')).toBe(JSON.stringify(large));
+    expect(answer.digest?.length).toBe(answer.bytes.length);
+  });
+
+  it('streams one past it: the same bytes, written as they are read', async () => {
+    const answer = await serializeAnswer(large, noPause, { digest: true, streamAbove: 64 * 1024 });
+    if (!('stream' in answer)) throw new Error('streamed');
+    expect(await collect(answer.stream)).toBe(JSON.stringify(large));
+  });
+
+  it('makes deferred elements only as the stream is read, and stops when it is dropped', async () => {
+    const options = { digest: false, streamAbove: 16 * 1024 };
+    const read = deferredList(400, 'p'.repeat(2000));
+    const answer = await serializeAnswer({ data: { lines: read.list } }, noPause, options);
+    if (!('stream' in answer)) throw new Error('streamed');
+    // Unread, it waits: the elements made are what the buffers hold, far from all.
+    await new Promise((done) => setTimeout(done, 50));
+    expect(read.log.made).toBeLessThan(100);
+    const text = await collect(answer.stream);
+    expect(text).toBe(JSON.stringify({ data: { lines: read.values } }));
+    expect(read.log).toEqual({ made: 400, busy: 0, mostBusy: 1 });
+
+    const dropped = deferredList(400, 'q'.repeat(2000));
+    const early = await serializeAnswer({ data: { lines: dropped.list } }, noPause, options);
+    if (!('stream' in early)) throw new Error('streamed');
+    for await (const chunk of early.stream) {
+      expect((chunk as Buffer).length).toBeGreaterThan(0);
+      break; // destroys the stream
+    }
+    await new Promise((done) => setTimeout(done, 50));
+    const madeThen = dropped.log.made;
+    await new Promise((done) => setTimeout(done, 50));
+    expect(dropped.log.made).toBe(madeThen);
+    expect(madeThen).toBeLessThan(100);
   });
 });

@@ -64,6 +64,9 @@ export class CartLineDto extends EvaluatedLineDto {
   }
 }
 
+/** A cart detail whose lines are `L` (a view's DTO, or one written later: DeferredJson). */
+export type CartDetailWith<L> = Omit<CartDetailDto, 'lines'> & { lines: L[] };
+
 /** GET /v1/carts/{cart_id}: the cart, its lines and what they add up to. */
 export class CartDetailDto extends CartDto {
   @ApiNullableString({
@@ -96,7 +99,7 @@ export class CartDetailDto extends CartDto {
     cart: CartEntity,
     prices: Array<{ total: string; currency: string }>,
     lines: L[],
-  ): Omit<CartDetailDto, 'lines'> & { lines: L[] } {
+  ): CartDetailWith<L> {
     return { ...CartDto.from(cart), ...cartTotals(prices), lines };
   }
 }

@@ -18,13 +18,14 @@ import { RAW_BODY_KEY } from '../http/raw-body.decorator.js';
 import { Page, PagedObject, Reply, statusText, type Envelope } from './envelope.js';
 import { RESPONSE_MESSAGE_KEY } from './response-message.decorator.js';
 import { AppConfig } from '../../config/app-config.js';
-import { serializeInSlices } from '../event-loop/sliced-json.js';
+import { serializeAnswer } from '../event-loop/answer-stream.js';
 import { weakEtag } from '../http/read-etag.js';
 import { JsonBytes } from '../http/json-bytes.js';
 import { slicingOf } from '../event-loop/slices.js';
 import type { Slicing } from '../../engine/index.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Wraps every handler result in the envelope, and decides the status of invalid
@@ -35,12 +36,14 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
   private readonly slicing: Slicing;
+  private readonly streamAbove: number;
 
   constructor(
     private readonly reflector: Reflector,
     config: AppConfig,
   ) {
     this.slicing = slicingOf(config.eventLoopSliceMs);
+    this.streamAbove = config.answerStreamBytes;
   }
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -54,18 +57,23 @@ export class EnvelopeInterceptor implements NestInterceptor {
 
     const status = this.successStatus(request, handler);
     const defaultMessage = this.reflector.get<string | undefined>(RESPONSE_MESSAGE_KEY, handler);
-    // GET and HEAD answers carry an ETag (read-etag.ts): a large one's hash is taken here,
-    // in slices; express hashes the others when it sends them. A handler's own ETag (a
-    // model's version) stands.
+    // GET and HEAD answers carry an ETag (read-etag.ts), made here from the digest taken
+    // while serializing (in slices, without measurements such as a line's
+    // `evaluated_in_ms`). A handler's own ETag (a model's version) stands. One past
+    // ANSWER_STREAM_BYTES is streamed instead, without (a POST's answer is one line at most).
     const readOnly = request.method === 'GET' || request.method === 'HEAD';
     const response = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
       mergeMap(async (result: unknown) => {
         if (result instanceof StreamableFile) return result;
         const envelope = this.wrap(result, status, defaultMessage, request.originalUrl);
-        const hash = readOnly && response.getHeader('ETag') === undefined;
-        const { bytes, sha1 } = await serializeInSlices(envelope, this.slicing, hash);
-        if (sha1 !== undefined) response.setHeader('ETag', weakEtag(bytes.length, sha1));
+        const answer = await serializeAnswer(envelope, this.slicing, {
+          digest: readOnly && response.getHeader('ETag') === undefined,
+          streamAbove: readOnly ? this.streamAbove : Number.POSITIVE_INFINITY,
+        });
+        if ('stream' in answer) return new StreamableFile(answer.stream, { type: JSON_TYPE });
+        const { bytes, digest } = answer;
+        if (digest !== undefined) response.setHeader('ETag', weakEtag(digest.length, digest.sha1));
         return new JsonBytes(bytes);
       }),
       catchError((error: unknown) => throwError(() => remap(error, contract.invalidBody))),

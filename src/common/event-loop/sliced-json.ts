@@ -1,6 +1,13 @@
-import { holdsLineQuestions, lineListJson, SliceClock, type Slicing } from '../../engine/index.js';
+import {
+  holdsLineQuestions,
+  isMeasuredMember,
+  lineListJson,
+  SliceClock,
+  type Slicing,
+} from '../../engine/index.js';
 import { JsonText } from '../http/json-text.js';
 import { ByteWriter, type SerializedJson } from './byte-writer.js';
+import { DeferredJson } from './deferred-json.js';
 
 /**
  * Arrays and plain objects above this depth are written member by member (a pause may
@@ -26,45 +33,77 @@ interface Frame {
   wrote: boolean;
 }
 
+/** A DeferredJson met, and how to write its value in its place once it has one. */
+interface Awaiting {
+  deferred: DeferredJson;
+  write: (value: unknown) => boolean;
+}
+
 /**
  * The UTF-8 bytes of `JSON.stringify(value)`, written in slices with a pause once
  * `sliceMs` have passed, so that a multi-megabyte answer (a 5,000-question line) does not
  * hold the event loop for its whole serialization. Small values are written without
  * pausing. Values with `toJSON` (dates), boxed primitives, maps and the like are left to
- * `JSON.stringify` whole. Iterative (an explicit stack), no generator per member. With
- * `hash`, also the SHA-1 of a large answer's bytes, taken in the same slices (an ETag:
- * express would hash tens of megabytes at once).
+ * `JSON.stringify` whole; a DeferredJson element is resolved when reached and written as
+ * its value. Iterative (an explicit stack), no generator per member. With `digest`, also
+ * the SHA-1 of the bytes, taken in the same slices (an ETag: express would hash tens of
+ * megabytes at once), without the engine's measurements in a line it opens
+ * (`isMeasuredMember`: two reads of an unchanged cart get the same ETag).
  */
 export async function serializeInSlices(
   value: unknown,
   slicing: Slicing,
-  hash = false,
+  digest = false,
 ): Promise<SerializedJson> {
   const out = new ByteWriter();
-  if (!splittable(value)) {
-    out.write(JSON.stringify(value) ?? 'null');
-    return out.finish(undefined, hash);
-  }
-  const stack: Frame[] = [open(value, 0, out)];
   const clock = new SliceClock(slicing);
   try {
-    while (stack.length > 0) {
-      const frame = stack[stack.length - 1];
-      if (writeNext(frame, stack, out)) continue;
-      if (clock.due()) await clock.pause();
-    }
-    return await out.finish(clock, hash);
+    const steps = writeInSlices(value, out, clock);
+    while (!(await steps.next()).done);
+    return await out.finish(clock, digest);
   } finally {
     clock.end();
   }
 }
 
 /**
+ * Writes `value` into `out`, pausing when `clock` says so; yields whenever `out` has
+ * turned more text into bytes (answer-stream.ts hands those on as they come).
+ */
+export async function* writeInSlices(
+  value: unknown,
+  out: ByteWriter,
+  clock: SliceClock,
+): AsyncGenerator<void, void> {
+  if (!splittable(value)) {
+    out.write(JSON.stringify(value) ?? 'null');
+    return;
+  }
+  const stack: Frame[] = [open(value, 0, out)];
+  let made = out.byteLength;
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1];
+    const step = writeNext(frame, stack, out);
+    if (step === true) continue;
+    if (step !== false) {
+      // Other sliced work (this value's own evaluation) may run while it is made.
+      clock.end();
+      step.write(await step.deferred.resolve());
+    }
+    if (out.byteLength !== made) {
+      made = out.byteLength;
+      yield;
+    }
+    if (clock.due()) await clock.pause();
+  }
+}
+
+/**
  * Writes the frame's next member (or group of elements), or closes the frame. Answers
  * true when that was cheap (punctuation, a skipped member, a frame opened) and the clock
- * need not be read.
+ * need not be read, or the DeferredJson to resolve first.
  */
-function writeNext(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
+function writeNext(frame: Frame, stack: Frame[], out: ByteWriter): boolean | Awaiting {
   const { value: container, keys } = frame;
   const leaves = frame.depth + 1 >= SPLIT_DEPTH;
   if (keys === null) {
@@ -91,6 +130,10 @@ function writeNext(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
     return true;
   out.write(`${frame.wrote ? ',' : ''}${JSON.stringify(key)}:`);
   frame.wrote = true;
+  if (isMeasuredMember(container, key)) {
+    out.writeUnhashed(JSON.stringify(member));
+    return false;
+  }
   return writeMember(member, frame, stack, out);
 }
 
@@ -101,7 +144,7 @@ function writeNext(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
  * of a cart's lines: 50 lines of 1,000 questions are 40 MB). That one is written as the
  * answer's own data is, member by member, so its questions are split as well.
  */
-function writeGroup(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
+function writeGroup(frame: Frame, stack: Frame[], out: ByteWriter): boolean | Awaiting {
   const array = frame.value as unknown[];
   const start = frame.next;
   let end = Math.min(array.length, start + GROUP);
@@ -111,19 +154,33 @@ function writeGroup(frame: Frame, stack: Frame[], out: ByteWriter): boolean {
     frame.next = end;
     return false;
   }
-  if (holdsLineQuestions(array[start]) && splittable(array[start])) {
+  const first = array[start];
+  if (first instanceof DeferredJson) {
     frame.next++;
-    // At the depth of the answer's `data`: its `questions` elements are leaves.
-    stack.push(open(array[start] as object, SPLIT_DEPTH - 2, out));
-    return true;
+    return { deferred: first, write: (value) => writeElement(value, stack, out) };
+  }
+  if (holdsLineQuestions(first) && splittable(first)) {
+    frame.next++;
+    return writeElement(first, stack, out);
   }
   for (let i = start + 1; i < end; i++)
-    if (holdsLineQuestions(array[i])) {
+    if (holdsLineQuestions(array[i]) || array[i] instanceof DeferredJson) {
       end = i;
       break;
     }
   out.write(JSON.stringify(array.slice(start, end)).slice(1, -1));
   frame.next = end;
+  return false;
+}
+
+/** One element at the split depth, written on its own (a cart line, or a deferred value). */
+function writeElement(element: unknown, stack: Frame[], out: ByteWriter): boolean {
+  if (holdsLineQuestions(element) && splittable(element)) {
+    // At the depth of the answer's `data`: its `questions` elements are leaves.
+    stack.push(open(element, SPLIT_DEPTH - 2, out));
+    return true;
+  }
+  out.write(JSON.stringify(element) ?? 'null');
   return false;
 }
 

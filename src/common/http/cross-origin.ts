@@ -16,6 +16,7 @@ export function corsOptions(origins: readonly string[]): CorsOptions {
       'Content-Type',
       'Idempotency-Key',
       'If-Match',
+      'If-None-Match',
       'X-Request-Id',
       'Accept-Language',
     ],

@@ -25,6 +25,28 @@ const RETRY_AFTER_HEADER = {
   schema: { ...INT32, example: 5 },
 };
 
+const ETAG_HEADER = {
+  description:
+    "A validator of this answer (weak; a model's version on GET /v1/models/{id}): send it " +
+    'back as If-None-Match to be answered 304 while the answer is the same. None on an ' +
+    'answer streamed because it is larger than ANSWER_STREAM_BYTES (no Content-Length either)',
+  schema: { type: 'string', example: 'W/"1c4-2cyAi0p0zDWlSHS7w1yTN0JbZt4"' },
+};
+
+const IF_NONE_MATCH: ParameterObject = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'The ETag of an earlier answer: 304 without a body while the answer is the same',
+  schema: { type: 'string' },
+};
+
+const NOT_MODIFIED: ResponseObject = {
+  description:
+    'Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). ' +
+    "Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes",
+};
+
 const IDEMPOTENCY_KEY = 'Idempotency-Key';
 
 const REPLAYED_HEADER = {
@@ -36,7 +58,8 @@ const REPLAYED_HEADER = {
  * What the decorators cannot say, applied to the document in one place: operationIds,
  * `security: []` on public routes, the error envelope and a real example on every error
  * answer, the statuses every route of a kind may give (413/415 for bodies, 503 when the
- * database is gone, 400/409/422 for an Idempotency-Key), the response headers, integer path ids, and closed
+ * database is gone, 400/409/422 for an Idempotency-Key, 304 and If-None-Match on JSON
+ * reads), the response headers, integer path ids, and closed
  * (`additionalProperties: false`) DTO schemas.
  */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
@@ -52,6 +75,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
     'X-Request-Id': REQUEST_ID_HEADER,
     'Retry-After': RETRY_AFTER_HEADER,
     'Idempotent-Replayed': REPLAYED_HEADER,
+    ETag: ETAG_HEADER,
   };
 
   for (const [path, item] of Object.entries(document.paths)) {
@@ -73,6 +97,13 @@ function finishOperation(route: string, operation: OperationObject): void {
   }
   if (!WITHOUT_DATABASE.includes(route)) responses['503'] ??= { description: '' };
   const parameters = (operation.parameters ?? []) as ParameterObject[];
+  // JSON answers to GET carry an ETag (express's, or the envelope's): If-None-Match → 304.
+  const validated = revalidated(route, responses);
+  if (validated) {
+    parameters.push(IF_NONE_MATCH);
+    operation.parameters = parameters;
+    responses['304'] ??= { ...NOT_MODIFIED };
+  }
   // @Idempotent routes (their header): a bad key 400, a key still running 409, a key
   // reused with another body 422, and a replayed answer says so.
   const idempotent = parameters.some((p) => p.in === 'header' && p.name === IDEMPOTENCY_KEY);
@@ -101,12 +132,21 @@ function finishOperation(route: string, operation: OperationObject): void {
       ...(idempotent && status < 300
         ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
         : {}),
+      ...(validated && (status === 200 || status === 304)
+        ? { ETag: { $ref: '#/components/headers/ETag' } }
+        : {}),
       ...(status === 429 || status === 503 || (idempotent && status === 409)
         ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
         : {}),
     };
   }
   operation.responses = sortedByStatus(responses);
+}
+
+/** A GET of the API whose answer is JSON: what a client revalidates (read-etag.ts). */
+function revalidated(route: string, responses: Record<string, ResponseObject>): boolean {
+  if (!route.startsWith('GET /v1/')) return false;
+  return responses['200']?.content?.['application/json'] !== undefined;
 }
 
 function hasBody(operation: OperationObject): boolean {

@@ -22,6 +22,7 @@ import {
   missingPaths,
   resolveLanguage,
 } from './line-parts.js';
+import { noteMeasuredCache } from './measured.js';
 import { evaluatePricing } from './pricing.js';
 import { evaluateRules } from './rules.js';
 import { notePartList, preparesText } from './shared-parts.js';
@@ -99,6 +100,7 @@ function* evaluationSteps(
     const line = yield* buildLine(model, request, state);
     reportExhaustedBudget(state);
     line.cache.evaluated_in_ms = Math.round((performance.now() - started) * 1000) / 1000;
+    noteMeasuredCache(line.cache);
     return {
       valid: state.errors.length === 0,
       errors: state.errors,
