@@ -99,6 +99,39 @@ describe('large answers: streamed past ANSWER_STREAM_BYTES', () => {
     expect(withoutMeasurements(streamed.text)).toBe(withoutMeasurements(held.text));
   });
 
+  it('streams a page of model descriptions as well: the same answer', async () => {
+    const token = world.companyMember.token;
+    // Two generated models: their descriptions pass the 16 K characters at which the
+    // serializer turns text into bytes (and looks at the bound).
+    const generated: number[] = [];
+    for (const code of ['gen-a', 'gen-b']) {
+      const { model: document } = generateModel(60);
+      document.general = { ...(document.general as Record<string, unknown>), code };
+      const uploaded = await sendModel(
+        holding,
+        'post',
+        `/v1/suppliers/${world.supplier.id}/models`,
+        world.supplierMember.token,
+        document as Record<string, unknown>,
+      );
+      generated.push((expectEnvelope(uploaded, 201).data as { id: number }).id);
+    }
+    const path = `/v1/companies/${world.company.id}/models`;
+    const held = await holding.http.get(path).set(bearer(token)).set('Accept-Encoding', 'identity');
+    expectEnvelope(held, 200);
+    expect(held.headers.etag).toBeDefined();
+    const streamed = await streaming.http
+      .get(path)
+      .set(bearer(token))
+      .set('Accept-Encoding', 'identity');
+    const body = expectEnvelope(streamed, 200);
+    expect(streamed.headers['transfer-encoding']).toBe('chunked');
+    expect(streamed.headers.etag).toBeUndefined();
+    const ids = (body.data as Array<{ id: number }>).map((item) => item.id);
+    expect(ids.sort()).toEqual([model.id, ...generated].sort());
+    expect(streamed.text).toBe(held.text);
+  });
+
   it('answers HEAD with the headers only', async () => {
     const token = world.companyMember.token;
     const head = await streaming.http.head(cartPath).set(bearer(token));

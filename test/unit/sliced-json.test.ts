@@ -286,6 +286,19 @@ describe('DeferredJson elements', () => {
     expect(text).toBe(JSON.stringify({ data: { lines: resolved } }));
   });
 
+  it('are written in any array the serializer opens: a page of items in `data` too', async () => {
+    const { values, list, log } = deferredList(5);
+    const page = {
+      code: 200,
+      data: [list[0], { plain: true }, list[1], [list[2], list[3]], list[4]],
+    };
+    const resolved = [values[0], { plain: true }, values[1], [values[2], values[3]], values[4]];
+    expect(await stringifyInSlices(page, noPause)).toBe(
+      JSON.stringify({ ...page, data: resolved }),
+    );
+    expect(log.mostBusy).toBe(1);
+  });
+
   it('are refused by JSON.stringify (nothing else waits for them)', () => {
     expect(() => JSON.stringify([new DeferredJson(() => Promise.resolve(1))])).toThrow(
       /serializeInSlices only/,

@@ -116,7 +116,10 @@ function writeNext(frame: Frame, stack: Frame[], out: ByteWriter): boolean | Awa
     if (frame.wrote) out.write(',');
     frame.wrote = true;
     if (leaves) return writeGroup(frame, stack, out);
-    return writeMember(array[frame.next++], frame, stack, out);
+    const element = array[frame.next++];
+    if (element instanceof DeferredJson)
+      return { deferred: element, write: (value) => writeMember(value, frame, stack, out) };
+    return writeMember(element, frame, stack, out);
   }
   if (frame.next >= keys.length) {
     out.write('}');
