@@ -54,6 +54,10 @@ describe('large answers: streamed past ANSWER_STREAM_BYTES', () => {
       .data as { cart_id: string };
     cartPath = `/v1/carts/${cart.cart_id}?per_page=12`;
   });
+  /** A GET as the company member, uncompressed (so that Content-Length shows). */
+  const read = (ctx: TestContext, path: string) =>
+    ctx.http.get(path).set(bearer(world.companyMember.token)).set('Accept-Encoding', 'identity');
+
   afterAll(async () => {
     await streaming?.close();
     await holding?.close();
@@ -61,19 +65,12 @@ describe('large answers: streamed past ANSWER_STREAM_BYTES', () => {
   });
 
   it('streams the page without Content-Length or ETag: the same answer as held whole', async () => {
-    const token = world.companyMember.token;
-    const held = await holding.http
-      .get(cartPath)
-      .set(bearer(token))
-      .set('Accept-Encoding', 'identity');
+    const held = await read(holding, cartPath);
     expectEnvelope(held, 200);
     expect(Number(held.headers['content-length'])).toBe(Buffer.byteLength(held.text));
     expect(held.headers.etag).toBeDefined();
 
-    const streamed = await streaming.http
-      .get(cartPath)
-      .set(bearer(token))
-      .set('Accept-Encoding', 'identity');
+    const streamed = await read(streaming, cartPath);
     const body = expectEnvelope(streamed, 200);
     expect(streamed.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(streamed.headers['transfer-encoding']).toBe('chunked');
@@ -100,7 +97,6 @@ describe('large answers: streamed past ANSWER_STREAM_BYTES', () => {
   });
 
   it('streams a page of model descriptions as well: the same answer', async () => {
-    const token = world.companyMember.token;
     // Two generated models: their descriptions pass the 16 K characters at which the
     // serializer turns text into bytes (and looks at the bound).
     const generated: number[] = [];
@@ -117,13 +113,10 @@ describe('large answers: streamed past ANSWER_STREAM_BYTES', () => {
       generated.push((expectEnvelope(uploaded, 201).data as { id: number }).id);
     }
     const path = `/v1/companies/${world.company.id}/models`;
-    const held = await holding.http.get(path).set(bearer(token)).set('Accept-Encoding', 'identity');
+    const held = await read(holding, path);
     expectEnvelope(held, 200);
     expect(held.headers.etag).toBeDefined();
-    const streamed = await streaming.http
-      .get(path)
-      .set(bearer(token))
-      .set('Accept-Encoding', 'identity');
+    const streamed = await read(streaming, path);
     const body = expectEnvelope(streamed, 200);
     expect(streamed.headers['transfer-encoding']).toBe('chunked');
     expect(streamed.headers.etag).toBeUndefined();
@@ -141,10 +134,7 @@ describe('large answers: streamed past ANSWER_STREAM_BYTES', () => {
 
   it('holds small answers and POST answers whole, as before', async () => {
     const token = world.companyMember.token;
-    const small = await streaming.http
-      .get('/v1/carts/default')
-      .set(bearer(token))
-      .set('Accept-Encoding', 'identity');
+    const small = await read(streaming, '/v1/carts/default');
     expectEnvelope(small, 200);
     expect(small.headers.etag).toBeDefined();
     expect(Number(small.headers['content-length'])).toBe(Buffer.byteLength(small.text));

@@ -5,14 +5,20 @@ import { describe, expect, it, vi } from 'vitest';
 import { compileModel, evaluateConfiguration, type Slicing } from '../../src/engine/index.js';
 import { windowDocument } from '../engine/helpers.js';
 import { serializeInSlices } from '../../src/common/event-loop/sliced-json.js';
-import { serializeAnswer } from '../../src/common/event-loop/answer-stream.js';
 import { DeferredJson } from '../../src/common/event-loop/deferred-json.js';
 import { weakEtag } from '../../src/common/http/read-etag.js';
 import { JsonText } from '../../src/common/http/json-text.js';
 import { prng as seeded } from '../support/prng.js';
 
+/** serializeInSlices of an answer held whole (no bound to stream past). */
+async function held(value: unknown, slicing: Slicing, digest = false) {
+  const answer = await serializeInSlices(value, slicing, { digest });
+  if ('stream' in answer) throw new Error('streamed without a bound');
+  return answer;
+}
+
 const stringifyInSlices = async (value: unknown, slicing: Slicing): Promise<string> =>
-  (await serializeInSlices(value, slicing)).bytes.toString('utf8');
+  (await held(value, slicing)).bytes.toString('utf8');
 
 const noPause = { sliceMs: 60_000, pause: () => Promise.resolve() };
 
@@ -168,19 +174,19 @@ describe('serializeInSlices with a digest', () => {
   const sha1 = (bytes: Buffer | string) => createHash('sha1').update(bytes).digest('base64');
 
   it('hashes the bytes when asked, large (in the same slices) or small', async () => {
-    const { bytes, digest } = await serializeInSlices(large, noPause, true);
+    const { bytes, digest } = await held(large, noPause, true);
     expect(bytes.toString('utf8')).toBe(JSON.stringify(large));
     expect(bytes.length).toBeGreaterThan(32 * 1024);
     expect(digest).toEqual({ length: bytes.length, sha1: sha1(bytes) });
-    expect((await serializeInSlices(large, noPause, false)).digest).toBeUndefined();
-    const small = await serializeInSlices({ data: 1 }, noPause, true);
+    expect((await held(large, noPause, false)).digest).toBeUndefined();
+    const small = await held({ data: 1 }, noPause, true);
     expect(small.digest).toEqual({ length: small.bytes.length, sha1: sha1(small.bytes) });
   });
 
   it('gives the ETag express gives the same bytes (weakEtag)', async () => {
     const expressEtag = express().get('etag fn') as (body: Buffer) => string;
     for (const value of [large, { data: 1 }]) {
-      const { bytes, digest } = await serializeInSlices(value, noPause, true);
+      const { bytes, digest } = await held(value, noPause, true);
       expect(weakEtag(digest!.length, digest!.sha1)).toBe(expressEtag(bytes));
     }
   });
@@ -197,7 +203,7 @@ describe('serializeInSlices with a digest', () => {
     second.cache.evaluated_in_ms = 12.5;
     const envelopeOf = (lines: unknown[]) => ({ code: 200, data: { lines }, errors: [] });
     const [one, two] = await Promise.all(
-      [first, second].map((line) => serializeInSlices(envelopeOf([line]), noPause, true)),
+      [first, second].map((line) => held(envelopeOf([line]), noPause, true)),
     );
     expect(one.bytes.toString('utf8')).toBe(JSON.stringify(envelopeOf([first])));
     expect(one.bytes.equals(two.bytes)).toBe(false);
@@ -209,15 +215,11 @@ describe('serializeInSlices with a digest', () => {
     );
     expect(one.digest).toEqual({ length: Buffer.byteLength(without), sha1: sha1(without) });
     // Anything else in the line counts: another answer, another digest.
-    const other = await serializeInSlices(
-      envelopeOf([evaluated({ width: { values: [2700] } })]),
-      noPause,
-      true,
-    );
+    const other = await held(envelopeOf([evaluated({ width: { values: [2700] } })]), noPause, true);
     expect(other.digest?.sha1).not.toBe(one.digest?.sha1);
     // The same member of a line read back from storage (not made here) is content.
     const stored = JSON.parse(JSON.stringify(first)) as unknown;
-    const read = await serializeInSlices(envelopeOf([stored]), noPause, true);
+    const read = await held(envelopeOf([stored]), noPause, true);
     expect(read.digest?.sha1).toBe(sha1(read.bytes));
   });
 });
@@ -306,7 +308,7 @@ describe('DeferredJson elements', () => {
   });
 });
 
-describe('serializeAnswer: large answers streamed', () => {
+describe('serializeInSlices: large answers streamed', () => {
   const large = {
     data: { items: Array.from({ length: 20_000 }, (_, i) => ({ key: `k${i}`, n: i })) },
   };
@@ -318,14 +320,17 @@ describe('serializeAnswer: large answers streamed', () => {
   };
 
   it('holds an answer up to the bound whole, with its digest', async () => {
-    const answer = await serializeAnswer(large, noPause, { digest: true, streamAbove: 2 ** 30 });
+    const answer = await serializeInSlices(large, noPause, { digest: true, streamAbove: 2 ** 30 });
     if ('stream' in answer) throw new Error('held whole');
     expect(answer.bytes.toString('utf8')).toBe(JSON.stringify(large));
     expect(answer.digest?.length).toBe(answer.bytes.length);
   });
 
   it('streams one past it: the same bytes, written as they are read', async () => {
-    const answer = await serializeAnswer(large, noPause, { digest: true, streamAbove: 64 * 1024 });
+    const answer = await serializeInSlices(large, noPause, {
+      digest: true,
+      streamAbove: 64 * 1024,
+    });
     if (!('stream' in answer)) throw new Error('streamed');
     expect(await collect(answer.stream)).toBe(JSON.stringify(large));
   });
@@ -333,7 +338,7 @@ describe('serializeAnswer: large answers streamed', () => {
   it('makes deferred elements only as the stream is read, and stops when it is dropped', async () => {
     const options = { digest: false, streamAbove: 16 * 1024 };
     const read = deferredList(400, 'p'.repeat(2000));
-    const answer = await serializeAnswer({ data: { lines: read.list } }, noPause, options);
+    const answer = await serializeInSlices({ data: { lines: read.list } }, noPause, options);
     if (!('stream' in answer)) throw new Error('streamed');
     // Unread, it waits: the elements made are what the buffers hold, far from all.
     await new Promise((done) => setTimeout(done, 50));
@@ -343,7 +348,7 @@ describe('serializeAnswer: large answers streamed', () => {
     expect(read.log).toEqual({ made: 400, busy: 0, mostBusy: 1 });
 
     const dropped = deferredList(400, 'q'.repeat(2000));
-    const early = await serializeAnswer({ data: { lines: dropped.list } }, noPause, options);
+    const early = await serializeInSlices({ data: { lines: dropped.list } }, noPause, options);
     if (!('stream' in early)) throw new Error('streamed');
     for await (const chunk of early.stream) {
       expect((chunk as Buffer).length).toBeGreaterThan(0);

@@ -18,7 +18,7 @@ import { RAW_BODY_KEY } from '../http/raw-body.decorator.js';
 import { Page, PagedObject, Reply, statusText, type Envelope } from './envelope.js';
 import { RESPONSE_MESSAGE_KEY } from './response-message.decorator.js';
 import { AppConfig } from '../../config/app-config.js';
-import { serializeAnswer } from '../event-loop/answer-stream.js';
+import { serializeInSlices } from '../event-loop/sliced-json.js';
 import { weakEtag } from '../http/read-etag.js';
 import { JsonBytes } from '../http/json-bytes.js';
 import { slicingOf } from '../event-loop/slices.js';
@@ -67,7 +67,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
       mergeMap(async (result: unknown) => {
         if (result instanceof StreamableFile) return result;
         const envelope = this.wrap(result, status, defaultMessage, request.originalUrl);
-        const answer = await serializeAnswer(envelope, this.slicing, {
+        const answer = await serializeInSlices(envelope, this.slicing, {
           digest: readOnly && response.getHeader('ETag') === undefined,
           streamAbove: readOnly ? this.streamAbove : Number.POSITIVE_INFINITY,
         });

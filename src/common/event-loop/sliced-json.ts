@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import {
   holdsLineQuestions,
   isMeasuredMember,
@@ -39,38 +40,78 @@ interface Awaiting {
   write: (value: unknown) => boolean;
 }
 
+/** An answer too large to hold: its bytes as they are written, pulled by the response. */
+export interface StreamedJson {
+  stream: Readable;
+}
+
+/** Chunks a streamed answer keeps ready before the response asks for more. */
+const STREAM_HIGH_WATER_BYTES = 64 * 1024;
+
 /**
  * The UTF-8 bytes of `JSON.stringify(value)`, written in slices with a pause once
  * `sliceMs` have passed, so that a multi-megabyte answer (a 5,000-question line) does not
  * hold the event loop for its whole serialization. Small values are written without
  * pausing. Values with `toJSON` (dates), boxed primitives, maps and the like are left to
  * `JSON.stringify` whole; a DeferredJson element is resolved when reached and written as
- * its value. Iterative (an explicit stack), no generator per member. With `digest`, also
- * the SHA-1 of the bytes, taken in the same slices (an ETag: express would hash tens of
- * megabytes at once), without the engine's measurements in a line it opens
+ * its value. Iterative (an explicit stack), no generator per member.
+ *
+ * `digest`: also the SHA-1 of the bytes, taken in the same slices (an ETag: express would
+ * hash tens of megabytes at once), without the engine's measurements in a line it opens
  * (`isMeasuredMember`: two reads of an unchanged cart get the same ETag).
+ * `streamAbove`: once the bytes pass it, the rest is written only as the returned stream
+ * is read (backpressure), so that an answer of hundreds of megabytes (50 lines of a
+ * 5,000-question model are ~215 MB) is never held whole; a streamed answer has no digest,
+ * its headers go before its last byte exists.
  */
 export async function serializeInSlices(
   value: unknown,
   slicing: Slicing,
-  digest = false,
-): Promise<SerializedJson> {
+  options: { digest?: boolean; streamAbove?: number } = {},
+): Promise<SerializedJson | StreamedJson> {
+  const { digest = false, streamAbove = Number.POSITIVE_INFINITY } = options;
   const out = new ByteWriter();
   const clock = new SliceClock(slicing);
+  const steps = writeInSlices(value, out, clock);
+  let streaming = false;
   try {
-    const steps = writeInSlices(value, out, clock);
-    while (!(await steps.next()).done);
+    while (!(await steps.next()).done) {
+      if (out.byteLength > streamAbove) {
+        streaming = true;
+        const stream = Readable.from(streamRest(out, steps, clock), {
+          objectMode: false,
+          highWaterMark: STREAM_HIGH_WATER_BYTES,
+        });
+        return { stream };
+      }
+    }
     return await out.finish(clock, digest);
   } finally {
+    if (!streaming) clock.end();
+  }
+}
+
+/** The bytes made so far, then the rest as it is written; stopped early, it stops writing. */
+async function* streamRest(
+  out: ByteWriter,
+  steps: AsyncGenerator<void, void>,
+  clock: SliceClock,
+): AsyncGenerator<Buffer, void> {
+  try {
+    yield* out.take();
+    while (!(await steps.next()).done) yield* out.take();
+    yield* out.take(true);
+  } finally {
+    await steps.return();
     clock.end();
   }
 }
 
 /**
  * Writes `value` into `out`, pausing when `clock` says so; yields whenever `out` has
- * turned more text into bytes (answer-stream.ts hands those on as they come).
+ * turned more text into bytes (a streamed answer hands those on as they come).
  */
-export async function* writeInSlices(
+async function* writeInSlices(
   value: unknown,
   out: ByteWriter,
   clock: SliceClock,
