@@ -335,6 +335,18 @@ describe('serializeInSlices: large answers streamed', () => {
     expect(await collect(answer.stream)).toBe(JSON.stringify(large));
   });
 
+  it('fails the stream when an element fails after the first bytes (never a whole-looking end)', async () => {
+    const { list } = deferredList(40, 'r'.repeat(2000));
+    list[30] = new DeferredJson(() => Promise.reject(new Error('line 30 failed')));
+    const answer = await serializeInSlices({ data: { lines: list } }, noPause, {
+      streamAbove: 16 * 1024,
+    });
+    if (!('stream' in answer)) throw new Error('streamed');
+    await expect(collect(answer.stream)).rejects.toThrow('line 30 failed');
+    // Held whole, the same failure is the caller's error (an error answer).
+    await expect(held({ data: { lines: list } }, noPause)).rejects.toThrow('line 30 failed');
+  });
+
   it('makes deferred elements only as the stream is read, and stops when it is dropped', async () => {
     const options = { digest: false, streamAbove: 16 * 1024 };
     const read = deferredList(400, 'p'.repeat(2000));
