@@ -61,7 +61,7 @@ export class AppConfig {
    */
   readonly eventLoopSliceMs: number;
   /**
-   * A GET answer past this many bytes is streamed as it is written (no Content-Length,
+   * An answer past this many bytes is streamed as it is written (no Content-Length,
    * no ETag) instead of held whole: a page of cart lines of a 5,000-question model is
    * ~215 MB (ANSWER_STREAM_BYTES).
    */

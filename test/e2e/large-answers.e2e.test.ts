@@ -132,20 +132,27 @@ describe('large answers: streamed past ANSWER_STREAM_BYTES', () => {
     expect(head.text).toBeFalsy();
   });
 
-  it('holds small answers and POST answers whole, as before', async () => {
-    const token = world.companyMember.token;
+  it('holds an answer up to the bound whole, with Content-Length and ETag', async () => {
     const small = await read(streaming, '/v1/carts/default');
     expectEnvelope(small, 200);
     expect(small.headers.etag).toBeDefined();
     expect(Number(small.headers['content-length'])).toBe(Buffer.byteLength(small.text));
-    const preview = await streaming.http
-      .post('/v1/carts/preview')
+  });
+
+  it('streams the large answer of any method: the cart a line removal answers', async () => {
+    const token = world.companyMember.token;
+    const cartId = cartPath.split('/')[3].split('?')[0];
+    const page = expectEnvelope(await read(holding, cartPath), 200).data as {
+      lines: Array<{ id: number }>;
+    };
+    const removed = await streaming.http
+      .delete(`/v1/carts/${cartId}/lines/${page.lines[0].id}`)
       .set(bearer(token))
-      .set('Accept-Encoding', 'identity')
-      .send({ model_id: model.id, company_id: world.company.id, questions: {} });
-    expectEnvelope(preview, 200);
-    expect(Buffer.byteLength(preview.text)).toBeGreaterThan(1024);
-    expect(Number(preview.headers['content-length'])).toBe(Buffer.byteLength(preview.text));
+      .set('Accept-Encoding', 'identity');
+    const body = expectEnvelope(removed, 200);
+    expect(removed.headers['transfer-encoding']).toBe('chunked');
+    expect(removed.headers['content-length']).toBeUndefined();
+    expect((body.data as { lines: unknown[] }).lines).toHaveLength(10);
   });
 });
 

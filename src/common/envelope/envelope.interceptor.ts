@@ -59,8 +59,9 @@ export class EnvelopeInterceptor implements NestInterceptor {
     const defaultMessage = this.reflector.get<string | undefined>(RESPONSE_MESSAGE_KEY, handler);
     // GET and HEAD answers carry an ETag (read-etag.ts), made here from the digest taken
     // while serializing (in slices, without measurements such as a line's
-    // `evaluated_in_ms`). A handler's own ETag (a model's version) stands. One past
-    // ANSWER_STREAM_BYTES is streamed instead, without (a POST's answer is one line at most).
+    // `evaluated_in_ms`). A handler's own ETag (a model's version) stands. An answer past
+    // ANSWER_STREAM_BYTES is streamed instead, without one (an idempotent route's answer
+    // was stored before: the replay is serialized anew).
     const readOnly = request.method === 'GET' || request.method === 'HEAD';
     const response = context.switchToHttp().getResponse<Response>();
     return next.handle().pipe(
@@ -69,7 +70,7 @@ export class EnvelopeInterceptor implements NestInterceptor {
         const envelope = this.wrap(result, status, defaultMessage, request.originalUrl);
         const answer = await serializeInSlices(envelope, this.slicing, {
           digest: readOnly && response.getHeader('ETag') === undefined,
-          streamAbove: readOnly ? this.streamAbove : Number.POSITIVE_INFINITY,
+          streamAbove: this.streamAbove,
         });
         if ('stream' in answer) return new StreamableFile(answer.stream, { type: JSON_TYPE });
         const { bytes, digest } = answer;
