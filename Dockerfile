@@ -19,6 +19,7 @@ RUN apt-get update \
 COPY package.json package-lock.json .prebuild-installrc ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
+COPY scripts/build.mjs scripts/remove-orphans.mjs ./scripts/
 COPY src ./src
 # Then keep only the compiled addon of better-sqlite3 (its C sources, objects and static
 # library are build leftovers of about 25 MB) and check that it loads and survives the

@@ -4,9 +4,10 @@
 // when a source, tsconfig or the lockfile changed since that stamp, so a start with a
 // current build does not spend ~20 s in tsc.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { removeOrphans } from './remove-orphans.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
@@ -36,23 +37,3 @@ if (result.status !== 0) process.exit(result.status ?? 1);
 removeOrphans(join(root, 'dist', 'src'), join(root, 'src'));
 mkdirSync(dirname(stamp), { recursive: true });
 writeFileSync(stamp, `${new Date().toISOString()}\n`);
-
-/**
- * tsc never deletes: output whose source was removed or renamed would stay in dist/ and
- * still import. Removes every compiled file under `out` whose `.ts` under `src` is gone,
- * and the folders whose source folder is gone.
- */
-function removeOrphans(out, src) {
-  if (!existsSync(out)) return;
-  for (const entry of readdirSync(out, { withFileTypes: true })) {
-    const path = join(out, entry.name);
-    if (entry.isDirectory()) {
-      // A source folder that is gone: its whole output goes (only compiled files are here).
-      if (!existsSync(join(src, entry.name))) rmSync(path, { recursive: true });
-      else removeOrphans(path, join(src, entry.name));
-      continue;
-    }
-    const source = entry.name.replace(/\.(js|js\.map|d\.ts|d\.ts\.map)$/, '.ts');
-    if (source !== entry.name && !existsSync(join(src, source))) rmSync(path);
-  }
-}

@@ -226,6 +226,36 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
     );
   });
 
+  it('copies into the build stage every local file npm run build runs', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    const entry = /^node (\S+\.mjs)$/.exec(pkg.scripts.build)?.[1];
+    expect(entry, pkg.scripts.build).toBeDefined();
+    // The script and the local modules it imports, transitively.
+    const needed = new Set<string>();
+    const visit = (file: string) => {
+      if (needed.has(file)) return;
+      needed.add(file);
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const [, relative] of text.matchAll(/from '(\.{1,2}\/[^']+)'/g))
+        visit(join(dirname(file), relative));
+    };
+    visit(entry as string);
+    expect(needed.size).toBeGreaterThan(1);
+    const build = readFileSync(join(ROOT, 'Dockerfile'), 'utf8').split(/^FROM .* AS runtime$/m)[0];
+    const copied = [...build.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap(([, from]) =>
+      from.split(/\s+/),
+    );
+    const ignored = readFileSync(join(ROOT, '.dockerignore'), 'utf8').split('\n');
+    for (const file of needed) {
+      expect(copied, `${file} copied before the build`).toContain(file);
+      // Excluded by its folder unless named again with "!".
+      const folderIgnored = ignored.includes(file.split('/')[0]);
+      if (folderIgnored) expect(ignored, `${file} in the build context`).toContain(`!${file}`);
+    }
+  });
+
   it('composes the service with PostgreSQL 16 and Redis 7, each with a health check', () => {
     const [compose] = readYaml('docker-compose.yml');
     const services = compose.services as Record<string, Record<string, unknown>>;
