@@ -18,7 +18,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BENCH_SERVICE_ENV, benchTenant, data, startService } from './service-fixture.mjs';
+import {
+  BENCH_SERVICE_ENV,
+  benchTenant,
+  data,
+  startService,
+  uploadModel,
+} from './service-fixture.mjs';
 
 const args = Object.fromEntries(
   process.argv
@@ -56,13 +62,8 @@ async function measure(root) {
     const auth = { Authorization: `Bearer ${token}` };
     const json = { ...auth, 'Content-Type': 'application/json' };
     const generated = generateModel(questions);
-    const uploaded = await fetch(`${service.base}/v1/suppliers/${supplier.id}/models`, {
-      method: 'POST',
-      headers: json,
-      body: JSON.stringify(generated.model),
-    });
-    if (uploaded.status !== 201) throw new Error(`upload: ${await uploaded.text()}`);
-    const modelId = (await uploaded.json()).data.id;
+    const model = JSON.stringify(generated.model);
+    const modelId = await uploadModel(service.base, token, supplier.id, model, false);
     const cart = await data(service.base, 'POST', '/v1/carts/new', {
       token,
       body: JSON.stringify({ reference: 'cart page bench', default: false }),

@@ -50,6 +50,7 @@ import {
   pgDatabase,
   startChild,
   startService,
+  uploadModel,
 } from './service-fixture.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -309,20 +310,6 @@ async function startBenchService(serviceRoot, database) {
     nodeArgs,
   );
   return { service, dataDir, pg };
-}
-
-/** Uploads a model document (JSON or YAML) to the supplier; its model id. */
-async function uploadModel(base, token, supplierId, model, yaml) {
-  const uploaded = await fetch(`${base}/v1/suppliers/${supplierId}/models`, {
-    method: 'POST',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      'Content-Type': yaml ? 'application/yaml' : 'application/json',
-    },
-    body: model,
-  });
-  if (uploaded.status !== 201) throw new Error(`upload: ${await uploaded.text()}`);
-  return (await uploaded.json()).data.id;
 }
 
 /** The baseline checkout's service and tenant (--baseline), or null. */

@@ -164,3 +164,17 @@ export async function benchTenant(base, admin = BENCH_ADMIN) {
   });
   return { token, me, company, supplier };
 }
+
+/** Uploads a model document (JSON or YAML) to the supplier; its model id. */
+export async function uploadModel(base, token, supplierId, model, yaml) {
+  const uploaded = await fetch(`${base}/v1/suppliers/${supplierId}/models`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${token}`,
+      'Content-Type': yaml ? 'application/yaml' : 'application/json',
+    },
+    body: model,
+  });
+  if (uploaded.status !== 201) throw new Error(`upload: ${await uploaded.text()}`);
+  return (await uploaded.json()).data.id;
+}

@@ -8,8 +8,8 @@ export class JsonBytes {
 /**
  * Lets `res.json()` send JsonBytes: Nest hands every object a handler (or interceptor)
  * returns to `res.json`, which would serialize it again. The bytes go through express's
- * `res.send`, so Content-Length, the ETag on GET and HEAD, and 304 answers work as for
- * any JSON answer. Only this app's response prototype is changed.
+ * `res.send`, so Content-Length, and 304 answers for the ETag the envelope set, work as
+ * for any JSON answer. Only this app's response prototype is changed.
  */
 export function acceptJsonBytes(app: Express): void {
   const response = app.response as Response;

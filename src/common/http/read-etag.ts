@@ -21,8 +21,8 @@ export function readOnlyEtag(
 
 /**
  * The ETag express's weak `etag fn` gives a body of `length` bytes whose SHA-1 is
- * `sha1` (base64), as the `etag` package writes it: for large answers, whose hash
- * serializeInSlices takes in slices. Tested against express's own function.
+ * `sha1` (base64), as the `etag` package writes it: for the envelope's GET answers, whose
+ * digest serializeInSlices takes in slices. Tested against express's own function.
  */
 export function weakEtag(length: number, sha1: string): string {
   return `W/"${length.toString(16)}-${sha1.substring(0, 27)}"`;
