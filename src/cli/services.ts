@@ -4,6 +4,7 @@ import { AccessService } from '../access/access.service.js';
 import { CompanyRepository } from '../companies/company.repository.js';
 import type { AppConfig } from '../config/app-config.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
+import { InvitationRepository } from '../memberships/invitation.repository.js';
 import { MembershipRepository } from '../memberships/membership.repository.js';
 import { MembershipsService } from '../memberships/memberships.service.js';
 import { SupplierRepository } from '../suppliers/supplier.repository.js';
@@ -25,7 +26,12 @@ export function cliServices(dataSource: DataSource, config: AppConfig) {
   return {
     users,
     userRows,
-    memberships: new MembershipsService(new MembershipRepository(dataSource), users, access),
+    memberships: new MembershipsService(
+      new MembershipRepository(dataSource),
+      new InvitationRepository(dataSource),
+      users,
+      access,
+    ),
     companies: new CompanyRepository(dataSource, transactions),
     suppliers: new SupplierRepository(dataSource, transactions),
   };

@@ -36,6 +36,8 @@ export class AppConfig {
   readonly loginRateLimit: { max: number; windowSeconds: number };
   /** At most this many lines per cart (409 past it). */
   readonly cartMaxLines: number;
+  /** A company invitation not accepted within this many days lapses (INVITATION_TTL_DAYS). */
+  readonly invitationTtlDays: number;
   /** Proxies whose X-Forwarded-For is believed (express `trust proxy`); none by default. */
   readonly trustedProxies: string[];
   readonly engineLimits: EngineLimits;
@@ -113,6 +115,7 @@ export class AppConfig {
     };
     this.trustedProxies = read.proxyList('TRUSTED_PROXIES');
     this.cartMaxLines = read.int('CART_MAX_LINES', 500, 1, 100_000);
+    this.invitationTtlDays = read.int('INVITATION_TTL_DAYS', 14, 1, 365);
     this.engineLimits = {
       ...DEFAULT_ENGINE_LIMITS,
       uploadBytes: read.int('MODEL_UPLOAD_LIMIT', DEFAULT_ENGINE_LIMITS.uploadBytes, 1024, 2 ** 31),

@@ -37,6 +37,7 @@ export { QUESTION_TYPES, type QuestionType } from './cel/environment.js';
 export { Money } from './money.js';
 export {
   importedModelIds,
+  MAX_PATH_LENGTH,
   mergeImports,
   readModelSource,
   sourceFormatOf,

@@ -58,14 +58,16 @@ export class IntentsService {
     }
   }
 
-  /** Revokes one of the caller's intent tokens; anything else (not even a UUID) is a 404. */
+  /**
+   * Revokes one of the caller's intent tokens; anything else (not even a UUID) is a 404.
+   * A UUID names its token in either case (ids are stored lower-case, as cart ids are read).
+   */
   async revoke(principal: Principal, id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.intents.revoke(principal.userId, id))) {
+    if (!isUuid(id) || !(await this.intents.revoke(principal.userId, id.toLowerCase()))) {
       throw ApiError.notFound('No such intent token');
     }
   }
 
-  /** The claims of a genuine intent JWT → its live, unrevoked row (null otherwise). */
   /** Ends every intent token of a user at once (UserLifecycleService, when disabling). */
   revokeAllOfUser(userId: number): Promise<void> {
     return this.intents.revokeAllOfUser(userId);

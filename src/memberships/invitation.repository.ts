@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { IsNull, type DataSource, type Repository } from 'typeorm';
+import { IsNull, MoreThan, type DataSource, type Repository } from 'typeorm';
 import { CompanyInvitationEntity } from './company-invitation.entity.js';
 
 /** company_invitations; (company, email) is unique, so a second invitation is a no-op. */
@@ -20,20 +20,34 @@ export class InvitationRepository {
     );
   }
 
-  pendingFor(email: string, offset: number, limit: number) {
+  /** Invitations to `email` neither accepted nor sent before `since` (lapsed). */
+  pendingFor(email: string, since: Date, offset: number, limit: number) {
     return this.rows.findAndCount({
-      where: { email, acceptedAt: IsNull() },
+      where: { email, acceptedAt: IsNull(), createdAt: MoreThan(since) },
       order: { id: 'ASC' },
       skip: offset,
       take: limit,
     });
   }
 
-  findById(id: number): Promise<CompanyInvitationEntity | null> {
-    return this.rows.findOneBy({ id });
+  /** The invitation, unless it was accepted or sent before `since` (lapsed). */
+  findPending(id: number, since: Date): Promise<CompanyInvitationEntity | null> {
+    return this.rows.findOneBy({ id, acceptedAt: IsNull(), createdAt: MoreThan(since) });
   }
 
-  async markAccepted(id: number, at: Date): Promise<void> {
-    await this.rows.update({ id }, { acceptedAt: at });
+  /**
+   * Deletes the company's pending invitations addressed to `email` or sent by
+   * `invitedById` (a member leaving or removed: see MembershipsService.remove).
+   */
+  async withdrawPending(companyId: number, email: string, invitedById: number): Promise<void> {
+    const pending = { companyId, acceptedAt: IsNull() };
+    await this.rows.delete({ ...pending, email });
+    await this.rows.delete({ ...pending, invitedById });
+  }
+
+  /** False when the invitation is no longer pending (withdrawn, or accepted meanwhile). */
+  async markAccepted(id: number, at: Date): Promise<boolean> {
+    const result = await this.rows.update({ id, acceptedAt: IsNull() }, { acceptedAt: at });
+    return Boolean(result.affected);
   }
 }

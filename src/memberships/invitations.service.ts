@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
+import { AppConfig } from '../config/app-config.js';
 import { Page } from '../common/envelope/envelope.js';
+import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import type { Principal } from '../principal/principal.js';
 import { InvitationDto, type InvitationSentDto } from './dto/invitation.dto.js';
 import { InvitationRepository } from './invitation.repository.js';
 import { MembershipsService } from './memberships.service.js';
 import { normalizeEmail } from '../common/validation/email-address.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Company invitations by email, with no account oracle: inviting never looks the email
@@ -19,7 +23,13 @@ export class InvitationsService {
     private readonly invitations: InvitationRepository,
     private readonly memberships: MembershipsService,
     private readonly access: AccessService,
+    private readonly config: AppConfig,
   ) {}
+
+  /** Invitations sent before this instant have lapsed (INVITATION_TTL_DAYS). */
+  private lapsedBefore(now: Date): Date {
+    return new Date(now.getTime() - this.config.invitationTtlDays * DAY_MS);
+  }
 
   async invite(principal: Principal, companyId: number, email: string): Promise<InvitationSentDto> {
     // Whoever sees the company may invite (admins, its members); else 404.
@@ -32,17 +42,29 @@ export class InvitationsService {
   async pending(principal: Principal, query: PageQueryDto): Promise<Page<InvitationDto>> {
     const [rows, total] = await this.invitations.pendingFor(
       principal.email,
+      this.lapsedBefore(new Date()),
       query.offset,
       query.per_page,
     );
-    return new Page(rows.map(InvitationDto.from), query.page, query.per_page, total);
+    const ttlMs = this.config.invitationTtlDays * DAY_MS;
+    const items = rows.map((row) => InvitationDto.from(row, ttlMs));
+    return new Page(items, query.page, query.per_page, total);
   }
 
   async accept(principal: Principal, id: number): Promise<InvitationDto> {
-    const invitation = this.access.requireInvitee(principal, await this.invitations.findById(id));
     const now = new Date();
-    await this.memberships.join(principal, { kind: 'company', id: invitation.companyId }, now);
-    await this.invitations.markAccepted(invitation.id, now);
-    return InvitationDto.from(invitation);
+    const invitation = this.access.requireInvitee(
+      principal,
+      await this.invitations.findPending(id, this.lapsedBefore(now)),
+    );
+    const company = { kind: 'company', id: invitation.companyId } as const;
+    const joined = await this.memberships.join(principal, company, now);
+    // Withdrawn since it was read (the invitee or its sender left or was removed): the
+    // removal holds, so the membership this call added goes again.
+    if (!(await this.invitations.markAccepted(invitation.id, now))) {
+      if (joined) await this.memberships.undoJoin(principal, company);
+      throw ApiError.notFound('No invitation found');
+    }
+    return InvitationDto.from(invitation, this.config.invitationTtlDays * DAY_MS);
   }
 }

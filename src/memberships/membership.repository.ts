@@ -38,6 +38,12 @@ export class MembershipRepository {
     }
   }
 
+  async exists(owner: MembershipOwner, userId: number): Promise<boolean> {
+    return owner.kind === 'company'
+      ? this.companyMembers.existsBy({ companyId: owner.id, userId })
+      : this.supplierMembers.existsBy({ supplierId: owner.id, userId });
+  }
+
   /** False when there was no such membership. */
   async remove(owner: MembershipOwner, userId: number): Promise<boolean> {
     const result =

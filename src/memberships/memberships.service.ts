@@ -7,6 +7,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../database/db-errors.
 import type { Principal } from '../principal/principal.js';
 import { UsersService } from '../users/users.service.js';
 import { MemberDto } from './dto/member.dto.js';
+import { InvitationRepository } from './invitation.repository.js';
 import { MembershipRepository, type MembershipOwner } from './membership.repository.js';
 
 const noSuchUser = () =>
@@ -22,6 +23,7 @@ const noSuchUser = () =>
 export class MembershipsService {
   constructor(
     private readonly memberships: MembershipRepository,
+    private readonly invitations: InvitationRepository,
     private readonly users: UsersService,
     private readonly access: AccessService,
   ) {}
@@ -55,24 +57,39 @@ export class MembershipsService {
 
   /**
    * Accepting an invitation: the caller joins. Already a member is fine (the invitation
-   * is spent either way).
+   * is spent either way). True when this call added the membership.
    */
-  async join(principal: Principal, owner: MembershipOwner, joinedAt: Date): Promise<void> {
+  async join(principal: Principal, owner: MembershipOwner, joinedAt: Date): Promise<boolean> {
     try {
       await this.memberships.insert(owner, principal.userId, joinedAt);
+      return true;
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
+      return false;
     }
+  }
+
+  /** Takes back a membership `join` just added (its invitation was withdrawn meanwhile). */
+  async undoJoin(principal: Principal, owner: MembershipOwner): Promise<void> {
+    await this.memberships.remove(owner, principal.userId);
   }
 
   /** DELETE …/members/{user_id}: admins, or the member leaving; 404 when not a member. */
   async remove(principal: Principal, owner: MembershipOwner, userId: number): Promise<void> {
     await this.access.requireMemberRemoval(principal, owner, userId);
-    if (!(await this.memberships.remove(owner, userId))) {
-      throw ApiError.notFound('No such member', [
+    const notMember = () =>
+      ApiError.notFound('No such member', [
         { code: 'not_found', message: 'This user is not a member', path: 'user_id' },
       ]);
+    if (!(await this.memberships.exists(owner, userId))) throw notMember();
+    if (owner.kind === 'company') {
+      // A removal holds: the company's pending invitations to this user, and those the
+      // user sent, go first. Withdrawn before the membership is deleted, so that an
+      // invitation accepted meanwhile only re-adds a membership that is deleted next.
+      const user = await this.users.find(userId);
+      if (user) await this.invitations.withdrawPending(owner.id, user.email, userId);
     }
+    if (!(await this.memberships.remove(owner, userId))) throw notMember();
   }
 
   /** One page of members, oldest user id first, with their email and name. */

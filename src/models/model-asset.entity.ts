@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { MAX_PATH_LENGTH } from '../engine/index.js';
 
 /** An image shipped in a model version's zip, served under /v1/models/{id}/assets/{path}. */
 @Entity('model_assets')
@@ -12,7 +13,8 @@ export class ModelAssetEntity {
   @Column({ type: 'integer' })
   versionNumber: number;
 
-  @Column({ type: 'varchar', length: 500 })
+  /** The engine refuses longer paths at upload (the column's length is that limit). */
+  @Column({ type: 'varchar', length: MAX_PATH_LENGTH })
   path: string;
 
   @Column({ type: 'varchar', length: 100 })

@@ -27,8 +27,27 @@ export function lockExpiry(model: ModelEntity, now = new Date()): Date | null {
 }
 
 /**
+ * The ETag of a model's answer (`GET /v1/models/{id}`): its version, `"3"`, while nobody
+ * holds the edit lock; with the lock, its holder and expiry too (`"3-locked-7-<ms>"`), so
+ * that a lock taken, renewed, released or lapsed changes the ETag and an `If-None-Match`
+ * revalidation never answers 304 over a stale `locked_by_id`. Either names version 3 for
+ * `If-Match` (ifMatchAccepts).
+ */
+export function modelEtag(answer: {
+  version_number: number;
+  locked_by_id: number | null;
+  lock_expires_at: string | null;
+}): string {
+  const { version_number: version, locked_by_id: holder, lock_expires_at: expiry } = answer;
+  return holder === null || expiry === null
+    ? `"${version}"`
+    : `"${version}-locked-${holder}-${Date.parse(expiry)}"`;
+}
+
+/**
  * The version an `If-Match` header names may be the current one: `3`, `"3"`, `W/"3"`,
- * a list of those, or `*`. Anything else names no version, so it never matches.
+ * a model's ETag with its lock (`"3-locked-…"`), a list of those, or `*`. Anything else
+ * names no version, so it never matches.
  */
 export function ifMatchAccepts(header: string | undefined, currentVersion: number): boolean {
   if (header === undefined || header.trim() === '') return true;
@@ -36,7 +55,8 @@ export function ifMatchAccepts(header: string | undefined, currentVersion: numbe
     const tag = raw
       .trim()
       .replace(/^W\//, '')
-      .replace(/^"(.*)"$/, '$1');
+      .replace(/^"(.*)"$/, '$1')
+      .replace(/-locked-\d+-\d+$/, '');
     return tag === '*' || tag === String(currentVersion);
   });
 }

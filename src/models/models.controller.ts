@@ -27,7 +27,7 @@ import { AssetQueryDto } from './dto/asset-query.dto.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
 import { ModelUploadDto } from './dto/model-upload.dto.js';
 import { ModelAssetsService } from './model-assets.service.js';
-import { LOCK_TTL_MS } from './model-lock.js';
+import { LOCK_TTL_MS, modelEtag } from './model-lock.js';
 import { ModelLockService } from './model-lock.service.js';
 import { ModelsService } from './models.service.js';
 import { MODEL_UPLOAD_BODY } from './upload/model-upload.openapi.js';
@@ -51,7 +51,10 @@ export class ModelsController {
   @ResponseMessage('Model found')
   @ApiOperation({
     summary: 'A model with the full definition of its current version',
-    description: 'The ETag header is the version number, for If-Match on PUT.',
+    description:
+      'The ETag is the version number ("3"), with the edit lock\'s holder and expiry while ' +
+      'someone holds it ("3-locked-7-<ms>"): either is accepted as If-Match on PUT, and ' +
+      'If-None-Match answers 304 only while neither the version nor the lock changed.',
   })
   @ApiParam({ name: 'id', description: 'Model id' })
   @ApiEnvelope(ModelDetailDto)
@@ -62,7 +65,7 @@ export class ModelsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<ModelDetailDto> {
     const model = await this.models.get(principal, id);
-    res.setHeader('ETag', `"${model.version_number}"`);
+    res.setHeader('ETag', modelEtag(model));
     return model;
   }
 

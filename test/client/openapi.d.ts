@@ -433,7 +433,7 @@ export interface paths {
         };
         /**
          * A model with the full definition of its current version
-         * @description The ETag header is the version number, for If-Match on PUT.
+         * @description The ETag is the version number ("3"), with the edit lock's holder and expiry while someone holds it ("3-locked-7-<ms>"): either is accepted as If-Match on PUT, and If-None-Match answers 304 only while neither the version nor the lock changed.
          */
         get: operations["getModel"];
         /**
@@ -994,6 +994,11 @@ export interface components {
             company_id: number;
             /** @example 2026-11-22T10:00:00.000Z */
             created_at: string;
+            /**
+             * @description It lapses then unless accepted (INVITATION_TTL_DAYS after it was sent)
+             * @example 2026-12-06T10:00:00.000Z
+             */
+            expires_at: string;
         };
         SupplierDto: {
             /**

@@ -170,6 +170,15 @@ describe('intent tokens: POST /v1/intents, DELETE /v1/intents/{id}', () => {
     }
   });
 
+  it('revokes an intent token named by its id in upper case (a UUID in either case)', async () => {
+    const res = await issue(member, { company_id: company.id });
+    const { id, token } = expectEnvelope(res, 201).data as IntentData;
+    const upper = id.toUpperCase();
+    expect(upper).not.toBe(id);
+    expectEnvelope(await ctx.http.delete(`/v1/intents/${upper}`).set(bearer(member.token)), 200);
+    expectEnvelope(await ctx.http.get(`/v1/companies/${company.id}`).set(bearer(token)), 403);
+  });
+
   it('refuses an expired intent token', async () => {
     const res = await issue(member, { company_id: company.id, expires_in: 60 });
     const { id, token } = expectEnvelope(res, 201).data as IntentData;

@@ -221,6 +221,17 @@ describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
       .set(bearer(world.supplierMember.token))
       .attach('file', Buffer.from('hello'), { filename: 'notes.txt', contentType: 'text/plain' });
     expectEnvelope(multipart, 415);
+    // Extensions named like Object.prototype's members were looked up on it (a 500).
+    for (const filename of ['model.constructor', 'model.__proto__', 'model.toString']) {
+      const named = await ctx.http
+        .post(url)
+        .set(bearer(world.supplierMember.token))
+        .attach('file', Buffer.from(windowYaml()), {
+          filename,
+          contentType: 'application/octet-stream',
+        });
+      expect(problemsOf(expectEnvelope(named, 415))[0].code).toBe('unsupported_media_type');
+    }
   });
 
   it('answers 401 to a caller who is not a member of the supplier', async () => {

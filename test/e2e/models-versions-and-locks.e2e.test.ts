@@ -189,6 +189,40 @@ describe('models: reading, versions, the edit lock, assets', () => {
       expectEnvelope(await put(colleague.token), 200);
     });
 
+    it('changes the ETag with the lock: 304 only while neither version nor lock changed', async () => {
+      const read = (etag?: string) => {
+        const request = ctx.http.get(`/v1/models/${model.id}`).set(bearer(colleague.token));
+        return etag === undefined ? request : request.set('If-None-Match', etag);
+      };
+      const free = (await read()).headers.etag as string;
+      expect(free).toMatch(/^"\d+"$/);
+      expect((await read(free)).status).toBe(304);
+
+      expectEnvelope(await ctx.http.post(lockUrl()).set(bearer(world.supplierMember.token)), 200);
+      const stale = await read(free);
+      const locked = expectEnvelope(stale, 200).data as TestModel;
+      expect(locked.locked_by_id).toBe(world.supplierMember.id);
+      const lockedTag = stale.headers.etag as string;
+      expect(lockedTag).toMatch(
+        new RegExp(`^${free.slice(0, -1)}-locked-${world.supplierMember.id}-\\d+"$`),
+      );
+      expect((await read(lockedTag)).status).toBe(304);
+
+      // The ETag with the lock still names the version for If-Match.
+      const version = Number(free.slice(1, -1));
+      const upload = await ctx.http
+        .put(`/v1/models/${model.id}`)
+        .set(bearer(world.supplierMember.token))
+        .set('If-Match', lockedTag)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(minimalModel('LOCKED')));
+      expect(expectEnvelope(upload, 200).data).toEqual(
+        expect.objectContaining({ version_number: version + 1 }),
+      );
+      expectEnvelope(await ctx.http.delete(lockUrl()).set(bearer(world.supplierMember.token)), 200);
+      expect((await read(lockedTag)).status).toBe(200);
+    });
+
     it('lets an admin break a lock, and lets a lapsed lock go', async () => {
       expectEnvelope(await ctx.http.post(lockUrl()).set(bearer(colleague.token)), 200);
       const broken = expectEnvelope(

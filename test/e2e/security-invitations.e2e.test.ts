@@ -1,4 +1,6 @@
+import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CompanyInvitationEntity } from '../../src/memberships/company-invitation.entity.js';
 import {
   bearer,
   createUser,
@@ -164,6 +166,76 @@ describe('invitations and member removal', () => {
     expectEnvelope(await ctx.http.get(`/v1/companies/${team.id}`).set(bearer(a.token)), 404);
     expectEnvelope(await remove(admin, b.id), 200);
     expectEnvelope(await ctx.http.get(`/v1/companies/${team.id}`).set(bearer(b.token)), 404);
+  });
+
+  it('keeps a removal: the pending invitations to and from the removed member are withdrawn', async () => {
+    const team = await createCompany(ctx, owner);
+    const [member, accomplice, colleague] = [
+      await createUser(ctx, admin),
+      await createUser(ctx, admin),
+      await createUser(ctx, admin),
+    ];
+    await ctx.http
+      .post(`/v1/companies/${team.id}/members`)
+      .set(bearer(admin.token))
+      .send({ user_id: member.id });
+    // The member invites themself and an accomplice; the owner invites the member too.
+    expectEnvelope(await invite(member, member.email, team.id), 202);
+    expectEnvelope(await invite(member, accomplice.email, team.id), 202);
+    expectEnvelope(await invite(owner, colleague.email, team.id), 202);
+    const pendingOf = async (user: TestUser) =>
+      expectEnvelope(await ctx.http.get('/v1/invitations').set(bearer(user.token)), 200).data as {
+        id: number;
+        company_id: number;
+      }[];
+    const [toAccomplice] = await pendingOf(accomplice);
+    expect(toAccomplice).toEqual(expect.objectContaining({ company_id: team.id }));
+
+    expectEnvelope(
+      await ctx.http
+        .delete(`/v1/companies/${team.id}/members/${member.id}`)
+        .set(bearer(admin.token)),
+      200,
+    );
+    expect(await pendingOf(member)).toEqual([]);
+    expect(await pendingOf(accomplice)).toEqual([]);
+    const accept = (user: TestUser, id: number) =>
+      ctx.http.post(`/v1/invitations/${id}/accept`).set(bearer(user.token));
+    expectEnvelope(await accept(accomplice, toAccomplice.id), 404);
+    for (const user of [member, accomplice]) {
+      expectEnvelope(await ctx.http.get(`/v1/companies/${team.id}`).set(bearer(user.token)), 404);
+    }
+    // Invitations from members who stay are not touched.
+    const [toColleague] = await pendingOf(colleague);
+    expectEnvelope(await accept(colleague, toColleague.id), 200);
+    expectEnvelope(
+      await ctx.http.get(`/v1/companies/${team.id}`).set(bearer(colleague.token)),
+      200,
+    );
+  });
+
+  it('lets an invitation lapse after INVITATION_TTL_DAYS; inviting again renews it', async () => {
+    const late = await createUser(ctx, admin);
+    expectEnvelope(await invite(owner, late.email), 202);
+    const listed = async () =>
+      expectEnvelope(await ctx.http.get('/v1/invitations').set(bearer(late.token)), 200).data as {
+        id: number;
+        created_at: string;
+        expires_at: string;
+      }[];
+    const [fresh] = await listed();
+    expect(Date.parse(fresh.expires_at) - Date.parse(fresh.created_at)).toBe(14 * 86_400_000);
+    await ctx.app
+      .get(DataSource)
+      .getRepository(CompanyInvitationEntity)
+      .update(fresh.id, { createdAt: new Date(Date.now() - 15 * 86_400_000) });
+    expect(await listed()).toEqual([]);
+    const accept = () =>
+      ctx.http.post(`/v1/invitations/${fresh.id}/accept`).set(bearer(late.token));
+    expectEnvelope(await accept(), 404);
+    expectEnvelope(await invite(owner, late.email), 202);
+    expect(await listed()).toEqual([expect.objectContaining({ id: fresh.id })]);
+    expectEnvelope(await accept(), 200);
   });
 
   it('removes supplier members the same way', async () => {

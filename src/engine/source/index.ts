@@ -19,7 +19,7 @@ export {
   type ModelSource,
 } from './merge.js';
 export type { SourceResult } from './result.js';
-export { unsafePathReason } from './paths.js';
+export { MAX_PATH_LENGTH, unsafePathReason } from './paths.js';
 export { unsafeTextProblems, unsafeTextReason } from './text.js';
 
 /**

@@ -22,8 +22,18 @@ export class InvitationDto {
   @ApiProperty() id: number;
   @ApiProperty() company_id: number;
   @ApiProperty({ example: '2026-11-22T10:00:00.000Z' }) created_at: string;
+  @ApiProperty({
+    example: '2026-12-06T10:00:00.000Z',
+    description: 'It lapses then unless accepted (INVITATION_TTL_DAYS after it was sent)',
+  })
+  expires_at: string;
 
-  static from(row: CompanyInvitationEntity): InvitationDto {
-    return { id: row.id, company_id: row.companyId, created_at: row.createdAt.toISOString() };
+  static from(row: CompanyInvitationEntity, ttlMs: number): InvitationDto {
+    return {
+      id: row.id,
+      company_id: row.companyId,
+      created_at: row.createdAt.toISOString(),
+      expires_at: new Date(row.createdAt.getTime() + ttlMs).toISOString(),
+    };
   }
 }

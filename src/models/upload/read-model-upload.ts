@@ -121,7 +121,8 @@ function multipartError(error: unknown, limitBytes: number): ApiError {
 export function formatOfFileName(fileName: string): ModelSourceFormat | null {
   const dot = fileName.lastIndexOf('.');
   const extension = dot >= 0 ? fileName.slice(dot + 1).toLowerCase() : '';
-  return FORMAT_OF_EXTENSION[extension] ?? null;
+  // Own keys only: `model.constructor` must not find Object's constructor (a 500 before).
+  return Object.hasOwn(FORMAT_OF_EXTENSION, extension) ? FORMAT_OF_EXTENSION[extension] : null;
 }
 
 function tooLarge(limitBytes: number): ApiError {

@@ -2,6 +2,7 @@ import JSZip from 'jszip';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import {
+  MAX_PATH_LENGTH,
   readModelSource,
   type ModelSource,
   type SourceResult,
@@ -87,6 +88,8 @@ describe('zip uploads', () => {
     ['/etc/passwd', 'zip_unsafe_path'],
     ['C:/x.svg', 'zip_unsafe_path'],
     ['images\\door.svg', 'zip_unsafe_path'],
+    // Longer than the assets' path column (varchar(500)): a 500 on PostgreSQL before.
+    [`${'a'.repeat(200)}/${'b'.repeat(200)}/${'c'.repeat(150)}/x.svg`, 'zip_unsafe_path'],
     ['nested.zip', 'zip_nested_archive'],
     ['lib/x.jar', 'zip_nested_archive'],
     ['backup.tar.gz', 'zip_nested_archive'],
@@ -94,6 +97,12 @@ describe('zip uploads', () => {
     const result = refusal(await readZip(await makeZip({ ...MODEL, [name]: 'x' })));
     expect(result.status).toBe(400);
     expect(result.problems).toContainEqual(expect.objectContaining({ code, path: name }));
+  });
+
+  it('accepts a path of exactly MAX_PATH_LENGTH characters', async () => {
+    const name = `i/${'x'.repeat(MAX_PATH_LENGTH - 6)}.svg`;
+    expect(name).toHaveLength(MAX_PATH_LENGTH);
+    expect((await readZip(await makeZip({ ...MODEL, [name]: '<svg/>' }))).ok).toBe(true);
   });
 
   it('refuses an archive hidden under another extension by its magic bytes', async () => {
