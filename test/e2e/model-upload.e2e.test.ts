@@ -122,6 +122,22 @@ describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
     expect((svg.body as Buffer).equals(readFileSync(join(DOOR_DIR, 'images/door.svg')))).toBe(true);
   });
 
+  it('answers 400 for a zip entry whose path is longer than the assets keep (a 500 on PostgreSQL)', async () => {
+    const long = `${'a'.repeat(200)}/${'b'.repeat(200)}/${'c'.repeat(150)}/x.svg`;
+    const zip = await zipFolder(DOOR_DIR, {
+      [long]: readFileSync(join(DOOR_DIR, 'images/door.svg')),
+    });
+    const res = await ctx.http
+      .post(url)
+      .set(bearer(world.supplierMember.token))
+      .set('Content-Type', 'application/zip')
+      .send(zip);
+    const body = expectEnvelope(res, 400);
+    expect(problemsOf(body)).toContainEqual(
+      expect.objectContaining({ code: 'zip_unsafe_path', path: long }),
+    );
+  });
+
   it('imports another model of the same supplier by id, pinned to its version', async () => {
     const hardware = await uploadModel(ctx, world.supplier.id, world.supplierMember.token, {
       general: { name: 'Hardware', code: unique('HW') },
