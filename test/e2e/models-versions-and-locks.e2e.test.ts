@@ -223,6 +223,17 @@ describe('models: reading, versions, the edit lock, assets', () => {
       expect((await read(lockedTag)).status).toBe(200);
     });
 
+    it('answers 400 and 415 for a body the lock route does not need, as documented', async () => {
+      const lock = () => ctx.http.post(lockUrl()).set(bearer(colleague.token));
+      const malformed = await lock().set('Content-Type', 'application/json').send('{"a":');
+      expect(problemsOf(expectEnvelope(malformed, 400))[0].code).toBe('malformed_json');
+      const text = await lock().set('Content-Type', 'text/plain').send('take it');
+      expect(problemsOf(expectEnvelope(text, 415))[0].code).toBe('unsupported_media_type');
+      expect(
+        (await ctx.http.get(`/v1/models/${model.id}`).set(bearer(colleague.token))).body,
+      ).toEqual(expect.objectContaining({ data: expect.objectContaining({ locked_by_id: null }) }));
+    });
+
     it('lets an admin break a lock, and lets a lapsed lock go', async () => {
       expectEnvelope(await ctx.http.post(lockUrl()).set(bearer(colleague.token)), 200);
       const broken = expectEnvelope(

@@ -33,6 +33,11 @@ const INVALID_BODY: ErrorExample = {
   message: 'Bad request',
   errors: [{ code: 'is_email', message: 'email must be an email', path: 'email' }],
 };
+const MALFORMED_BODY: ErrorExample = {
+  ...problem('malformed_json', 'The body is not valid JSON'),
+  message: 'Malformed JSON body',
+  description: 'A body was sent and it is not valid JSON (the route needs none)',
+};
 const NOT_A_MEMBER: ErrorExample = {
   message: 'User is not part of this supplier',
   errors: [{ code: 'not_a_member', message: 'You are not a member of this supplier' }],
@@ -158,6 +163,9 @@ const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
   getCart: { 404: problem('not_found', 'Cart not found', 'cart_id') },
   removeCartLine: { 404: problem('not_found', 'Cart line not found', 'line_id') },
   getModel: { 404: notFound('No model found') },
+  // POST routes without a body still read one if it is sent (finishDocument: 400/413/415).
+  lockModel: { 400: MALFORMED_BODY },
+  acceptInvitation: { 400: MALFORMED_BODY },
   getSupplier: { 404: notFound('The supplier does not exist') },
   revokeApiToken: { 404: notFound('No such API token') },
   revokeIntentToken: { 404: notFound('No such intent token') },

@@ -91,7 +91,10 @@ function finishOperation(route: string, operation: OperationObject): void {
   operation.operationId = OPERATION_IDS[route] ?? operation.operationId;
   operation.security ??= [];
   const responses = operation.responses as Record<string, ResponseObject>;
-  if (hasBody(operation)) {
+  // A body may come with any POST, PUT or PATCH, declared or not: one that does not parse
+  // is a 400, one too large a 413, one not JSON a 415 (json-body.middleware.ts).
+  if (hasBody(operation) || BODY_METHOD.test(route)) {
+    responses['400'] ??= { description: '' };
     responses['413'] ??= { description: '' };
     responses['415'] ??= { description: '' };
   }
@@ -148,6 +151,8 @@ function revalidated(route: string, responses: Record<string, ResponseObject>): 
   if (!route.startsWith('GET /v1/')) return false;
   return responses['200']?.content?.['application/json'] !== undefined;
 }
+
+const BODY_METHOD = /^(POST|PUT|PATCH) /;
 
 function hasBody(operation: OperationObject): boolean {
   return operation.requestBody !== undefined;
