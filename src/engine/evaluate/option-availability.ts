@@ -70,7 +70,7 @@ export function* optionAvailability(
       (reasons ??= new Array(options.length))[o] =
         localReasons !== undefined && localReasons.length > 0
           ? localReasons
-          : explainRules(model, question.index, keys);
+          : explainRules(model, question.index, keys, o);
     }
     state.unavailableBecause[question.index] = reasons;
     state.conflictsWith[question.index] = conflicts;
