@@ -218,8 +218,9 @@ export function outsideDiagram(
  * the option's own key when its `available_if` is in the diagram (the local check could
  * not decide it, e.g. it reads unanswered questions), then the same choice among the
  * rules that reach the question (indirectRules: through another question's visibility,
- * say). Empty only when neither exists. Cheap and deterministic, not minimal (the
- * minimal statement is `conflicts_with`).
+ * say); when no rule reaches it nor the conflicting answers, a multi_choice's other
+ * options whose `available_if` `min_selected` may need. Cheap and deterministic, not
+ * minimal (the minimal statement is `conflicts_with`).
  */
 export function explainRules(
   model: CompiledModel,
@@ -238,15 +239,35 @@ export function explainRules(
       ? [model.questions[question].options[option].key]
       : [];
   const own = reaching(question);
-  if (conflictsWith.length === 0) return [...ownCondition, ...own];
-  const others = new Set<string>();
-  for (const key of conflictsWith) {
-    const q = model.questionIndex.get(key);
-    if (q !== undefined) for (const rule of reaching(q)) others.add(rule);
+  let rules: readonly string[] = own;
+  if (conflictsWith.length > 0) {
+    const others = new Set<string>();
+    for (const key of conflictsWith) {
+      const q = model.questionIndex.get(key);
+      if (q !== undefined) for (const rule of reaching(q)) others.add(rule);
+    }
+    const shared = own.filter((rule) => others.has(rule));
+    // No rule reaches the question: the conflict lies with the answers (those that already
+    // conflict exclude every option), so the rules that reach them.
+    rules = shared.length > 0 ? shared : own.length > 0 ? own : [...others];
   }
-  const shared = own.filter((rule) => others.has(rule));
-  // No rule reaches the question: the conflict lies with the answers (those that already
-  // conflict exclude every option), so the rules that reach them.
-  const rules = shared.length > 0 ? shared : own.length > 0 ? own : [...others];
-  return [...ownCondition, ...rules];
+  if (ownCondition.length + rules.length > 0 || option === undefined)
+    return [...ownCondition, ...rules];
+  return siblingConditions(model, mentions, question, option);
+}
+
+/**
+ * A multi_choice option that `min_selected` needs with others: the other options whose
+ * `available_if` is in the diagram (they may be what cannot be selected with it).
+ */
+function siblingConditions(
+  model: CompiledModel,
+  mentions: Mentions,
+  question: number,
+  option: number,
+): string[] {
+  const { type, minSelected, options } = model.questions[question];
+  if (type !== 'multi_choice' || minSelected === undefined || minSelected < 2) return [];
+  const flags = mentions.conditionsInDiagram[question];
+  return options.filter((_, o) => o !== option && flags[o] === 1).map((other) => other.key);
 }

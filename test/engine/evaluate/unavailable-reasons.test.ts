@@ -137,6 +137,30 @@ describe('unavailable_because when a rule reaches the question indirectly', () =
     expect(y.unavailable_because).toEqual(['y']);
   });
 
+  it('names the other options a multi_choice min_selected needs when no rule is involved', () => {
+    // o0 can never be chosen; min_selected 2 of two options then excludes o1 too.
+    const compiled = compileOk(
+      model({
+        questions: [
+          choice('a', ['p', 'q']),
+          {
+            key: 'm',
+            type: 'multi_choice',
+            label: 'm',
+            min_selected: 2,
+            options: [
+              { key: 'o0', label: 'o0', available_if: "a == 'p' && a == 'q'" },
+              { key: 'o1', label: 'o1' },
+            ],
+          },
+        ],
+      }),
+    );
+    const o1 = option(evaluate(compiled, {}), 'm', 'o1');
+    expect(o1.available).toBe(false);
+    expect(o1.unavailable_because).toEqual(['o0']);
+  });
+
   it('names the rules of the conflicting answers when answers already conflict', () => {
     const compiled = compileOk(
       model({
@@ -255,6 +279,9 @@ describe('unavailable_because on random small models (exact)', () => {
               ).toBe(true);
             const explainable =
               compiledQuestion.options[o].availableIf !== undefined ||
+              (shown.type === 'multi_choice' &&
+                (compiledQuestion.minSelected ?? 0) >= 2 &&
+                compiledQuestion.options.some((other) => other.availableIf !== undefined)) ||
               connected.get(shown.key) === true ||
               reported.conflicts_with.some((key) => connected.get(key) === true);
             if (!explainable) continue;
