@@ -3,6 +3,7 @@ import { bearer, expectEnvelope, loginAdmin, type TestUser } from '../support/fa
 import {
   createModelWorld,
   minimalModel,
+  sendModel,
   uploadModel,
   type ModelWorld,
 } from '../support/model.factories.js';
@@ -35,6 +36,26 @@ describe('hostile or absurd input', () => {
     expectEnvelope(await send('/v1/carts', deeplyNested(100), admin.token), 401);
     // 64 levels are still fine as JSON (and then just an invalid body).
     expectEnvelope(await send('/v1/login', deeplyNested(60)), 400);
+  });
+
+  it('refuses a 4 kB chain of unary operators as nesting (400 syntax_error), not a 500', async () => {
+    for (const expr of ['!'.repeat(4_000) + 'true', '-'.repeat(2_500) + '1']) {
+      const model = { ...minimalModel('DEEP'), variables: [{ key: 'v', expr }] };
+      const res = await sendModel(
+        ctx,
+        'post',
+        `/v1/suppliers/${world.supplier.id}/models`,
+        world.supplierMember.token,
+        model,
+      );
+      expect(expectEnvelope(res, 400).errors).toEqual([
+        expect.objectContaining({
+          code: 'syntax_error',
+          message: 'invalid CEL: Exceeded maxDepth (250)',
+          path: 'variables[0].expr',
+        }),
+      ]);
+    }
   });
 
   it('answers absurd page numbers with 400, not a database error', async () => {

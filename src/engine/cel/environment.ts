@@ -1,4 +1,5 @@
 import { Environment } from '@marcbachmann/cel-js';
+import { MAX_EXPRESSION_DEPTH } from './depth.js';
 
 /** Question types of MODEL_FORMAT.md and the CEL type their value has in expressions. */
 export const QUESTION_TYPES = [
@@ -44,12 +45,15 @@ function registerMixedNumeric(env: Environment): Environment {
   return env;
 }
 
+/** cel-js's parse limits, with the nesting depth our own AST check (depth.ts) also applies. */
+const LIMITS = { limits: { maxDepth: MAX_EXPRESSION_DEPTH } };
+
 /**
  * The type-checking environment: names carry their model types. `x == null` is
  * allowed for every question type so that models can test for "unanswered"; the
  * handlers never run (this environment only checks).
  */
-const baseCheckEnvironment = registerMixedNumeric(new Environment());
+const baseCheckEnvironment = registerMixedNumeric(new Environment(LIMITS));
 for (const type of ['string', 'int', 'double', 'bool', 'list<string>']) {
   baseCheckEnvironment.registerOperator(
     `${type} == null: bool`,
@@ -64,7 +68,7 @@ for (const type of ['string', 'int', 'double', 'bool', 'list<string>']) {
  * error (= unknown), as MODEL_FORMAT.md requires. Types were already enforced by
  * the checking environment, so runtime values always have the checked type or null.
  */
-const baseEvaluationEnvironment = registerMixedNumeric(new Environment());
+const baseEvaluationEnvironment = registerMixedNumeric(new Environment(LIMITS));
 
 /** A fresh pair of environments for one model (cloning is cheap; the bases stay intact). */
 export function createEnvironments(): { check: Environment; evaluate: Environment } {

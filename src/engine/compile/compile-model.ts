@@ -110,10 +110,10 @@ export function compileModel(
   const shapes = new Map<string, Shape>();
   for (const question of questions) shapes.set(question.key, shapeOfQuestion(question));
   const bound = (expression: Expression): Shape | undefined => {
-    const program = compiler.program(expression);
-    if (program === undefined) return undefined;
     const limit = v.limits.expressionCost;
-    return checkCost(expression, program, (name) => shapes.get(name), limit, problems);
+    return compiler.analyse(expression, (program) =>
+      checkCost(expression, program, (name) => shapes.get(name), limit, problems),
+    );
   };
   for (const node of graph.order) {
     const variable = variables[node - questions.length];

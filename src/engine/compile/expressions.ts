@@ -1,4 +1,5 @@
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
+import { DEPTH_MESSAGE, deeperThan } from '../cel/depth.js';
 import { CEL_TYPE_OF_QUESTION, type QuestionType } from '../cel/environment.js';
 import { Expression } from '../cel/expression.js';
 import { freeIdentifiers } from '../cel/identifiers.js';
@@ -59,7 +60,19 @@ export class ExpressionCompiler {
       this.problems.add('syntax_error', `invalid CEL: ${firstLine(error)}`, expression.path);
       return;
     }
-    const names = freeIdentifiers(program.ast);
+    // Before any recursive walker: cel-js's maxDepth does not count unary or binary
+    // chains, and each walker below recurses once per level (depth.ts).
+    if (deeperThan(program.ast)) {
+      this.problems.add('syntax_error', `invalid CEL: ${DEPTH_MESSAGE}`, expression.path);
+      return;
+    }
+    let names: string[];
+    try {
+      names = freeIdentifiers(program.ast);
+    } catch (error) {
+      this.unexpected('syntax_error', 'invalid CEL: cannot analyse', error, expression);
+      return;
+    }
     const unknown = names.filter((name) => !knownNames.has(name));
     expression.names = names.filter((name) => knownNames.has(name));
     for (const name of unknown) {
@@ -76,7 +89,13 @@ export class ExpressionCompiler {
   typeCheck(expression: Expression, expectation: Expectation): string | undefined {
     const program = this.parsed.get(expression);
     if (program === undefined) return undefined;
-    const result = program.check();
+    let result: ReturnType<ParseResult['check']>;
+    try {
+      result = program.check();
+    } catch (error) {
+      this.unexpected('type_error', 'type error', error, expression);
+      return undefined;
+    }
     if (!result.valid || result.type === undefined) {
       this.problems.add('type_error', `type error: ${firstLine(result.error)}`, expression.path);
       this.parsed.delete(expression);
@@ -95,9 +114,20 @@ export class ExpressionCompiler {
     return result.type;
   }
 
-  /** The checked program of an expression that passed steps 1 and 2. */
-  program(expression: Expression): ParseResult | undefined {
-    return this.parsed.get(expression);
+  /**
+   * Runs `walk` (static cost, RE2 patterns…) on the program of an expression that passed
+   * steps 1 and 2; undefined when it did not, or when `walk` throws: an unexpected
+   * exception becomes a problem on that expression instead of escaping the compile.
+   */
+  analyse<T>(expression: Expression, walk: (program: ParseResult) => T): T | undefined {
+    const program = this.parsed.get(expression);
+    if (program === undefined) return undefined;
+    try {
+      return walk(program);
+    } catch (error) {
+      this.unexpected('type_error', 'cannot compile', error, expression);
+      return undefined;
+    }
   }
 
   /** Step 3: the complete expression for evaluation (only when the model had no problem). */
@@ -108,6 +138,15 @@ export class ExpressionCompiler {
       this.problems.add('type_error', `cannot compile: ${firstLine(error)}`, draft.path);
       return undefined;
     }
+  }
+
+  /**
+   * A walker threw (a compile bug, or a stack overflow that depth.ts should have
+   * prevented): a problem on the expression, which is then not checked any further.
+   */
+  private unexpected(code: string, prefix: string, error: unknown, expression: Expression): void {
+    this.problems.add(code, `${prefix}: ${firstLine(error)}`, expression.path);
+    this.parsed.delete(expression);
   }
 
   release(): void {

@@ -1,0 +1,71 @@
+/**
+ * An AST walker that throws (a compile bug, a stack overflow the depth check should have
+ * prevented) is a problem on its expression, never an exception out of compileModel (which
+ * the service would answer with a 500). The walkers are replaced here by ones that throw a
+ * RangeError for the sources containing `boom`.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { compileModel, type Problem } from '../../../src/engine/index.js';
+import { model } from '../helpers.js';
+
+/** What a walker recursing past the stack throws. */
+const overflow = () => new RangeError('Maximum call stack size exceeded');
+
+vi.mock('../../../src/engine/cel/identifiers.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/engine/cel/identifiers.js')>();
+  return {
+    freeIdentifiers: (root: Parameters<typeof actual.freeIdentifiers>[0]) => {
+      if (root.input.includes('boom names')) throw overflow();
+      return actual.freeIdentifiers(root);
+    },
+  };
+});
+
+vi.mock('../../../src/engine/cel/cost.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src/engine/cel/cost.js')>();
+  return {
+    ...actual,
+    estimateCost: (...args: Parameters<typeof actual.estimateCost>) => {
+      if (args[0].input.includes('boom cost')) throw overflow();
+      return actual.estimateCost(...args);
+    },
+  };
+});
+
+function problemsOf(document: unknown): Problem[] {
+  const result = compileModel(document);
+  return result.ok ? [] : result.problems;
+}
+
+describe('a walker that throws', () => {
+  it('free names (step 1): a syntax_error on that expression only', () => {
+    const problems = problemsOf(
+      model({
+        variables: [
+          { key: 'a', expr: '"boom names" == "x"' },
+          { key: 'b', expr: '1 + 1' },
+        ],
+      }),
+    );
+    expect(problems).toEqual([
+      {
+        code: 'syntax_error',
+        message: 'invalid CEL: cannot analyse: Maximum call stack size exceeded',
+        path: 'variables[0].expr',
+      },
+    ]);
+  });
+
+  it('static cost (after the type check): a type_error on that expression', () => {
+    const problems = problemsOf(
+      model({ rules: [{ key: 'r', assert: '"boom cost" != "x"', message: 'm' }] }),
+    );
+    expect(problems).toEqual([
+      {
+        code: 'type_error',
+        message: 'cannot compile: Maximum call stack size exceeded',
+        path: 'rules[0].assert',
+      },
+    ]);
+  });
+});
