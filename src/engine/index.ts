@@ -7,6 +7,7 @@ import type { CompiledModel } from './model.js';
 export { ENGINE_VERSION } from './version.js';
 export { compileModel, type CompileOptions, type CompileResult } from './compile/compile-model.js';
 export type { ConsistencyForm, ModelAnalysis } from './consistency/form.js';
+export { consistencyTimeLimitMs } from './consistency/fallback.js';
 export {
   deserializeConsistency,
   serializeConsistency,

@@ -6,9 +6,11 @@ import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
 import {
   CompiledModelCache,
+  consistencyTimeLimitMs,
   reviveSteps,
   runInSlices,
   type CompiledModel,
+  type EngineLimits,
   type ModelAsset,
   type ModelSourceFormat,
   type Slicing,
@@ -49,8 +51,20 @@ export interface LoadedImports {
 }
 
 const RETRY_AFTER_SECONDS = '5';
-/** MODEL_FORMAT.md "Limits": the compile budget. */
-const COMPILE_TIMEOUT_MS = 30_000;
+/** What a compile may spend besides the consistency form (it was the whole budget before). */
+export const COMPILE_REST_MS = 30_000;
+
+/**
+ * The time limit of one compile in a worker, past which piscina ends it (413). The
+ * consistency budget (MODEL_CONSISTENCY_MS, MODEL_FORMAT.md "Limits") is soft: past it the
+ * model is still accepted with `exact: false`, after a fallback with the budget counted
+ * afresh. So the hard limit is derived from it and outlasts both (consistencyTimeLimitMs),
+ * plus COMPILE_REST_MS for the rest of the compile; a fixed 30 s, equal to the default
+ * consistency budget, answered 413 to the models the spec accepts inexact.
+ */
+export function compileTimeoutMs(limits: EngineLimits): number {
+  return consistencyTimeLimitMs(limits) + COMPILE_REST_MS;
+}
 
 type Task = BuildTask | CompileTask;
 type Runner = (task: Task) => Promise<unknown>;
@@ -85,6 +99,8 @@ export class CompiledModels implements OnModuleDestroy {
    */
   private inFlight = 0;
   private readonly capacity: number;
+  /** The time limit of one compile (compileTimeoutMs). */
+  private readonly timeoutMs: number;
 
   /** A compiled model is revived on this thread in slices (EVENT_LOOP_SLICE_MS). */
   private readonly slicing: Slicing;
@@ -92,6 +108,7 @@ export class CompiledModels implements OnModuleDestroy {
   constructor(private readonly config: AppConfig) {
     this.slicing = slicingOf(config.eventLoopSliceMs);
     this.capacity = config.compileWorkers + config.compileQueueSize;
+    this.timeoutMs = compileTimeoutMs(config.engineLimits);
     this.cache = new CompiledModelCache(
       config.compiledModelCacheSize,
       config.compiledModelCacheBytes,
@@ -109,7 +126,7 @@ export class CompiledModels implements OnModuleDestroy {
       });
       // A compile past its time budget is aborted (piscina ends that worker).
       this.run = (task) =>
-        (this.pool as Piscina).run(task, { signal: AbortSignal.timeout(COMPILE_TIMEOUT_MS) });
+        (this.pool as Piscina).run(task, { signal: AbortSignal.timeout(this.timeoutMs) });
     } else {
       // Running from TypeScript sources (unit and in-process e2e tests): no worker file
       // to start, so the same task runs in this thread; the built service always pools.
@@ -253,7 +270,7 @@ export class CompiledModels implements OnModuleDestroy {
     }
     if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
       this.logger.warn('A model compile ran past its time budget');
-      return tooLarge(`The model takes longer than ${COMPILE_TIMEOUT_MS / 1000} s to compile`);
+      return tooLarge(`The model takes longer than ${this.timeoutMs / 1000} s to compile`);
     }
     return error;
   }

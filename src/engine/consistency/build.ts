@@ -20,6 +20,8 @@ export class PartBuilder {
   readonly left: string[] = [];
   /** Sources of parts only partly in the diagram (a table with a non-finite column). */
   readonly partial = new Set<string>();
+  /** Assignments enumerated so far (the deadline is checked every ENUMERATION_CHECK). */
+  private enumerated = 0;
 
   constructor(
     private readonly model: ModelCore,
@@ -110,6 +112,10 @@ export class PartBuilder {
     const questions = [...touched].map((q) => this.model.questions[q]);
     const variables = this.variablesRead(reads);
     const leaf = (): number => {
+      // An all-TRUE (or all-FALSE) result creates no node, so the store's own check (every
+      // 1,024 new nodes) may never run: 100,000 assignments of a costly expression would
+      // take minutes. Checked here, the budget ends it within ENUMERATION_CHECK of them.
+      if (++this.enumerated % ENUMERATION_CHECK === 0) store.checkDeadline();
       this.load(questions, variables);
       return accept() ? TRUE : FALSE;
     };
@@ -263,6 +269,13 @@ export class PartBuilder {
     return step(0, all);
   }
 }
+
+/**
+ * Assignments between two deadline checks of an enumeration: one `performance.now()` per
+ * 16 evaluations is noise next to them, and 16 of the costliest expressions (1,000,000
+ * units, ~1.4 ms each measured) overrun the deadline by some 25 ms.
+ */
+const ENUMERATION_CHECK = 16;
 
 type Status = 'hidden' | 'optional' | 'required' | 'free';
 const STATUSES: readonly Status[] = ['hidden', 'optional', 'required', 'free'];

@@ -19,6 +19,25 @@ const ZERO_BUDGET_FALLBACK: FallbackBudget = {
   consistencyBytes: 256 * 1024 * 1024,
 };
 
+/** The fallback's budget: the compile budget counted afresh, the defaults when it is zero. */
+function fallbackBudget(limits: FallbackBudget): FallbackBudget {
+  return limits.consistencyMs > 0 && limits.consistencyBytes > 0 ? limits : ZERO_BUDGET_FALLBACK;
+}
+
+/**
+ * The most time a consistency compile spends building against its budgets: the diagram's
+ * `consistencyMs` (none when a budget is zero: no diagram), then the fallback's budget
+ * counted afresh. Each is checked every 1,024 new nodes and every 16 enumerated
+ * assignments, so either overruns only by that much; the analysis after the fallback
+ * (propagation with nothing answered, dead options, a minimal wipe-out) comes on top.
+ * The compile worker's time limit is derived from it (compiled-models.service.ts).
+ */
+export function consistencyTimeLimitMs(limits: FallbackBudget): number {
+  const diagram =
+    limits.consistencyMs > 0 && limits.consistencyBytes > 0 ? limits.consistencyMs : 0;
+  return diagram + fallbackBudget(limits).consistencyMs;
+}
+
 /**
  * Past the compile budget (MODEL_FORMAT.md "Consistency": "availability is computed by
  * propagation over each table and rule"): instead of their conjunction, each part of
@@ -42,8 +61,7 @@ export function compileFallback(
   reason: string,
   started: number,
 ): ConsistencyForm {
-  const budget =
-    limits.consistencyMs > 0 && limits.consistencyBytes > 0 ? limits : ZERO_BUDGET_FALLBACK;
+  const budget = fallbackBudget(limits);
   const deadline = performance.now() + budget.consistencyMs;
   const forest = new Forest(plan.domain);
   const left = [...finitePart.left];

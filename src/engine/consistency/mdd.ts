@@ -17,6 +17,9 @@
 export const FALSE = 0;
 export const TRUE = 1;
 
+/** The `reason` of a form whose compile ran out of time (`consistencyMs`). */
+export const TIME_BUDGET_REASON = 'the compile time budget ran out';
+
 /** The compile budget ran out (caught by the compiler, which falls back). */
 export class BudgetExceeded extends Error {
   constructor(readonly reason: string) {
@@ -111,8 +114,15 @@ export class MddStore {
   private checkBudget(): void {
     if (this.bytes > this.budget.bytes)
       throw new BudgetExceeded(`the decision diagram passed ${this.budget.bytes} bytes`);
-    if (performance.now() > this.budget.deadline)
-      throw new BudgetExceeded('the compile time budget ran out');
+    this.checkDeadline();
+  }
+
+  /**
+   * Throws BudgetExceeded past the deadline. Also called by the builders' enumeration
+   * (build.ts), which can run for long without creating a node (an all-TRUE result).
+   */
+  checkDeadline(): void {
+    if (performance.now() > this.budget.deadline) throw new BudgetExceeded(TIME_BUDGET_REASON);
   }
 
   private rehash(): void {
