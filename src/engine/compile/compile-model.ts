@@ -49,6 +49,9 @@ const SECTIONS = new Set([
   'images',
 ]);
 
+/** Parts named in the message of a conflict (each part is also the path of a problem). */
+const CONFLICT_NAMED = 20;
+
 /**
  * Validates a model document (imports already merged) and compiles it: every
  * problem is reported (up to the cap) with its path, or the compiled model is
@@ -167,7 +170,9 @@ export function compileModel(
   const core = compactModel(model, { complete: completeOf, setters });
   const consistency = attachConsistency(core, resolved, options.consistency);
   if (consistency.conflict.length > 0) {
-    const message = `the model has no valid configuration: ${consistency.conflict.join(', ')} conflict`;
+    const named = consistency.conflict.slice(0, CONFLICT_NAMED);
+    const more = consistency.conflict.length - named.length;
+    const message = `the model has no valid configuration: ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''} conflict`;
     for (const source of consistency.conflict) problems.add('inconsistent_model', message, source);
     return { ok: false, problems: problems.items };
   }

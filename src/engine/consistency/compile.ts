@@ -50,7 +50,7 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
     if (!(error instanceof BudgetExceeded)) throw error;
     return compileFallback(model, finitePart, plan, base, limits, error.reason, started);
   }
-  const conflict = root === FALSE ? minimalConflict(store, finitePart.parts, roots) : [];
+  const conflict = root === FALSE ? conflictWithinBudget(store, finitePart.parts, roots) : [];
   const flat = flatten(store, root);
   const left = [...finitePart.left, ...builder.left];
   const exact = left.length === 0;
@@ -160,6 +160,24 @@ function lastLayer(plan: LayerPlan, scope: readonly number[]): number {
   let last = -1;
   for (const q of scope) last = Math.max(last, plan.firstLayer[q] + plan.layerCount[q] - 1);
   return last;
+}
+
+/**
+ * The minimal conflict, or, when finding it runs out of the compile budget, every part: a
+ * true (not minimal) conflict, never an empty one, which would accept a model that has no
+ * valid configuration.
+ */
+function conflictWithinBudget(
+  store: MddStore,
+  parts: readonly Part[],
+  roots: readonly number[],
+): string[] {
+  try {
+    return minimalConflict(store, parts, roots);
+  } catch (error) {
+    if (!(error instanceof BudgetExceeded)) throw error;
+    return parts.map((part) => part.source);
+  }
 }
 
 /** A minimal set of parts whose conjunction is empty (for `inconsistent_model`). */

@@ -330,6 +330,35 @@ describe('consistency: model analysis and the compiled form', () => {
     ]);
   });
 
+  it('names at most 20 parts of a conflict in its message (each part is still a problem)', () => {
+    const keys = Array.from({ length: 25 }, (_, i) => `q${i}`);
+    const result = compileModel(
+      model({
+        questions: keys.map((key) => choice(key, ['y', 'n'], { required: true })),
+        // q0 is y, each q(i) y makes q(i+1) y, and q24 is not: every rule is needed.
+        rules: [
+          { key: 'first', message: 'm', assert: "q0 == 'y'" },
+          ...keys.slice(1).map((key, i) => ({
+            key: `then_${key}`,
+            message: 'm',
+            assert: `q${i} != 'y' || ${key} == 'y'`,
+          })),
+          { key: 'last', message: 'm', assert: "q24 != 'y'" },
+        ],
+      }),
+    );
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const conflict = result.problems.filter((p) => p.code === 'inconsistent_model');
+    expect(conflict.length).toBeGreaterThan(20);
+    const more = conflict.length - 20;
+    expect(conflict[0].message).toMatch(
+      new RegExp(
+        `^the model has no valid configuration: ([\\w.]+, ){19}[\\w.]+ and ${more} more conflict$`,
+      ),
+    );
+  });
+
   it('dead options are listed by path', () => {
     const compiled = compileOk(
       model({
