@@ -10,7 +10,7 @@ import { RE2JS } from 're2js';
  * AST's `handle`, which cel-js calls with the evaluated receiver and arguments). A
  * literal pattern is compiled once per thread (`literalProgram`): the upload's cost check
  * compiles it, the complete expression reuses that program; any other pattern is
- * compiled on use.
+ * compiled on use, within the bounds the static cost assumed (`computedProgram`).
  */
 
 export type RegexProblem = { message: string };
@@ -27,6 +27,60 @@ export function compileRe2(pattern: string): RE2JS | RegexProblem {
   } catch (error) {
     return { message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * The program size the static cost (cost.ts `matchesCost`) assumes for a computed pattern
+ * of n UTF-16 units: COMPUTED_PATTERN_PER_CHAR × n + COMPUTED_PATTERN_EXTRA instructions.
+ * Without counted repetition RE2's program is linear in the pattern: each literal rune,
+ * class, anchor or `.` is one instruction, a group adds two (for two characters), `*`
+ * two, `+` `?` `|` one (re2js `Parser.calcSize`), and the compiler adds the match, the
+ * failure and group 0's two captures. Checked at evaluation (`computedProgram`), so the
+ * estimate holds even if this reasoning missed a case.
+ */
+export const COMPUTED_PATTERN_PER_CHAR = 2;
+export const COMPUTED_PATTERN_EXTRA = 8;
+
+/**
+ * Why a computed pattern is not compiled at evaluation, or undefined. Its static cost
+ * (cost.ts `matchesCost`) assumes a program linear in the pattern, compiled in linear
+ * time, so these are refused (conservatively: a `{` anywhere but in an escape): counted
+ * repetition (`x{1000}` multiplies the program by 1,000), case folding and other flags
+ * (`(?i)[\x{80}-\x{10FFFF}]` takes ~10 ms to compile), Unicode classes (`\pL`: ~300 µs
+ * each) and `\Q…\E` quoting (not followed by this scan).
+ */
+export function computedPatternProblem(pattern: string): string | undefined {
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i];
+    const next = pattern[i + 1];
+    if (char === '{') return 'a computed pattern may not use counted repetition ({n,m})';
+    if (char === '(' && next === '?') {
+      const group = pattern.slice(i + 2, i + 4);
+      if (!group.startsWith(':') && !group.startsWith('<') && group !== 'P<')
+        return 'a computed pattern may not set flags ((?i) …)';
+    }
+    if (char !== '\\') continue;
+    if (next === 'p' || next === 'P' || next === 'Q')
+      return `a computed pattern may not use \\${next}`;
+    i++; // the escaped character
+  }
+  return undefined;
+}
+
+/**
+ * A pattern computed at evaluation, compiled only when its program stays within what the
+ * static cost assumed: computedPatternProblem, then at most COMPUTED_PATTERN_PER_CHAR
+ * instructions per character plus COMPUTED_PATTERN_EXTRA.
+ */
+export function computedProgram(pattern: string): RE2JS | RegexProblem {
+  const problem = computedPatternProblem(pattern);
+  if (problem !== undefined) return { message: problem };
+  const program = compileRe2(pattern);
+  if (isRegexProblem(program)) return program;
+  const limit = COMPUTED_PATTERN_PER_CHAR * pattern.length + COMPUTED_PATTERN_EXTRA;
+  if (program.programSize() > limit)
+    return { message: `a computed pattern compiles to more than ${limit} instructions` };
+  return program;
 }
 
 /**
@@ -94,7 +148,7 @@ export function useRe2(root: ASTNode): boolean {
       const [text, pattern] = values;
       if (typeof text !== 'string' || typeof pattern !== 'string')
         throw new RegexError('matches needs a string and a pattern');
-      const program = fixed ?? compileRe2(pattern);
+      const program = fixed ?? computedProgram(pattern);
       if (!(program instanceof RE2JS)) throw new RegexError(program.message);
       return program.matcher(text).find();
     };

@@ -56,7 +56,15 @@ export function checkCost(
   }
   const estimate = estimateCost(program.ast, shapeOf);
   expression.cost = Math.ceil(estimate.cost);
-  if (estimate.cost > limit) {
+  if (estimate.unpriced.length > 0) {
+    // A function cel/cost.ts does not price (cel-js 8's optional-type methods, which
+    // check but never run here, or one a later cel-js adds): its worst case is unknown.
+    problems.add(
+      'cost_limit',
+      `'${abbreviate(expression.source)}' calls ${estimate.unpriced.join(', ')}, which the cost estimate cannot bound; not allowed in expressions`,
+      expression.path,
+    );
+  } else if (estimate.cost > limit) {
     problems.add(
       'cost_limit',
       `'${abbreviate(expression.source)}' may cost ${formatCost(estimate.cost)} units; the limit expressionCost is ${limit}`,

@@ -102,11 +102,13 @@ describe('matches uses RE2', () => {
   });
 
   it('a pattern computed at evaluation is compiled by RE2 too (an invalid one is unknown)', () => {
+    // A computed pattern is compiled at every evaluation (~10 µs per character, cel/cost.ts
+    // COMPILE_CHAR_UNITS): 20 characters (40 UTF-16 units) fit expressionCost, 50 do not.
     const compiled = compileOk(
       model({
         questions: [
           { key: 'ref', type: 'text', label: 'Ref', max_length: 50 },
-          { key: 'pattern', type: 'text', label: 'P', max_length: 50 },
+          { key: 'pattern', type: 'text', label: 'P', max_length: 20 },
         ],
         rules: [{ key: 'r', assert: 'ref.matches(pattern)', message: 'm' }],
       }),
@@ -115,6 +117,27 @@ describe('matches uses RE2', () => {
     expect(evaluate(compiled, { ref: 'aa', pattern: '^(a)\\1$' }).line.rules[0].status).toBe(
       'pending',
     );
+  });
+
+  it('a computed pattern outside the linear subset the estimate assumes is unknown', () => {
+    const compiled = compileOk(
+      model({
+        questions: [
+          { key: 'ref', type: 'text', label: 'Ref', max_length: 50 },
+          { key: 'pattern', type: 'text', label: 'P', max_length: 20 },
+        ],
+        rules: [{ key: 'r', assert: 'ref.matches(pattern)', message: 'm' }],
+      }),
+    );
+    const status = (pattern: string) =>
+      evaluate(compiled, { ref: 'aaa', pattern }).line.rules[0].status;
+    // Counted repetition (program × 1,000), case folding and Unicode classes (slow to
+    // compile): refused before compiling, although RE2 accepts them and they would match.
+    for (const pattern of ['(?:a?){1000}a{1000}', 'a{3}', '(?i)A', '\\pL', '\\p{Latin}', '\\Qa\\E'])
+      expect(status(pattern), pattern).toBe('pending');
+    // Escaped braces, non-capturing and named groups are within the subset.
+    for (const pattern of ['^a+$', '(?:a|b)+', '(?P<x>a)', 'a\\{?', '[a-c]*'])
+      expect(status(pattern), pattern).toBe('passed');
   });
 
   it('a literal pattern is compiled once at upload and its program reused', () => {
