@@ -48,17 +48,32 @@ const cases = [
   ['json()', 'm.map(x, bytes(t).json()).size()', { m: list(20), t: jsonList(TEXT) }],
   [
     'json() nested',
-    'cel.bind(a, bytes(t).json(), a.map(x, a.map(y, 1)).size())',
+    'cel.bind(a, dyn(bytes(t).json()), a.map(x, a.map(y, 1)).size())',
     { t: jsonList(TEXT) },
   ],
   ['list ==', 'm == n', { m: list(1000), n: list(1000) }],
   [
-    'json() deep',
+    'json() == 666 lists',
+    'bytes(t).json() == bytes(u).json()',
+    { t: `[${Array(666).fill('[]').join(',')}]`, u: `[${Array(666).fill('[]').join(',')}]` },
+  ],
+  [
+    'json() == 285 maps',
     'bytes(t).json() == bytes(u).json()',
     {
-      t: `${'['.repeat(TEXT / 2)}${']'.repeat(TEXT / 2)}`,
-      u: `${'['.repeat(TEXT / 2)}${']'.repeat(TEXT / 2)}`,
+      t: `[${Array(285).fill('{"":1}').join(',')}]`,
+      u: `[${Array(285).fill('{"":1}').join(',')}]`,
     },
+  ],
+  [
+    'json() == 32 deep',
+    'bytes(t).json() == bytes(u).json()',
+    { t: `${'['.repeat(32)}${']'.repeat(32)}`, u: `${'['.repeat(32)}${']'.repeat(32)}` },
+  ],
+  [
+    'json() 1000 deep (refused)',
+    'bytes(t).json() == bytes(u).json()',
+    { t: `${'['.repeat(1000)}${']'.repeat(1000)}`, u: `${'['.repeat(1000)}${']'.repeat(1000)}` },
   ],
   ['hex()', 'm.map(x, bytes(t).hex()).size()', { m: list(100), t: 'a'.repeat(TEXT) }],
   ['base64()', 'm.map(x, bytes(t).base64()).size()', { m: list(100), t: 'a'.repeat(TEXT) }],

@@ -5,6 +5,7 @@ import {
   isRegexProblem,
   literalProgram,
 } from './regex.js';
+import { JSON_MAX_DEPTH } from './json.js';
 
 /**
  * Static worst-case cost of a CEL expression (MODEL_FORMAT.md "Expression cost").
@@ -95,8 +96,6 @@ export const UNBOUNDED: Shape = Object.freeze({
  * `[[], …]`, `[{"": 1}, …]` and `[[[…]]]`).
  */
 export const NESTED_UNITS = 5 * NODE_UNITS;
-/** Levels of a `json()` result described before the shape gives up (UNBOUNDED below). */
-const JSON_DEPTH = 32;
 /** JSON.parse, per byte: every byte may start a value (~85 ns measured for `[[[…]]]`). */
 const JSON_BYTE_UNITS = 50;
 
@@ -110,12 +109,12 @@ const JSON_BYTE_UNITS = 50;
  * bytes as its volume, a container at least one byte per entry, its brackets and commas,
  * beside its entries'), so comparing it is bounded although its shape is deep. One list
  * shape bounds all kinds at once (`join`: a list shape also bounds a string's or a map's
- * length, and its element a map's keys). The nesting is described `JSON_DEPTH` levels
- * down, below that the shape is UNBOUNDED: a descent needs an operator in an expression
- * (or a variable passing its value on), so deeper reads are refused, never under-estimated.
+ * length, and its element a map's keys). Lists and maps nest at most JSON_MAX_DEPTH
+ * levels (json.ts refuses deeper documents at evaluation), so below them are only
+ * strings and scalars.
  */
-export function jsonShape(bytes: number, depth = JSON_DEPTH): Shape {
-  if (depth <= 0) return UNBOUNDED;
+export function jsonShape(bytes: number, depth = JSON_MAX_DEPTH): Shape {
+  if (depth <= 0) return stringShape(bytes);
   const len = sat(bytes);
   return { kind: 'list', len, elem: jsonShape(len, depth - 1), cap: mul(len, NESTED_UNITS) };
 }

@@ -1,5 +1,6 @@
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
 import { CostBudget, unlimitedBudget } from './budget.js';
+import { useBoundedJson } from './json.js';
 import { useRe2 } from './regex.js';
 import { strictNames } from './strict-names.js';
 
@@ -21,7 +22,7 @@ export class EvaluationContext extends Map<string, unknown> {
  * and its static cost while checking it. A *complete* expression (`Expression.compile`)
  * is built in one step from a checked draft: parsed and pre-checked in the evaluation
  * environment (so evaluation takes cel-js's checked fast path and never parses), `matches`
- * bound to RE2, strict names known. Only complete expressions run; a draft that reaches
+ * bound to RE2, `json` to a nesting-bounded parse (json.ts), strict names known. Only complete expressions run; a draft that reaches
  * an evaluation throws (a compile bug), instead of quietly giving unknown.
  */
 export class Expression {
@@ -57,6 +58,7 @@ export class Expression {
     const checked = program.check();
     if (!checked.valid) throw checked.error ?? new Error(`cannot check ${source}`);
     if (!useRe2(program.ast)) throw new Error('matches cannot be bound to RE2');
+    if (!useBoundedJson(program.ast)) throw new Error('json cannot be bounded');
     const known = new Set(names);
     const strict = strictNames(program.ast).filter((name) => known.has(name));
     const expression = new Expression(source, path, program, strict);

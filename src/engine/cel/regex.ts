@@ -103,10 +103,16 @@ export function literalProgram(pattern: string): RE2JS | RegexProblem {
   return program;
 }
 
-type MatchesNode = ASTNode & { handle?: unknown };
+/** A call node of a checked AST: `handle` is the function cel-js calls with its values. */
+export type MatchesNode = ASTNode & { handle?: unknown };
 
 /** Every `x.matches(p)` call of an AST (the receiver form is the only one cel-js has). */
 export function matchesCalls(root: ASTNode): MatchesNode[] {
+  return receiverCalls(root, 'matches');
+}
+
+/** Every `x.<method>(…)` call node of an AST. */
+export function receiverCalls(root: ASTNode, method: string): MatchesNode[] {
   const found: MatchesNode[] = [];
   const visit = (node: unknown): void => {
     if (node === null || typeof node !== 'object') return;
@@ -116,7 +122,7 @@ export function matchesCalls(root: ASTNode): MatchesNode[] {
     }
     const ast = node as ASTNode;
     if (typeof ast.op !== 'string') return;
-    if (ast.op === 'rcall' && ast.args[0] === 'matches') found.push(ast);
+    if (ast.op === 'rcall' && ast.args[0] === method) found.push(ast);
     if (ast.op !== 'value' && ast.op !== 'id') visit(ast.args);
   };
   visit(root);

@@ -13,6 +13,7 @@ import {
   volume,
 } from '../../../src/engine/cel/cost.js';
 import { createEnvironments } from '../../../src/engine/cel/environment.js';
+import { JSON_MAX_DEPTH, nestsDeeper } from '../../../src/engine/cel/json.js';
 import {
   COMPUTED_PATTERN_EXTRA,
   COMPUTED_PATTERN_PER_CHAR,
@@ -84,6 +85,39 @@ describe('bytes.json()', () => {
     expect(result.errors).toEqual([]);
     expect(result.line.variables.v).toBe(3);
     expect(result.line.variables.same).toBe(true);
+  });
+
+  it('a document nested deeper than JSON_MAX_DEPTH is unknown, before it is parsed', () => {
+    const compiled = compileOk(
+      model({
+        questions: [text('t', 1000)],
+        variables: [{ key: 'v', expr: 'size(bytes(t).json())' }],
+      }),
+    );
+    const nest = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    const value = (t: string) => evaluate(compiled, { t }).line.variables.v;
+    expect(value(nest(JSON_MAX_DEPTH))).toBe(1);
+    expect(value(`["${'['.repeat(100)}"]`)).toBe(1); // brackets in strings do not nest
+    expect(value(nest(JSON_MAX_DEPTH + 1))).toBeNull();
+    expect(value(nest(500))).toBeNull();
+  });
+
+  it('property: nestsDeeper agrees with the depth of what JSON.parse builds', () => {
+    const random = prng(3);
+    const depthOf = (v: unknown): number =>
+      v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
+    const value = (depth: number): unknown => {
+      const r = random();
+      if (depth <= 0 || r < 0.2)
+        return ['[', '"]\\', '{"a":[', 'x\\"[', 7][Math.floor(random() * 5)];
+      if (r < 0.6) return Array.from({ length: Math.floor(random() * 3) }, () => value(depth - 1));
+      return { [`k${Math.floor(random() * 9)}`]: value(depth - 1), z: value(depth - 1) };
+    };
+    for (let i = 0; i < 500; i++) {
+      const source = JSON.stringify(value(Math.floor(random() * 8)));
+      const depth = depthOf(JSON.parse(source));
+      for (const limit of [0, 1, 2, 3, 5]) expect(nestsDeeper(source, limit)).toBe(depth > limit);
+    }
   });
 
   it('property: a parsed JSON text of n bytes fits jsonShape(n) at every level', () => {
