@@ -1,4 +1,5 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
+import { jsonTextDepthExceeds } from '../source/depth.js';
 import { receiverCalls } from './regex.js';
 
 /**
@@ -16,27 +17,6 @@ export const JSON_MAX_DEPTH = 32;
 
 class JsonDepthError extends Error {}
 
-/** Whether the lists and maps of a JSON text nest deeper than `limit` (strings skipped). */
-export function nestsDeeper(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === 0x5c)
-        i++; // a backslash escapes the next character
-      else if (code === 0x22) inString = false;
-    } else if (code === 0x22) {
-      inString = true;
-    } else if (code === 0x5b || code === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (code === 0x5d || code === 0x7d) {
-      depth--;
-    }
-  }
-  return false;
-}
-
 /**
  * Points every `json` call node of a checked AST at the bounded parse. Returns false when
  * a node does not look as expected (a cel-js upgrade changed its internals): the
@@ -51,7 +31,7 @@ export function useBoundedJson(root: ASTNode): boolean {
         throw new JsonDepthError('json needs bytes');
       // As cel-js (functions.js `jsonParse`): the text of a Buffer is its UTF-8 decoding.
       const text = String(bytes);
-      if (nestsDeeper(text, JSON_MAX_DEPTH))
+      if (jsonTextDepthExceeds(text, JSON_MAX_DEPTH))
         throw new JsonDepthError(`JSON nested deeper than ${JSON_MAX_DEPTH} levels`);
       return JSON.parse(text) as unknown;
     };

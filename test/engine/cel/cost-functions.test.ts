@@ -13,7 +13,8 @@ import {
   volume,
 } from '../../../src/engine/cel/cost.js';
 import { createEnvironments } from '../../../src/engine/cel/environment.js';
-import { JSON_MAX_DEPTH, nestsDeeper } from '../../../src/engine/cel/json.js';
+import { JSON_MAX_DEPTH } from '../../../src/engine/cel/json.js';
+import { jsonTextDepthExceeds } from '../../../src/engine/source/depth.js';
 import {
   COMPUTED_PATTERN_EXTRA,
   COMPUTED_PATTERN_PER_CHAR,
@@ -102,7 +103,7 @@ describe('bytes.json()', () => {
     expect(value(nest(500))).toBeNull();
   });
 
-  it('property: nestsDeeper agrees with the depth of what JSON.parse builds', () => {
+  it('property: the depth scan (jsonTextDepthExceeds) agrees with the depth of what JSON.parse builds', () => {
     const random = prng(3);
     const depthOf = (v: unknown): number =>
       v !== null && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depthOf)) : 0;
@@ -116,7 +117,8 @@ describe('bytes.json()', () => {
     for (let i = 0; i < 500; i++) {
       const source = JSON.stringify(value(Math.floor(random() * 8)));
       const depth = depthOf(JSON.parse(source));
-      for (const limit of [0, 1, 2, 3, 5]) expect(nestsDeeper(source, limit)).toBe(depth > limit);
+      for (const limit of [0, 1, 2, 3, 5])
+        expect(jsonTextDepthExceeds(source, limit)).toBe(depth > limit);
     }
   });
 
