@@ -100,6 +100,15 @@ export const COMMANDS: Record<string, Command> = {
       io.out(applied.length ? `Applied ${applied.join(', ')}` : 'No pending migrations');
     },
   },
+  'check-models': {
+    summary:
+      'Compile every stored model version with this release (before an upgrade); exit 1 listing those that no longer compile',
+    options: {},
+    async run(_options, env, io) {
+      const { checkModels } = await import('./check-models.js');
+      await checkModels(new AppConfig(env), io);
+    },
+  },
   'load-model': {
     summary: 'Upload a model file (.json, .yaml/.yml or .zip) as a new model of a supplier',
     options: {

@@ -97,6 +97,15 @@ export class ModelRepository {
     return loadDefinition(this.dataSource, modelId, versionNumber);
   }
 
+  /** Every stored version, model by model (the CLI's `check-models`). */
+  async versionKeys(): Promise<Array<{ modelId: number; versionNumber: number }>> {
+    const rows = await this.dataSource.getRepository(ModelVersionEntity).find({
+      select: { modelId: true, versionNumber: true },
+      order: { modelId: 'ASC', versionNumber: 'ASC' },
+    });
+    return rows.map(({ modelId, versionNumber }) => ({ modelId, versionNumber }));
+  }
+
   findAsset(
     modelId: number,
     versionNumber: number,

@@ -7,6 +7,7 @@ import { ModelVersionEntity } from '../../src/models/model-version.entity.js';
 import { ModelEntity } from '../../src/models/model.entity.js';
 import type { SupplierEntity } from '../../src/suppliers/supplier.entity.js';
 import { UserEntity } from '../../src/users/user.entity.js';
+import { REPO_DIR } from '../support/examples.js';
 import { minimalModel } from '../support/model.factories.js';
 import { createCliHarness, insertSupplier, type CliHarness } from './cli-harness.js';
 
@@ -89,6 +90,25 @@ describe('cli: load-model', () => {
       ['yaml', dana.id],
       ['zip', admin.id],
     ]);
+  });
+
+  it('check-models compiles every stored version: exit 0, or 1 listing those refused', async () => {
+    const window = join(REPO_DIR, 'examples', 'window.yaml');
+    const loaded = await cli(['load-model', '--supplier', String(supplier.id), '--file', window]);
+    expect(loaded.code).toBe(0);
+    const id = /Created model #(\d+)/.exec(loaded.out)?.[1];
+    const versions = await harness.db.getRepository(ModelVersionEntity).count();
+
+    const passing = await cli(['check-models']);
+    expect(passing).toEqual({ code: 0, out: `All ${versions} stored versions compile`, err: '' });
+
+    // A release whose checks are stricter, as a lower expression cost limit here.
+    const stricter = { ...harness.env, MODEL_EXPRESSION_COST_LIMIT: '100' };
+    const refused = await harness.cli(['check-models'], '', stricter);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain(`Model #${id} version 1 no longer compiles:`);
+    expect(refused.out).toMatch(/^ {2}- \S+: .*cost/m);
+    expect(refused.err).toMatch(/^Error: \d+ of \d+ stored versions no longer compile$/);
   });
 
   it('lists every problem of an invalid model and stores nothing (exit 1)', async () => {

@@ -1,0 +1,42 @@
+import type { AppConfig } from '../config/app-config.js';
+import { TransactionRunner } from '../database/transaction-runner.js';
+import { compileModel } from '../engine/index.js';
+import { inflateDefinitionSync } from '../models/definition-bytes.js';
+import { ModelRepository } from '../models/model.repository.js';
+import { CliError } from './cli-error.js';
+import { openDatabase } from './database.js';
+import type { CliIo } from './io.js';
+
+/**
+ * Compiles every stored model version as the service does when it first needs one (its
+ * definition with its stored consistency form, under this configuration's limits), and
+ * lists those that no longer compile with their problems: an engine upgrade whose checks
+ * are stricter would make reading them answer 500 (docs/OPERATIONS.md "Stored models
+ * after an engine upgrade"). Run with the new release before rolling it out; exit 1 when
+ * any is refused.
+ */
+export async function checkModels(config: AppConfig, io: CliIo): Promise<void> {
+  const dataSource = await openDatabase(config);
+  try {
+    const models = new ModelRepository(dataSource, new TransactionRunner(dataSource));
+    const versions = await models.versionKeys();
+    let refused = 0;
+    for (const { modelId, versionNumber } of versions) {
+      const definition = await models.findDefinition(modelId, versionNumber);
+      if (definition === undefined) continue;
+      const consistency = await models.findConsistency(modelId, versionNumber);
+      const document: unknown = JSON.parse(inflateDefinitionSync(definition));
+      const result = compileModel(document, config.engineLimits, { consistency });
+      if (result.ok) continue;
+      refused++;
+      io.out(`Model #${modelId} version ${versionNumber} no longer compiles:`);
+      for (const problem of result.problems)
+        io.out(`  - ${problem.path ? `${problem.path}: ` : ''}${problem.message}`);
+    }
+    if (refused > 0)
+      throw new CliError(`${refused} of ${versions.length} stored versions no longer compile`);
+    io.out(`All ${versions.length} stored versions compile`);
+  } finally {
+    await dataSource.destroy();
+  }
+}
