@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { DEFAULT_ENGINE_LIMITS, type EngineLimits } from '../engine/index.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-rules.js';
 
 export type DatabaseConfig =
   { type: 'sqlite'; path: string } | { type: 'postgres'; url: string; ssl: boolean };
@@ -104,6 +105,15 @@ export class AppConfig {
     const adminPassword = env.ADMIN_PASSWORD;
     if (Boolean(adminEmail) !== Boolean(adminPassword)) {
       problems.push('ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+    }
+    // The first admin is held to every account's password rules.
+    if (
+      adminPassword &&
+      (adminPassword.length < MIN_PASSWORD_LENGTH || adminPassword.length > MAX_PASSWORD_LENGTH)
+    ) {
+      problems.push(
+        `ADMIN_PASSWORD must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters long`,
+      );
     }
     this.admin =
       adminEmail && adminPassword ? { email: adminEmail, password: adminPassword } : null;

@@ -1,8 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { hash, verify } from '@node-rs/argon2';
 
-/** Longer passwords are refused rather than silently truncated. */
-export const MAX_PASSWORD_LENGTH = 1024;
+export { MAX_PASSWORD_LENGTH } from '../config/password-rules.js';
 
 /**
  * argon2id password hashes (library defaults: 19 MiB, 2 passes, OWASP's baseline).

@@ -64,6 +64,19 @@ describe('AppConfig: fail fast on a bad environment', () => {
     }
   });
 
+  it("holds ADMIN_PASSWORD to every account's password lengths", () => {
+    const withPassword = (password: string) => () =>
+      new AppConfig({
+        DATA_DIR: dataDir(),
+        JWT_SECRET: SECRET,
+        ADMIN_EMAIL: 'admin@example.test',
+        ADMIN_PASSWORD: password,
+      });
+    expect(withPassword('seven77')).toThrow(/ADMIN_PASSWORD must be 8 to 1024 characters long/);
+    expect(withPassword('x'.repeat(1025))).toThrow(/ADMIN_PASSWORD must be 8 to 1024/);
+    expect(withPassword('eight888')().admin?.password).toBe('eight888');
+  });
+
   it('reads limits and lifetimes', () => {
     const config = new AppConfig({
       DATA_DIR: dataDir(),

@@ -2,10 +2,10 @@ import { ApiId, ApiTimestamp, ApiNullableString } from '../../common/swagger/sch
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { EmailAddress } from '../../common/validation/email-address.js';
-import { MAX_PASSWORD_LENGTH } from '../password.service.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../config/password-rules.js';
 import type { UserEntity, UserRole } from '../user.entity.js';
 
-export const MIN_PASSWORD_LENGTH = 8;
+export { MIN_PASSWORD_LENGTH };
 
 export class CreateUserDto {
   @EmailAddress({ example: 'dealer@example.com' })
