@@ -53,6 +53,11 @@ const cases = [
   ],
   ['list ==', 'm == n', { m: list(1000), n: list(1000) }],
   [
+    'map size()',
+    `cel.bind(mm, {${Array.from({ length: 500 }, (_, i) => `${i}:1`).join(',')}}, m.map(x, mm.size()).size())`,
+    { m: list(100) },
+  ],
+  [
     'json() == 666 lists',
     'bytes(t).json() == bytes(u).json()',
     { t: `[${Array(666).fill('[]').join(',')}]`, u: `[${Array(666).fill('[]').join(',')}]` },
@@ -84,6 +89,11 @@ const cases = [
   ['matches (?:a?){1000}a{1000}', "t.matches('(?:a?){1000}a{1000}')", { t: 'a'.repeat(TEXT) }],
   ['matches (?i)(\\w+\\s?){50}z', "t.matches('(?i)(\\\\w+\\\\s?){50}z')", { t: 'a'.repeat(TEXT) }],
   ['matches (.*a){100}b', "t.matches('(.*a){100}b')", { t: 'ab'.repeat(TEXT / 2) }],
+  [
+    String.raw`matches (?i)[\pL\pN\pS\pP\pM]{10}z`,
+    String.raw`t.matches('(?i)[\\pL\\pN\\pS\\pP\\pM]{10}z')`,
+    { t: 'aé'.repeat(TEXT / 2) },
+  ],
   ['matches computed', 't.matches(u)', { t: 'ab'.repeat(TEXT / 2), u: '(\\w+\\s?)'.repeat(50) }],
   [
     'matches computed short',

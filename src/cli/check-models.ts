@@ -25,18 +25,34 @@ export async function checkModels(config: AppConfig, io: CliIo): Promise<void> {
       const definition = await models.findDefinition(modelId, versionNumber);
       if (definition === undefined) continue;
       const consistency = await models.findConsistency(modelId, versionNumber);
-      const document: unknown = JSON.parse(inflateDefinitionSync(definition));
-      const result = compileModel(document, config.engineLimits, { consistency });
-      if (result.ok) continue;
+      const problems = compileProblems(definition, consistency, config);
+      if (problems.length === 0) continue;
       refused++;
       io.out(`Model #${modelId} version ${versionNumber} no longer compiles:`);
-      for (const problem of result.problems)
-        io.out(`  - ${problem.path ? `${problem.path}: ` : ''}${problem.message}`);
+      for (const problem of problems) io.out(`  - ${problem}`);
     }
     if (refused > 0)
       throw new CliError(`${refused} of ${versions.length} stored versions no longer compile`);
     io.out(`All ${versions.length} stored versions compile`);
   } finally {
     await dataSource.destroy();
+  }
+}
+
+/** What keeps a stored version from compiling (each a line), or none. */
+function compileProblems(
+  definition: Uint8Array,
+  consistency: Uint8Array | undefined,
+  config: AppConfig,
+): string[] {
+  try {
+    const document: unknown = JSON.parse(inflateDefinitionSync(definition));
+    const result = compileModel(document, config.engineLimits, { consistency });
+    if (result.ok) return [];
+    return result.problems.map((p) => `${p.path ? `${p.path}: ` : ''}${p.message}`);
+  } catch (error) {
+    // A stored row the service could not read either (corrupt bytes, a stored form it
+    // cannot revive): listed like a refusal, and the other versions are still checked.
+    return [`cannot be read: ${error instanceof Error ? error.message : String(error)}`];
   }
 }

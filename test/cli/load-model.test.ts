@@ -109,6 +109,19 @@ describe('cli: load-model', () => {
     expect(refused.out).toContain(`Model #${id} version 1 no longer compiles:`);
     expect(refused.out).toMatch(/^ {2}- \S+: .*cost/m);
     expect(refused.err).toMatch(/^Error: \d+ of \d+ stored versions no longer compile$/);
+
+    // A row that cannot be read at all is listed too, and the others are still checked.
+    const at = harness.db.options.type === 'postgres' ? ['$1', '$2'] : ['?', '?'];
+    await harness.db.query(
+      `UPDATE "model_versions" SET "definition_deflated" = ${at[0]} WHERE "model_id" = ${at[1]}`,
+      [Buffer.from('not deflated'), Number(id)],
+    );
+    const unreadable = await cli(['check-models']);
+    expect(unreadable.code).toBe(1);
+    expect(unreadable.out).toMatch(
+      new RegExp(`^Model #${id} version 1 no longer compiles:\n {2}- cannot be read: `),
+    );
+    expect(unreadable.err).toBe(`Error: 1 of ${versions} stored versions no longer compile`);
   });
 
   it('lists every problem of an invalid model and stores nothing (exit 1)', async () => {

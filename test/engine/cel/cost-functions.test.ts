@@ -272,6 +272,45 @@ describe('size', () => {
   });
 });
 
+describe("a map's size, and folded classes in matches (review findings)", () => {
+  const mapLiteral = `{${Array.from({ length: 600 }, (_, i) => `${i}:1`).join(',')}}`;
+  const costOf = (expr: string, questions: unknown[] = []) =>
+    compileOk(model({ questions, variables: [{ key: 'v', expr }] })).variables[0].expr.cost;
+
+  it("a map's size is counted per entry (cel-js lists its keys), in both forms", () => {
+    const sized = costOf(`cel.bind(m, ${mapLiteral}, m.size())`);
+    const unsized = costOf(`cel.bind(m, ${mapLiteral}, 1)`);
+    expect(sized - unsized).toBeGreaterThanOrEqual(600);
+    expect(costOf(`cel.bind(m, ${mapLiteral}, size(m))`)).toBe(sized);
+  });
+
+  it('the attack — a 600-entry map sized 88 × 88 times — is refused at upload', () => {
+    const list = `[${Array(88).fill(1).join(',')}]`;
+    const expr = `cel.bind(m, ${mapLiteral}, cel.bind(r, ${list}, r.all(x, r.all(y, m.size() > 0))))`;
+    expect(expr.length).toBeLessThan(4096);
+    const problems = compileProblems(model({ variables: [{ key: 'v', expr }] }));
+    expectProblem(problems, 'cost_limit', 'variables[0].expr');
+  });
+
+  it('a case-folded Unicode or negated class costs more than case folding alone', () => {
+    const t = { t: stringShape(300) };
+    const foldedUnicode = cost(String.raw`t.matches('(?i)[\\pL]{10}z')`, t);
+    const unicode = cost(String.raw`t.matches('[\\pL]{10}z')`, t);
+    // More than FOLD_FACTOR (3) would give: a folded class is scanned range by range.
+    expect(foldedUnicode).toBeGreaterThan(5 * unicode);
+    expect(cost("t.matches('(?i)[^z]{10}z')", t)).toBeGreaterThan(
+      cost("t.matches('[^z]{10}z')", t) * 5,
+    );
+    const refused = compileProblems(
+      model({
+        questions: [text('t', 300)],
+        variables: [{ key: 'v', expr: String.raw`t.matches('(?i)[\\pL\\pN\\pS\\pP\\pM]{10}z')` }],
+      }),
+    );
+    expectProblem(refused, 'cost_limit', 'variables[0].expr');
+  });
+});
+
 describe('timestamps and durations', () => {
   it('the attack — a time-zone getter per option — is refused at upload', () => {
     const problems = compileProblems(
