@@ -45,6 +45,10 @@ export class InvitationRepository {
     await this.rows.delete({ ...pending, invitedById });
   }
 
+  exists(id: number): Promise<boolean> {
+    return this.rows.existsBy({ id });
+  }
+
   /** False when the invitation is no longer pending (withdrawn, or accepted meanwhile). */
   async markAccepted(id: number, at: Date): Promise<boolean> {
     const result = await this.rows.update({ id, acceptedAt: IsNull() }, { acceptedAt: at });

@@ -59,10 +59,12 @@ export class InvitationsService {
     );
     const company = { kind: 'company', id: invitation.companyId } as const;
     const joined = await this.memberships.join(principal, company, now);
-    // Withdrawn since it was read (the invitee or its sender left or was removed): the
-    // removal holds, so the membership this call added goes again.
     if (!(await this.invitations.markAccepted(invitation.id, now))) {
-      if (joined) await this.memberships.undoJoin(principal, company);
+      // No longer pending since it was read. Withdrawn (the invitee or its sender left or
+      // was removed): the removal holds, so the membership this call added goes again.
+      // Accepted by a concurrent request (a double click): the membership stands.
+      const withdrawn = !(await this.invitations.exists(invitation.id));
+      if (withdrawn && joined) await this.memberships.undoJoin(principal, company);
       throw ApiError.notFound('No invitation found');
     }
     return InvitationDto.from(invitation, this.config.invitationTtlDays * DAY_MS);

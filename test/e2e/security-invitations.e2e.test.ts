@@ -214,6 +214,31 @@ describe('invitations and member removal', () => {
     );
   });
 
+  it('keeps the membership when the invitee accepts twice at once (a double click)', async () => {
+    const team = await createCompany(ctx, owner);
+    const clicker = await createUser(ctx, admin);
+    expectEnvelope(await invite(owner, clicker.email, team.id), 202);
+    const [invitation] = expectEnvelope(
+      await ctx.http.get('/v1/invitations').set(bearer(clicker.token)),
+      200,
+    ).data as { id: number }[];
+    for (let round = 0; round < 3; round++) {
+      const statuses = (
+        await Promise.all(
+          [0, 1].map(() =>
+            ctx.http.post(`/v1/invitations/${invitation.id}/accept`).set(bearer(clicker.token)),
+          ),
+        )
+      ).map((res) => res.status);
+      if (round === 0) expect(statuses).toContain(200);
+      else expect(statuses).toEqual([404, 404]);
+      expectEnvelope(
+        await ctx.http.get(`/v1/companies/${team.id}`).set(bearer(clicker.token)),
+        200,
+      );
+    }
+  });
+
   it('lets an invitation lapse after INVITATION_TTL_DAYS; inviting again renews it', async () => {
     const late = await createUser(ctx, admin);
     expectEnvelope(await invite(owner, late.email), 202);
