@@ -26,9 +26,14 @@ export class InvitationsService {
     private readonly config: AppConfig,
   ) {}
 
-  /** Invitations sent before this instant have lapsed (INVITATION_TTL_DAYS). */
+  /** How long an invitation stands (INVITATION_TTL_DAYS). */
+  private get ttlMs(): number {
+    return this.config.invitationTtlDays * DAY_MS;
+  }
+
+  /** Invitations sent before this instant have lapsed. */
   private lapsedBefore(now: Date): Date {
-    return new Date(now.getTime() - this.config.invitationTtlDays * DAY_MS);
+    return new Date(now.getTime() - this.ttlMs);
   }
 
   async invite(principal: Principal, companyId: number, email: string): Promise<InvitationSentDto> {
@@ -46,8 +51,7 @@ export class InvitationsService {
       query.offset,
       query.per_page,
     );
-    const ttlMs = this.config.invitationTtlDays * DAY_MS;
-    const items = rows.map((row) => InvitationDto.from(row, ttlMs));
+    const items = rows.map((row) => InvitationDto.from(row, this.ttlMs));
     return new Page(items, query.page, query.per_page, total);
   }
 
@@ -67,6 +71,6 @@ export class InvitationsService {
       if (withdrawn && joined) await this.memberships.undoJoin(principal, company);
       throw ApiError.notFound('No invitation found');
     }
-    return InvitationDto.from(invitation, this.config.invitationTtlDays * DAY_MS);
+    return InvitationDto.from(invitation, this.ttlMs);
   }
 }

@@ -19,9 +19,13 @@ const ZERO_BUDGET_FALLBACK: FallbackBudget = {
   consistencyBytes: 256 * 1024 * 1024,
 };
 
+/** A zero budget compiles no diagram (availability by propagation only). */
+const hasBudget = (limits: FallbackBudget): boolean =>
+  limits.consistencyMs > 0 && limits.consistencyBytes > 0;
+
 /** The fallback's budget: the compile budget counted afresh, the defaults when it is zero. */
 function fallbackBudget(limits: FallbackBudget): FallbackBudget {
-  return limits.consistencyMs > 0 && limits.consistencyBytes > 0 ? limits : ZERO_BUDGET_FALLBACK;
+  return hasBudget(limits) ? limits : ZERO_BUDGET_FALLBACK;
 }
 
 /**
@@ -33,8 +37,7 @@ function fallbackBudget(limits: FallbackBudget): FallbackBudget {
  * The compile worker's time limit is derived from it (compiled-models.service.ts).
  */
 export function consistencyTimeLimitMs(limits: FallbackBudget): number {
-  const diagram =
-    limits.consistencyMs > 0 && limits.consistencyBytes > 0 ? limits.consistencyMs : 0;
+  const diagram = hasBudget(limits) ? limits.consistencyMs : 0;
   return diagram + fallbackBudget(limits).consistencyMs;
 }
 

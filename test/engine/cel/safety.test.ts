@@ -101,10 +101,9 @@ describe('matches uses RE2', () => {
     expect(evaluate(compiled, { ref: 'abc123' }).line.rules[0].status).toBe('passed');
   });
 
-  it('a pattern computed at evaluation is compiled by RE2 too (an invalid one is unknown)', () => {
-    // A computed pattern is compiled at every evaluation (~10 µs per character, cel/cost.ts
-    // COMPILE_CHAR_UNITS): 20 characters (40 UTF-16 units) fit expressionCost, 50 do not.
-    const compiled = compileOk(
+  /** A rule matching a 50-character text against a pattern answered as a 20-character one. */
+  const computedPatternModel = () =>
+    compileOk(
       model({
         questions: [
           { key: 'ref', type: 'text', label: 'Ref', max_length: 50 },
@@ -113,6 +112,11 @@ describe('matches uses RE2', () => {
         rules: [{ key: 'r', assert: 'ref.matches(pattern)', message: 'm' }],
       }),
     );
+
+  it('a pattern computed at evaluation is compiled by RE2 too (an invalid one is unknown)', () => {
+    // A computed pattern is compiled at every evaluation (~10 µs per character, cel/cost.ts
+    // COMPILE_CHAR_UNITS): 20 characters (40 UTF-16 units) fit expressionCost, 50 do not.
+    const compiled = computedPatternModel();
     expect(evaluate(compiled, { ref: 'abc', pattern: '^a' }).line.rules[0].status).toBe('passed');
     expect(evaluate(compiled, { ref: 'aa', pattern: '^(a)\\1$' }).line.rules[0].status).toBe(
       'pending',
@@ -120,15 +124,7 @@ describe('matches uses RE2', () => {
   });
 
   it('a computed pattern outside the linear subset the estimate assumes is unknown', () => {
-    const compiled = compileOk(
-      model({
-        questions: [
-          { key: 'ref', type: 'text', label: 'Ref', max_length: 50 },
-          { key: 'pattern', type: 'text', label: 'P', max_length: 20 },
-        ],
-        rules: [{ key: 'r', assert: 'ref.matches(pattern)', message: 'm' }],
-      }),
-    );
+    const compiled = computedPatternModel();
     const status = (pattern: string) =>
       evaluate(compiled, { ref: 'aaa', pattern }).line.rules[0].status;
     // Counted repetition (program × 1,000), case folding and Unicode classes (slow to
