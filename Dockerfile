@@ -1,37 +1,28 @@
 # syntax=docker/dockerfile:1
-# Production image: Node 24 LTS, better-sqlite3 compiled from source, dev dependencies
-# pruned, runs as the unprivileged `node` user.
+# Production image: Node 24 LTS, dev dependencies pruned, runs as the unprivileged `node`
+# user.
 #   docker build -t configurator-service .
 #   docker run -p 3000:3000 -e JWT_SECRET=... -e DATABASE_URL=postgres://... configurator-service
-# Node 24.18.1, not the newest 24: better-sqlite3 compiled against Node >= 24.19 headers
-# aborts the process when a statement is garbage-collected (src/database/sqlite-gc-probe.ts;
-# docs/OPERATIONS.md, "SQLite on Node 24"). The build below fails if a newer image has it.
-ARG NODE_IMAGE=node:24.18.1-slim
+# The newest Node 24 (security releases arrive with a rebuild): better-sqlite3 13 is an
+# N-API addon whose prebuilt binaries ship inside its npm package, so nothing is compiled
+# and no Node 24 minor is excluded (docs/adr/0090-node-24-and-better-sqlite3-13.md).
+ARG NODE_IMAGE=node:24-slim
 
-# ---- build: compile native addons and TypeScript --------------------------------------
+# ---- build: TypeScript, then the production dependencies only ---------------------------
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends python3 make g++ \
-  && rm -rf /var/lib/apt/lists/*
-# Native addons are built here, for this image's Node and libc, never downloaded prebuilt
-# (.prebuild-installrc: buildFromSource).
-COPY package.json package-lock.json .prebuild-installrc ./
+COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY scripts/build.mjs scripts/remove-orphans.mjs ./scripts/
 COPY src ./src
-# Then keep only the compiled addon of better-sqlite3 (its C sources, objects and static
-# library are build leftovers of about 25 MB) and check that it loads and survives the
-# garbage collection of its statements (the probe the service runs at start on Node >= 24.19).
+# better-sqlite3's SQLite sources and the other platforms' prebuilt binaries are not needed
+# at run time (about 25 MB): keep this platform's binary only.
 RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund \
   && cd node_modules/better-sqlite3 \
-  && find build -mindepth 1 -maxdepth 1 ! -name Release -exec rm -rf {} + \
-  && find build/Release -mindepth 1 -maxdepth 1 ! -name better_sqlite3.node -exec rm -rf {} + \
-  && rm -rf deps src \
-  && cd /app \
-  && node --input-type=module -e "const { probeSqliteGc } = await import('/app/dist/src/database/sqlite-gc-probe.js'); const probe = probeSqliteGc(); if (!probe.ok) { console.error('better-sqlite3 GC probe: ' + probe.detail); process.exit(1); }"
+  && rm -rf deps src binding.gyp \
+  && find prebuilds -type f ! -name "linux-$(node -p process.arch).node" -delete
 
 # ---- runtime ----------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime

@@ -34,8 +34,6 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
     type: 'better-sqlite3',
     database: database.path,
     // WAL lets readers proceed during a write; foreign keys are off by default in SQLite.
-    // exec, not pragma(): pragma() prepares a statement and drops it, and on Node >= 24.19
-    // collecting a dropped statement can abort the process (database/sqlite-gc-probe.ts).
     prepareDatabase: (db: { exec: (sql: string) => unknown }) => {
       db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
     },

@@ -2,8 +2,6 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config.js';
 import { buildDataSourceOptions } from '../data-source-options.js';
 import { runMigrationsLocked } from '../database/migration-runner.js';
-import { SQLITE_GC_PROBLEM, sqliteGcFailure } from '../database/sqlite-gc-probe.js';
-import { CliError } from './cli-error.js';
 
 /**
  * The app's own data source (same entities, migrations and naming), with pending
@@ -13,9 +11,6 @@ import { CliError } from './cli-error.js';
 async function openAndMigrate(
   config: AppConfig,
 ): Promise<{ dataSource: DataSource; applied: string[] }> {
-  // As the service's start-up (database-preflight.ts): refuse rather than abort mid-command.
-  const failure = config.database.type === 'postgres' ? null : sqliteGcFailure();
-  if (failure !== null) throw new CliError(`${SQLITE_GC_PROBLEM} (probe: ${failure})`);
   const dataSource = new DataSource({
     ...buildDataSourceOptions(config.database),
     // The migration log lines would mix with the command's output; `migrate` prints its own.

@@ -1,7 +1,6 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config.js';
-import { SQLITE_GC_PROBLEM, sqliteGcFailure } from './sqlite-gc-probe.js';
 
 const ATTEMPT_DELAY_MS = 2_000;
 
@@ -10,12 +9,10 @@ const ATTEMPT_DELAY_MS = 2_000;
  * one log line naming host, port and database (never the password) and a non-zero
  * exit, rather than a stack trace from deep inside the ORM. Production retries (10
  * attempts, 2 s apart) since the database may start after the service. SQLite is a
- * local file: nothing to wait for, but on Node ≥ 24.19 its driver must survive the
- * garbage collection of a statement (sqlite-gc-probe.ts), or the service refuses to start
- * rather than abort at a random moment later.
+ * local file: nothing to wait for.
  */
 export async function waitForDatabase(config: AppConfig, logger: Logger): Promise<boolean> {
-  if (config.database.type !== 'postgres') return sqliteDriverUsable(logger);
+  if (config.database.type !== 'postgres') return true;
   const url = new URL(config.database.url);
   const where = {
     host: url.hostname,
@@ -49,12 +46,5 @@ export async function waitForDatabase(config: AppConfig, logger: Logger): Promis
       await client.end().catch(() => undefined);
     }
   }
-  return false;
-}
-
-function sqliteDriverUsable(logger: Logger): boolean {
-  const failure = sqliteGcFailure();
-  if (failure === null) return true;
-  logger.fatal({ node: process.versions.node, probe: failure }, SQLITE_GC_PROBLEM);
   return false;
 }

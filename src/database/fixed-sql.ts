@@ -36,9 +36,8 @@ export function sqliteConnection(dataSource: DataSource): SqliteConnection {
 }
 
 /**
- * `sql` prepared on `connection` once and kept for the connection's life. Kept, not
- * dropped after use: on Node >= 24.19 collecting a dropped statement can abort the
- * process (sqlite-gc-probe.ts), and preparing costs more than running a point query.
+ * `sql` prepared on `connection` once and kept for the connection's life: preparing
+ * costs more than running a point query.
  */
 export function sqliteStatement(connection: SqliteConnection, sql: string): SqliteStatement {
   let prepared = statements.get(connection);
