@@ -23,7 +23,10 @@ async function bootstrap(): Promise<void> {
     abortOnError: false,
   });
   configureApp(app);
-  handleTermination(app, logger, config.shutdownTimeoutMs);
+  handleTermination(app, logger, {
+    delayMs: config.shutdownDelayMs,
+    timeoutMs: config.shutdownTimeoutMs,
+  });
   await app.listen(config.port);
   logger.info(
     { context: 'Bootstrap', port: config.port, database: config.database.type },

@@ -71,6 +71,8 @@ export class AppConfig {
   readonly answerStreamBytes: number;
   /** How long SIGTERM waits for requests already received before closing anyway. */
   readonly shutdownTimeoutMs: number;
+  /** After SIGTERM: not ready, but still accepting and serving, this long (SHUTDOWN_DELAY). */
+  readonly shutdownDelayMs: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     const problems: string[] = [];
@@ -178,6 +180,11 @@ export class AppConfig {
     this.logFormat = read.oneOf('LOG_FORMAT', ['json', 'pretty'] as const, 'json');
     this.corsOrigins = read.origins('CORS_ORIGINS');
     this.shutdownTimeoutMs = read.int('SHUTDOWN_TIMEOUT', 25, 0, 3600) * 1000;
+    // 2 s covers a plain process: the connections already in the kernel's accept queue
+    // and the requests clients are sending at that moment are read and answered, instead
+    // of being reset when the listening socket closes. Behind a load balancer set it to
+    // the time the balancer needs to stop sending (Kubernetes: 5, deploy/k8s).
+    this.shutdownDelayMs = read.int('SHUTDOWN_DELAY', 2, 0, 3600) * 1000;
     this.eventLoopSliceMs = read.int('EVENT_LOOP_SLICE_MS', 10, 1, 1000);
     this.answerStreamBytes = read.int('ANSWER_STREAM_BYTES', 16 * 1024 * 1024, 1024, 2 ** 30);
 

@@ -185,18 +185,32 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
     expect(get(hpa, 'spec', 'minReplicas')).toBeGreaterThanOrEqual(2);
   });
 
-  it('gives a stopping pod time for preStop, SHUTDOWN_TIMEOUT and closing connections', () => {
+  it('gives a stopping pod time for SHUTDOWN_DELAY, SHUTDOWN_TIMEOUT and closing connections', () => {
     const pod = get(k8s('deployment.yaml'), 'spec', 'template', 'spec');
     const container = get(pod, 'containers', 0);
-    const preStop = get(container, 'lifecycle', 'preStop', 'exec', 'command') as string[];
-    expect(preStop[0]).toBe('sleep');
+    // SHUTDOWN_DELAY does what a preStop sleep would: one or the other, never both.
+    expect(get(container, 'lifecycle', 'preStop')).toBeUndefined();
     const config = new AppConfig({
       ...(get(k8s('configmap.yaml'), 'data') as Record<string, string>),
       JWT_SECRET: 'x'.repeat(32),
     });
+    expect(config.shutdownDelayMs).toBeGreaterThanOrEqual(5_000);
     const grace = get(pod, 'terminationGracePeriodSeconds') as number;
     // the drain must end before SIGKILL, with a few seconds to close database and Redis
-    expect(Number(preStop[1]) + config.shutdownTimeoutMs / 1000 + 5).toBeLessThanOrEqual(grace);
+    const drainSeconds = (config.shutdownDelayMs + config.shutdownTimeoutMs) / 1000 + 5;
+    expect(drainSeconds).toBeLessThanOrEqual(grace);
+    // compose: Docker's 10 s default would cut the drain; the app's defaults apply there
+    const [compose] = readYaml('docker-compose.yml');
+    const app = get(compose, 'services', 'app') as Record<string, unknown>;
+    const environment = app.environment as Record<string, string>;
+    const defaults = new AppConfig({
+      JWT_SECRET: 'x'.repeat(32),
+      ...(environment.SHUTDOWN_DELAY ? { SHUTDOWN_DELAY: environment.SHUTDOWN_DELAY } : {}),
+      ...(environment.SHUTDOWN_TIMEOUT ? { SHUTDOWN_TIMEOUT: environment.SHUTDOWN_TIMEOUT } : {}),
+    });
+    const composeDrain = (defaults.shutdownDelayMs + defaults.shutdownTimeoutMs) / 1000 + 3;
+    expect(String(app.stop_grace_period)).toMatch(/^\d+s$/);
+    expect(parseInt(String(app.stop_grace_period), 10)).toBeGreaterThan(composeDrain);
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).toContain('.prebuild-installrc');
   });
