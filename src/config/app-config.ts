@@ -35,6 +35,10 @@ export class AppConfig {
   readonly redisUrl: string | null;
   readonly jsonBodyLimitBytes: number;
   readonly loginRateLimit: { max: number; windowSeconds: number };
+  /** Failed logins per client (any emails) per window: looser, against stuffing. */
+  readonly loginClientRateLimit: number;
+  /** Days a device token (returned by login) stays valid. */
+  readonly loginDeviceTtlDays: number;
   /** At most this many lines per cart (409 past it). */
   readonly cartMaxLines: number;
   /** A company invitation not accepted within this many days lapses (INVITATION_TTL_DAYS). */
@@ -125,6 +129,13 @@ export class AppConfig {
       max: read.int('LOGIN_RATE_LIMIT', 10, 1, 100_000),
       windowSeconds: read.int('LOGIN_RATE_WINDOW', 60, 1, 86_400),
     };
+    this.loginClientRateLimit = read.int(
+      'LOGIN_CLIENT_RATE_LIMIT',
+      this.loginRateLimit.max * 10,
+      1,
+      1_000_000,
+    );
+    this.loginDeviceTtlDays = read.int('LOGIN_DEVICE_TTL_DAYS', 180, 1, 3650);
     this.trustedProxies = read.proxyList('TRUSTED_PROXIES');
     this.cartMaxLines = read.int('CART_MAX_LINES', 500, 1, 100_000);
     this.invitationTtlDays = read.int('INVITATION_TTL_DAYS', 14, 1, 365);
