@@ -15,6 +15,8 @@ export type DatabaseConfig =
 export class AppConfig {
   readonly nodeEnv: string;
   readonly port: number;
+  /** When set, /metrics is served on this port only, not on PORT (a NetworkPolicy can keep it private). */
+  readonly metricsPort: number | null;
   readonly dataDir: string;
   readonly database: DatabaseConfig;
   readonly jwt: {
@@ -84,6 +86,7 @@ export class AppConfig {
 
     this.nodeEnv = env.NODE_ENV ?? 'development';
     this.port = read.int('PORT', 3000, 0, 65535);
+    this.metricsPort = env.METRICS_PORT ? read.int('METRICS_PORT', 0, 1, 65535) : null;
     this.dataDir = resolve(env.DATA_DIR ?? './data');
     this.database = env.DATABASE_URL
       ? {
