@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { constants as zlibConstants } from 'node:zlib';
 import compression from 'compression';
 import helmet from 'helmet';
-import { corsOptions, noStoreForApi } from './common/http/cross-origin.js';
+import { corsDelegate, noStoreForApi } from './common/http/cross-origin.js';
 import { type EtagFunction, readOnlyEtag } from './common/http/read-etag.js';
 import { acceptJsonBytes } from './common/http/json-bytes.js';
 import { slicingOf } from './common/event-loop/slices.js';
@@ -54,7 +54,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // compressible types only (JSON, YAML, SVG: not PNG/JPEG/zip); Vary: Accept-Encoding.
   // Off the event loop (zlib's thread pool), at the fastest levels (docs/DECISIONS.md).
   if (config.httpCompression) app.use(compression(COMPRESSION_OPTIONS));
-  if (config.corsOrigins.length > 0) app.enableCors(corsOptions(config.corsOrigins));
+  if (config.corsOrigins.length > 0) app.enableCors(corsDelegate(config.corsOrigins));
   // Swagger UI needs inline scripts and styles; the API itself serves only JSON. With
   // CORS on, a web shop may also show model images (no-cors loads) from this origin.
   const resourcePolicy = config.corsOrigins.length > 0 ? 'cross-origin' : 'same-origin';

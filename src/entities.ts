@@ -1,3 +1,4 @@
+import { DeviceTokenEntity } from './auth/device-token.entity.js';
 import { RefreshFamilyEntity } from './auth/refresh-family.entity.js';
 import { CartLineEntity } from './carts/cart-line.entity.js';
 import { CartEntity } from './carts/cart.entity.js';
@@ -19,6 +20,7 @@ import { UserEntity } from './users/user.entity.js';
 export const ENTITIES = [
   UserEntity,
   RefreshFamilyEntity,
+  DeviceTokenEntity,
   ApiTokenEntity,
   IntentTokenEntity,
   CompanyEntity,

@@ -9,6 +9,7 @@ import { AppConfig } from './config/app-config.js';
 import { waitForDatabase } from './database/database-preflight.js';
 import { handleTermination } from './lifecycle/graceful-shutdown.js';
 import { createAppLogger, NestPinoLogger } from './logging/app-logger.js';
+import { MetricsServer } from './metrics/metrics-server.js';
 
 async function bootstrap(): Promise<void> {
   // A .env file beside the process fills in what the environment does not set.
@@ -23,8 +24,12 @@ async function bootstrap(): Promise<void> {
     abortOnError: false,
   });
   configureApp(app);
-  handleTermination(app, logger, config.shutdownTimeoutMs);
+  handleTermination(app, logger, {
+    delayMs: config.shutdownDelayMs,
+    timeoutMs: config.shutdownTimeoutMs,
+  });
   await app.listen(config.port);
+  await app.get(MetricsServer).start();
   logger.info(
     { context: 'Bootstrap', port: config.port, database: config.database.type },
     `Listening on ${await app.getUrl()} (database: ${config.database.type})`,

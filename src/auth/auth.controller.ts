@@ -7,7 +7,7 @@ import { Auth, Public } from '../principal/auth.decorator.js';
 import { AuthService } from './auth.service.js';
 import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
 import { LoginDto, LogoutDto, RefreshDto } from './dto/login.dto.js';
-import { LoginResultDto } from './dto/login-result.dto.js';
+import { LoginAnswerDto, LoginResultDto } from './dto/login-result.dto.js';
 import type { Principal } from '../principal/principal.js';
 
 @ApiTags('auth')
@@ -19,11 +19,11 @@ export class AuthController {
   @Public()
   @SeedContract()
   @ResponseMessage('User logged in')
-  @ApiOperation({ summary: 'Log in: an access token and a refresh token' })
-  @ApiEnvelope(LoginResultDto, { status: 201 })
+  @ApiOperation({ summary: 'Log in: an access token, a refresh token and a device token' })
+  @ApiEnvelope(LoginAnswerDto, { status: 201 })
   @ApiErrors(400, 403, 429)
-  login(@Body() body: LoginDto, @Ip() ip: string): Promise<LoginResultDto> {
-    return this.auth.login(body.email, body.password, ip);
+  login(@Body() body: LoginDto, @Ip() ip: string): Promise<LoginAnswerDto> {
+    return this.auth.login(body.email, body.password, ip, body.device_token);
   }
 
   @Post('refresh')

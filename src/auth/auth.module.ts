@@ -6,6 +6,8 @@ import { TokensModule } from '../tokens/tokens.module.js';
 import { UsersModule } from '../users/users.module.js';
 import { AuthController } from './auth.controller.js';
 import { AuthService } from './auth.service.js';
+import { DeviceTokenRepository } from './device-token.repository.js';
+import { DeviceTokensService } from './device-tokens.service.js';
 import { LoginThrottle } from './login-throttle.service.js';
 import { SessionRepository } from './session.repository.js';
 import { SessionsService } from './sessions.service.js';
@@ -26,6 +28,8 @@ import { UserLifecycleService } from './user-lifecycle.service.js';
   providers: [
     AuthService,
     LoginThrottle,
+    DeviceTokensService,
+    DeviceTokenRepository,
     UserLifecycleService,
     SessionsService,
     SessionRepository,

@@ -15,6 +15,8 @@ export type DatabaseConfig =
 export class AppConfig {
   readonly nodeEnv: string;
   readonly port: number;
+  /** When set, /metrics is served on this port only, not on PORT (a NetworkPolicy can keep it private). */
+  readonly metricsPort: number | null;
   readonly dataDir: string;
   readonly database: DatabaseConfig;
   readonly jwt: {
@@ -35,6 +37,10 @@ export class AppConfig {
   readonly redisUrl: string | null;
   readonly jsonBodyLimitBytes: number;
   readonly loginRateLimit: { max: number; windowSeconds: number };
+  /** Failed logins per client (any emails) per window: looser, against stuffing. */
+  readonly loginClientRateLimit: number;
+  /** Days a device token (returned by login) stays valid. */
+  readonly loginDeviceTtlDays: number;
   /** At most this many lines per cart (409 past it). */
   readonly cartMaxLines: number;
   /** A company invitation not accepted within this many days lapses (INVITATION_TTL_DAYS). */
@@ -71,6 +77,8 @@ export class AppConfig {
   readonly answerStreamBytes: number;
   /** How long SIGTERM waits for requests already received before closing anyway. */
   readonly shutdownTimeoutMs: number;
+  /** After SIGTERM: not ready, but still accepting and serving, this long (SHUTDOWN_DELAY). */
+  readonly shutdownDelayMs: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     const problems: string[] = [];
@@ -78,6 +86,7 @@ export class AppConfig {
 
     this.nodeEnv = env.NODE_ENV ?? 'development';
     this.port = read.int('PORT', 3000, 0, 65535);
+    this.metricsPort = env.METRICS_PORT ? read.int('METRICS_PORT', 0, 1, 65535) : null;
     this.dataDir = resolve(env.DATA_DIR ?? './data');
     this.database = env.DATABASE_URL
       ? {
@@ -123,6 +132,13 @@ export class AppConfig {
       max: read.int('LOGIN_RATE_LIMIT', 10, 1, 100_000),
       windowSeconds: read.int('LOGIN_RATE_WINDOW', 60, 1, 86_400),
     };
+    this.loginClientRateLimit = read.int(
+      'LOGIN_CLIENT_RATE_LIMIT',
+      this.loginRateLimit.max * 10,
+      1,
+      1_000_000,
+    );
+    this.loginDeviceTtlDays = read.int('LOGIN_DEVICE_TTL_DAYS', 180, 1, 3650);
     this.trustedProxies = read.proxyList('TRUSTED_PROXIES');
     this.cartMaxLines = read.int('CART_MAX_LINES', 500, 1, 100_000);
     this.invitationTtlDays = read.int('INVITATION_TTL_DAYS', 14, 1, 365);
@@ -178,6 +194,11 @@ export class AppConfig {
     this.logFormat = read.oneOf('LOG_FORMAT', ['json', 'pretty'] as const, 'json');
     this.corsOrigins = read.origins('CORS_ORIGINS');
     this.shutdownTimeoutMs = read.int('SHUTDOWN_TIMEOUT', 25, 0, 3600) * 1000;
+    // 2 s covers a plain process: the connections already in the kernel's accept queue
+    // and the requests clients are sending at that moment are read and answered, instead
+    // of being reset when the listening socket closes. Behind a load balancer set it to
+    // the time the balancer needs to stop sending (Kubernetes: 5, deploy/k8s).
+    this.shutdownDelayMs = read.int('SHUTDOWN_DELAY', 2, 0, 3600) * 1000;
     this.eventLoopSliceMs = read.int('EVENT_LOOP_SLICE_MS', 10, 1, 1000);
     this.answerStreamBytes = read.int('ANSWER_STREAM_BYTES', 16 * 1024 * 1024, 1024, 2 ** 30);
 

@@ -56,3 +56,20 @@ export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
 export function resolveLimits(overrides: Partial<EngineLimits> = {}): EngineLimits {
   return { ...DEFAULT_ENGINE_LIMITS, ...overrides };
 }
+
+/**
+ * Longest text, in characters, of each text member of a model (and of its translations,
+ * which are held to the member they translate). Fixed, documented in model-format.md
+ * ("Limits"): with the expanded size bounded by the upload limit, they keep one text from
+ * being repeated into every answer that names its part (a label is in every preview).
+ */
+export const TEXT_MAX_LENGTHS: Readonly<Record<string, number>> = Object.freeze({
+  name: 200,
+  code: 100,
+  label: 500,
+  description: 4_000,
+  message: 1_000,
+  unit: 50,
+  sku: 200,
+  alt: 500,
+});

@@ -15,20 +15,32 @@ export function closeConnectionsWhileDraining(state: ShutdownState): RequestHand
   };
 }
 
+export interface ShutdownTiming {
+  /** SHUTDOWN_DELAY: not ready, still accepting and serving. */
+  delayMs: number;
+  /** SHUTDOWN_TIMEOUT: the longest wait for requests already received. */
+  timeoutMs: number;
+}
+
 /**
- * SIGTERM / SIGINT: readiness answers 503 at once, the server stops accepting
- * connections and finishes every request it already received (at most `timeoutMs`,
- * then the remaining connections are cut), the app closes the database and Redis
- * (Nest shutdown hooks), and the process exits 0. Used instead of
- * enableShutdownHooks, which closes the app before requests finish and re-raises
- * the signal (exit 143).
+ * SIGTERM / SIGINT: readiness answers 503 at once; for `delayMs` the server still accepts
+ * and serves (load balancers stop sending meanwhile, and connections the kernel already
+ * accepted are read instead of reset); then it stops accepting connections and finishes
+ * every request it already received (at most `timeoutMs`, then the remaining connections
+ * are cut), the app closes the database and Redis (Nest shutdown hooks), and the process
+ * exits 0. Used instead of enableShutdownHooks, which closes the app before requests
+ * finish and re-raises the signal (exit 143).
  */
-export function handleTermination(app: INestApplication, logger: Logger, timeoutMs: number): void {
+export function handleTermination(
+  app: INestApplication,
+  logger: Logger,
+  timing: ShutdownTiming,
+): void {
   let started = false;
   const stop = (signal: NodeJS.Signals): void => {
     if (started) return;
     started = true;
-    void shutDown(app, logger, timeoutMs, signal).then(
+    void shutDown(app, logger, timing, signal).then(
       () => process.exit(0),
       (error: unknown) => {
         logger.fatal({ err: error }, 'Shutdown failed');
@@ -43,12 +55,16 @@ export function handleTermination(app: INestApplication, logger: Logger, timeout
 async function shutDown(
   app: INestApplication,
   logger: Logger,
-  timeoutMs: number,
+  { delayMs, timeoutMs }: ShutdownTiming,
   signal: NodeJS.Signals,
 ): Promise<void> {
   const started = Date.now();
   app.get(ShutdownState).startDraining();
   const server = app.getHttpServer() as Server;
+  if (delayMs > 0) {
+    logger.info({ signal, delay_ms: delayMs }, 'Shutting down: not ready, still serving');
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
   logger.info({ signal, timeout_ms: timeoutMs }, 'Shutting down: draining requests');
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();

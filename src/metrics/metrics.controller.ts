@@ -1,5 +1,8 @@
 import { Controller, Get, Header, StreamableFile } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiError } from '../common/errors/api-error.js';
+import { AppConfig } from '../config/app-config.js';
+import { ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { Public } from '../principal/auth.decorator.js';
 import { MetricsService } from './metrics.service.js';
 
@@ -10,7 +13,10 @@ import { MetricsService } from './metrics.service.js';
 @ApiTags('ops')
 @Controller('metrics')
 export class MetricsController {
-  constructor(private readonly metrics: MetricsService) {}
+  constructor(
+    private readonly metrics: MetricsService,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get()
   @Public()
@@ -23,7 +29,10 @@ export class MetricsController {
   })
   @ApiProduces('text/plain')
   @ApiOkResponse({ description: 'Prometheus text exposition', schema: { type: 'string' } })
+  @ApiErrors(404)
   async scrape(): Promise<StreamableFile> {
+    // With METRICS_PORT the metrics live on that port only (MetricsServer).
+    if (this.config.metricsPort !== null) throw ApiError.notFound();
     const text = await this.metrics.exposition();
     return new StreamableFile(Buffer.from(text, 'utf8'), { type: this.metrics.contentType });
   }

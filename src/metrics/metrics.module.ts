@@ -1,6 +1,7 @@
 import { Global, Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { HttpMetricsMiddleware } from './http-metrics.middleware.js';
 import { MetricsController } from './metrics.controller.js';
+import { MetricsServer } from './metrics-server.js';
 import { MetricsService } from './metrics.service.js';
 
 /**
@@ -10,7 +11,7 @@ import { MetricsService } from './metrics.service.js';
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [MetricsService],
+  providers: [MetricsService, MetricsServer],
   exports: [MetricsService],
 })
 export class MetricsModule implements NestModule {

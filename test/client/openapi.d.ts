@@ -9,7 +9,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Log in: an access token and a refresh token */
+        /** Log in: an access token, a refresh token and a device token */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -728,6 +728,42 @@ export interface components {
             /** @example /v1/companies?page=3&per_page=50 */
             last: string;
         };
+        LoginAnswerDto: {
+            /** @description JWT access token (Authorization: Bearer …) */
+            access_token: string;
+            /** @description Single-use refresh token for POST /v1/refresh */
+            refresh_token: string;
+            /**
+             * @example Bearer
+             * @enum {string}
+             */
+            token_type: "Bearer";
+            /**
+             * Format: int32
+             * @description Seconds until the access token expires
+             * @example 900
+             */
+            expires_in: number;
+            /**
+             * @description Device token: keep it on this device and send it as `device_token` with later logins of this account, which are then exempt from the per-email and per-client limits (docs/security.md). Opaque; replaced by every login.
+             * @example dev_3q2-7wQ8x1bZ0s9fKj4mN6pR5tV2yA8cE1gH3iL7oU0
+             */
+            device_token: string;
+        };
+        LoginDto: {
+            /**
+             * Format: email
+             * @example admin@example.com
+             */
+            email: string;
+            /**
+             * Format: password
+             * @example change-me-please
+             */
+            password: string;
+            /** @description The device token of an earlier login of this account on this device: exempts the login from the per-email and per-client limits (an unknown one is ignored) */
+            device_token?: string;
+        };
         LoginResultDto: {
             /** @description JWT access token (Authorization: Bearer …) */
             access_token: string;
@@ -744,18 +780,6 @@ export interface components {
              * @example 900
              */
             expires_in: number;
-        };
-        LoginDto: {
-            /**
-             * Format: email
-             * @example admin@example.com
-             */
-            email: string;
-            /**
-             * Format: password
-             * @example change-me-please
-             */
-            password: string;
         };
         RefreshDto: {
             /** @description The refresh token from /v1/login or the last /v1/refresh */
@@ -2397,7 +2421,7 @@ export interface operations {
                         code: number;
                         /** @example Created */
                         message: string;
-                        data: components["schemas"]["LoginResultDto"];
+                        data: components["schemas"]["LoginAnswerDto"];
                         /** @description Empty */
                         links: Record<string, never>;
                         /** @description Empty on success */
@@ -11706,6 +11730,25 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
         };

@@ -121,6 +121,12 @@ describe.skipIf(!existsSync(CHROMIUM))('a web shop on another origin, in headles
     expect(retry.body?.data.cart_id).toBe(first.body?.data.cart_id);
   }, 60_000);
 
+  it('the allowed origin cannot call a path an intent token may not use', async () => {
+    const result = await fetchFrom(shop.origin, '/v1/users/me', { token: admin.token });
+    expect(result.ok).toBe(false);
+    expect(result.error).toMatch(/TypeError/);
+  }, 60_000);
+
   it('a page of an origin not in CORS_ORIGINS cannot read the answer', async () => {
     const company = await createCompany(ctx, admin);
     const intent = await createIntent(ctx, admin, company.id);

@@ -1,4 +1,5 @@
 import yaml from 'js-yaml';
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,13 +86,20 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
       string
     >;
     expect((await ctx.http.get(annotations['prometheus.io/path'])).status).toBe(200);
+    // Prometheus scrapes the metrics port, the one METRICS_PORT opens (networkpolicy.yaml)
+    const metricsPort = (container.ports as { name: string; containerPort: number }[]).find(
+      (port) => port.name === 'metrics',
+    );
+    expect(String(metricsPort?.containerPort)).toBe(annotations['prometheus.io/port']);
+    expect(get(k8s('configmap.yaml'), 'data', 'METRICS_PORT')).toBe(
+      annotations['prometheus.io/port'],
+    );
   });
 
   it('runs as non-root on a read-only root filesystem with /tmp writable', () => {
     const deployment = k8s('deployment.yaml');
     const pod = get(deployment, 'spec', 'template', 'spec');
     const container = get(pod, 'containers', 0);
-    expect(get(deployment, 'spec', 'replicas')).toBe(2);
     expect(get(pod, 'securityContext', 'runAsNonRoot')).toBe(true);
     expect(get(container, 'securityContext', 'readOnlyRootFilesystem')).toBe(true);
     expect(get(container, 'securityContext', 'allowPrivilegeEscalation')).toBe(false);
@@ -185,18 +193,32 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
     expect(get(hpa, 'spec', 'minReplicas')).toBeGreaterThanOrEqual(2);
   });
 
-  it('gives a stopping pod time for preStop, SHUTDOWN_TIMEOUT and closing connections', () => {
+  it('gives a stopping pod time for SHUTDOWN_DELAY, SHUTDOWN_TIMEOUT and closing connections', () => {
     const pod = get(k8s('deployment.yaml'), 'spec', 'template', 'spec');
     const container = get(pod, 'containers', 0);
-    const preStop = get(container, 'lifecycle', 'preStop', 'exec', 'command') as string[];
-    expect(preStop[0]).toBe('sleep');
+    // SHUTDOWN_DELAY does what a preStop sleep would: one or the other, never both.
+    expect(get(container, 'lifecycle', 'preStop')).toBeUndefined();
     const config = new AppConfig({
       ...(get(k8s('configmap.yaml'), 'data') as Record<string, string>),
       JWT_SECRET: 'x'.repeat(32),
     });
+    expect(config.shutdownDelayMs).toBeGreaterThanOrEqual(5_000);
     const grace = get(pod, 'terminationGracePeriodSeconds') as number;
     // the drain must end before SIGKILL, with a few seconds to close database and Redis
-    expect(Number(preStop[1]) + config.shutdownTimeoutMs / 1000 + 5).toBeLessThanOrEqual(grace);
+    const drainSeconds = (config.shutdownDelayMs + config.shutdownTimeoutMs) / 1000 + 5;
+    expect(drainSeconds).toBeLessThanOrEqual(grace);
+    // compose: Docker's 10 s default would cut the drain; the app's defaults apply there
+    const [compose] = readYaml('docker-compose.yml');
+    const app = get(compose, 'services', 'app') as Record<string, unknown>;
+    const environment = app.environment as Record<string, string>;
+    const defaults = new AppConfig({
+      JWT_SECRET: 'x'.repeat(32),
+      ...(environment.SHUTDOWN_DELAY ? { SHUTDOWN_DELAY: environment.SHUTDOWN_DELAY } : {}),
+      ...(environment.SHUTDOWN_TIMEOUT ? { SHUTDOWN_TIMEOUT: environment.SHUTDOWN_TIMEOUT } : {}),
+    });
+    const composeDrain = (defaults.shutdownDelayMs + defaults.shutdownTimeoutMs) / 1000 + 3;
+    expect(String(app.stop_grace_period)).toMatch(/^\d+s$/);
+    expect(parseInt(String(app.stop_grace_period), 10)).toBeGreaterThan(composeDrain);
   });
 
   it('builds a non-root image that starts and probes as package.json says', async () => {
@@ -272,5 +294,114 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
       expect(env[name], name).toBeDefined();
     expect(get(services.app, 'depends_on', 'postgres', 'condition')).toBe('service_healthy');
     expect(get(compose, 'volumes')).toHaveProperty('postgres-data');
+  });
+});
+
+/**
+ * kubectl when installed (CI's machine has one); `kubectl kustomize` needs no cluster.
+ * Without it the structural test above still runs.
+ */
+const KUBECTL = ['/usr/bin/kubectl', '/usr/local/bin/kubectl'].find((path) => existsSync(path));
+const VERSION = (
+  JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+/** The image reference of a kustomization: a release tag or a digest, never latest. */
+function checkImages(kustomization: Doc): void {
+  const images = kustomization.images as { name: string; newTag?: string; digest?: string }[];
+  expect(images).toHaveLength(1);
+  const [image] = images;
+  expect(image.name).toBe('configurator-service');
+  if (image.digest) expect(image.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  else expect(String(image.newTag)).toBe(VERSION);
+}
+
+describe('deploy: what kustomize builds', () => {
+  it('sets the image by kustomize, keeps replicas to the HPA, names the migration Job per release', () => {
+    const [base] = readYaml('deploy/k8s/kustomization.yaml');
+    const [migrate] = readYaml('deploy/k8s/migrate/kustomization.yaml');
+    checkImages(base);
+    checkImages(migrate);
+    const [deployment] = readYaml('deploy/k8s/deployment.yaml');
+    expect(get(deployment, 'spec', 'replicas')).toBeUndefined();
+    expect(get(deployment, 'spec', 'template', 'spec', 'containers', 0, 'image')).toBe(
+      'configurator-service',
+    );
+    // The Job's name carries the release: the image tag, dots as dashes.
+    const tag = String((migrate.images as { newTag?: string }[])[0].newTag ?? '');
+    expect(migrate.nameSuffix).toBe(`-${tag.replaceAll('.', '-')}`);
+    expect(base.resources as string[]).not.toContain('migrate/job.yaml');
+    const policies = readYaml('deploy/k8s/networkpolicy.yaml');
+    expect(policies.map((policy) => policy.kind)).toEqual([
+      'NetworkPolicy',
+      'NetworkPolicy',
+      'NetworkPolicy',
+    ]);
+    expect(base.resources as string[]).toContain('networkpolicy.yaml');
+  });
+
+  it.skipIf(!KUBECTL)('kubectl kustomize: image, replicas, Job name and NetworkPolicies', () => {
+    const build = (dir: string): Doc[] =>
+      yaml.loadAll(
+        execFileSync(KUBECTL as string, ['kustomize', join(ROOT, dir)], { encoding: 'utf8' }),
+      ) as Doc[];
+    const docs = build('deploy/k8s');
+    const byKind = (kind: string) => docs.filter((doc) => doc.kind === kind);
+    const [deployment] = byKind('Deployment');
+    const image = get(deployment, 'spec', 'template', 'spec', 'containers', 0, 'image') as string;
+    expect(image).toMatch(
+      new RegExp(`^configurator-service(:${VERSION.replaceAll('.', '\\.')}|@sha256:[0-9a-f]{64})$`),
+    );
+    expect(image).not.toMatch(/:latest$/);
+    expect(get(deployment, 'spec', 'replicas')).toBeUndefined();
+    expect(get(byKind('HorizontalPodAutoscaler')[0], 'spec', 'scaleTargetRef', 'name')).toBe(
+      deployment.metadata?.name,
+    );
+    // No preStop beside SHUTDOWN_DELAY
+    expect(
+      get(deployment, 'spec', 'template', 'spec', 'containers', 0, 'lifecycle'),
+    ).toBeUndefined();
+
+    const policies = Object.fromEntries(
+      byKind('NetworkPolicy').map((policy) => [policy.metadata?.name, policy]),
+    );
+    const apiLabels = get(deployment, 'spec', 'selector', 'matchLabels');
+    const api = policies['configurator-api'];
+    expect(get(api, 'spec', 'podSelector', 'matchLabels')).toEqual(apiLabels);
+    const rules = get(api, 'spec', 'ingress') as {
+      from?: unknown[];
+      ports: { port: string }[];
+    }[];
+    // http from anywhere; metrics only from the monitoring namespace, and nothing else
+    expect(rules.find((rule) => rule.ports[0].port === 'http')?.from).toBeUndefined();
+    const metrics = rules.filter((rule) => rule.ports.some((port) => port.port === 'metrics'));
+    expect(metrics).toEqual([
+      {
+        from: [
+          { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } },
+        ],
+        ports: [{ port: 'metrics', protocol: 'TCP' }],
+      },
+    ]);
+    for (const [name, port] of [
+      ['configurator-postgres', 5432],
+      ['configurator-redis', 6379],
+    ] as const) {
+      const [rule, ...others] = get(policies[name], 'spec', 'ingress') as {
+        from: { podSelector: { matchLabels: Record<string, string> } }[];
+        ports: { port: number }[];
+      }[];
+      expect(others).toEqual([]);
+      expect(rule.ports).toEqual([{ port, protocol: 'TCP' }]);
+      // only configurator pods: the API (and, for the database, the migration Job)
+      expect(rule.from[0].podSelector.matchLabels).toEqual(apiLabels);
+      for (const from of rule.from)
+        expect(from.podSelector.matchLabels['app.kubernetes.io/name']).toBe('configurator');
+    }
+
+    const [job] = build('deploy/k8s/migrate');
+    expect(job.kind).toBe('Job');
+    expect(job.metadata?.name).toBe(`configurator-migrate-${VERSION.replaceAll('.', '-')}`);
+    expect(get(job, 'spec', 'template', 'spec', 'containers', 0, 'image')).toBe(image);
   });
 });

@@ -49,6 +49,48 @@ describe('CORS (CORS_ORIGINS) and Cache-Control', () => {
     expect(stranger.headers['access-control-allow-origin']).toBeUndefined();
   });
 
+  it("answers preflights on the intent token's paths only (/v1/carts/**, /v1/companies/**)", async () => {
+    const preflight = (path: string, method = 'POST') =>
+      ctx.http
+        .options(path)
+        .set('Origin', SHOP)
+        .set('Access-Control-Request-Method', method)
+        .set('Access-Control-Request-Headers', 'authorization, content-type');
+    for (const path of [
+      '/v1/carts',
+      '/v1/carts/new',
+      '/v1/carts/7/lines/3',
+      '/v1/companies',
+      '/v1/companies/1',
+      '/v1/companies/1/models/2/assets/a.png',
+    ]) {
+      const res = await preflight(path);
+      expect(res.status, path).toBe(204);
+      expect(res.headers['access-control-allow-origin'], path).toBe(SHOP);
+    }
+    for (const path of [
+      '/v1/suppliers/1/models',
+      '/v1/models/1',
+      '/v1/login',
+      '/v1/tokens',
+      '/v1/intents',
+      '/v1/users/me',
+      '/v1/cartsx',
+      '/v1/companies-list',
+      '/health/ready',
+      '/metrics',
+    ]) {
+      const res = await preflight(path);
+      expect(res.headers['access-control-allow-origin'], path).toBeUndefined();
+      expect(res.headers['access-control-allow-methods'], path).toBeUndefined();
+      expect(res.status, path).toBeLessThan(500);
+    }
+    // A simple (non-preflighted) read elsewhere carries no Access-Control header either.
+    const me = await ctx.http.get('/v1/users/me').set(bearer(admin.token)).set('Origin', SHOP);
+    expectEnvelope(me, 200);
+    expect(me.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('says no-store on every /v1 answer: tokens, tenant data and errors', async () => {
     const login = await ctx.http
       .post('/v1/login')

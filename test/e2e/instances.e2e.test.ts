@@ -5,6 +5,7 @@ import { createTestDatabase } from '../support/test-database.js';
 
 const onPostgres = Boolean(process.env.DATABASE_URL);
 
+/** Three built processes on one PostgreSQL and one Redis, under races: three-instances.e2e.test.ts. */
 describe('several instances on one database', () => {
   it('start together on a fresh database: migrations run once, both serve', async () => {
     const database = await createTestDatabase();

@@ -14,7 +14,11 @@ describe('login rate limit (memory store)', () => {
     ctx.http.post('/v1/login').set('X-Forwarded-For', client).send({ email, password });
 
   beforeAll(async () => {
-    ctx = await createTestApp({ LOGIN_RATE_LIMIT: '3', TRUSTED_PROXIES: 'loopback' });
+    ctx = await createTestApp({
+      LOGIN_RATE_LIMIT: '3',
+      LOGIN_CLIENT_RATE_LIMIT: '6',
+      TRUSTED_PROXIES: 'loopback',
+    });
   });
   afterAll(() => ctx?.close());
 
@@ -31,17 +35,18 @@ describe('login rate limit (memory store)', () => {
     expectEnvelope(await attempt(`${unique('other')}@example.test`, someClient()), 403);
   });
 
-  it('once an email had too many failures, refuses every client that failed on it', async () => {
+  it('once an email had too many failures, refuses every client, also fresh ones', async () => {
     const email = `${unique('victim')}@example.test`;
     const clients = [someClient(), someClient(), someClient()];
     for (const client of clients) expectEnvelope(await attempt(email, client), 403);
-    // Each of them failed once only, but the email is over its limit: they stop.
+    // Each of them failed once only, but the email is over its limit: everyone stops.
     for (const client of clients) expectEnvelope(await attempt(email, client), 429);
+    expectEnvelope(await attempt(email, someClient()), 429);
   });
 
-  it('answers 429 on the 4th attempt from one client, whatever the email', async () => {
+  it('answers 429 from one client past LOGIN_CLIENT_RATE_LIMIT, whatever the email', async () => {
     const client = someClient();
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 6; i++) {
       expectEnvelope(await attempt(`${unique('spray')}@example.test`, client), 403);
     }
     const limited = await attempt(`${unique('spray')}@example.test`, client);

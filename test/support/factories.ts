@@ -13,6 +13,8 @@ export interface TestUser {
   password: string;
   token: string;
   refreshToken: string;
+  /** The device token the login answered (`device_token`). */
+  deviceToken?: string;
 }
 
 export async function login(ctx: HttpContext, email: string, password: string): Promise<TestUser> {
@@ -21,7 +23,14 @@ export async function login(ctx: HttpContext, email: string, password: string): 
   const token = res.body.data.access_token as string;
   const me = await ctx.http.get('/v1/users/me').set(bearer(token));
   expect(me.status).toBe(200);
-  return { id: me.body.data.id, email, password, token, refreshToken: res.body.data.refresh_token };
+  return {
+    id: me.body.data.id,
+    email,
+    password,
+    token,
+    refreshToken: res.body.data.refresh_token,
+    deviceToken: res.body.data.device_token,
+  };
 }
 
 /** The admin created at start-up from ADMIN_EMAIL / ADMIN_PASSWORD. */

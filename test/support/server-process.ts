@@ -23,7 +23,8 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   ensureBuilt();
   const database = await createTestDatabase();
   const server = await startBuiltServer(
-    testEnv(database, { LOG_LEVEL: 'warn', SWAGGER_ENABLED: 'false', ...env }),
+    // No SHUTDOWN_DELAY unless a test asks: stopping a server would wait for it.
+    testEnv(database, { LOG_LEVEL: 'warn', SWAGGER_ENABLED: 'false', SHUTDOWN_DELAY: '0', ...env }),
     database.dataDir,
   );
   const { child } = server;

@@ -14,3 +14,15 @@ export class LoginResultDto {
   @ApiInt({ description: 'Seconds until the access token expires', example: 900 })
   expires_in: number;
 }
+
+/** The answer of POST /v1/login: the session's tokens and a device token. */
+export class LoginAnswerDto extends LoginResultDto {
+  @ApiProperty({
+    description:
+      'Device token: keep it on this device and send it as `device_token` with later ' +
+      'logins of this account, which are then exempt from the per-email and per-client ' +
+      'limits (docs/security.md). Opaque; replaced by every login.',
+    example: 'dev_3q2-7wQ8x1bZ0s9fKj4mN6pR5tV2yA8cE1gH3iL7oU0',
+  })
+  device_token: string;
+}

@@ -12,6 +12,17 @@ export class LoginDto {
   @MinLength(1)
   @MaxLength(MAX_PASSWORD_LENGTH)
   password: string;
+
+  @ApiProperty({
+    required: false,
+    description:
+      'The device token of an earlier login of this account on this device: exempts the ' +
+      'login from the per-email and per-client limits (an unknown one is ignored)',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  device_token?: string;
 }
 
 export class RefreshDto {

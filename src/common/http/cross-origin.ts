@@ -1,5 +1,26 @@
-import type { CorsOptions } from '@nestjs/common/interfaces/external/cors-options.interface.js';
-import type { RequestHandler } from 'express';
+import type {
+  CorsOptions,
+  CorsOptionsDelegate,
+} from '@nestjs/common/interfaces/external/cors-options.interface.js';
+import type { Request, RequestHandler } from 'express';
+
+/**
+ * The paths an intent token may use (DESIGN.md, "Browsers"): a web shop's script needs
+ * nothing else, so no other path answers a browser of another origin, whatever CORS_ORIGINS
+ * says (a preflight for /v1/suppliers/1/models gets no Access-Control-* header).
+ */
+const CROSS_ORIGIN_PATHS = /^\/v1\/(?:carts|companies)(?:\/|$)/;
+
+export function allowsCrossOrigin(path: string): boolean {
+  return CROSS_ORIGIN_PATHS.test(path);
+}
+
+/** corsOptions for the intent token's paths, CORS off (origin: false) everywhere else. */
+export function corsDelegate(origins: readonly string[]): CorsOptionsDelegate<Request> {
+  const options = corsOptions(origins);
+  const closed: CorsOptions = { origin: false };
+  return (req, callback) => callback(null, allowsCrossOrigin(req.path) ? options : closed);
+}
 
 /**
  * CORS for the origins in CORS_ORIGINS only (a web shop calling /v1/carts/** and

@@ -25,9 +25,10 @@ export function jsonTextDepthExceeds(text: string, maxDepth: number): boolean {
 }
 
 export type TreeShape =
-  | { kind: 'ok'; nodes: number; shared: boolean }
+  | { kind: 'ok'; nodes: number; chars: number; shared: boolean }
   | { kind: 'too_deep' }
   | { kind: 'too_many_nodes'; nodes: number }
+  | { kind: 'too_large'; chars: number }
   | { kind: 'cycle' };
 
 interface Frame {
@@ -35,24 +36,56 @@ interface Frame {
   children: unknown[];
   next: number;
   nodes: number;
+  /** Characters of text in the subtree: every key and every scalar, as written out. */
+  chars: number;
   depth: number; // container depth of the deepest descendant seen, relative to this node
 }
 
 const childrenOf = (node: object): unknown[] => (Array.isArray(node) ? node : Object.values(node));
 const isContainer = (value: unknown): value is object =>
   typeof value === 'object' && value !== null;
+/** Characters of the keys of a mapping (a list has none). */
+const keyChars = (node: object): number => {
+  if (Array.isArray(node)) return 0;
+  let chars = 0;
+  for (const key of Object.keys(node)) chars += key.length;
+  return chars;
+};
+/** Characters of a scalar; O(1), so an aliased megabyte string costs nothing to count. */
+const scalarChars = (value: unknown): number =>
+  typeof value === 'string' ? value.length : String(value).length;
+
+const frameOf = (node: object): Frame => ({
+  node,
+  children: childrenOf(node),
+  next: 0,
+  nodes: 1,
+  chars: keyChars(node),
+  depth: 1,
+});
 
 /**
- * Depth and node count of the tree a parsed value stands for. YAML aliases make the value a
- * graph whose shared parts repeat in the tree; sizes are memoized per object, so a
- * billion-laughs document is measured in time linear in its text, never expanded.
+ * Depth, node count and text size of the tree a parsed value stands for. YAML aliases make
+ * the value a graph whose shared parts repeat in the tree; sizes are memoized per object
+ * (and a string's size is its length), so a billion-laughs document, or one anchored
+ * megabyte string used a hundred times, is measured in time linear in its text, never
+ * expanded. `maxChars` bounds the characters of every key and scalar once expanded.
  */
-export function measureTree(root: unknown, maxDepth: number, maxNodes: number): TreeShape {
-  if (!isContainer(root)) return { kind: 'ok', nodes: 1, shared: false };
+export function measureTree(
+  root: unknown,
+  maxDepth: number,
+  maxNodes: number,
+  maxChars = Number.POSITIVE_INFINITY,
+): TreeShape {
+  if (!isContainer(root)) {
+    const chars = scalarChars(root);
+    if (chars > maxChars) return { kind: 'too_large', chars };
+    return { kind: 'ok', nodes: 1, chars, shared: false };
+  }
   if (maxDepth < 1) return { kind: 'too_deep' };
-  const done = new Map<object, { nodes: number; depth: number }>();
+  const done = new Map<object, { nodes: number; chars: number; depth: number }>();
   const onPath = new Set<object>([root]);
-  const stack: Frame[] = [{ node: root, children: childrenOf(root), next: 0, nodes: 1, depth: 1 }];
+  const stack: Frame[] = [frameOf(root)];
   let shared = false;
   for (;;) {
     const frame = stack[stack.length - 1];
@@ -60,6 +93,8 @@ export function measureTree(root: unknown, maxDepth: number, maxNodes: number): 
       const child = frame.children[frame.next++];
       if (!isContainer(child)) {
         frame.nodes += 1;
+        frame.chars += scalarChars(child);
+        if (frame.chars > maxChars) return { kind: 'too_large', chars: frame.chars };
         continue;
       }
       if (onPath.has(child)) return { kind: 'cycle' };
@@ -68,22 +103,26 @@ export function measureTree(root: unknown, maxDepth: number, maxNodes: number): 
         shared = true;
         if (stack.length + known.depth > maxDepth) return { kind: 'too_deep' };
         frame.nodes += known.nodes;
+        frame.chars += known.chars;
         frame.depth = Math.max(frame.depth, known.depth + 1);
         if (frame.nodes > maxNodes) return { kind: 'too_many_nodes', nodes: frame.nodes };
+        if (frame.chars > maxChars) return { kind: 'too_large', chars: frame.chars };
         continue;
       }
       if (stack.length + 1 > maxDepth) return { kind: 'too_deep' };
       onPath.add(child);
-      stack.push({ node: child, children: childrenOf(child), next: 0, nodes: 1, depth: 1 });
+      stack.push(frameOf(child));
       continue;
     }
     stack.pop();
     onPath.delete(frame.node);
-    done.set(frame.node, { nodes: frame.nodes, depth: frame.depth });
+    done.set(frame.node, { nodes: frame.nodes, chars: frame.chars, depth: frame.depth });
     if (frame.nodes > maxNodes) return { kind: 'too_many_nodes', nodes: frame.nodes };
+    if (frame.chars > maxChars) return { kind: 'too_large', chars: frame.chars };
     const parent = stack[stack.length - 1];
-    if (parent === undefined) return { kind: 'ok', nodes: frame.nodes, shared };
+    if (parent === undefined) return { kind: 'ok', nodes: frame.nodes, chars: frame.chars, shared };
     parent.nodes += frame.nodes;
+    parent.chars += frame.chars;
     parent.depth = Math.max(parent.depth, frame.depth + 1);
   }
 }

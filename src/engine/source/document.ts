@@ -55,13 +55,23 @@ export function parseDocument(
     value = parsed.value;
   }
   const maxNodes = Math.max(MIN_EXPANDED_NODES, text.length);
-  const shape = measureTree(value, limits.nestingDepth, maxNodes);
+  // Text after expansion is bounded like nodes: by the upload limit, or by the document's
+  // own size when it is larger (a zip entry): without aliases a document's keys and
+  // scalars never hold more characters than its text, so only repetition is refused.
+  const maxChars = Math.max(limits.uploadBytes, text.length);
+  const shape = measureTree(value, limits.nestingDepth, maxNodes, maxChars);
   switch (shape.kind) {
     case 'too_deep':
       return limitExceeded(depthMessage, false, path);
     case 'too_many_nodes':
       return limitExceeded(
         `${label}: YAML aliases expand the document beyond ${maxNodes} nodes (yamlAliases limits repetition)`,
+        false,
+        path,
+      );
+    case 'too_large':
+      return limitExceeded(
+        `${label}: YAML aliases expand the document's text beyond ${maxChars} characters (the upload limit)`,
         false,
         path,
       );

@@ -68,11 +68,11 @@ function readItem(
   const key = v.key(record, path, SECTION_KEY_PATTERN, 'BOM item');
   // Checked before the children so that a duplicate is reported where it is written.
   const unique = key !== undefined && v.unique(seen, key, path, 'BOM item');
-  const sku = v.string(record, 'sku', path, true);
-  const description = v.string(record, 'description', path, true);
+  const sku = v.text(record, 'sku', path, true);
+  const description = v.text(record, 'description', path, true);
   const when = v.expr(record, 'when', path);
   const quantity = readQuantity(v, record, path);
-  const unit = v.string(record, 'unit', path);
+  const unit = v.text(record, 'unit', path);
   const unitPrice = v.decimal(record, 'unit_price', path);
   const priceExpr = v.expr(record, 'price_expr', path);
   if (unitPrice !== undefined && priceExpr !== undefined) {

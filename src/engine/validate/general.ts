@@ -67,9 +67,9 @@ export function validateGeneral(v: Validation, value: unknown): CompiledGeneral 
   const record = v.record(value, path);
   if (record === undefined) return undefined;
   v.allowKeys(record, GENERAL_KEYS, path);
-  const name = v.string(record, 'name', path, true);
-  const code = v.string(record, 'code', path);
-  const description = v.string(record, 'description', path);
+  const name = v.text(record, 'name', path, true);
+  const code = v.text(record, 'code', path);
+  const description = v.text(record, 'description', path);
   let currency = v.string(record, 'currency', path) ?? 'EUR';
   if (!CURRENCY_PATTERN.test(currency)) {
     v.fail(

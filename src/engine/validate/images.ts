@@ -30,7 +30,7 @@ export function validateImages(v: Validation, value: unknown): CompiledImage[] {
     }
     const when = v.expr(record, 'when', path);
     const layer = v.number(record, 'layer', path, true) ?? 0;
-    const alt = v.string(record, 'alt', path);
+    const alt = v.text(record, 'alt', path);
     if (key === undefined || src === undefined || !v.unique(seen, key, path, 'image')) continue;
     images.push({
       key,

@@ -51,7 +51,7 @@ function readAdjustments(v: Validation, value: unknown): CompiledAdjustment[] {
   for (const [record, itemPath] of v.records(list, path)) {
     v.allowKeys(record, ADJUSTMENT_KEYS, itemPath);
     const key = v.key(record, itemPath, SECTION_KEY_PATTERN, 'adjustment');
-    const label = v.string(record, 'label', itemPath, true);
+    const label = v.text(record, 'label', itemPath, true);
     const when = v.expr(record, 'when', itemPath);
     const kinds = ['amount', 'percent', 'expr'].filter((kind) => record[kind] !== undefined);
     if (kinds.length !== 1) {

@@ -86,9 +86,9 @@ function validateQuestion(
       );
     }
   }
-  const label = v.string(record, 'label', path, true);
-  const description = v.string(record, 'description', path);
-  const unit = v.string(record, 'unit', path);
+  const label = v.text(record, 'label', path, true);
+  const description = v.text(record, 'description', path);
+  const unit = v.text(record, 'unit', path);
   const required = readRequired(v, record, path);
   const visibleIf = v.expr(record, 'visible_if', path);
   const options =
@@ -215,8 +215,8 @@ function readOptions(
   for (const [option, optionPath] of v.records(list, at)) {
     v.allowKeys(option, OPTION_KEYS, optionPath);
     const key = v.key(option, optionPath, OPTION_KEY_PATTERN, 'option');
-    const label = v.string(option, 'label', optionPath, true);
-    const description = v.string(option, 'description', optionPath);
+    const label = v.text(option, 'label', optionPath, true);
+    const description = v.text(option, 'description', optionPath);
     const price = v.decimal(option, 'price', optionPath);
     const availableIf = v.expr(option, 'available_if', optionPath);
     const image = v.string(option, 'image', optionPath);

@@ -1,4 +1,4 @@
-import type { EngineLimits } from '../limits.js';
+import { TEXT_MAX_LENGTHS, type EngineLimits } from '../limits.js';
 import { DECIMAL_PATTERN, Money } from '../money.js';
 import type { ProblemList } from '../problems.js';
 
@@ -107,6 +107,24 @@ export class Reader {
     if (required && value.trim() === '')
       return this.fail('required', `${at} must not be empty`, at);
     return value;
+  }
+
+  /** A text member (label, description, message…): a string no longer than TEXT_MAX_LENGTHS. */
+  text(record: JsonRecord, key: string, path: string, required = false): string | undefined {
+    const value = this.string(record, key, path, required);
+    if (value === undefined) return undefined;
+    return this.textWithin(value, key, childPath(path, key));
+  }
+
+  /** `value` when it fits the limit of text member `kind`, else a `too_long` problem at `at`. */
+  textWithin(value: string, kind: string, at: string): string | undefined {
+    const max = TEXT_MAX_LENGTHS[kind];
+    if (max === undefined || value.length <= max) return value;
+    return this.fail(
+      'too_long',
+      `${at} is ${value.length} characters; a ${kind} takes at most ${max}`,
+      at,
+    );
   }
 
   key(record: JsonRecord, path: string, pattern: RegExp, what: string): string | undefined {

@@ -24,7 +24,7 @@ export function validateRules(
     if (severity !== 'error' && severity !== 'warning') {
       v.fail('invalid_value', 'severity must be error or warning', childPath(path, 'severity'));
     }
-    const message = v.string(record, 'message', path, true);
+    const message = v.text(record, 'message', path, true);
     const hasAssert = record.assert !== undefined;
     const hasTable = record.allowed !== undefined;
     if (hasAssert === hasTable) {

@@ -27,7 +27,8 @@ export function validateTranslation(
       if (typeof text !== 'string') v.fail('invalid_type', 'a translation is a string', at);
       else if (!v.texts.has(textPath))
         v.fail('unknown_reference', `the model has no text at '${textPath}'`, at);
-      else map.set(textPath, text);
+      else if (v.textWithin(text, textPath.slice(textPath.lastIndexOf('.') + 1), at) !== undefined)
+        map.set(textPath, text);
     }
     result.set(language, map);
   }

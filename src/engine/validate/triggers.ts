@@ -18,7 +18,7 @@ export function validateTriggers(
     v.allowKeys(record, TRIGGER_KEYS, path);
     const key = v.key(record, path, SECTION_KEY_PATTERN, 'trigger');
     const when = v.expr(record, 'when', path, true);
-    const message = v.string(record, 'message', path);
+    const message = v.text(record, 'message', path);
     const setPath = childPath(path, 'set');
     const set =
       record.set === undefined

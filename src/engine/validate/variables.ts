@@ -15,7 +15,7 @@ export function validateVariables(
     v.allowKeys(record, VARIABLE_KEYS, path);
     const key = v.key(record, path, QUESTION_KEY_PATTERN, 'variable');
     const expr = v.expr(record, 'expr', path, true);
-    const label = v.string(record, 'label', path);
+    const label = v.text(record, 'label', path);
     if (key === undefined || expr === undefined) continue;
     if (!v.unique(names, key, path, 'question/variable')) continue;
     variables.push({
