@@ -182,7 +182,8 @@ export class ConfiguratorApp extends LitElement {
     if (!this.modelId)
       return html`${this.pickers()}
         <p>This company may use no model yet.</p>`;
-    return html`${this.pickers()}
+    return html`<h1>Configure</h1>
+      ${this.pickers()}
       <product-configurator
         .session=${this.session}
         model-id=${this.modelId}
@@ -202,7 +203,7 @@ export class ConfiguratorApp extends LitElement {
         ${label}
       </button>`;
     return html`<header class="top">
-        <strong>Configurator</strong>
+        <span class="brand">Configurator</span>
         <nav aria-label="Pages">
           ${tab('configure', 'Configure')} ${tab('cart', 'Cart')}
           ${this.session.kind === 'jwt' ? tab('workbench', 'Model workbench') : nothing}

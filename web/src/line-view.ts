@@ -114,7 +114,12 @@ export function imagesView(line: Line, src: (url: string) => string | undefined)
     ${layers.map((image) => {
       const url = src(image.url);
       return url
-        ? html`<img src=${url} alt=${image.alt ?? ''} style="z-index:${image.layer}" />`
+        ? html`<img
+            src=${url}
+            alt=${image.alt ?? ''}
+            style="z-index:${image.layer}"
+            @error=${(e: Event) => ((e.target as HTMLImageElement).hidden = true)}
+          />`
         : nothing;
     })}
   </figure>`;

@@ -16,6 +16,14 @@ export const shellStyles = css`
     border-bottom: 1px solid var(--line);
     margin-bottom: 1em;
   }
+  header.top .brand {
+    font-weight: 700;
+    font-size: 1.1em;
+  }
+  h1 {
+    font-size: 1.4em;
+    margin: 0.2em 0 0.6em;
+  }
   header.top nav {
     display: flex;
     gap: 0.4em;

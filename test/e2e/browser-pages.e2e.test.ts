@@ -1,0 +1,165 @@
+/// <reference lib="dom" />
+import { createRequire } from 'node:module';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import {
+  changeAfter,
+  descriptionOf,
+  hasChromium,
+  launchChromium,
+  signIn,
+  startPagesWorld,
+  watchChanges,
+  type PagesWorld,
+} from '../support/browser.js';
+import { bearer } from '../support/factories.js';
+
+const WINDOW = {
+  width: { values: [1200] },
+  height: { values: [1000] },
+  frame: { values: ['alu'] },
+  color: { values: ['white'] },
+};
+
+describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium', () => {
+  let world: PagesWorld;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    world = await startPagesWorld();
+    browser = await launchChromium();
+  }, 240_000);
+  afterAll(async () => {
+    await browser?.close();
+    await world?.server.close();
+  });
+  beforeEach(async () => {
+    page = await browser.newPage();
+    await signIn(page, world.server.baseUrl);
+    await watchChanges(page);
+  }, 60_000);
+  afterEach(async () => {
+    await page?.close();
+  });
+
+  it('configures the window to a valid line and adds it to the cart at the price the API gives', async () => {
+    const api = await world.server.http
+      .post('/v1/carts/preview')
+      .set(bearer(world.admin.token))
+      .send({ model_id: world.window.id, company_id: world.company.id, questions: WINDOW });
+    expect(api.status).toBe(200);
+    expect(api.body.data.valid).toBe(true);
+    const apiTotal = api.body.data.pricing.total as string;
+
+    // Every question type the window has: integers, choices (one with a default), a multi-choice.
+    await changeAfter(page, () =>
+      page
+        .getByLabel('Width (mm)')
+        .fill('1200')
+        .then(() => page.keyboard.press('Tab')),
+    );
+    await changeAfter(page, () =>
+      page
+        .getByLabel('Height (mm)')
+        .fill('1000')
+        .then(() => page.keyboard.press('Tab')),
+    );
+    await changeAfter(page, () => page.getByLabel('Aluminium').check());
+    const last = await changeAfter(page, () => page.getByLabel('White').check());
+    expect(last).toEqual({ valid: true, total: apiTotal });
+
+    const total = page.locator('table.price tr.total td');
+    expect(await total.textContent()).toBe(apiTotal);
+    expect(await page.locator('.ok').textContent()).toContain('complete and valid');
+    // The BOM tree: the aluminium profile and the hardware kit with its children.
+    const bom = page.getByRole('tree', { name: 'Bill of materials' });
+    expect(await bom.textContent()).toContain('PRF-ALU-60');
+    expect(await bom.locator('[role=group] li').count()).toBe(2);
+    // Glazing came from its default, marked so.
+    expect(await page.locator('fieldset[data-key=glazing] .mark').textContent()).toBe('default');
+    // The remaining configurations: one (every finite question answered or defaulted).
+    expect(await page.getByTestId('configurations').textContent()).toMatch(
+      /configurations? remain/,
+    );
+
+    await page.getByRole('button', { name: 'Add to cart' }).click();
+    const notice = page.getByRole('status');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain(`EUR ${apiTotal}`);
+
+    await page.getByRole('button', { name: 'Cart', exact: true }).click();
+    const line = page.locator('li.line').first();
+    await line.waitFor();
+    expect(await line.textContent()).toContain('Frame material: Aluminium');
+    const cart = await world.server.http.get('/v1/carts/default').set(bearer(world.admin.token));
+    const detail = await world.server.http
+      .get(`/v1/carts/${cart.body.data.cart_id}`)
+      .set(bearer(world.admin.token));
+    const stored = detail.body.data.total as string;
+    expect(await page.getByTestId('cart-total').textContent()).toContain(stored);
+
+    // Remove a line: the page shows the API's updated cart.
+    const before = await page.locator('li.line').count();
+    await page
+      .getByRole('button', { name: new RegExp(`^Remove Casement window`) })
+      .first()
+      .click();
+    await page.waitForFunction(
+      (n) =>
+        document
+          .querySelector('cfg-app')
+          ?.shadowRoot?.querySelector('cfg-cart')
+          ?.shadowRoot?.querySelectorAll('li.line').length === n,
+      before - 1,
+    );
+  });
+
+  it('shows an unavailable option disabled or marked, with its reason announced', async () => {
+    await changeAfter(page, () => page.getByLabel('Wood').check());
+    // Anthracite is not made for wood (the frame_colors table): the rule's message is the reason.
+    const reason = await descriptionOf(page, 'color--anthracite');
+    expect(reason).toContain('This colour is not made for this frame');
+    expect(reason).toContain('Conflicts with your answer to Frame material');
+    expect(await page.locator('#color--anthracite').isChecked()).toBe(false);
+  });
+
+  it('resolves a conflict through the offer: the conflicting answer is dropped, the option chosen', async () => {
+    await changeAfter(page, () => page.getByLabel('Wood').check());
+    await page.getByLabel('Anthracite grey').click();
+    const offer = page.getByRole('alert');
+    await offer.waitFor();
+    expect(await offer.textContent()).toContain(
+      '“Anthracite grey” needs other answers to Frame material',
+    );
+    // Nothing is chosen before the offer is taken.
+    expect(await page.locator('#color--anthracite').isChecked()).toBe(false);
+    await changeAfter(page, () =>
+      page.getByRole('button', { name: /^Drop Frame material/ }).click(),
+    );
+    expect(await page.locator('#color--anthracite').isChecked()).toBe(true);
+    // The frame is back to its (soft) default, PVC, which goes with anthracite.
+    expect(await page.locator('#frame--pvc').isChecked()).toBe(true);
+    expect(await page.locator('fieldset[data-key=frame] .mark').textContent()).toBe('default');
+  });
+
+  it('has no serious or critical axe-core violations (signed in, configuring)', async () => {
+    await changeAfter(page, () => page.getByLabel('Wood').check());
+    const require = createRequire(import.meta.url);
+    await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+    const violations = await page.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
+          };
+        }
+      ).axe;
+      const result = await axe.run();
+      return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+    });
+    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    // Nothing milder either, today: a regression of any impact shows here.
+    expect(violations).toEqual([]);
+  });
+});
