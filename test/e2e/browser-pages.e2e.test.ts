@@ -143,6 +143,57 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
     expect(await page.locator('fieldset[data-key=frame] .mark').textContent()).toBe('default');
   });
 
+  /** The focused element, through shadow roots: its id, or its text for a button. */
+  async function focused(): Promise<string> {
+    return page.evaluate(() => {
+      let active = document.activeElement;
+      while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+      return active?.id || active?.textContent?.trim() || '';
+    });
+  }
+
+  /** Presses Tab until the focused element is `target` (an id or a button's text). */
+  async function tabTo(target: string | RegExp): Promise<void> {
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      const now = await focused();
+      if (typeof target === 'string' ? now === target : target.test(now)) return;
+    }
+    throw new Error(`Tab never reached ${String(target)}`);
+  }
+
+  it('can be configured and added to the cart with the keyboard alone', async () => {
+    await tabTo('width');
+    await changeAfter(page, () =>
+      page.keyboard.type('1200').then(() => page.keyboard.press('Tab')),
+    );
+    expect(await focused()).toBe('height');
+    await changeAfter(page, () =>
+      page.keyboard.type('1000').then(() => page.keyboard.press('Tab')),
+    );
+    // In the frame's radio group, on its default (PVC): the arrow key chooses Aluminium.
+    expect(await focused()).toBe('frame--pvc');
+    await changeAfter(page, () => page.keyboard.press('ArrowDown'));
+    expect(await focused()).toBe('frame--alu');
+    await tabTo(/^color--/);
+    const last = await changeAfter(page, () => page.keyboard.press('Space'));
+    expect(last.valid).toBe(true);
+    await tabTo('Add to cart');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').waitFor();
+    expect(await page.getByRole('status').textContent()).toContain(`EUR ${last.total}`);
+  });
+
+  it('shows the labels in the chosen language', async () => {
+    await page.getByLabel('Language').fill('nl');
+    await changeAfter(page, () => page.keyboard.press('Tab'));
+    await page.getByLabel('Breedte (mm)').waitFor();
+    expect(await page.locator('fieldset[data-key=frame] legend').textContent()).toContain(
+      'Kozijnmateriaal',
+    );
+    expect(await page.getByLabel('Hout').count()).toBe(1);
+  });
+
   it('has no serious or critical axe-core violations (signed in, configuring)', async () => {
     await changeAfter(page, () => page.getByLabel('Wood').check());
     const require = createRequire(import.meta.url);

@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   changeAfter,
+  descriptionOf,
   hasChromium,
   launchChromium,
   shopPage,
@@ -103,6 +104,39 @@ describe.skipIf(!hasChromium)('the workbench and an embedding shop, in headless 
       await page.getByRole('button', { name: 'Open in the configurator' }).click();
       await page.locator('product-configurator .count').waitFor();
       expect(await page.getByLabel('Model').inputValue()).toBe(String(id));
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('shows a dead option as a warning with its path, then disabled in the configurator with its reason', async () => {
+    const page = await workbench();
+    try {
+      // Without the row (wood, oak) of the frame_colors table, oak goes with no frame.
+      const dead = windowYaml()
+        .replace('code: WIN-CASEMENT', 'code: WIN-DEAD')
+        .replace('        - [wood, oak]\n', '');
+      await page.getByLabel('Choose a model file').setInputFiles({
+        name: 'window.yaml',
+        mimeType: 'application/yaml',
+        buffer: Buffer.from(dead),
+      });
+      const result = page.getByRole('region', { name: 'Upload result' });
+      await result.waitFor();
+      expect(await result.locator('ul.problems code.path').allTextContents()).toEqual([
+        'questions.color.options.oak',
+      ]);
+      expect(await result.locator('dd code').allTextContents()).toEqual([
+        'questions.color.options.oak',
+      ]);
+
+      await page.getByRole('button', { name: 'Open in the configurator' }).click();
+      await page.locator('product-configurator .count').waitFor();
+      // Excluded by the model alone: nothing to offer, so the option is disabled, and says why.
+      expect(await page.locator('#color--oak').isDisabled()).toBe(true);
+      expect(await descriptionOf(page, 'color--oak')).toBe(
+        'Unavailable: This colour is not made for this frame.',
+      );
     } finally {
       await page.close();
     }
