@@ -13,6 +13,7 @@ import {
   type PagesWorld,
 } from '../support/browser.js';
 import { bearer } from '../support/factories.js';
+import { DOOR_DIR, uploadModel, zipFolder } from '../support/model.factories.js';
 
 const WINDOW = {
   width: { values: [1200] },
@@ -141,6 +142,39 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
     // The frame is back to its (soft) default, PVC, which goes with anthracite.
     expect(await page.locator('#frame--pvc').isChecked()).toBe(true);
     expect(await page.locator('fieldset[data-key=frame] .mark').textContent()).toBe('default');
+  });
+
+  it('renders a boolean question and the layered images of a zip model, loaded with the token', async () => {
+    const door = await uploadModel(
+      world.server,
+      world.supplierId,
+      world.admin.token,
+      await zipFolder(DOOR_DIR),
+    );
+    await page.reload();
+    await signIn(page, world.server.baseUrl);
+    await watchChanges(page);
+    await changeAfter(page, () => page.getByLabel('Model').selectOption(String(door.id)));
+    const images = page.locator('figure.images img');
+    await images.first().waitFor();
+    expect(await images.count()).toBe(1);
+    await changeAfter(page, () => page.getByLabel('Yes').check());
+    await page.waitForFunction(() => {
+      const root = document
+        .querySelector('cfg-app')
+        ?.shadowRoot?.querySelector('product-configurator')?.shadowRoot;
+      const shown = [...(root?.querySelectorAll('figure.images img') ?? [])] as HTMLImageElement[];
+      return shown.length === 2 && shown.every((img) => img.complete && img.naturalWidth > 0);
+    });
+    // An <img> cannot send the Authorization header: the pages fetch each image and show a blob.
+    const sources = await images.evaluateAll((all) =>
+      all.map((img) => (img as HTMLImageElement).src),
+    );
+    expect(sources.every((src) => src.startsWith('blob:'))).toBe(true);
+    expect(await images.evaluateAll((all) => all.map((img) => img.getAttribute('alt')))).toEqual([
+      'Door',
+      'Glass panel',
+    ]);
   });
 
   /** The focused element, through shadow roots: its id, or its text for a button. */

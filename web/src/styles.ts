@@ -259,6 +259,10 @@ export const configuratorStyles = [
       border: 1px solid var(--line);
       border-radius: 8px;
     }
+    /* Images that failed to load are hidden; with none left, so is the frame. */
+    figure.images:not(:has(img:not([hidden]))) {
+      display: none;
+    }
     figure.images img {
       position: absolute;
       inset: 0;
