@@ -123,6 +123,10 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
     expect(reason).toContain('This colour is not made for this frame');
     expect(reason).toContain('Conflicts with your answer to Frame material');
     expect(await page.locator('#color--anthracite').isChecked()).toBe(false);
+    // Wood shows the engraving (a text question, visible_if): typed, debounced, then evaluated.
+    await changeAfter(page, () => page.getByLabel('Engraving').pressSequentially('Fam. Jansen'));
+    expect(await page.getByLabel('Engraving').inputValue()).toBe('Fam. Jansen');
+    expect(await page.getByLabel('Engraving').getAttribute('maxlength')).toBe('20');
   });
 
   it('resolves a conflict through the offer: the conflicting answer is dropped, the option chosen', async () => {
