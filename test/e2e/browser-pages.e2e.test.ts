@@ -181,6 +181,23 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
     ]);
   });
 
+  it('keeps what the user types while an older preview answers (a slow network)', async () => {
+    await page.route('**/v1/carts/preview', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await route.continue();
+    });
+    const width = page.getByLabel('Width (mm)');
+    await width.pressSequentially('12');
+    // The debounce (300 ms) has sent "12"; its answer comes after "00" is typed, before the
+    // debounce sends "1200".
+    await page.waitForTimeout(350);
+    await changeAfter(page, () => width.pressSequentially('00'));
+    expect(await width.inputValue()).toBe('1200');
+    await changeAfter(page, () => page.keyboard.press('Tab'));
+    expect(await width.inputValue()).toBe('1200');
+    await page.unroute('**/v1/carts/preview');
+  });
+
   /** The focused element, through shadow roots: its id, or its text for a button. */
   async function focused(): Promise<string> {
     return page.evaluate(() => {

@@ -61,6 +61,8 @@ export class ProductConfigurator extends LitElement {
 
   private ownSession: Session | undefined;
   private answers: Answers = {};
+  /** Field texts as typed, by question key (shown while they are the answer). */
+  private typed: Record<string, string> = {};
   private company: number | undefined;
   private sequence = 0;
   private typing: ReturnType<typeof setTimeout> | undefined;
@@ -98,6 +100,7 @@ export class ProductConfigurator extends LitElement {
       if (!this.company) throw new ApiFailure(404, 'You may configure for no company.');
       this.described = await this.findModel(this.company);
       this.answers = {};
+      this.typed = {};
       await this.preview();
     } catch (error) {
       this.fail(error);
@@ -188,9 +191,11 @@ export class ProductConfigurator extends LitElement {
       this.pick(question, option, on);
       this.schedule(true);
     },
-    set: (question, value, settled) => {
+    set: (question, value, settled, typed) => {
       if (value === undefined) delete this.answers[question.key];
       else this.answers[question.key] = [value];
+      if (typed === undefined || value === undefined) delete this.typed[question.key];
+      else this.typed[question.key] = typed;
       this.schedule(settled);
     },
     clear: (question) => {
@@ -200,6 +205,7 @@ export class ProductConfigurator extends LitElement {
     ruleMessage: (key) => this.line?.rules.find((r) => r.key === key)?.message,
     questionLabel: (key) => this.line?.questions.find((q) => q.key === key)?.label ?? key,
     answered: (key) => key in this.answers,
+    typed: (key) => (key in this.answers ? this.typed[key] : undefined),
   };
 
   private pick(question: LineQuestion, option: LineOption, on: boolean): void {

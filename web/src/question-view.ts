@@ -7,8 +7,8 @@ import type { DescribedQuestion, LineOption, LineQuestion, Value } from './api.j
 export interface QuestionHandlers {
   /** A choice option picked (or a multi_choice option ticked: `on`); `option` is unavailable when `offer`. */
   choose(question: LineQuestion, option: LineOption, on: boolean): void;
-  /** A typed value: `settled` false while typing (debounced), true on change. */
-  set(question: LineQuestion, value: Value | undefined, settled: boolean): void;
+  /** A typed value: `settled` false while typing (debounced), true on change; `typed` as typed. */
+  set(question: LineQuestion, value: Value | undefined, settled: boolean, typed?: string): void;
   clear(question: LineQuestion): void;
   /** Texts of rules, by key, to say why an option is unavailable. */
   ruleMessage(key: string): string | undefined;
@@ -16,6 +16,8 @@ export interface QuestionHandlers {
   questionLabel(key: string): string;
   /** The values the user answered (not defaults), by question key. */
   answered(key: string): boolean;
+  /** What the user typed into a field, while it is their answer. */
+  typed(key: string): string | undefined;
 }
 
 /** Why an option is unavailable, in words: its rules' messages, then the answers it conflicts with. */
@@ -177,6 +179,9 @@ function inputField(
     .filter(Boolean)
     .join(', ');
   const blocked = q.unavailable_values ?? [];
+  // The text as typed while it is the user's answer: a preview answering while they type
+  // must not put back an older value (or "12" for "12.").
+  const shown = h.typed(q.key) ?? (q.values[0] === undefined ? '' : String(q.values[0]));
   return html`<div class="question field" data-key=${q.key}>
     <label for=${q.key}
       >${label}${d?.unit ? ` (${d.unit})` : ''}${q.required ? html` <span class="req">(required)</span>` : nothing}</label
@@ -191,9 +196,9 @@ function inputField(
       step=${d?.step ?? (q.type === 'integer' ? 1 : 'any')}
       maxlength=${d?.max_length ?? nothing}
       aria-describedby="${q.key}--hint"
-      .value=${q.values[0] === undefined ? '' : String(q.values[0])}
-      @input=${(e: Event) => h.set(q, read(e), false)}
-      @change=${(e: Event) => h.set(q, read(e), true)}
+      .value=${shown}
+      @input=${(e: Event) => h.set(q, read(e), false, (e.target as HTMLInputElement).value)}
+      @change=${(e: Event) => h.set(q, read(e), true, (e.target as HTMLInputElement).value)}
     />
     <span class="hint" id="${q.key}--hint"
       >${hint}${
