@@ -14,8 +14,11 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
-COPY scripts/build.mjs scripts/remove-orphans.mjs ./scripts/
+COPY scripts/build.mjs scripts/build-web.mjs scripts/remove-orphans.mjs ./scripts/
 COPY src ./src
+# The browser pages (web/, bundled into dist/app; their API types are erased, so test/
+# stays out of the context).
+COPY web ./web
 # better-sqlite3's SQLite sources and the other platforms' prebuilt binaries are not needed
 # at run time (about 25 MB): keep this platform's binary only.
 RUN npm run build \

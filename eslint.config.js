@@ -80,4 +80,9 @@ export default tseslint.config(
     files: ['bench/**/*.{ts,mjs}', 'src/cli/**/*.ts', 'scripts/**/*.{js,mjs}', 'tools/**/*.mjs'],
     rules: { 'no-console': 'off' },
   },
+  {
+    // The browser pages (web/): bundled for browsers, never run by Node.
+    files: ['web/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
 );

@@ -14,6 +14,7 @@ import { AppLogger } from './logging/app-logger.js';
 import { requestContext } from './logging/request-context.js';
 import { requestLogging } from './logging/request-logging.js';
 import { setupSwagger } from './swagger.js';
+import { serveStaticPages } from './web/static-pages.js';
 
 /**
  * Answers under 1 KB go as they are (the headers would outweigh the saving). Level 1:
@@ -28,7 +29,8 @@ const COMPRESSION_OPTIONS: compression.CompressionOptions = {
 
 /**
  * Everything about the HTTP app that is not a module: request logging and ids, response
- * compression, CORS, body parsing with limits, security and cache headers, Swagger. Used by main.ts and
+ * compression, CORS, body parsing with limits, security and cache headers, Swagger, the
+ * browser pages. Used by main.ts and
  * by the e2e tests alike. Shutdown is main.ts's (lifecycle/graceful-shutdown.ts).
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
@@ -68,5 +70,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.use(noStoreForApi);
   app.use(jsonBodyParser(config.jsonBodyLimitBytes, slicingOf(config.eventLoopSliceMs)));
   if (config.swaggerEnabled) setupSwagger(app);
+  // The browser pages at /app (web/, bundled into dist/app by npm run build).
+  serveStaticPages(app);
   return app;
 }

@@ -1,0 +1,85 @@
+// The browser pages (web/): bundled by esbuild into dist/app/, which the service serves
+// at /app (src/web/static-pages.ts). Two bundles: app.js (the pages, an ES module) and
+// product-configurator.js (the embeddable element alone, a classic script, so that a shop
+// page on another origin may load it without CORS). Each must stay within the budget of
+// issue #30: 80 kB gzip; the build fails past it.
+import { build } from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const WEB_DIR = join(root, 'web');
+export const APP_OUT = join(root, 'dist', 'app');
+export const BUNDLE_BUDGET_GZIP = 80 * 1024;
+const stamp = join(APP_OUT, '.build-stamp');
+
+/** The newest modification time under `path` (directories count: a deleted file changes them). */
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const name of readdirSync(path)) latest = Math.max(latest, newest(join(path, name)));
+  return latest;
+}
+
+/** True when dist/app is missing or older than web/ or the lockfile. */
+export function webIsStale() {
+  if (!existsSync(stamp)) return true;
+  const sources = Math.max(newest(WEB_DIR), newest(join(root, 'package-lock.json')));
+  return sources >= statSync(stamp).mtimeMs;
+}
+
+/** gzip sizes of the bundles, bytes, by file name. */
+export async function bundleSizes() {
+  const sizes = {};
+  for (const name of ['app.js', 'product-configurator.js']) {
+    sizes[name] = gzipSync(await readFile(join(APP_OUT, name)), { level: 9 }).length;
+  }
+  return sizes;
+}
+
+export async function buildWeb() {
+  mkdirSync(APP_OUT, { recursive: true });
+  const common = {
+    bundle: true,
+    minify: true,
+    target: 'es2022',
+    legalComments: 'none',
+    tsconfig: join(WEB_DIR, 'tsconfig.json'),
+    logLevel: 'warning',
+  };
+  await build({
+    ...common,
+    entryPoints: [join(WEB_DIR, 'src', 'app.ts')],
+    outfile: join(APP_OUT, 'app.js'),
+    format: 'esm',
+  });
+  await build({
+    ...common,
+    entryPoints: [join(WEB_DIR, 'src', 'embed.ts')],
+    outfile: join(APP_OUT, 'product-configurator.js'),
+    format: 'iife',
+  });
+  copyFileSync(join(WEB_DIR, 'index.html'), join(APP_OUT, 'index.html'));
+  const sizes = await bundleSizes();
+  for (const [name, size] of Object.entries(sizes)) {
+    if (size > BUNDLE_BUDGET_GZIP) {
+      throw new Error(`web: ${name} is ${size} bytes gzip, over the ${BUNDLE_BUDGET_GZIP} budget`);
+    }
+  }
+  writeFileSync(stamp, `${new Date().toISOString()}\n`);
+  return sizes;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const ifStale = process.argv.includes('--if-stale');
+  if (!ifStale || webIsStale()) {
+    const sizes = await buildWeb();
+    const list = Object.entries(sizes).map(([n, s]) => `${n} ${(s / 1024).toFixed(1)} kB`);
+    console.error(`web: dist/app built (gzip: ${list.join(', ')})`);
+  }
+}

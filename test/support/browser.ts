@@ -1,0 +1,117 @@
+/// <reference lib="dom" />
+// The functions given to page.evaluate run in Chromium: they use the DOM's types.
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { REPO_DIR } from './examples.js';
+import { loginAdmin, type TestUser } from './factories.js';
+import { windowYaml, uploadModel, type TestModel } from './model.factories.js';
+import { createCompany, createSupplier, type TestCompany } from './org.factories.js';
+import { freePort } from './processes.js';
+import { startServerProcess, type ServerProcess } from './server-process.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from './test-app.js';
+
+/** Debian's chromium (CI installs it when missing); CHROMIUM_PATH names another. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+}
+
+/** A web server of another origin (a shop): `pages` by path, text/html. */
+export async function startOrigin(
+  pages: Record<string, string>,
+): Promise<{ server: Server; origin: string }> {
+  const port = await freePort();
+  const server = createServer((req, res) => {
+    const page = pages[new URL(req.url ?? '/', 'http://x').pathname];
+    res.writeHead(page === undefined ? 404 : 200, { 'Content-Type': 'text/html' });
+    res.end(page ?? 'not found');
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${port}` };
+}
+
+/** The example shop page (examples/shop/index.html), as a shop would serve it. */
+export const shopPage = (): string =>
+  readFileSync(join(REPO_DIR, 'examples', 'shop', 'index.html'), 'utf8');
+
+/** The built service with an admin who is a member of a company whose supplier has the window model. */
+export interface PagesWorld {
+  server: ServerProcess;
+  admin: TestUser;
+  company: TestCompany;
+  supplierId: number;
+  window: TestModel;
+}
+
+export async function startPagesWorld(env: Record<string, string> = {}): Promise<PagesWorld> {
+  const server = await startServerProcess({ LOGIN_RATE_LIMIT: '100000', ...env });
+  const admin = await loginAdmin(server);
+  const company = await createCompany(server, admin, { name: 'Dealer BV' });
+  const supplier = await createSupplier(server, admin, company.id, { name: 'Acme Windows' });
+  const window = await uploadModel(server, supplier.id, admin.token, windowYaml());
+  return { server, admin, company, supplierId: supplier.id, window };
+}
+
+/** Opens /app/ and signs in as the admin with email and password. */
+export async function signIn(page: Page, baseUrl: string): Promise<void> {
+  await page.goto(`${baseUrl}/app/`);
+  await page.getByLabel('Email').fill(ADMIN_EMAIL);
+  await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.locator('product-configurator .count').waitFor();
+}
+
+/** What the page's configurator said in its `change` events so far (recorded from `watchChanges`). */
+interface ChangeRecord {
+  valid: boolean;
+  total: string;
+}
+
+/** Records every `change` event of the configurator (in the pages or a shop page) in window.__changes. */
+export async function watchChanges(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __changes: ChangeRecord[] };
+    w.__changes = [];
+    document.addEventListener('change', (event) => {
+      const detail = (
+        event as CustomEvent<{ valid: boolean; line?: { pricing: { total: string } } }>
+      ).detail;
+      if (detail?.line) w.__changes.push({ valid: detail.valid, total: detail.line.pricing.total });
+    });
+  });
+}
+
+/** Runs `action` and waits for the configurator's next `change` event; its detail. */
+export async function changeAfter(
+  page: Page,
+  action: () => Promise<unknown>,
+): Promise<ChangeRecord> {
+  const count = await page.evaluate(
+    () => (window as unknown as { __changes: unknown[] }).__changes.length,
+  );
+  await action();
+  await page.waitForFunction(
+    (n) => (window as unknown as { __changes: unknown[] }).__changes.length > n,
+    count,
+  );
+  return page.evaluate(() => {
+    const changes = (window as unknown as { __changes: ChangeRecord[] }).__changes;
+    return changes[changes.length - 1];
+  });
+}
+
+/** The text of the element that describes a control (aria-describedby), through shadow roots. */
+export async function descriptionOf(page: Page, controlId: string): Promise<string> {
+  return page.locator(`#${controlId}`).evaluate((input) => {
+    const ids = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
+    const root = input.getRootNode() as Document | ShadowRoot;
+    return ids.map((id) => root.getElementById(id)?.textContent?.trim() ?? '').join(' ');
+  });
+}

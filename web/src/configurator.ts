@@ -1,0 +1,308 @@
+// <product-configurator model-id base-url token company-id language>: configures one
+// model through the public API (preview on each change, add to cart). The pages use it
+// with a signed-in session (property `session`); a shop with an intent token (attribute).
+// Events: `change` {line, valid} after each preview is shown, `added` {line} with the cart line.
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import {
+  actionKey,
+  ApiFailure,
+  dataOf,
+  Session,
+  type Answers,
+  type AddedLine,
+  type DescribedModel,
+  type Line,
+  type LineOption,
+  type LineQuestion,
+  type Value,
+} from './api.js';
+import { AssetCache } from './assets.js';
+import { bomView, countView, imagesView, messagesView, priceView } from './line-view.js';
+import { questionView, type QuestionHandlers } from './question-view.js';
+import { configuratorStyles } from './styles.js';
+
+/** Typing waits this long for a pause; a click previews at once. */
+const TYPING_DEBOUNCE_MS = 300;
+
+interface Offer {
+  question: LineQuestion;
+  option: LineOption;
+}
+
+export class ProductConfigurator extends LitElement {
+  static override styles = configuratorStyles;
+  static override properties = {
+    modelId: { type: Number, attribute: 'model-id' },
+    companyId: { type: Number, attribute: 'company-id' },
+    baseUrl: { type: String, attribute: 'base-url' },
+    token: { type: String },
+    language: { type: String },
+    cartId: { type: String, attribute: 'cart-id' },
+    session: { attribute: false },
+    described: { state: true },
+    line: { state: true },
+    failure: { state: true },
+    offer: { state: true },
+    notice: { state: true },
+  };
+
+  declare modelId: number | undefined;
+  declare companyId: number | undefined;
+  declare baseUrl: string | undefined;
+  declare token: string | undefined;
+  declare language: string | undefined;
+  declare cartId: string | undefined;
+  declare session: Session | undefined;
+  declare described: DescribedModel | undefined;
+  declare line: Line | undefined;
+  declare failure: ApiFailure | undefined;
+  declare offer: Offer | undefined;
+  declare notice: string | undefined;
+
+  private ownSession: Session | undefined;
+  private answers: Answers = {};
+  /** Field texts as typed, by question key (shown while they are the answer). */
+  private typed: Record<string, string> = {};
+  private company: number | undefined;
+  private sequence = 0;
+  private typing: ReturnType<typeof setTimeout> | undefined;
+  private readonly assets = new AssetCache(() => this.requestUpdate());
+
+  /** The session given by the pages, else one of the `token` attribute (an intent token). */
+  private get api(): Session {
+    if (this.session) return this.session;
+    const base = (this.baseUrl ?? location.origin).replace(/\/$/, '');
+    this.ownSession ??= new Session(base, this.token ?? '');
+    return this.ownSession;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('token') || changed.has('baseUrl')) this.ownSession = undefined;
+    const inputs = ['modelId', 'companyId', 'token', 'baseUrl', 'language', 'session'] as const;
+    if (inputs.some((k) => changed.has(k)) && this.modelId) void this.load();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.assets.clear();
+  }
+
+  /** The company to configure for, the model's description, then a first preview. */
+  private async load(): Promise<void> {
+    this.failure = undefined;
+    try {
+      const { client } = this.api;
+      this.company = this.companyId;
+      if (!this.company) {
+        const companies = dataOf(await client.GET('/v1/companies', {}));
+        this.company = companies[0]?.id;
+      }
+      if (!this.company) throw new ApiFailure(404, 'You may configure for no company.');
+      this.described = await this.findModel(this.company);
+      this.answers = {};
+      this.typed = {};
+      await this.preview();
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private async findModel(company: number): Promise<DescribedModel> {
+    const { client } = this.api;
+    for (let page = 1; ; page++) {
+      const result = await client.GET('/v1/companies/{id}/models', {
+        params: {
+          path: { id: company },
+          query: { page, per_page: 200, language_code: this.language },
+        },
+      });
+      const models = dataOf(result);
+      const found = models.find((m) => m.id === this.modelId);
+      if (found) return found;
+      if (models.length < 200)
+        throw new ApiFailure(404, `Model ${this.modelId} is not offered to this company.`);
+    }
+  }
+
+  private body() {
+    const questions: Record<string, { values: Value[] }> = {};
+    for (const [key, values] of Object.entries(this.answers)) questions[key] = { values };
+    return {
+      model_id: this.modelId as number,
+      company_id: this.company as number,
+      questions,
+      ...(this.language ? { language_code: this.language } : {}),
+    };
+  }
+
+  /** Evaluates the answers; an answer that arrives after a newer request's is dropped. */
+  private async preview(): Promise<void> {
+    const mine = ++this.sequence;
+    this.busy(true);
+    try {
+      const result = await this.api.client.POST('/v1/carts/preview', { body: this.body() });
+      if (mine !== this.sequence) return;
+      this.line = dataOf(result) as Line;
+      this.failure = undefined;
+      this.assets.want(
+        this.line.images.map((i) => i.url),
+        this.api,
+      );
+      await this.updateComplete;
+      this.emit('change', { line: this.line, valid: this.line.valid });
+    } catch (error) {
+      if (mine === this.sequence) this.fail(error);
+    } finally {
+      if (mine === this.sequence) this.busy(false);
+    }
+  }
+
+  private schedule(settled: boolean): void {
+    clearTimeout(this.typing);
+    if (settled) void this.preview();
+    else this.typing = setTimeout(() => void this.preview(), TYPING_DEBOUNCE_MS);
+  }
+
+  private emit(type: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  private fail(error: unknown): void {
+    this.failure = error instanceof ApiFailure ? error : new ApiFailure(0, String(error));
+    this.busy(false);
+  }
+
+  /**
+   * aria-busy on the element itself, not a reactive property: a render of every question
+   * just to set it would run before the preview's request leaves (measured: ~40 ms of a
+   * click on a 148-question model).
+   */
+  private busy(on: boolean): void {
+    this.setAttribute('aria-busy', String(on));
+  }
+
+  private readonly handlers: QuestionHandlers = {
+    choose: (question, option, on) => {
+      if (!option.available) {
+        this.offer = { question, option };
+        return;
+      }
+      this.offer = undefined;
+      this.pick(question, option, on);
+      this.schedule(true);
+    },
+    set: (question, value, settled, typed) => {
+      if (value === undefined) delete this.answers[question.key];
+      else this.answers[question.key] = [value];
+      if (typed === undefined || value === undefined) delete this.typed[question.key];
+      else this.typed[question.key] = typed;
+      this.schedule(settled);
+    },
+    clear: (question) => {
+      delete this.answers[question.key];
+      this.schedule(true);
+    },
+    ruleMessage: (key) => this.line?.rules.find((r) => r.key === key)?.message,
+    questionLabel: (key) => this.line?.questions.find((q) => q.key === key)?.label ?? key,
+    answered: (key) => key in this.answers,
+    typed: (key) => (key in this.answers ? this.typed[key] : undefined),
+  };
+
+  private pick(question: LineQuestion, option: LineOption, on: boolean): void {
+    if (question.type !== 'multi_choice') {
+      this.answers[question.key] = [option.key];
+      return;
+    }
+    const current = new Set((this.answers[question.key] ?? question.values).map(String));
+    if (on) current.add(option.key);
+    else current.delete(option.key);
+    this.answers[question.key] = [...current];
+  }
+
+  /** The offer accepted: the conflicting answers go, the option is chosen. */
+  private acceptOffer(): void {
+    const offer = this.offer;
+    if (!offer) return;
+    for (const key of offer.option.conflicts_with ?? []) delete this.answers[key];
+    this.offer = undefined;
+    this.pick(offer.question, offer.option, true);
+    this.schedule(true);
+  }
+
+  private async addToCart(): Promise<void> {
+    this.notice = undefined;
+    try {
+      const result = await this.api.client.POST('/v1/carts', {
+        body: { ...this.body(), ...(this.cartId ? { cart_id: this.cartId } : {}) },
+        params: { header: { 'Idempotency-Key': actionKey() } },
+      });
+      const line = dataOf(result) as AddedLine;
+      this.notice = `Added to the cart: ${line.general.name}, ${line.pricing.currency} ${line.pricing.total}.`;
+      this.emit('added', { line });
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private offerView(q: LineQuestion) {
+    const offer = this.offer;
+    if (!offer || offer.question.key !== q.key) return nothing;
+    const labels = (offer.option.conflicts_with ?? []).map(this.handlers.questionLabel);
+    return html`<div class="offer" role="alert">
+      <p>
+        “${offer.option.label}” needs other answers to ${labels.join(', ')}. Drop
+        ${labels.length === 1 ? 'that answer' : 'those answers'} and choose it?
+      </p>
+      <button type="button" class="primary" @click=${() => this.acceptOffer()}>
+        Drop ${labels.join(', ')} and choose “${offer.option.label}”
+      </button>
+      <button type="button" @click=${() => (this.offer = undefined)}>Keep my answers</button>
+    </div>`;
+  }
+
+  override render() {
+    const line = this.line;
+    const failure = this.failure
+      ? html`<div class="failure" role="alert">
+          ${this.failure.message}
+          <ul>
+            ${this.failure.problems.map((p) => html`<li>${p.message}${p.path ? html` <code>${p.path}</code>` : nothing}</li>`)}
+          </ul>
+        </div>`
+      : nothing;
+    if (!line)
+      return html`${failure}
+        <p class="loading">${this.failure ? '' : 'Loading…'}</p>`;
+    const described = new Map((this.described?.questions ?? []).map((q) => [q.key, q]));
+    return html`<div class="layout">
+      <header>
+        <h2>${line.general.name}</h2>
+        ${line.general.description ? html`<p>${line.general.description}</p>` : nothing}
+        ${countView(line)}
+      </header>
+      ${failure}
+      <form class="questions" aria-label="Questions" @submit=${(e: Event) => e.preventDefault()}>
+        ${line.questions.map(
+          (q) => html`${questionView(q, described.get(q.key), this.handlers)}${this.offerView(q)}`,
+        )}
+      </form>
+      <aside class="summary" aria-label="Summary">
+        ${imagesView(line, (url) => this.assets.src(url))} ${priceView(line)} ${messagesView(line)}
+        <button
+          type="button"
+          class="primary add"
+          ?disabled=${!line.valid}
+          @click=${() => this.addToCart()}
+        >
+          Add to cart
+        </button>
+        ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
+        ${bomView(line)}
+      </aside>
+    </div>`;
+  }
+}
+
+if (!customElements.get('product-configurator')) {
+  customElements.define('product-configurator', ProductConfigurator);
+}

@@ -1,0 +1,280 @@
+// The look of the elements (inside their shadow roots, so a shop's CSS does not reach them).
+// Colours meet WCAG AA contrast on white (axe checks it in test/e2e/browser-pages).
+import { css } from 'lit';
+
+export const baseStyles = css`
+  :host {
+    display: block;
+    font:
+      15px/1.45 system-ui,
+      sans-serif;
+    color: #1d2430;
+    --accent: #1f5fbf;
+    --muted: #545d6b;
+    --bad: #a8231a;
+    --line: #d5dae1;
+  }
+  button {
+    font: inherit;
+    padding: 0.35em 0.9em;
+    border: 1px solid var(--line);
+    border-radius: 6px;
+    background: #fff;
+    color: inherit;
+    cursor: pointer;
+  }
+  button.primary {
+    background: var(--accent);
+    border-color: var(--accent);
+    color: #fff;
+  }
+  button:disabled {
+    background: #e9ecf0;
+    border-color: var(--line);
+    color: var(--muted);
+    cursor: not-allowed;
+  }
+  button.link {
+    border: 0;
+    background: none;
+    color: var(--accent);
+    text-decoration: underline;
+    padding: 0;
+  }
+  :focus-visible {
+    outline: 3px solid #f0a500;
+    outline-offset: 2px;
+  }
+  input[type='text'],
+  input[type='number'],
+  input[type='email'],
+  input[type='password'],
+  select {
+    font: inherit;
+    padding: 0.3em 0.5em;
+    border: 1px solid #8a93a0;
+    border-radius: 5px;
+  }
+  code {
+    font-size: 0.9em;
+    background: #eef1f5;
+    padding: 0 0.25em;
+    border-radius: 3px;
+  }
+  .failure {
+    border: 1px solid var(--bad);
+    background: #fdf0ef;
+    color: var(--bad);
+    padding: 0.6em 0.9em;
+    border-radius: 6px;
+  }
+  .card {
+    background: #fff;
+    border: 1px solid var(--line);
+    border-radius: 8px;
+    padding: 1em 1.2em;
+  }
+`;
+
+export const configuratorStyles = [
+  baseStyles,
+  css`
+    .layout {
+      display: grid;
+      grid-template-columns: minmax(0, 3fr) minmax(260px, 2fr);
+      grid-template-areas: 'head head' 'fail fail' 'questions summary';
+      gap: 1em 1.5em;
+    }
+    header {
+      grid-area: head;
+    }
+    header h2 {
+      margin: 0;
+    }
+    header p {
+      margin: 0.2em 0;
+      color: var(--muted);
+    }
+    .failure {
+      grid-area: fail;
+    }
+    .questions {
+      grid-area: questions;
+      display: flex;
+      flex-direction: column;
+      gap: 0.8em;
+    }
+    .summary {
+      grid-area: summary;
+      display: flex;
+      flex-direction: column;
+      gap: 0.8em;
+    }
+    .question {
+      background: #fff;
+      border: 1px solid var(--line);
+      border-radius: 8px;
+      padding: 0.6em 1em 0.8em;
+      margin: 0;
+    }
+    legend,
+    .field > label {
+      font-weight: 600;
+      padding: 0 0.2em;
+    }
+    .field {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: center;
+      gap: 0.4em 0.8em;
+    }
+    .field > label {
+      flex-basis: 100%;
+    }
+    .option {
+      display: flex;
+      flex-wrap: wrap;
+      align-items: baseline;
+      gap: 0.15em 0.5em;
+      padding: 0.15em 0;
+    }
+    .option.unavailable label {
+      color: var(--muted);
+      text-decoration: line-through;
+    }
+    .why,
+    .hint,
+    .req {
+      color: var(--muted);
+      font-size: 0.87em;
+      font-weight: normal;
+    }
+    .why {
+      flex-basis: 100%;
+      margin-left: 1.7em;
+    }
+    .price {
+      color: var(--muted);
+      font-size: 0.9em;
+    }
+    .mark {
+      display: inline-block;
+      font-size: 0.75em;
+      font-weight: 600;
+      background: #e4ecf9;
+      color: #1b4c99;
+      border-radius: 999px;
+      padding: 0 0.6em;
+      margin-left: 0.4em;
+    }
+    .mark.suppressed {
+      background: #fdf1dc;
+      color: #7a4a00;
+    }
+    .offer {
+      background: #fff8e6;
+      border: 1px solid #e0b44c;
+      border-radius: 8px;
+      padding: 0.6em 1em;
+    }
+    .offer p {
+      margin: 0 0 0.5em;
+    }
+    .count strong {
+      font-size: 1.2em;
+    }
+    table.price {
+      width: 100%;
+      border-collapse: collapse;
+      background: #fff;
+      border: 1px solid var(--line);
+      border-radius: 8px;
+    }
+    table.price caption {
+      text-align: left;
+      font-weight: 600;
+      padding-bottom: 0.3em;
+    }
+    table.price th,
+    table.price td {
+      padding: 0.2em 0.8em;
+      font-weight: normal;
+      text-align: left;
+    }
+    table.price td {
+      text-align: right;
+      font-variant-numeric: tabular-nums;
+    }
+    table.price tr.total {
+      font-weight: 700;
+      border-top: 1px solid var(--line);
+    }
+    table.price tr.total th {
+      font-weight: 700;
+    }
+    .messages ul {
+      margin: 0.3em 0;
+      padding-left: 1.2em;
+    }
+    .messages h3 {
+      font-size: 1em;
+      margin: 0;
+    }
+    .errors li,
+    .rules li.error {
+      color: var(--bad);
+    }
+    .ok {
+      color: #1c6b35;
+      margin: 0;
+    }
+    .add {
+      font-size: 1.05em;
+      padding: 0.5em;
+    }
+    .bom ul {
+      list-style: none;
+      padding-left: 1em;
+      margin: 0.2em 0;
+    }
+    .bom li {
+      padding: 0.1em 0;
+    }
+    .sku {
+      font-family: ui-monospace, monospace;
+      font-size: 0.85em;
+      color: var(--muted);
+    }
+    .qty,
+    .amount {
+      color: var(--muted);
+      font-size: 0.9em;
+      margin-left: 0.4em;
+    }
+    figure.images {
+      position: relative;
+      margin: 0;
+      aspect-ratio: 4 / 3;
+      background: #fff;
+      border: 1px solid var(--line);
+      border-radius: 8px;
+    }
+    /* Images that failed to load are hidden; with none left, so is the frame. */
+    figure.images:not(:has(img:not([hidden]))) {
+      display: none;
+    }
+    figure.images img {
+      position: absolute;
+      inset: 0;
+      width: 100%;
+      height: 100%;
+      object-fit: contain;
+    }
+    @media (max-width: 760px) {
+      .layout {
+        grid-template-columns: 1fr;
+        grid-template-areas: 'head' 'fail' 'questions' 'summary';
+      }
+    }
+  `,
+];
