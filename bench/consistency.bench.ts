@@ -89,7 +89,7 @@ function compileTimed(document: unknown, limits = {}): { model: CompiledModel; t
       `model heap ${gc ? `${heapMb.toFixed(1)} MB` : 'n/a (run with --expose-gc)'}`,
   );
   console.log(
-    `  configurations ${digits(analysis.configurations)}, dead options ${analysis.dead_options.length}`,
+    `  configurations ${analysis.configurations === null ? `null (at most ${digits(analysis.configurations_at_most ?? '?')})` : digits(analysis.configurations)}, dead options ${analysis.dead_options.length}`,
   );
   return { model: result.model, totalMs };
 }

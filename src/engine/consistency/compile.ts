@@ -90,7 +90,10 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
   };
   const free = freeAssignment(form);
   const valid = supports(form, free);
-  form.analysis.configurations = valid.configurations();
+  // Parts left out only remove constraints: the diagram's count is then an upper bound.
+  const count = valid.configurations();
+  form.analysis.configurations = exact ? count : null;
+  if (!exact) form.analysis.configurations_at_most = count;
   form.analysis.dead_options = deadOptions(model, form, valid.supported);
   form.analysis.compile_ms = Math.round(performance.now() - started);
   return form;

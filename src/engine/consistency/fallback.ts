@@ -50,7 +50,7 @@ export function consistencyTimeLimitMs(limits: FallbackBudget): number {
  * the budget is zero, which means "no diagram"); a part that does not fit stays out
  * and its local check keeps applying, as for parts outside the diagram.
  *
- * The analysis is what propagation can prove: `configurations` is an upper bound (the
+ * The analysis is what propagation can prove: `configurations_at_most` is an upper bound (the
  * product of the propagated domains), `dead_options` the options propagation removes
  * with nothing answered (a subset of the dead options), and a wipe-out with nothing
  * answered refuses the model, naming a set of parts minimal for propagation.
@@ -135,7 +135,7 @@ export function compileFallback(
     analysis: {
       exact: false,
       reason: fullReason,
-      configurations: '0',
+      configurations: null,
       dead_options: [],
       compile_ms: 0,
       size: {
@@ -156,7 +156,7 @@ export function compileFallback(
           ) ?? []
         ).map((i) => finitePart.parts[built[i]].source)
       : [];
-  form.analysis.configurations = domainProduct(form, propagator.base);
+  form.analysis.configurations_at_most = domainProduct(form, propagator.base);
   form.analysis.dead_options =
     propagator.base === undefined ? [] : deadOptions(model, form, propagator.base);
   form.analysis.compile_ms = Math.round(performance.now() - started);
