@@ -11,17 +11,25 @@ import { quickXplain } from './quickxplain.js';
 export interface FallbackBudget {
   consistencyMs: number;
   consistencyBytes: number;
+  consistencySteps: number;
 }
+
+/**
+ * Units of compile work by default (engine limits): apply steps, nodes made, enumerated
+ * assignments and table states. renault-megane takes 4.4 million (docs/adr/0060).
+ */
+export const DEFAULT_CONSISTENCY_STEPS = 50_000_000;
 
 /** The budget of the propagation form when the compile budget itself is zero (no diagram). */
 const ZERO_BUDGET_FALLBACK: FallbackBudget = {
   consistencyMs: 30_000,
   consistencyBytes: 256 * 1024 * 1024,
+  consistencySteps: DEFAULT_CONSISTENCY_STEPS,
 };
 
 /** A zero budget compiles no diagram (availability by propagation only). */
-const hasBudget = (limits: FallbackBudget): boolean =>
-  limits.consistencyMs > 0 && limits.consistencyBytes > 0;
+export const hasBudget = (limits: FallbackBudget): boolean =>
+  limits.consistencyMs > 0 && limits.consistencyBytes > 0 && limits.consistencySteps > 0;
 
 /** The fallback's budget: the compile budget counted afresh, the defaults when it is zero. */
 function fallbackBudget(limits: FallbackBudget): FallbackBudget {
@@ -79,7 +87,11 @@ export function compileFallback(
       left.push(...builder.left);
       for (const source of builder.partial) partial.add(source);
     }
-    store = new MddStore(plan.domain, { deadline, bytes: budget.consistencyBytes });
+    store = new MddStore(plan.domain, {
+      deadline,
+      bytes: budget.consistencyBytes,
+      steps: budget.consistencySteps,
+    });
     builder = new PartBuilder(model, plan, store);
   };
   renew();
