@@ -14,6 +14,7 @@
  * (or to TRUE) leaves the layers in between free ("long edges"; every query accounts
  * for them). Hash-consing makes equal sub-diagrams one node.
  */
+import { compactInPlace } from './compact-store.js';
 import { ComputedTable } from './computed-table.js';
 
 export const FALSE = 0;
@@ -202,40 +203,17 @@ export class MddStore {
    */
   collect(extra: readonly number[]): number[] {
     this.scratchTop = 0;
-    const count = this.nodeCount;
-    const keep = new Int32Array(count);
-    for (const id of [...this.pins, ...extra]) if (id > TRUE) keep[id] = 1;
-    for (let id = count - 1; id > TRUE; id--) {
-      if (keep[id] === 0) continue;
-      const start = this.kidStart[id];
-      const size = this.domain[this.layerOf[id]];
-      for (let v = 0; v < size; v++) keep[this.kids[start + v]] = 1;
-    }
-    keep[FALSE] = FALSE;
-    keep[TRUE] = TRUE;
-    let next = 2;
-    let kidAt = 0;
-    for (let id = 2; id < count; id++) {
-      if (keep[id] === 0) continue;
-      const layer = this.layerOf[id];
-      const start = this.kidStart[id];
-      const size = this.domain[layer];
-      this.layerOf[next] = layer;
-      this.kidStart[next] = kidAt;
-      for (let v = 0; v < size; v++) this.kids[kidAt + v] = keep[this.kids[start + v]];
-      kidAt += size;
-      keep[id] = next++;
-    }
-    this.nodeCount = next;
-    this.kidCount = kidAt;
-    this.liveAfterCollect = next;
-    this.layerOf = shrink(this.layerOf, next);
-    this.kidStart = shrink(this.kidStart, next);
-    this.kids = shrink(this.kids, kidAt);
+    const { keep, nodes, kids } = compactInPlace(this, [...this.pins, ...extra]);
+    this.nodeCount = nodes;
+    this.kidCount = kids;
+    this.liveAfterCollect = nodes;
+    this.layerOf = shrink(this.layerOf, nodes);
+    this.kidStart = shrink(this.kidStart, nodes);
+    this.kids = shrink(this.kids, kids);
     let slots = 4096;
-    while (slots < next * 2) slots *= 2;
+    while (slots < nodes * 2) slots *= 2;
     this.rehash(slots);
-    this.computed.fit(next);
+    this.computed.fit(nodes);
     for (let i = 0; i < this.pins.length; i++) this.pins[i] = keep[this.pins[i]];
     return extra.map((id) => keep[id]);
   }
