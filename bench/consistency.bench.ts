@@ -1,38 +1,42 @@
 /**
- * Consistency benchmark (not a test): `npm run bench:consistency -- <model.json> [sales.txt]`.
+ * Consistency benchmark (not a test):
+ * `npm run bench:consistency -- [--baseline <checkout or index.js>] [<model.json> [sales.txt]]`.
  *
- * For a model: compile time and diagram size, the configuration count, the compiled
- * form's bytes and heap, evaluation median / p99 with exact availability and
- * explanations, random walks over available options (every walk must end valid) and,
- * with a sales file, a replay of sold configurations in random order (no option a
- * sold car used may ever be reported unavailable). Then generated table models of
- * growing size (compile growth, counts past 2^53) and the budget fallback.
- * Exits non-zero when a random walk over the model dead-ends or ends invalid, or a
- * sold option is reported unavailable (CI runs it on renault-medium when ../shared
- * is there). Past the budget (propagation) walks are reported, never failed: the
- * fallback is sound, not complete.
+ * Without a model: renault-medium (with its sales) and renault-megane from
+ * ../shared/benchmarks (BENCHMARKS overrides the folder) when they are there, then
+ * generated table models. For each: compile time, diagram size, stored form, heap, the
+ * exact count, clicks (one evaluation per answer set of the random walks) median / p99 /
+ * max; with `--baseline`, the same figures of another engine build (a checkout with
+ * `dist-bench`, built by `npx tsc -p tsconfig.bench.json`, or its engine's index.js)
+ * beside each, measured in the same run (clicks alternately on the same answer sets).
+ * Then random walks over available options (every walk must end valid) and, with a sales
+ * file, a replay of sold configurations in random order (no option a sold car used may
+ * ever be reported unavailable), and the budget fallback.
+ * Exits non-zero when a random walk dead-ends or ends invalid, or a sold option is
+ * reported unavailable (CI runs it on renault-medium and renault-megane when ../shared is
+ * there). Past the budget (propagation) walks are reported, never failed: the fallback is
+ * sound, not complete.
  * Env: WALKS (default 30), SALES_LIMIT (cars replayed, default 400), FALLBACK_WALKS
  * (walks with the model compiled past the budget, default 10; 0 skips),
- * SKIP_GENERATED=1, SEED.
- *
- * Same-run comparison (the model given): the answer sets of the random walks evaluated
- * again, alternately with the diagram (exact consistency) and without it (the same
- * model compiled with a zero consistency budget: propagation), and with BASE_ENGINE
- * (another engine build's index.js, e.g. c628b5b's local check, see engine.bench.ts)
- * when set; medians and ratios.
+ * SKIP_GENERATED=1, SKIP_PROPAGATION_COMPARE=1 (the walks' answer sets evaluated again
+ * without the diagram), SEED, BENCHMARKS, MODELS (comma-separated: medium, megane).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
 import * as engine from '../src/engine/index.js';
+import { type CompiledModel, evaluateConfiguration } from '../src/engine/index.js';
 import {
-  compileModel,
-  type CompiledModel,
-  evaluateConfiguration,
-  serializeConsistency,
-} from '../src/engine/index.js';
+  type Answers,
+  compileFigures,
+  digits,
+  type Engine,
+  loadEngine,
+  percentile,
+  printFigures,
+  timeClicks,
+} from './consistency-figures.js';
 import { generateTableModel } from './generate-table-model.js';
-
-type Answers = Record<string, { values: unknown[] }>;
 
 let seed = Number(process.env.SEED ?? 42) >>> 0;
 function random(): number {
@@ -61,37 +65,26 @@ function evaluate(model: CompiledModel, answers: Answers) {
   return result;
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))];
-}
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
-/** A count as it is, or its first digits and length past 2^53 (16 digits). */
-const digits = (count: string): string =>
-  count.length <= 16 ? count : `${count.slice(0, 4)}… (${count.length} digits, past 2^53)`;
 
-function compileTimed(document: unknown, limits = {}): { model: CompiledModel; totalMs: number } {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  gc?.();
-  const heapBefore = process.memoryUsage().heapUsed;
-  const started = performance.now();
-  const result = compileModel(document, limits);
-  const totalMs = performance.now() - started;
-  if (!result.ok) throw new Error(`model rejected: ${JSON.stringify(result.problems.slice(0, 3))}`);
-  gc?.();
-  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
-  const { analysis } = result.model.consistency;
-  const bytes = serializeConsistency(result.model.consistency).byteLength;
-  console.log(
-    `  compile ${totalMs.toFixed(0)} ms (consistency ${analysis.compile_ms} ms), exact ${analysis.exact}` +
-      `${analysis.reason ? ` (${analysis.reason})` : ''}, ${analysis.size.nodes} nodes / ` +
-      `${analysis.size.edges} edges, stored form ${(bytes / 1024).toFixed(1)} KB, ` +
-      `model heap ${gc ? `${heapMb.toFixed(1)} MB` : 'n/a (run with --expose-gc)'}`,
+/** This build's figures, and the baseline's beside them (same run). */
+function compileTimed(
+  document: unknown,
+  limits: Record<string, number> = {},
+  answerSets?: (model: CompiledModel) => Answers[],
+): { model: CompiledModel } {
+  const mine = compileFigures(engine, document, limits);
+  const theirs = base === undefined ? undefined : compileFigures(base, document, limits);
+  const sets = answerSets?.(mine.model as CompiledModel) ?? [];
+  const clicks = timeClicks(
+    [
+      { build: engine, model: mine.model },
+      ...(base === undefined || theirs === undefined ? [] : [{ build: base, model: theirs.model }]),
+    ],
+    sets,
   );
-  console.log(
-    `  configurations ${digits(analysis.configurations)}, dead options ${analysis.dead_options.length}`,
-  );
-  return { model: result.model, totalMs };
+  printFigures(mine, clicks, theirs);
+  return { model: mine.model as CompiledModel };
 }
 
 /**
@@ -166,15 +159,26 @@ function walks(model: CompiledModel, count: number, label: string): number {
 /** The guarantee failed (a dead end, an invalid walk, a sold option unavailable). */
 let failures = 0;
 
+/** Runs `walk` while recording the answer sets it evaluates (the clicks timed for both builds). */
+function recording(walk: () => void): Answers[] {
+  recorded = [];
+  walk();
+  const sets = recorded;
+  recorded = undefined;
+  return sets;
+}
+
 function benchModel(path: string, salesPath: string | undefined): void {
   console.log(`model ${path}`);
   const document: unknown = JSON.parse(readFileSync(path, 'utf8'));
-  const { model } = compileTimed(document);
-  recorded = [];
-  failures += walks(model, Number(process.env.WALKS ?? 30), 'random walks (exact availability)');
-  const answerSets = recorded;
-  recorded = undefined;
-  compareSameRun(document, model, answerSets);
+  let answerSets: Answers[] = [];
+  const { model } = compileTimed(document, {}, (compiled) => {
+    answerSets = recording(() => {
+      failures += walks(compiled, Number(process.env.WALKS ?? 30), 'random walks (exact)');
+    });
+    return answerSets;
+  });
+  if (process.env.SKIP_PROPAGATION_COMPARE !== '1') compareSameRun(document, model, answerSets);
   if (salesPath !== undefined) {
     timings.length = 0;
     failures += replaySales(model, salesPath, Number(process.env.SALES_LIMIT ?? 400));
@@ -207,39 +211,20 @@ function sample(model: CompiledModel, count: number, label: string): void {
   );
 }
 
-type Engine = Pick<typeof engine, 'compileModel' | 'evaluateConfiguration'>;
-const BASE_PATH = process.env.BASE_ENGINE;
-const base: Engine | undefined =
-  BASE_PATH === undefined ? undefined : ((await import(resolve(BASE_PATH))) as Engine);
-
-/** The walks' answer sets again: with the diagram, without (fallback), and the base engine. */
+/** The walks' answer sets again, alternately with the diagram and without it (propagation). */
 function compareSameRun(document: unknown, model: CompiledModel, answerSets: Answers[]): void {
-  const fallback = compileModel(document, { consistencyMs: 0 });
+  const fallback = engine.compileModel(document, { consistencyMs: 0 });
   if (!fallback.ok) throw new Error('model rejected without the diagram');
-  const theirs = base?.compileModel(document);
-  if (theirs !== undefined && !theirs.ok) throw new Error('the base engine rejected the model');
-  const exact: number[] = [];
-  const local: number[] = [];
-  const before: number[] = [];
-  const time = (run: () => unknown, into: number[]): void => {
-    const started = performance.now();
-    run();
-    into.push(performance.now() - started);
-  };
-  for (const questions of answerSets) {
-    const request = { modelId: 1, versionNumber: 1, questions };
-    time(() => evaluateConfiguration(model, request), exact);
-    time(() => evaluateConfiguration(fallback.model, request), local);
-    if (base !== undefined && theirs?.ok === true)
-      time(() => base.evaluateConfiguration(theirs.model, request), before);
-  }
-  const median = (values: number[]): number => percentile(values, 0.5);
+  const [exact, local] = timeClicks(
+    [
+      { build: engine, model },
+      { build: engine, model: fallback.model },
+    ],
+    answerSets,
+  );
   console.log(
-    `  same run, ${answerSets.length} answer sets alternately: exact ${ms(median(exact))}, ` +
-      `without the diagram (propagation) ${ms(median(local))} (ratio ${(median(exact) / median(local)).toFixed(2)})` +
-      (before.length > 0
-        ? `, base engine ${ms(median(before))} (ratio ${(median(exact) / median(before)).toFixed(2)})`
-        : ''),
+    `  same run, ${answerSets.length} answer sets alternately: exact ${ms(exact.median)}, ` +
+      `without the diagram (propagation) ${ms(local.median)} (ratio ${(exact.median / local.median).toFixed(2)})`,
   );
 }
 
@@ -258,9 +243,12 @@ function benchGenerated(): void {
   for (const size of sizes) {
     const document = generateTableModel(size.questions, size.options, size.rows, 7);
     console.log(`${size.questions} questions, ${size.options} options, ${size.rows} table rows`);
-    const { model } = compileTimed(document);
-    if (size.questions <= 200) failures += walks(model, walkCount, 'random walks (exact)');
-    else sample(model, samples, 'first steps of a random walk (exact)');
+    compileTimed(document, {}, (model) =>
+      recording(() => {
+        if (size.questions <= 200) failures += walks(model, walkCount, 'random walks (exact)');
+        else sample(model, samples, 'first steps of a random walk (exact)');
+      }),
+    );
   }
   for (const size of sizes.slice(3)) {
     console.log(`budget fallback: ${size.questions} questions with a 4 MB budget (propagation)`);
@@ -276,8 +264,41 @@ function benchGenerated(): void {
   }
 }
 
-const [modelPath, salesPath] = process.argv.slice(2);
+/** `--baseline <path>` and the positional arguments. */
+function parseArguments(argv: readonly string[]): { baseline?: string; positional: string[] } {
+  const positional: string[] = [];
+  let baseline: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--baseline') baseline = argv[++i];
+    else if (argv[i].startsWith('--baseline=')) baseline = argv[i].slice('--baseline='.length);
+    else positional.push(argv[i]);
+  }
+  return { baseline, positional };
+}
+
+const options = parseArguments(process.argv.slice(2));
+const baselinePath = options.baseline ?? process.env.BASE_ENGINE;
+const base: Engine | undefined =
+  baselinePath === undefined ? undefined : await loadEngine(baselinePath);
+if (baselinePath !== undefined) console.log(`baseline: ${resolve(baselinePath)}`);
+
+const [modelPath, salesPath] = options.positional;
 if (modelPath !== undefined) benchModel(modelPath, salesPath);
+else {
+  const folder = resolve(process.env.BENCHMARKS ?? '../shared/benchmarks');
+  const wanted = (process.env.MODELS ?? 'medium,megane').split(',');
+  for (const name of wanted) {
+    const dir = `${folder}/renault-${name}`;
+    if (!existsSync(`${dir}/model.json`)) {
+      console.log(`(${dir}/model.json not found: skipped)`);
+      continue;
+    }
+    benchModel(
+      `${dir}/model.json`,
+      existsSync(`${dir}/sales.txt`) ? `${dir}/sales.txt` : undefined,
+    );
+  }
+}
 if (process.env.SKIP_GENERATED !== '1') benchGenerated();
 if (failures > 0) {
   console.log(`FAILED: ${failures} walks or sold options broke the no-dead-ends guarantee`);

@@ -177,6 +177,13 @@ export class AppConfig {
         0,
         2 ** 40,
       ),
+      // Units of compile work: whether a model is exact does not depend on the load.
+      consistencySteps: read.int(
+        'MODEL_CONSISTENCY_STEPS',
+        DEFAULT_ENGINE_LIMITS.consistencySteps,
+        0,
+        2 ** 50,
+      ),
     };
     this.compiledModelCacheSize = read.int('COMPILED_MODEL_CACHE_SIZE', 200, 1, 100_000);
     this.compiledModelCacheBytes = read.int(

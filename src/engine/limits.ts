@@ -26,8 +26,14 @@ export interface EngineLimits {
   expressionCost: number;
   /** Runtime cost budget of one evaluation, over all its expressions. */
   evaluationCost: number;
-  /** Compile budget of the consistency form: milliseconds (MODEL_FORMAT.md "Limits"). */
+  /**
+   * Compile budget of the consistency form: milliseconds (MODEL_FORMAT.md "Limits"). A
+   * safety net: whether a model is exact is decided by the steps and bytes, which do not
+   * depend on the machine's load.
+   */
   consistencyMs: number;
+  /** Compile budget of the consistency form: units of work (apply steps, nodes, assignments). */
+  consistencySteps: number;
   /** Compile budget of the consistency form: bytes of diagram storage. */
   consistencyBytes: number;
   /** Assignments enumerated to turn one expression of the finite part into a constraint. */
@@ -50,6 +56,7 @@ export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
   evaluationCost: 10_000_000,
   consistencyMs: 30_000,
   consistencyBytes: 256 * 1024 * 1024,
+  consistencySteps: 50_000_000,
   consistencyEnumeration: 100_000,
 });
 

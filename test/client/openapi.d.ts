@@ -1209,10 +1209,15 @@ export interface components {
             /** @description Why not exact (compile budget, enumeration bound) */
             reason?: string;
             /**
-             * @description Valid configurations with no answers (decimal string; an upper bound when not exact)
+             * @description Valid configurations with no answers (decimal string), only when `exact`; null otherwise
              * @example 278744
              */
-            configurations: string;
+            configurations: string | null;
+            /**
+             * @description When not exact: an upper bound of the configurations (decimal string), when one is known
+             * @example 19251139296090
+             */
+            configurations_at_most?: string;
             /**
              * @description Options no valid configuration can use
              * @example [

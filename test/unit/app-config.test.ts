@@ -111,11 +111,14 @@ describe('AppConfig: fail fast on a bad environment', () => {
       COMPILE_WORKER_HEAP_MB: '128',
       MODEL_CONSISTENCY_MS: '0',
       MODEL_CONSISTENCY_BYTES: String(64 * 1024 * 1024),
+      MODEL_CONSISTENCY_STEPS: '1000000',
     });
     expect(defaults.engineLimits).toMatchObject({
       consistencyMs: 30_000,
       consistencyBytes: 256 * 1024 * 1024,
+      consistencySteps: 50_000_000,
     });
+    expect(config.engineLimits.consistencySteps).toBe(1_000_000);
     expect([config.engineLimits.consistencyMs, config.engineLimits.consistencyBytes]).toEqual([
       0,
       64 * 1024 * 1024,

@@ -4,6 +4,7 @@ import type { ModelCore } from '../compile/compact.js';
 import { domainIndex, type FiniteDomain, type LayerPlan, questionValue } from './domains.js';
 import { FALSE, type MddStore, TRUE } from './mdd.js';
 import type { Part, Support } from './parts.js';
+import { type TableColumn, tableDiagram } from './table-diagram.js';
 
 /**
  * Turns each part of the finite part into a diagram over all layers: expressions by
@@ -111,10 +112,17 @@ export class PartBuilder {
     const touched = new Set(scope.map((layer) => this.plan.layerQuestion[layer]));
     const questions = [...touched].map((q) => this.model.questions[q]);
     const variables = this.variablesRead(reads);
+    // Work per assignment: one step, plus the expressions' static cost (a step is worth
+    // about STEP_COST_UNITS of it: an apply step and 100 cost units both take ~0.1-0.2 µs).
+    let cost = 0;
+    for (const read of reads) if (typeof read === 'object') cost += read.cost;
+    for (const index of variables) cost += this.model.variables[index].expr.cost;
+    const units = 1 + Math.floor(cost / STEP_COST_UNITS);
     const leaf = (): number => {
-      // An all-TRUE (or all-FALSE) result creates no node, so the store's own check (every
-      // 1,024 new nodes) may never run: 100,000 assignments of a costly expression would
-      // take minutes. Checked here, the budget ends it within ENUMERATION_CHECK of them.
+      // An all-TRUE (or all-FALSE) result creates no node, so 100,000 assignments of a
+      // costly expression are charged here, and the deadline (the safety net) checked
+      // every ENUMERATION_CHECK of them.
+      store.charge(units);
       if (++this.enumerated % ENUMERATION_CHECK === 0) store.checkDeadline();
       this.load(questions, variables);
       return accept() ? TRUE : FALSE;
@@ -230,7 +238,7 @@ export class PartBuilder {
     const table = part.rule.table;
     if (table === undefined) return TRUE;
     const width = table.columns.length;
-    const columns: Array<{ layer: number; cells: Int32Array }> = [];
+    const columns: TableColumn[] = [];
     for (let c = 0; c < width; c++) {
       const q = table.columns[c];
       if (this.plan.domains[q] === undefined) {
@@ -244,29 +252,7 @@ export class PartBuilder {
       columns.push({ layer: this.plan.firstLayer[q], cells });
     }
     columns.sort((a, b) => a.layer - b.layer);
-    if (columns.length === 0) return table.rowCount > 0 ? TRUE : FALSE;
-    const domain = this.plan.domain;
-    const memo = new Map<string, number>();
-    const step = (i: number, rows: Int32Array): number => {
-      if (rows.length === 0) return FALSE;
-      if (i === columns.length) return TRUE;
-      const key = `${i}:${rows.join(',')}`;
-      const known = memo.get(key);
-      if (known !== undefined) return known;
-      const { layer, cells } = columns[i];
-      const byValue: number[][] = Array.from({ length: domain[layer] }, () => []);
-      for (const row of rows) if (cells[row] > 0) byValue[cells[row]].push(row);
-      const children = new Int32Array(domain[layer]);
-      for (let v = 0; v < children.length; v++) {
-        children[v] = step(i + 1, v === 0 ? rows : Int32Array.from(byValue[v]));
-      }
-      const node = this.store.node(layer, children);
-      memo.set(key, node);
-      return node;
-    };
-    const all = new Int32Array(table.rowCount);
-    for (let r = 0; r < all.length; r++) all[r] = r;
-    return step(0, all);
+    return tableDiagram(this.store, columns, table.rowCount);
   }
 }
 
@@ -276,6 +262,9 @@ export class PartBuilder {
  * units, ~1.4 ms each measured) overrun the deadline by some 25 ms.
  */
 const ENUMERATION_CHECK = 16;
+
+/** Expression cost units (cel/cost.ts) charged as one step of compile work. */
+const STEP_COST_UNITS = 100;
 
 type Status = 'hidden' | 'optional' | 'required' | 'free';
 const STATUSES: readonly Status[] = ['hidden', 'optional', 'required', 'free'];

@@ -2,7 +2,7 @@ import type { ModelCore } from '../compile/compact.js';
 import { PartBuilder } from './build.js';
 import { finiteDomain, type LayerPlan, layerFields, planLayers } from './domains.js';
 import { type ConsistencyForm, flatten } from './form.js';
-import { compileFallback } from './fallback.js';
+import { compileFallback, hasBudget } from './fallback.js';
 import { deadOptions } from './dead-options.js';
 import { BudgetExceeded, FALSE, MddStore, TRUE } from './mdd.js';
 import { orderQuestions } from './order.js';
@@ -12,8 +12,10 @@ import { quickXplain } from './quickxplain.js';
 
 /** Compile budget of the consistency form (MODEL_FORMAT.md "Limits"). */
 export interface ConsistencyLimits {
-  /** Milliseconds of compile time (default 30 s). */
+  /** Milliseconds of compile time (default 30 s): a safety net, the steps are the budget. */
   consistencyMs: number;
+  /** Units of compile work (default DEFAULT_CONSISTENCY_STEPS): deterministic. */
+  consistencySteps: number;
   /** Bytes of diagram storage while compiling (default 256 MB). */
   consistencyBytes: number;
   /** Assignments enumerated to turn one expression into a constraint (default 100,000). */
@@ -36,21 +38,22 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
   const store = new MddStore(plan.domain, {
     deadline: started + limits.consistencyMs,
     bytes: limits.consistencyBytes,
+    steps: limits.consistencySteps,
   });
   const builder = new PartBuilder(model, plan, store);
   const base = layerFields(plan);
-  let roots: number[];
   let root = TRUE;
   try {
-    if (limits.consistencyMs <= 0 || limits.consistencyBytes <= 0)
-      throw new BudgetExceeded('the compile budget is zero');
-    roots = finitePart.parts.map((part) => builder.build(part));
-    root = conjoin(store, plan, scopes, roots, model.questions.length);
+    if (!hasBudget(limits)) throw new BudgetExceeded('the compile budget is zero');
+    // Each part's root is pinned: kept by the garbage collections until it is conjoined.
+    for (const part of finitePart.parts) store.pins.push(store.retrying(() => builder.build(part)));
+    root = conjoin(store, plan, scopes, model.questions.length);
   } catch (error) {
     if (!(error instanceof BudgetExceeded)) throw error;
     return compileFallback(model, finitePart, plan, base, limits, error.reason, started);
   }
-  const conflict = root === FALSE ? conflictWithinBudget(store, finitePart.parts, roots) : [];
+  const conflict =
+    root === FALSE ? conflictWithinBudget(model, plan, finitePart.parts, limits) : [];
   const flat = flatten(store, root);
   const left = [...finitePart.left, ...builder.left];
   const exact = left.length === 0;
@@ -90,7 +93,10 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
   };
   const free = freeAssignment(form);
   const valid = supports(form, free);
-  form.analysis.configurations = valid.configurations();
+  // Parts left out only remove constraints: the diagram's count is then an upper bound.
+  const count = valid.configurations();
+  form.analysis.configurations = exact ? count : null;
+  if (!exact) form.analysis.configurations_at_most = count;
   form.analysis.dead_options = deadOptions(model, form, valid.supported);
   form.analysis.compile_ms = Math.round(performance.now() - started);
   return form;
@@ -106,20 +112,24 @@ function scopeOf(part: Part): number[] {
 }
 
 /**
- * The conjunction of every part. Parts are grouped by connected component of the
- * constraint graph; within a component, top-down by the deepest layer each reads, so
- * the partial diagram is the exact solution space of a growing prefix (bottom-up and
- * balanced orders blew up on renault-medium: > 10^6 nodes, against 7,515 in the end).
- * Components are then joined from the deepest one up, each apply walking only the
- * upper component (their layers barely interleave after the variable order).
+ * The conjunction of every part (their roots are `store.pins[0…]`). Parts are grouped by
+ * connected component of the constraint graph; within a component, top-down by the
+ * deepest layer each reads, so the partial diagram is the exact solution space of a
+ * growing prefix (bottom-up and balanced orders blew up on renault-medium: > 10^6 nodes,
+ * against 7,515 in the end). Components are then joined from the deepest one up, each
+ * apply walking only the upper component (their layers barely interleave after the
+ * variable order). A part conjoined is unpinned, so collections free what only it held.
  */
 function conjoin(
   store: MddStore,
   plan: LayerPlan,
   scopes: ReadonlyArray<readonly number[]>,
-  roots: readonly number[],
   questionCount: number,
 ): number {
+  const { pins } = store;
+  const partCount = scopes.length;
+  // Parts that read no finite question are constants (TRUE or FALSE).
+  for (let i = 0; i < partCount; i++) if (scopes[i].length === 0 && pins[i] === FALSE) return FALSE;
   const parent = Array.from({ length: questionCount }, (_, q) => q);
   const find = (q: number): number => {
     let at = q;
@@ -136,23 +146,27 @@ function conjoin(
     groups.set(key, group);
   });
   const last = scopes.map((scope) => lastLayer(plan, scope));
-  const components: Array<{ root: number; first: number }> = [];
+  /** Pin slots of the components' roots. */
+  const components: number[] = [];
   for (const group of groups.values()) {
     group.sort((a, b) => last[a] - last[b]);
-    let root = TRUE;
+    const at = pins.length;
+    pins.push(TRUE);
+    components.push(at);
     for (const i of group) {
-      root = store.apply('and', root, roots[i]);
-      if (root === FALSE) return FALSE;
+      pins[at] = store.retrying(() => store.apply('and', pins[at], pins[i]));
+      pins[i] = TRUE;
+      if (pins[at] === FALSE) return FALSE;
     }
-    components.push({ root, first: store.layerOfNode(root) });
   }
-  // Parts that read no finite question are constants (TRUE or FALSE).
-  for (let i = 0; i < scopes.length; i++)
-    if (scopes[i].length === 0 && roots[i] === FALSE) return FALSE;
-  components.sort((a, b) => b.first - a.first);
-  let root = TRUE;
-  for (const component of components) root = store.apply('and', component.root, root);
-  return root;
+  components.sort((a, b) => store.layerOfNode(pins[b]) - store.layerOfNode(pins[a]));
+  const at = pins.length;
+  pins.push(TRUE);
+  for (const component of components) {
+    pins[at] = store.retrying(() => store.apply('and', pins[component], pins[at]));
+    pins[component] = TRUE;
+  }
+  return pins[at];
 }
 
 /** The deepest layer a part reads. */
@@ -165,15 +179,24 @@ function lastLayer(plan: LayerPlan, scope: readonly number[]): number {
 /**
  * The minimal conflict, or, when finding it runs out of the compile budget, every part: a
  * true (not minimal) conflict, never an empty one, which would accept a model that has no
- * valid configuration.
+ * valid configuration. The parts are built again in a store of their own (the compile's
+ * freed them as it conjoined).
  */
 function conflictWithinBudget(
-  store: MddStore,
+  model: ModelCore,
+  plan: LayerPlan,
   parts: readonly Part[],
-  roots: readonly number[],
+  limits: ConsistencyLimits,
 ): string[] {
   try {
-    return minimalConflict(store, parts, roots);
+    const store = new MddStore(plan.domain, {
+      deadline: performance.now() + limits.consistencyMs,
+      bytes: limits.consistencyBytes,
+      steps: limits.consistencySteps,
+    });
+    const builder = new PartBuilder(model, plan, store);
+    for (const part of parts) store.pins.push(builder.build(part));
+    return minimalConflict(store, parts, [...store.pins]);
   } catch (error) {
     if (!(error instanceof BudgetExceeded)) throw error;
     return parts.map((part) => part.source);

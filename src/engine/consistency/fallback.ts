@@ -11,17 +11,25 @@ import { quickXplain } from './quickxplain.js';
 export interface FallbackBudget {
   consistencyMs: number;
   consistencyBytes: number;
+  consistencySteps: number;
 }
+
+/**
+ * Units of compile work by default (engine limits): apply steps, nodes made, enumerated
+ * assignments and table states. renault-megane takes 4.4 million (docs/adr/0060).
+ */
+export const DEFAULT_CONSISTENCY_STEPS = 50_000_000;
 
 /** The budget of the propagation form when the compile budget itself is zero (no diagram). */
 const ZERO_BUDGET_FALLBACK: FallbackBudget = {
   consistencyMs: 30_000,
   consistencyBytes: 256 * 1024 * 1024,
+  consistencySteps: DEFAULT_CONSISTENCY_STEPS,
 };
 
 /** A zero budget compiles no diagram (availability by propagation only). */
-const hasBudget = (limits: FallbackBudget): boolean =>
-  limits.consistencyMs > 0 && limits.consistencyBytes > 0;
+export const hasBudget = (limits: FallbackBudget): boolean =>
+  limits.consistencyMs > 0 && limits.consistencyBytes > 0 && limits.consistencySteps > 0;
 
 /** The fallback's budget: the compile budget counted afresh, the defaults when it is zero. */
 function fallbackBudget(limits: FallbackBudget): FallbackBudget {
@@ -50,7 +58,7 @@ export function consistencyTimeLimitMs(limits: FallbackBudget): number {
  * the budget is zero, which means "no diagram"); a part that does not fit stays out
  * and its local check keeps applying, as for parts outside the diagram.
  *
- * The analysis is what propagation can prove: `configurations` is an upper bound (the
+ * The analysis is what propagation can prove: `configurations_at_most` is an upper bound (the
  * product of the propagated domains), `dead_options` the options propagation removes
  * with nothing answered (a subset of the dead options), and a wipe-out with nothing
  * answered refuses the model, naming a set of parts minimal for propagation.
@@ -79,7 +87,11 @@ export function compileFallback(
       left.push(...builder.left);
       for (const source of builder.partial) partial.add(source);
     }
-    store = new MddStore(plan.domain, { deadline, bytes: budget.consistencyBytes });
+    store = new MddStore(plan.domain, {
+      deadline,
+      bytes: budget.consistencyBytes,
+      steps: budget.consistencySteps,
+    });
     builder = new PartBuilder(model, plan, store);
   };
   renew();
@@ -135,7 +147,7 @@ export function compileFallback(
     analysis: {
       exact: false,
       reason: fullReason,
-      configurations: '0',
+      configurations: null,
       dead_options: [],
       compile_ms: 0,
       size: {
@@ -156,7 +168,7 @@ export function compileFallback(
           ) ?? []
         ).map((i) => finitePart.parts[built[i]].source)
       : [];
-  form.analysis.configurations = domainProduct(form, propagator.base);
+  form.analysis.configurations_at_most = domainProduct(form, propagator.base);
   form.analysis.dead_options =
     propagator.base === undefined ? [] : deadOptions(model, form, propagator.base);
   form.analysis.compile_ms = Math.round(performance.now() - started);

@@ -27,8 +27,13 @@ export function derivedCacheBytes(form: ConsistencyForm): number {
 export interface ModelAnalysis {
   exact: boolean;
   reason?: string;
-  /** Valid configurations with no answers (decimal string; an upper bound when not exact). */
-  configurations: string;
+  /**
+   * Valid configurations with no answers (decimal string), only when `exact`; null otherwise
+   * (MODEL_FORMAT.md "Consistency": a bound is never reported as the count).
+   */
+  configurations: string | null;
+  /** When not exact: an upper bound of the count (the diagram's count, or propagated domains). */
+  configurations_at_most?: string;
   /** Paths (`questions.<q>.options.<o>`) of options no valid configuration uses. */
   dead_options: string[];
   compile_ms: number;

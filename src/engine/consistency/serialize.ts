@@ -1,8 +1,11 @@
 import { ENGINE_VERSION } from '../version.js';
 import type { ConsistencyForm, ModelAnalysis } from './form.js';
 
-/** Bumped whenever the byte layout below changes. */
-export const CONSISTENCY_FORMAT = 2;
+/**
+ * Bumped whenever the byte layout below changes. 3: the analysis reports a bound in
+ * `configurations_at_most` (format 2 is still read: its analysis is converted).
+ */
+export const CONSISTENCY_FORMAT = 3;
 
 const ARRAYS = [
   'domain',
@@ -71,7 +74,8 @@ export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | und
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const length = view.getUint32(0, true);
     const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length))) as Header;
-    if (header.format !== CONSISTENCY_FORMAT || header.engine !== ENGINE_VERSION) return undefined;
+    if (header.format < 2 || header.format > CONSISTENCY_FORMAT) return undefined;
+    if (header.engine !== ENGINE_VERSION) return undefined;
     let at = align(4 + length);
     const arrays: Record<string, Int32Array> = {};
     ARRAYS.forEach((name, i) => {
@@ -87,7 +91,7 @@ export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | und
       root: header.root,
       partSources: header.partSources,
       conflict: header.conflict,
-      analysis: header.analysis,
+      analysis: header.format === 2 ? honestCount(header.analysis) : header.analysis,
       domain: arrays.domain,
       layerQuestion: arrays.layerQuestion,
       layerOption: arrays.layerOption,
@@ -119,4 +123,10 @@ export function storedEngineVersion(bytes: Uint8Array): string | undefined {
 
 function align(offset: number): number {
   return (offset + 3) & ~3;
+}
+
+/** Format 2 stored the bound of an inexact form as `configurations`: moved to its own member. */
+function honestCount(analysis: ModelAnalysis): ModelAnalysis {
+  if (analysis.exact || analysis.configurations === null) return analysis;
+  return { ...analysis, configurations: null, configurations_at_most: analysis.configurations };
 }

@@ -14,11 +14,19 @@ export class ModelAnalysisDto {
   @ApiPropertyOptional({ description: 'Why not exact (compile budget, enumeration bound)' })
   reason?: string;
   @ApiProperty({
+    type: String,
+    nullable: true,
     example: '278744',
     description:
-      'Valid configurations with no answers (decimal string; an upper bound when not exact)',
+      'Valid configurations with no answers (decimal string), only when `exact`; null otherwise',
   })
-  configurations: string;
+  configurations: string | null;
+  @ApiPropertyOptional({
+    example: '19251139296090',
+    description:
+      'When not exact: an upper bound of the configurations (decimal string), when one is known',
+  })
+  configurations_at_most?: string;
   @ApiProperty({
     type: [String],
     example: ['questions.frame.options.oak'],
@@ -32,7 +40,10 @@ export class ModelAnalysisDto {
     return {
       exact: analysis.exact,
       ...(analysis.reason === undefined ? {} : { reason: analysis.reason }),
-      configurations: analysis.configurations,
+      configurations: analysis.exact ? analysis.configurations : null,
+      ...(analysis.configurations_at_most === undefined
+        ? {}
+        : { configurations_at_most: analysis.configurations_at_most }),
       dead_options: [...analysis.dead_options],
       compile_ms: analysis.compile_ms,
       size: { ...analysis.size },

@@ -59,7 +59,11 @@ describe('the consistency time budget during enumeration', () => {
   });
 
   it('diagram and fallback are each bounded: the compile worker allows for both', () => {
-    const limits = { consistencyMs: 50, consistencyBytes: 256 * 1024 * 1024 };
+    const limits = {
+      consistencyMs: 50,
+      consistencyBytes: 256 * 1024 * 1024,
+      consistencySteps: 1e8,
+    };
     expect(consistencyTimeLimitMs(limits)).toBe(100);
     // A zero budget skips the diagram; the fallback then has the default 30 s.
     expect(consistencyTimeLimitMs({ ...limits, consistencyMs: 0 })).toBe(30_000);

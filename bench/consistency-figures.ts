@@ -1,0 +1,159 @@
+/**
+ * The figures of the consistency benchmark for one engine build, and the table that puts
+ * this build's beside a baseline build's (`--baseline`), both measured in the same run.
+ */
+import { resolve } from 'node:path';
+import type * as engine from '../src/engine/index.js';
+
+export type Engine = Pick<
+  typeof engine,
+  'compileModel' | 'evaluateConfiguration' | 'serializeConsistency'
+>;
+export type Answers = Record<string, { values: unknown[] }>;
+type Compiled = Extract<ReturnType<Engine['compileModel']>, { ok: true }>['model'];
+
+export interface CompileFigures {
+  model: Compiled;
+  compileMs: number;
+  /** CPU time of the compile (user + system): what the machine's load does not inflate. */
+  cpuMs: number;
+  consistencyMs: number;
+  exact: boolean;
+  reason?: string;
+  nodes: number;
+  edges: number;
+  storedBytes: number;
+  heapMb: number | undefined;
+  /** The exact count, or `null (at most …)`. */
+  count: string;
+  deadOptions: number;
+}
+
+/** An engine build: a checkout (its dist-bench) or an index.js. */
+export async function loadEngine(path: string): Promise<Engine> {
+  const file = path.endsWith('.js') ? path : `${path}/dist-bench/src/engine/index.js`;
+  return (await import(resolve(file))) as Engine;
+}
+
+/** A count as it is, or its first digits and length past 2^53 (16 digits). */
+export const digits = (count: string): string =>
+  count.length <= 16 ? count : `${count.slice(0, 4)}… (${count.length} digits)`;
+
+export function compileFigures(
+  build: Engine,
+  document: unknown,
+  limits: Record<string, number> = {},
+): CompileFigures {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const result = build.compileModel(document, limits);
+  const compileMs = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
+  if (!result.ok) throw new Error(`model rejected: ${JSON.stringify(result.problems.slice(0, 3))}`);
+  gc?.();
+  const heapMb = gc ? (process.memoryUsage().heapUsed - heapBefore) / 1e6 : undefined;
+  // Older builds reported a bound as `configurations` (no configurations_at_most).
+  const analysis = result.model.consistency.analysis as {
+    exact: boolean;
+    reason?: string;
+    configurations: string | null;
+    configurations_at_most?: string;
+    dead_options: string[];
+    compile_ms: number;
+    size: { nodes: number; edges: number };
+  };
+  const count =
+    analysis.exact && analysis.configurations !== null
+      ? digits(analysis.configurations)
+      : `null (at most ${digits(analysis.configurations_at_most ?? analysis.configurations ?? '?')})`;
+  return {
+    model: result.model,
+    compileMs,
+    cpuMs,
+    consistencyMs: analysis.compile_ms,
+    exact: analysis.exact,
+    reason: analysis.reason,
+    nodes: analysis.size.nodes,
+    edges: analysis.size.edges,
+    storedBytes: build.serializeConsistency(result.model.consistency).byteLength,
+    heapMb,
+    count,
+    deadOptions: analysis.dead_options.length,
+  };
+}
+
+export interface ClickFigures {
+  median: number;
+  p99: number;
+  max: number;
+  count: number;
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? NaN;
+}
+
+export function clickFigures(timings: readonly number[]): ClickFigures {
+  return {
+    median: percentile(timings, 0.5),
+    p99: percentile(timings, 0.99),
+    max: Math.max(...timings),
+    count: timings.length,
+  };
+}
+
+/** The answer sets evaluated alternately by each build (same run, same load). */
+export function timeClicks(
+  builds: ReadonlyArray<{ build: Engine; model: Compiled }>,
+  answerSets: readonly Answers[],
+): ClickFigures[] {
+  const timings = builds.map((): number[] => []);
+  for (const questions of answerSets) {
+    const request = { modelId: 1, versionNumber: 1, questions };
+    builds.forEach(({ build, model }, i) => {
+      const started = performance.now();
+      build.evaluateConfiguration(model, request);
+      timings[i].push(performance.now() - started);
+    });
+  }
+  return timings.map(clickFigures);
+}
+
+const ms = (value: number): string =>
+  value >= 100 ? `${value.toFixed(0)} ms` : `${value.toFixed(2)} ms`;
+
+/** Rows of figures: this build's, and the baseline's beside them when there is one. */
+export function printFigures(
+  mine: CompileFigures,
+  clicks: ClickFigures[],
+  theirs: CompileFigures | undefined,
+): void {
+  const rows: Array<[string, (f: CompileFigures) => string]> = [
+    ['compile', (f) => ms(f.compileMs)],
+    ['  CPU time', (f) => ms(f.cpuMs)],
+    ['  of it consistency', (f) => ms(f.consistencyMs)],
+    ['exact', (f) => (f.exact ? 'yes' : `no (${f.reason ?? ''})`)],
+    ['nodes / edges', (f) => `${f.nodes} / ${f.edges}`],
+    ['stored form', (f) => `${(f.storedBytes / 1024).toFixed(1)} KB`],
+    ['model heap', (f) => (f.heapMb === undefined ? 'n/a' : `${f.heapMb.toFixed(1)} MB`)],
+    ['configurations', (f) => f.count],
+    ['dead options', (f) => String(f.deadOptions)],
+  ];
+  const line = (label: string, a: string, b?: string): void =>
+    console.log(`  ${label.padEnd(30)}${a.padEnd(30)}${b ?? ''}`);
+  line('', 'this build', theirs === undefined ? undefined : 'baseline');
+  for (const [label, show] of rows)
+    line(label, show(mine), theirs === undefined ? undefined : show(theirs));
+  const click = (c: ClickFigures | undefined): string | undefined =>
+    c === undefined ? undefined : `${ms(c.median)} / ${ms(c.p99)} / ${ms(c.max)}`;
+  line(
+    `clicks (${clicks[0]?.count ?? 0}): med, p99, max`,
+    click(clicks[0]) ?? '-',
+    theirs === undefined ? undefined : click(clicks[1]),
+  );
+}

@@ -1,0 +1,142 @@
+/**
+ * Issue #28: the compile budget counts work, not time; the store is collected while
+ * compiling; the computed table cannot hit an engine limit; the table builder.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileModel } from '../../../src/engine/index.js';
+import { ComputedTable } from '../../../src/engine/consistency/computed-table.js';
+import { FALSE, MddStore, TRUE, WORK_BUDGET_REASON } from '../../../src/engine/consistency/mdd.js';
+import { tableDiagram } from '../../../src/engine/consistency/table-diagram.js';
+import { choice, model } from '../helpers.js';
+
+function chainModel(questions: number, seed: number) {
+  let state = seed;
+  const next = (n: number) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state % n;
+  };
+  const keys = Array.from({ length: questions }, (_, i) => `q${i}`);
+  const values = Array.from({ length: 6 }, (_, i) => `o${i}`);
+  return model({
+    questions: keys.map((key) => choice(key, values)),
+    rules: keys.slice(2).map((key, i) => ({
+      key: `t${i}`,
+      message: 'm',
+      allowed: {
+        columns: [keys[next(i + 2)], keys[i + 1], key],
+        rows: Array.from({ length: 30 }, () => [0, 0, 0].map(() => values[next(6)])),
+      },
+    })),
+  });
+}
+
+const unlimitedTime = { consistencyMs: 3_600_000 };
+
+describe('the compile work budget', () => {
+  it('decides exactness by steps, whatever the time: the same answer on every run', () => {
+    const document = chainModel(12, 5);
+    const exact = compileModel(document, unlimitedTime);
+    if (!exact.ok) throw new Error('rejected');
+    expect(exact.model.consistency.exact).toBe(true);
+    const runs = [1, 2, 3].map(() => {
+      const result = compileModel(document, { ...unlimitedTime, consistencySteps: 2_000 });
+      if (!result.ok) throw new Error('rejected');
+      return result.model.consistency;
+    });
+    for (const form of runs) {
+      expect(form.compiled).toBe(false);
+      expect(form.reason).toContain(`${WORK_BUDGET_REASON} (2000 steps)`);
+      expect(form.analysis.configurations).toBeNull();
+      expect(form.partRoots).toEqual(runs[0].partRoots);
+    }
+  });
+
+  it('a zero step budget compiles no diagram (like a zero time or byte budget)', () => {
+    const result = compileModel(chainModel(5, 1), { consistencySteps: 0 });
+    expect(result.ok && result.model.consistency.compiled).toBe(false);
+  });
+});
+
+describe('the store during a compile', () => {
+  it('collects garbage: pinned roots keep their function, renumbered; the rest is freed', () => {
+    const domain = Int32Array.from([3, 3, 3]);
+    const store = new MddStore(domain, { deadline: Infinity, bytes: 1e9, steps: 1e9 });
+    // x0 == v && x2 != v for some v, built from cubes (leaving garbage behind).
+    const literal = (layer: number, value: number, negate = false) => {
+      const kids = [0, 0, 0].map((_, v) => ((v === value) !== negate ? TRUE : FALSE));
+      return store.node(layer, kids);
+    };
+    let root = FALSE;
+    for (let v = 0; v < 3; v++)
+      root = store.apply('or', root, store.apply('and', literal(0, v), literal(2, v, true)));
+    const count = (node: number, layer = 0): number => {
+      if (node === FALSE) return 0;
+      if (node === TRUE || store.layerOf[node] > layer)
+        return layer === 3 ? 1 : 3 * count(node, layer + 1);
+      let total = 0;
+      for (let v = 0; v < 3; v++) total += count(store.child(node, v), layer + 1);
+      return total;
+    };
+    const before = count(root);
+    const nodesBefore = store.nodeCount;
+    store.pins.push(root);
+    store.collect([]);
+    expect(store.nodeCount).toBeLessThan(nodesBefore);
+    expect(count(store.pins[0])).toBe(before);
+    expect(before).toBe(3 * 3 * 2);
+    // Hash-consing still finds the kept nodes after the collection.
+    expect(store.apply('and', store.pins[0], store.pins[0])).toBe(store.pins[0]);
+  });
+
+  it('the computed table is bounded whatever the store (no Map: no RangeError past 2^24)', () => {
+    const table = new ComputedTable();
+    table.fit(1e9);
+    expect(table.bytes).toBeLessThanOrEqual(24 * 1024 * 1024);
+    // Lossy, never wrong: an entry is either the value stored or absent.
+    for (let i = 0; i < 100_000; i++) table.set(i % 3, i + 2, i * 7 + 2, i);
+    for (let i = 0; i < 100_000; i++) {
+      const found = table.get(i % 3, i + 2, i * 7 + 2);
+      expect(found === -1 || found === i).toBe(true);
+    }
+  });
+});
+
+describe('the table builder', () => {
+  it('matches rows exactly, "no value" matching every row, unknown cells never', () => {
+    let state = 3;
+    const next = (n: number) => {
+      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+      return state % n;
+    };
+    for (let trial = 0; trial < 30; trial++) {
+      const width = 1 + next(4);
+      const domain = Int32Array.from({ length: width }, () => 2 + next(3));
+      const rows = Array.from({ length: next(12) }, () =>
+        Array.from(domain, (size) => (next(8) === 0 ? -1 : 1 + next(size - 1))),
+      );
+      const store = new MddStore(domain, { deadline: Infinity, bytes: 1e9, steps: 1e9 });
+      const columns = Array.from(domain, (_, layer) => ({
+        layer,
+        cells: Int32Array.from(rows, (row) => row[layer]),
+      }));
+      const root = tableDiagram(store, columns, rows.length);
+      const assignment = new Int32Array(width);
+      const walk = (layer: number): void => {
+        if (layer === width) {
+          let node = root;
+          while (node > TRUE) node = store.child(node, assignment[store.layerOf[node]]);
+          const matches = rows.some((row) =>
+            row.every((cell, c) => assignment[c] === 0 || assignment[c] === cell),
+          );
+          expect(node === TRUE, `trial ${trial} ${assignment.join()}`).toBe(matches);
+          return;
+        }
+        for (let v = 0; v < domain[layer]; v++) {
+          assignment[layer] = v;
+          walk(layer + 1);
+        }
+      };
+      walk(0);
+    }
+  });
+});
