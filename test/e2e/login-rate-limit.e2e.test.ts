@@ -95,6 +95,20 @@ describe('login rate limit shared through Redis', () => {
     expectEnvelope(await attempt(first), 429);
   });
 
+  it('rotating addresses over two instances stop at the shared per-email limit', async () => {
+    const [first, second] = apps;
+    const email = `${unique('rotating')}@example.test`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await (i % 2 ? second : first).http
+        .post('/v1/login')
+        .set('X-Forwarded-For', someClient())
+        .send({ email, password: `guess-${i}` });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([403, 403, 403, 429, 429, 429]);
+  });
+
   it('answers 503 with Retry-After, not 500 and not unlimited, when Redis is unreachable', async () => {
     const offline = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
     try {
