@@ -191,4 +191,28 @@ describe.skipIf(!hasChromium)('the workbench and an embedding shop, in headless 
       await page.close();
     }
   });
+
+  it('the pages start from an intent token in the URL fragment: configure and cart, no workbench', async () => {
+    const intent = await createIntent(world.server, world.admin, world.company.id);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${world.server.baseUrl}/app/#intent=${intent}&model=${world.window.id}`);
+      await page.locator('product-configurator .count').waitFor();
+      expect(page.url()).not.toContain(intent);
+      expect(await page.getByLabel('Model').inputValue()).toBe(String(world.window.id));
+      // An intent token reaches carts and companies only: no workbench for it.
+      expect(await page.getByRole('button', { name: 'Model workbench' }).count()).toBe(0);
+      await page.getByRole('button', { name: 'Cart', exact: true }).click();
+      await page.getByRole('heading', { name: /^Cart/ }).waitFor();
+      // Nothing of the token was kept by the page beyond its memory.
+      const stored = await page.evaluate(() => [
+        localStorage.length,
+        sessionStorage.length,
+        document.cookie,
+      ]);
+      expect(stored).toEqual([0, 0, '']);
+    } finally {
+      await page.close();
+    }
+  });
 });

@@ -1,6 +1,7 @@
 /// <reference lib="dom" />
 // The functions given to page.evaluate run in Chromium: they use the DOM's types.
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -113,5 +114,22 @@ export async function descriptionOf(page: Page, controlId: string): Promise<stri
     const ids = (input.getAttribute('aria-describedby') ?? '').split(/\s+/).filter(Boolean);
     const root = input.getRootNode() as Document | ShadowRoot;
     return ids.map((id) => root.getElementById(id)?.textContent?.trim() ?? '').join(' ');
+  });
+}
+
+/** axe-core (from npm) injected into the page and run on all of it, shadow roots included. */
+export async function axeViolations(
+  page: Page,
+): Promise<{ id: string; impact: string; nodes: number }[]> {
+  const require = createRequire(import.meta.url);
+  await page.addScriptTag({ path: require.resolve('axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+      }
+    ).axe;
+    const result = await axe.run();
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
   });
 }
