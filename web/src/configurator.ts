@@ -17,7 +17,14 @@ import {
   type Value,
 } from './api.js';
 import { AssetCache } from './assets.js';
-import { bomView, countView, imagesView, messagesView, priceView } from './line-view.js';
+import {
+  bomView,
+  countView,
+  failureView,
+  imagesView,
+  messagesView,
+  priceView,
+} from './line-view.js';
 import { questionView, type QuestionHandlers } from './question-view.js';
 import { configuratorStyles } from './styles.js';
 
@@ -262,14 +269,7 @@ export class ProductConfigurator extends LitElement {
 
   override render() {
     const line = this.line;
-    const failure = this.failure
-      ? html`<div class="failure" role="alert">
-          ${this.failure.message}
-          <ul>
-            ${this.failure.problems.map((p) => html`<li>${p.message}${p.path ? html` <code>${p.path}</code>` : nothing}</li>`)}
-          </ul>
-        </div>`
-      : nothing;
+    const failure = this.failure ? failureView(this.failure) : nothing;
     if (!line)
       return html`${failure}
         <p class="loading">${this.failure ? '' : 'Loading…'}</p>`;

@@ -1,7 +1,7 @@
 // The evaluated line beside the questions: what remains, the price, the messages, the BOM
 // and the images.
 import { html, nothing, type TemplateResult } from 'lit';
-import type { BomItem, Line, Problem } from './api.js';
+import type { ApiFailure, BomItem, Line, Problem } from './api.js';
 
 /** "278,744" for a decimal string of any length (BigInt, so no rounding). */
 export function grouped(decimal: string): string {
@@ -44,6 +44,16 @@ export function priceView(line: Line): TemplateResult {
 
 function problemItem(p: Problem): TemplateResult {
   return html`<li>${p.message}${p.path ? html` <code>${p.path}</code>` : nothing}</li>`;
+}
+
+/** A failed call: its message and every problem with its path. */
+export function failureView(failure: ApiFailure): TemplateResult {
+  return html`<div class="failure" role="alert">
+    ${failure.message}
+    <ul>
+      ${failure.problems.map(problemItem)}
+    </ul>
+  </div>`;
 }
 
 /** Errors (the line is not valid yet), warnings, failed or pending rules, fired triggers' messages. */
