@@ -188,7 +188,13 @@ export class Workbench extends LitElement {
         <dd>${a.exact ? 'exact' : `approximate (${a.reason ?? 'not exact'})`}</dd>
         <dt>Configurations</dt>
         <dd data-testid="configurations">
-          ${grouped(a.configurations)}${a.exact ? '' : ' at most'}
+          ${
+            a.configurations !== null
+              ? grouped(a.configurations)
+              : a.configurations_at_most
+                ? `at most ${grouped(a.configurations_at_most)}`
+                : 'not counted'
+          }
         </dd>
         <dt>Dead options</dt>
         <dd>
