@@ -21,9 +21,15 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
   'headers.authorization',
   'headers.cookie',
-  ...['password', 'current_password', 'token', 'access_token', 'refresh_token', 'secret'].flatMap(
-    (key) => [key, `*.${key}`],
-  ),
+  ...[
+    'password',
+    'current_password',
+    'token',
+    'access_token',
+    'refresh_token',
+    'device_token',
+    'secret',
+  ].flatMap((key) => [key, `*.${key}`]),
 ];
 
 /**
