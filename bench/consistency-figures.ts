@@ -137,7 +137,7 @@ export function printFigures(
     ['compile', (f) => ms(f.compileMs)],
     ['  CPU time', (f) => ms(f.cpuMs)],
     ['  of it consistency', (f) => ms(f.consistencyMs)],
-    ['exact', (f) => (f.exact ? 'yes' : `no (${f.reason ?? ''})`)],
+    ['exact', (f) => (f.exact ? 'yes' : `no (${(f.reason ?? '').slice(0, 24)}…)`)],
     ['nodes / edges', (f) => `${f.nodes} / ${f.edges}`],
     ['stored form', (f) => `${(f.storedBytes / 1024).toFixed(1)} KB`],
     ['model heap', (f) => (f.heapMb === undefined ? 'n/a' : `${f.heapMb.toFixed(1)} MB`)],
@@ -145,12 +145,12 @@ export function printFigures(
     ['dead options', (f) => String(f.deadOptions)],
   ];
   const line = (label: string, a: string, b?: string): void =>
-    console.log(`  ${label.padEnd(30)}${a.padEnd(30)}${b ?? ''}`);
+    console.log(`  ${label.padEnd(30)}${a.padEnd(31)} ${b ?? ''}`);
   line('', 'this build', theirs === undefined ? undefined : 'baseline');
   for (const [label, show] of rows)
     line(label, show(mine), theirs === undefined ? undefined : show(theirs));
   const click = (c: ClickFigures | undefined): string | undefined =>
-    c === undefined ? undefined : `${ms(c.median)} / ${ms(c.p99)} / ${ms(c.max)}`;
+    c === undefined || c.count === 0 ? undefined : `${ms(c.median)} / ${ms(c.p99)} / ${ms(c.max)}`;
   line(
     `clicks (${clicks[0]?.count ?? 0}): med, p99, max`,
     click(clicks[0]) ?? '-',

@@ -92,23 +92,24 @@ export function flatten(store: MddStore, root: number): FlatDiagram {
       kids: new Int32Array(0),
     };
   }
+  // Typed arrays, not a Map or Set: a store may hold more nodes than V8 lets a Map hold.
+  const seen = new Uint8Array(store.nodeCount);
+  seen[FALSE] = 1;
+  seen[TRUE] = 1;
   const reached: number[] = [];
-  const seen = new Set<number>([FALSE, TRUE]);
   const stack = [root];
   while (stack.length > 0) {
     const node = stack.pop() as number;
-    if (seen.has(node)) continue;
-    seen.add(node);
+    if (seen[node] === 1) continue;
+    seen[node] = 1;
     reached.push(node);
     const size = store.domain[store.layerOf[node]];
     for (let v = 0; v < size; v++) stack.push(store.child(node, v));
   }
   reached.sort((a, b) => store.layerOf[a] - store.layerOf[b] || a - b);
-  const id = new Map<number, number>([
-    [FALSE, FALSE],
-    [TRUE, TRUE],
-  ]);
-  reached.forEach((node, i) => id.set(node, i + 2));
+  const id = new Int32Array(store.nodeCount);
+  id[TRUE] = TRUE;
+  reached.forEach((node, i) => (id[node] = i + 2));
   const count = reached.length + 2;
   const nodeLayer = new Int32Array(count).fill(-1);
   const kidStart = new Int32Array(count);
@@ -120,10 +121,9 @@ export function flatten(store: MddStore, root: number): FlatDiagram {
     const layer = store.layerOf[node];
     nodeLayer[i + 2] = layer;
     kidStart[i + 2] = at;
-    for (let v = 0; v < store.domain[layer]; v++)
-      kids[at++] = id.get(store.child(node, v)) as number;
+    for (let v = 0; v < store.domain[layer]; v++) kids[at++] = id[store.child(node, v)];
   });
-  return { root: id.get(root) as number, nodeLayer, kidStart, kids };
+  return { root: id[root], nodeLayer, kidStart, kids };
 }
 
 export function valueBases(domain: Int32Array): Int32Array {
