@@ -23,7 +23,7 @@ export function cartNotFound(message: string, path?: string): Problem {
  * The cart rows behind the cart routes: creating carts while keeping exactly one
  * default per user, finding the cart a caller may see, and choosing and checking the
  * cart a new line goes into. Who sees which cart is AccessService's (cartScope,
- * canSeeCart); see docs/DECISIONS.md, "Carts".
+ * canSeeCart); see docs/adr/0013-one-default-cart.md.
  */
 @Injectable()
 export class DefaultCarts {

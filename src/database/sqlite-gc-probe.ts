@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
  *
  * The probe runs the failure in a child process (a few statements dropped, then enough
  * allocation for scavenges): ~0.1 s, only on Node versions that have the change
- * (docs/DECISIONS.md, "better-sqlite3 on Node ≥ 24.19").
+ * (docs/adr/0048-node-pin-and-sqlite-gc-probe.md).
  */
 const PROBE = `
 const Database = require(process.argv[1]);
