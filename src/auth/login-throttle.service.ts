@@ -4,7 +4,7 @@ import { RateLimiterService, tooManyRequests } from '../rate-limit/rate-limiter.
 
 /**
  * Login limits that stop guessing without letting a stranger lock an account out
- * (DESIGN.md, "Passwords"; docs/security.md, "Login limits"). Only failures count,
+ * (docs/api.md, "The seed contract"; docs/security.md, "Login limits"). Only failures count,
  * each limit being LOGIN_RATE_LIMIT failures per LOGIN_RATE_WINDOW:
  * - per (client, email): a client that failed that often on an email stops there;
  * - per client: a client that failed that often, whatever the emails, stops (spraying);

@@ -9,7 +9,7 @@ import type { CartEntity } from './cart.entity.js';
 import { CartRepository, type CartLineReader } from './cart.repository.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
 
-/** The reference of a default cart created on the caller's behalf (DESIGN.md, POST /v1/carts). */
+/** The reference of a default cart created on the caller's behalf (docs/api.md, "The seed contract"). */
 export const DEFAULT_CART_REFERENCE = 'default';
 
 /** Re-reads after losing a race for the default; the winner is committed by then. */

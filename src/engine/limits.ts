@@ -1,5 +1,5 @@
 /**
- * Limits of MODEL_FORMAT.md ("Limits"), with their defaults. Every limit is checked
+ * Limits of docs/model-format.md ("Limits"), with their defaults. Every limit is checked
  * before the work it guards; the service overrides them from its configuration.
  */
 export interface EngineLimits {
@@ -26,7 +26,7 @@ export interface EngineLimits {
   expressionCost: number;
   /** Runtime cost budget of one evaluation, over all its expressions. */
   evaluationCost: number;
-  /** Compile budget of the consistency form: milliseconds (MODEL_FORMAT.md "Limits"). */
+  /** Compile budget of the consistency form: milliseconds (docs/model-format.md "Limits"). */
   consistencyMs: number;
   /** Compile budget of the consistency form: bytes of diagram storage. */
   consistencyBytes: number;

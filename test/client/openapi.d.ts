@@ -1256,7 +1256,7 @@ export interface components {
             definition: {
                 [key: string]: unknown;
             };
-            /** @description The analysis of the current version (MODEL_FORMAT.md "Model analysis") */
+            /** @description The analysis of the current version (docs/model-format.md "Model analysis") */
             analysis: components["schemas"]["ModelAnalysisDto"];
         };
         /** @enum {string} */
@@ -2430,7 +2430,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Wrong email or password (403, as API-v1.md fixes) */
+            /** @description Wrong email or password (403, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3749,7 +3749,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4320,7 +4320,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4447,7 +4447,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Invalid body (401 on this route, as API-v1.md fixes) */
+            /** @description Invalid body (401 on this route, as the seed contract fixes) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4472,7 +4472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4615,7 +4615,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5834,7 +5834,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6570,7 +6570,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8071,7 +8071,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not a member of the supplier (401, as API-v1.md fixes) */
+            /** @description Not a member of the supplier (401, as the seed contract fixes) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8095,7 +8095,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10494,7 +10494,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Invalid body (401 on this route, as API-v1.md fixes) */
+            /** @description Invalid body (401 on this route, as the seed contract fixes) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10519,7 +10519,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10736,7 +10736,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10851,7 +10851,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Invalid body or configuration (401, as API-v1.md fixes); nothing is stored */
+            /** @description Invalid body or configuration (401, as the seed contract fixes); nothing is stored */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10876,7 +10876,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential, or a cart of another company (403, as API-v1.md fixes) */
+            /** @description No usable credential, or a cart of another company (403, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11110,7 +11110,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

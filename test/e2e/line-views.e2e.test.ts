@@ -12,7 +12,7 @@ import {
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
 /**
- * `?view=compact` (MODEL_FORMAT.md "The cart line") on POST /v1/carts, POST
+ * `?view=compact` (docs/model-format.md "The cart line") on POST /v1/carts, POST
  * /v1/carts/preview and GET /v1/carts/{cart_id}. Every answer is also checked against
  * openapi.json by the test app (the compact schemas included).
  *

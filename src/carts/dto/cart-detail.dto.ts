@@ -18,7 +18,7 @@ export class CurrencyTotalDto {
 }
 
 /**
- * One stored cart line: the evaluated line as the engine produced it (MODEL_FORMAT.md,
+ * One stored cart line: the evaluated line as the engine produced it (docs/model-format.md,
  * "The cart line": general, questions, pricing, ...) plus the columns stored beside it.
  */
 export class CartLineDto extends EvaluatedLineDto {

@@ -29,7 +29,7 @@ import {
 } from './line-parts.dto.js';
 
 /**
- * The evaluated configuration (MODEL_FORMAT.md, "The cart line"). Documented here for
+ * The evaluated configuration (docs/model-format.md, "The cart line"). Documented here for
  * Swagger; the engine's CartLine type is the source of truth.
  */
 @ApiExtraModels(LinePathImportDto, LineModelImportDto)

@@ -10,7 +10,7 @@ import {
 } from './line-parts.dto.js';
 
 /**
- * `?view=compact` (MODEL_FORMAT.md "The cart line"; the engine builds it)
+ * `?view=compact` (docs/model-format.md "The cart line"; the engine builds it)
  * as Swagger models: the full line's schemas with `questions` and `bom_items` replaced.
  * Rules and triggers keep their schema; the compact view lists fewer of them.
  */

@@ -39,7 +39,7 @@ export const UNAVAILABLE_VALUES_PROPERTY: ApiPropertyOptions = {
 };
 
 /**
- * The members of a cart line (MODEL_FORMAT.md, "The cart line") as Swagger models: what
+ * The members of a cart line (docs/model-format.md, "The cart line") as Swagger models: what
  * a generated client reads. The engine's types (src/engine/types.ts) are the source of
  * truth; the enums (common/swagger/engine-enums.ts) are checked against them.
  */

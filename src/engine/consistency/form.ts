@@ -23,7 +23,7 @@ export function derivedCacheBytes(form: ConsistencyForm): number {
   return pairs + segments;
 }
 
-/** What the upload answer and GET /v1/models/{id} report (MODEL_FORMAT.md "Model analysis"). */
+/** What the upload answer and GET /v1/models/{id} report (docs/model-format.md "Model analysis"). */
 export interface ModelAnalysis {
   exact: boolean;
   reason?: string;

@@ -17,7 +17,7 @@ const GENERAL_EXAMPLE = {
   default_language: 'en',
 };
 
-/** A model (API-v1.md "Model"): its metadata and the `general` section of its current version. */
+/** A model (docs/api.md, "Models"): its metadata and the `general` section of its current version. */
 export class ModelDto {
   @ApiId({ example: 12 }) id: number;
   @ApiId({ example: 3 }) supplier_id: number;
@@ -84,7 +84,7 @@ export class ModelDetailDto extends ModelDto {
 
   @ApiProperty({
     type: () => ModelAnalysisDto,
-    description: 'The analysis of the current version (MODEL_FORMAT.md "Model analysis")',
+    description: 'The analysis of the current version (docs/model-format.md "Model analysis")',
   })
   analysis: ModelAnalysisDto;
 
