@@ -118,12 +118,13 @@ export class CartLinesService {
     });
     return {
       ...evaluation.line,
+      view,
       id: stored.id,
       cart_id: cart.id,
       model_id: modelId,
       company_id: input.company_id,
       warnings: evaluation.warnings,
-    };
+    } as AddedCartLineDto | CompactAddedCartLineDto; // the line was evaluated in `view`
   }
 
   /** POST /v1/carts/preview: the same evaluation, nothing stored. */
@@ -135,11 +136,12 @@ export class CartLinesService {
     const { evaluation } = await this.configure(principal, input, view);
     return {
       ...evaluation.line,
+      view,
       id: null,
       valid: evaluation.valid,
       errors: evaluation.errors,
       warnings: evaluation.warnings,
-    };
+    } as PreviewLineDto | CompactPreviewLineDto; // the line was evaluated in `view`
   }
 
   /**

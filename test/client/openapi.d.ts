@@ -729,9 +729,15 @@ export interface components {
             last: string;
         };
         LoginResultDto: {
-            /** @description JWT access token (Authorization: Bearer …) */
+            /**
+             * @description JWT access token (Authorization: Bearer …)
+             * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJhY2Nlc3MifQ.c2lnbmF0dXJl
+             */
             access_token: string;
-            /** @description Single-use refresh token for POST /v1/refresh */
+            /**
+             * @description Single-use refresh token for POST /v1/refresh
+             * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl
+             */
             refresh_token: string;
             /**
              * @example Bearer
@@ -773,7 +779,9 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @example anna@acme.example */
             email: string;
+            /** @example Anna Jansen */
             name: string | null;
             role: components["schemas"]["UserRole"];
             disabled: boolean;
@@ -836,7 +844,11 @@ export interface components {
             created_at: string;
             /** @example 2099-01-01T00:00:00.000Z */
             expires_at: string | null;
-            /** @description Updated at most once a minute */
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute; null until first used
+             * @example null
+             */
             last_used_at: string | null;
             /**
              * @description The secret (Authorization: Bearer …). Shown once; store it now.
@@ -876,7 +888,11 @@ export interface components {
             created_at: string;
             /** @example 2099-01-01T00:00:00.000Z */
             expires_at: string | null;
-            /** @description Updated at most once a minute */
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute; null until first used
+             * @example null
+             */
             last_used_at: string | null;
         };
         IntentDto: {
@@ -885,7 +901,10 @@ export interface components {
              * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
              */
             id: string;
-            /** @description The intent JWT (Authorization: Bearer …) */
+            /**
+             * @description The intent JWT (Authorization: Bearer …)
+             * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJpbnRlbnQifQ.c2lnbmF0dXJl
+             */
             token: string;
             /**
              * Format: int32
@@ -918,12 +937,19 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @example purchasing@dealer.example */
             email: string;
+            /** @example Dealer BV */
             name: string;
+            /** @example NL123456789B01 */
             vat_number: string;
+            /** @example 12345678 */
             coc_number: string;
+            /** @example +31 20 123 4567 */
             phone_number: string | null;
+            /** @example https://dealer.example */
             website: string | null;
+            /** @example Jan de Vries */
             contact_person: string | null;
             /**
              * Format: date-time
@@ -959,8 +985,12 @@ export interface components {
              * @example 1
              */
             user_id: number;
-            /** @description Only on the caller’s own membership: no answer reveals another user’s email */
+            /**
+             * @description Only on the caller’s own membership: no answer reveals another user’s email
+             * @example anna@acme.example
+             */
             email: string | null;
+            /** @example Anna Jansen */
             name: string | null;
             /**
              * Format: date-time
@@ -978,8 +1008,15 @@ export interface components {
             user_id: number;
         };
         InvitationSentDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
             company_id: number;
-            /** @description The email as given (lower-cased) */
+            /**
+             * @description The email as given (lower-cased)
+             * @example new.buyer@dealer.example
+             */
             email: string;
         };
         InviteDto: {
@@ -1006,12 +1043,19 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @example sales@acme.example */
             email: string;
+            /** @example Acme Windows */
             name: string;
+            /** @example https://acme.example */
             website: string;
+            /** @example Anna Jansen */
             contact_person: string | null;
+            /** @example +31 30 765 4321 */
             phone_number: string | null;
+            /** @example NL987654321B01 */
             vat_number: string | null;
+            /** @example 87654321 */
             coc_number: string | null;
             /**
              * Format: date-time
@@ -1045,12 +1089,19 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @example sales@acme.example */
             email: string;
+            /** @example Acme Windows */
             name: string;
+            /** @example https://acme.example */
             website: string;
+            /** @example Anna Jansen */
             contact_person: string | null;
+            /** @example +31 30 765 4321 */
             phone_number: string | null;
+            /** @example NL987654321B01 */
             vat_number: string | null;
+            /** @example 87654321 */
             coc_number: string | null;
         };
         LinkSupplierDto: {
@@ -1109,9 +1160,7 @@ export interface components {
              *       "default_language": "en"
              *     }
              */
-            general: {
-                [key: string]: unknown;
-            };
+            general: components["schemas"]["ModelGeneral"];
             /** @description Dead options (code `dead_option`, path `questions.<q>.options.<o>`) */
             warnings: components["schemas"]["ProblemDto"][];
         };
@@ -1164,9 +1213,7 @@ export interface components {
              *       "default_language": "en"
              *     }
              */
-            general: {
-                [key: string]: unknown;
-            };
+            general: components["schemas"]["ModelGeneral"];
         };
         DiagramSizeDto: {
             /** @example 7515 */
@@ -1182,7 +1229,10 @@ export interface components {
         ModelAnalysisDto: {
             /** @description The whole finite part was compiled (availability is exact) */
             exact: boolean;
-            /** @description Why not exact (compile budget, enumeration bound) */
+            /**
+             * @description Why not exact (compile budget, enumeration bound); absent when exact
+             * @example compile budget exceeded: availability by propagation
+             */
             reason?: string;
             /**
              * @description Valid configurations with no answers (decimal string; an upper bound when not exact)
@@ -1249,13 +1299,9 @@ export interface components {
              *       "default_language": "en"
              *     }
              */
-            general: {
-                [key: string]: unknown;
-            };
+            general: components["schemas"]["ModelGeneral"];
             /** @description The model document of the current version, imports merged (docs/model-format.md) */
-            definition: {
-                [key: string]: unknown;
-            };
+            definition: components["schemas"]["ModelDefinition"];
             /** @description The analysis of the current version (docs/model-format.md "Model analysis") */
             analysis: components["schemas"]["ModelAnalysisDto"];
         };
@@ -1266,6 +1312,7 @@ export interface components {
             key: string;
             /** @example Aluminium */
             label: string;
+            /** @example Powder-coated aluminium profile */
             description?: string;
             /** @example 85.00 */
             price: string;
@@ -1274,7 +1321,10 @@ export interface components {
              * @example frame != 'wood'
              */
             available_if?: string;
-            /** @description Image URL */
+            /**
+             * @description Image URL
+             * @example /v1/companies/1/models/1/assets/images/alu.svg?version=1
+             */
             image?: string;
         };
         DescribedQuestionDto: {
@@ -1283,14 +1333,21 @@ export interface components {
             type: components["schemas"]["QuestionType"];
             /** @example Frame material */
             label: string;
+            /** @example The material of the frame */
             description?: string;
             /** @example mm */
             unit?: string;
             /** @description A literal required; false when required_if decides */
             required: boolean;
-            /** @description CEL expression */
+            /**
+             * @description CEL expression
+             * @example frame == 'wood'
+             */
             required_if?: string;
-            /** @description CEL expression */
+            /**
+             * @description CEL expression
+             * @example width > 1000
+             */
             visible_if?: string;
             /**
              * @description The literal default as answer values ([] when none)
@@ -1299,7 +1356,10 @@ export interface components {
              *     ]
              */
             default: (number | string | boolean)[];
-            /** @description CEL expression */
+            /**
+             * @description CEL expression
+             * @example width > 2000 ? 'triple' : 'double'
+             */
             default_expr?: string;
             options?: components["schemas"]["DescribedOptionDto"][];
             /** Format: int32 */
@@ -1363,9 +1423,7 @@ export interface components {
              *       "default_language": "en"
              *     }
              */
-            general: {
-                [key: string]: unknown;
-            };
+            general: components["schemas"]["ModelGeneral"];
             /**
              * @description The language the labels are in
              * @example en
@@ -1409,6 +1467,42 @@ export interface components {
             currency: string;
             /** @example 1234.50 */
             total: string;
+        };
+        CartDetailDto: {
+            /**
+             * Format: uuid
+             * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
+             */
+            cart_id: string;
+            /** @example Showroom order 2026-11 */
+            reference: string;
+            /** @description The caller's default cart (exactly one per user) */
+            default: boolean;
+            /**
+             * Format: int32
+             * @description The company of the intent token the cart was created with
+             * @example null
+             */
+            company_id: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description Null while the cart is empty (or if it held several currencies)
+             * @example EUR
+             */
+            currency: string | null;
+            /**
+             * @description Exact sum of the line totals; "0" when empty, null if currencies were mixed
+             * @example 1234.50
+             */
+            total: string | null;
+            /** @description One total per currency */
+            totals: components["schemas"]["CurrencyTotalDto"][];
+            /** @description One page of the lines (`page`, `per_page`; `links` pages on), each in the asked view: its `view` tells which schema it follows */
+            lines: (components["schemas"]["CartLineDto"] | components["schemas"]["CompactCartLineDto"])[];
         };
         LinePathImportDto: {
             /** @example fragments/glazing.yaml */
@@ -1525,7 +1619,10 @@ export interface components {
             set: {
                 [key: string]: number | (string | null) | boolean | (number | string | boolean)[];
             };
-            /** @description The trigger's (translated) message, when it has one */
+            /**
+             * @description The trigger's (translated) message, when it has one
+             * @example Large windows get triple glazing
+             */
             message?: string;
         };
         LineBomItemDto: {
@@ -1605,7 +1702,10 @@ export interface components {
         LineConsistencyDto: {
             /** @description Whether the model was compiled to its exact consistency form */
             exact: boolean;
-            /** @description Why not, when not exact */
+            /**
+             * @description Why not, when not exact (absent when exact)
+             * @example compile budget exceeded: availability by propagation
+             */
             reason?: string;
             /**
              * @description How many complete configurations remain (decimal string)
@@ -1614,7 +1714,10 @@ export interface components {
             configurations: string;
         };
         LineCacheDto: {
-            /** @description sha256 of model, version, answers, language */
+            /**
+             * @description sha256 of model, version, answers, language
+             * @example 9f2c5a1e0d4b7c3a8e6f1b2d4c5a7e9f0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e
+             */
             fingerprint: string;
             /** @example 1.0.0 */
             engine_version: string;
@@ -1622,6 +1725,11 @@ export interface components {
             evaluated_in_ms: number;
         };
         CartLineDto: {
+            /**
+             * @description The view of this line (`?view=`): `full`, or `compact` in the compact schemas (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "full";
             /**
              * Format: int32
              * @description The model version the line was evaluated with
@@ -1701,42 +1809,6 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
-        };
-        CartDetailDto: {
-            /**
-             * Format: uuid
-             * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
-             */
-            cart_id: string;
-            /** @example Showroom order 2026-11 */
-            reference: string;
-            /** @description The caller's default cart (exactly one per user) */
-            default: boolean;
-            /**
-             * Format: int32
-             * @description The company of the intent token the cart was created with
-             * @example null
-             */
-            company_id: number | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * @description Null while the cart is empty (or if it held several currencies)
-             * @example EUR
-             */
-            currency: string | null;
-            /**
-             * @description Exact sum of the line totals; "0" when empty, null if currencies were mixed
-             * @example 1234.50
-             */
-            total: string | null;
-            /** @description One total per currency */
-            totals: components["schemas"]["CurrencyTotalDto"][];
-            /** @description One page of the lines (`page`, `per_page`; `links` pages on) */
-            lines: components["schemas"]["CartLineDto"][];
         };
         CompactLineOptionDto: {
             /** @example wood */
@@ -1882,50 +1954,24 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+            /**
+             * @description The view of this line (`?view=compact`): what tells it from the full line (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "compact";
             /** @description Per question what the answers made of it; labels come from the model */
             questions: components["schemas"]["CompactLineQuestionDto"][];
             /** @description Included BOM items, nested */
             bom_items: components["schemas"]["CompactLineBomItemDto"][];
         };
-        CompactCartDetailDto: {
-            /**
-             * Format: uuid
-             * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
-             */
-            cart_id: string;
-            /** @example Showroom order 2026-11 */
-            reference: string;
-            /** @description The caller's default cart (exactly one per user) */
-            default: boolean;
-            /**
-             * Format: int32
-             * @description The company of the intent token the cart was created with
-             * @example null
-             */
-            company_id: number | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * @description Null while the cart is empty (or if it held several currencies)
-             * @example EUR
-             */
-            currency: string | null;
-            /**
-             * @description Exact sum of the line totals; "0" when empty, null if currencies were mixed
-             * @example 1234.50
-             */
-            total: string | null;
-            /** @description One total per currency */
-            totals: components["schemas"]["CurrencyTotalDto"][];
-            /** @description One page of the lines (`page`, `per_page`; `links` pages on) */
-            lines: components["schemas"]["CompactCartLineDto"][];
-        };
         /** @enum {string} */
         LineView: "full" | "compact";
         AddedCartLineDto: {
+            /**
+             * @description The view of this line (`?view=`): `full`, or `compact` in the compact schemas (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "full";
             /**
              * Format: int32
              * @description The model version the line was evaluated with
@@ -2041,6 +2087,11 @@ export interface components {
             company_id: number;
             /** @description Failed warning rules (not blocking) */
             warnings: components["schemas"]["ProblemDto"][];
+            /**
+             * @description The view of this line (`?view=compact`): what tells it from the full line (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "compact";
             /** @description Per question what the answers made of it; labels come from the model */
             questions: components["schemas"]["CompactLineQuestionDto"][];
             /** @description Included BOM items, nested */
@@ -2132,6 +2183,11 @@ export interface components {
         };
         PreviewLineDto: {
             /**
+             * @description The view of this line (`?view=`): `full`, or `compact` in the compact schemas (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "full";
+            /**
              * Format: int32
              * @description The model version the line was evaluated with
              * @example 1
@@ -2216,6 +2272,11 @@ export interface components {
             errors: components["schemas"]["ProblemDto"][];
             /** @description Failed warning rules (not blocking) */
             warnings: components["schemas"]["ProblemDto"][];
+            /**
+             * @description The view of this line (`?view=compact`): what tells it from the full line (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "compact";
             /** @description Per question what the answers made of it; labels come from the model */
             questions: components["schemas"]["CompactLineQuestionDto"][];
             /** @description Included BOM items, nested */
@@ -2350,6 +2411,500 @@ export interface components {
             /** @description Every problem found */
             errors: components["schemas"]["ProblemDto"][];
         };
+        /**
+         * @example {
+         *       "name": "Casement window",
+         *       "code": "WIN-CASEMENT",
+         *       "currency": "EUR",
+         *       "default_language": "en"
+         *     }
+         */
+        ModelGeneral: {
+            name: string;
+            /** @description Stable key within the supplier (unique: a second model with it is 409) */
+            code?: string;
+            description?: string;
+            /** @description ISO 4217 (default EUR) */
+            currency?: string;
+            /** @description Default en */
+            default_language?: string;
+            /** @description Date or date-time (inclusive, UTC) */
+            valid_from?: string;
+            /** @description Date or date-time (inclusive, UTC) */
+            valid_until?: string;
+        };
+        /** @description A fragment of the zip (`path`) or another model of the supplier (`model_id`) */
+        ModelImport: {
+            path?: string;
+            /** Format: int32 */
+            model_id?: number;
+            /** Format: int32 */
+            version_number?: number;
+        };
+        ModelOption: {
+            key: string;
+            label: string;
+            description?: string;
+            /** @description Added once when the option is selected */
+            price?: string;
+            /** @description CEL: true when the option may be chosen */
+            available_if?: string;
+            /** @description A path of the zip or an https URL */
+            image?: string;
+        };
+        ModelQuestion: {
+            key: string;
+            /** @enum {string} */
+            type: "choice" | "multi_choice" | "number" | "integer" | "boolean" | "text";
+            label: string;
+            description?: string;
+            unit?: string;
+            /** @description true/false or a CEL condition */
+            required?: boolean | string;
+            /** @description CEL: visible when true */
+            visible_if?: string;
+            /** @description A literal of the question type */
+            default?: unknown;
+            /** @description CEL: the default */
+            default_expr?: string;
+            options?: components["schemas"]["ModelOption"][];
+            /** Format: int32 */
+            min_selected?: number;
+            /** Format: int32 */
+            max_selected?: number;
+            min?: number;
+            max?: number;
+            step?: number;
+            /** Format: int32 */
+            min_length?: number;
+            /** Format: int32 */
+            max_length?: number;
+        };
+        ModelVariable: {
+            key: string;
+            /** @description CEL: the value */
+            expr: string;
+            label?: string;
+        };
+        ModelRule: {
+            key: string;
+            /** @description CEL: the rule applies when true */
+            when?: string;
+            /** @enum {string} */
+            severity?: "error" | "warning";
+            message: string;
+            /** @description CEL: must be true */
+            assert?: string;
+            allowed?: {
+                /** @description Question keys */
+                columns: string[];
+                /** @description One value per column */
+                rows: unknown[][];
+            };
+        };
+        ModelTrigger: {
+            key: string;
+            /** @description CEL: fires when true */
+            when: string;
+            /** @description By question key: a literal, or {expr: CEL} */
+            set: {
+                [key: string]: unknown;
+            };
+            message?: string;
+        };
+        ModelBomItem: {
+            key: string;
+            sku: string;
+            description: string;
+            /** @description CEL: included when true */
+            when?: string;
+            /** @description A number or CEL (default 1); per parent unit */
+            quantity?: number | string;
+            unit?: string;
+            /** @description The price of one unit */
+            unit_price?: string;
+            /** @description CEL: the price of one unit */
+            price_expr?: string;
+            children?: components["schemas"]["ModelBomItem"][];
+        };
+        ModelAdjustment: {
+            key: string;
+            label: string;
+            /** @description CEL: applies when true */
+            when?: string;
+            /** @description Added to the total (negative: a discount) */
+            amount?: string;
+            /** @description A percentage of the subtotal */
+            percent?: string;
+            /** @description CEL: the amount added to the total */
+            expr?: string;
+        };
+        ModelPricing: {
+            base_price?: string;
+            adjustments?: components["schemas"]["ModelAdjustment"][];
+            rounding?: {
+                /** Format: int32 */
+                scale?: number;
+                /** @enum {string} */
+                mode?: "half_up" | "half_even";
+            };
+        };
+        ModelImage: {
+            key: string;
+            /** @description A path of the zip or an https URL */
+            src: string;
+            /** @description CEL: shown when true */
+            when?: string;
+            /** Format: int32 */
+            layer?: number;
+            alt?: string;
+        };
+        /**
+         * @description A model document (docs/model-format.md); `x-` keys are kept as they are
+         * @example {
+         *       "general": {
+         *         "name": "Casement window",
+         *         "description": "Made-to-measure casement window",
+         *         "currency": "EUR",
+         *         "default_language": "en"
+         *       },
+         *       "questions": [
+         *         {
+         *           "key": "width",
+         *           "type": "integer",
+         *           "label": "Width",
+         *           "unit": "mm",
+         *           "required": true,
+         *           "min": 400,
+         *           "max": 2400,
+         *           "step": 10
+         *         },
+         *         {
+         *           "key": "height",
+         *           "type": "integer",
+         *           "label": "Height",
+         *           "unit": "mm",
+         *           "required": true,
+         *           "min": 400,
+         *           "max": 2400,
+         *           "step": 10
+         *         },
+         *         {
+         *           "key": "frame",
+         *           "type": "choice",
+         *           "label": "Frame material",
+         *           "required": true,
+         *           "default": "pvc",
+         *           "options": [
+         *             {
+         *               "key": "pvc",
+         *               "label": "PVC"
+         *             },
+         *             {
+         *               "key": "alu",
+         *               "label": "Aluminium",
+         *               "price": "85.00"
+         *             },
+         *             {
+         *               "key": "wood",
+         *               "label": "Wood",
+         *               "price": "120.00"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "key": "color",
+         *           "type": "choice",
+         *           "label": "Colour",
+         *           "required": true,
+         *           "options": [
+         *             {
+         *               "key": "white",
+         *               "label": "White"
+         *             },
+         *             {
+         *               "key": "anthracite",
+         *               "label": "Anthracite grey",
+         *               "price": "40.00"
+         *             },
+         *             {
+         *               "key": "oak",
+         *               "label": "Oak finish",
+         *               "price": "60.00"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "key": "glazing",
+         *           "type": "choice",
+         *           "label": "Glazing",
+         *           "required": true,
+         *           "default": "double",
+         *           "options": [
+         *             {
+         *               "key": "double",
+         *               "label": "Double glazing"
+         *             },
+         *             {
+         *               "key": "triple",
+         *               "label": "Triple glazing"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "key": "extras",
+         *           "type": "multi_choice",
+         *           "label": "Extras",
+         *           "max_selected": 2,
+         *           "options": [
+         *             {
+         *               "key": "screen",
+         *               "label": "Insect screen",
+         *               "price": "45.00"
+         *             },
+         *             {
+         *               "key": "lock",
+         *               "label": "Security lock",
+         *               "price": "30.00",
+         *               "available_if": "frame != 'wood'"
+         *             },
+         *             {
+         *               "key": "vent",
+         *               "label": "Trickle vent",
+         *               "price": "15.00"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "key": "engraving",
+         *           "type": "text",
+         *           "label": "Engraving",
+         *           "visible_if": "frame == 'wood'",
+         *           "max_length": 20
+         *         }
+         *       ],
+         *       "variables": [
+         *         {
+         *           "key": "area_m2",
+         *           "expr": "width * height / 1000000.0"
+         *         },
+         *         {
+         *           "key": "perimeter_m",
+         *           "expr": "2.0 * (width + height) / 1000.0"
+         *         },
+         *         {
+         *           "key": "large",
+         *           "expr": "area_m2 > 2.0"
+         *         }
+         *       ],
+         *       "rules": [
+         *         {
+         *           "key": "max_pvc_width",
+         *           "when": "frame == 'pvc'",
+         *           "assert": "width <= 1800",
+         *           "message": "PVC frames are at most 1800 mm wide"
+         *         },
+         *         {
+         *           "key": "frame_colors",
+         *           "message": "This colour is not made for this frame",
+         *           "allowed": {
+         *             "columns": [
+         *               "frame",
+         *               "color"
+         *             ],
+         *             "rows": [
+         *               [
+         *                 "pvc",
+         *                 "white"
+         *               ],
+         *               [
+         *                 "pvc",
+         *                 "anthracite"
+         *               ],
+         *               [
+         *                 "alu",
+         *                 "white"
+         *               ],
+         *               [
+         *                 "alu",
+         *                 "anthracite"
+         *               ],
+         *               [
+         *                 "wood",
+         *                 "white"
+         *               ],
+         *               [
+         *                 "wood",
+         *                 "oak"
+         *               ]
+         *             ]
+         *           }
+         *         },
+         *         {
+         *           "key": "heavy_glass",
+         *           "severity": "warning",
+         *           "when": "glazing == 'triple'",
+         *           "assert": "area_m2 <= 3.0",
+         *           "message": "Triple glazing above 3 m² needs a second handle"
+         *         }
+         *       ],
+         *       "triggers": [
+         *         {
+         *           "key": "triple_for_large",
+         *           "when": "large",
+         *           "set": {
+         *             "glazing": "triple"
+         *           },
+         *           "message": "Large windows get triple glazing"
+         *         }
+         *       ],
+         *       "bom_items": [
+         *         {
+         *           "key": "profile_pvc",
+         *           "sku": "PRF-PVC-70",
+         *           "description": "PVC frame profile",
+         *           "when": "frame == 'pvc'",
+         *           "quantity": "perimeter_m",
+         *           "unit": "m",
+         *           "unit_price": "12.50"
+         *         },
+         *         {
+         *           "key": "profile_alu",
+         *           "sku": "PRF-ALU-60",
+         *           "description": "Aluminium frame profile",
+         *           "when": "frame == 'alu'",
+         *           "quantity": "perimeter_m",
+         *           "unit": "m",
+         *           "unit_price": "21.00"
+         *         },
+         *         {
+         *           "key": "profile_wood",
+         *           "sku": "PRF-WOOD-68",
+         *           "description": "Wooden frame profile",
+         *           "when": "frame == 'wood'",
+         *           "quantity": "perimeter_m",
+         *           "unit": "m",
+         *           "unit_price": "26.00"
+         *         },
+         *         {
+         *           "key": "glass_double",
+         *           "sku": "GLS-DBL",
+         *           "description": "Double glazing unit",
+         *           "when": "glazing == 'double'",
+         *           "quantity": "area_m2",
+         *           "unit": "m2",
+         *           "unit_price": "38.00"
+         *         },
+         *         {
+         *           "key": "glass_triple",
+         *           "sku": "GLS-TRP",
+         *           "description": "Triple glazing unit",
+         *           "when": "glazing == 'triple'",
+         *           "quantity": "area_m2",
+         *           "unit": "m2",
+         *           "unit_price": "55.00"
+         *         },
+         *         {
+         *           "key": "hardware_kit",
+         *           "sku": "KIT-HW",
+         *           "description": "Hardware kit",
+         *           "quantity": 1,
+         *           "unit": "pcs",
+         *           "children": [
+         *             {
+         *               "key": "handle",
+         *               "sku": "HDL-STD",
+         *               "description": "Handle",
+         *               "quantity": "glazing == 'triple' && area_m2 > 3.0 ? 2 : 1",
+         *               "unit": "pcs",
+         *               "unit_price": "18.00"
+         *             },
+         *             {
+         *               "key": "hinges",
+         *               "sku": "HNG-2",
+         *               "description": "Hinge",
+         *               "quantity": 2,
+         *               "unit": "pcs",
+         *               "unit_price": "6.50"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "pricing": {
+         *         "base_price": "150.00",
+         *         "adjustments": [
+         *           {
+         *             "key": "large_size",
+         *             "label": "Large size surcharge",
+         *             "when": "large",
+         *             "amount": "75.00"
+         *           },
+         *           {
+         *             "key": "trade_discount",
+         *             "label": "Trade discount",
+         *             "percent": "-10"
+         *           }
+         *         ],
+         *         "rounding": {
+         *           "scale": 2,
+         *           "mode": "half_up"
+         *         }
+         *       },
+         *       "translation": {
+         *         "nl": {
+         *           "general.name": "Draairaam",
+         *           "questions.width.label": "Breedte",
+         *           "questions.height.label": "Hoogte",
+         *           "questions.frame.label": "Kozijnmateriaal",
+         *           "questions.frame.options.wood.label": "Hout",
+         *           "questions.color.label": "Kleur",
+         *           "questions.color.options.white.label": "Wit",
+         *           "questions.color.options.anthracite.label": "Antracietgrijs",
+         *           "rules.max_pvc_width.message": "PVC-kozijnen zijn maximaal 1800 mm breed",
+         *           "pricing.adjustments.trade_discount.label": "Handelskorting"
+         *         },
+         *         "de": {
+         *           "general.name": "Drehfenster",
+         *           "questions.width.label": "Breite",
+         *           "questions.height.label": "Höhe"
+         *         }
+         *       },
+         *       "images": [
+         *         {
+         *           "key": "outline",
+         *           "src": "https://assets.example.com/window/outline.svg",
+         *           "layer": 0,
+         *           "alt": "Window outline"
+         *         },
+         *         {
+         *           "key": "frame_alu",
+         *           "src": "https://assets.example.com/window/frame-alu.svg",
+         *           "when": "frame == 'alu'",
+         *           "layer": 1,
+         *           "alt": "Aluminium frame"
+         *         }
+         *       ]
+         *     }
+         */
+        ModelDefinition: {
+            general: components["schemas"]["ModelGeneral"];
+            imports?: components["schemas"]["ModelImport"][];
+            questions?: components["schemas"]["ModelQuestion"][];
+            variables?: components["schemas"]["ModelVariable"][];
+            rules?: components["schemas"]["ModelRule"][];
+            triggers?: components["schemas"]["ModelTrigger"][];
+            bom_items?: components["schemas"]["ModelBomItem"][];
+            pricing?: components["schemas"]["ModelPricing"];
+            /** @description By language code: texts by path (general.name, questions.<key>.label, …) */
+            translation?: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
+            images?: components["schemas"]["ModelImage"][];
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -2400,7 +2955,10 @@ export interface operations {
                         data: components["schemas"]["LoginResultDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -2581,7 +3139,10 @@ export interface operations {
                         data: components["schemas"]["LoginResultDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -2738,7 +3299,10 @@ export interface operations {
                         data: Record<string, never> | null;
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -2894,7 +3458,10 @@ export interface operations {
                         data: components["schemas"]["UserDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -2986,7 +3553,10 @@ export interface operations {
                         data: components["schemas"]["UserDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -3172,7 +3742,10 @@ export interface operations {
                         data: components["schemas"]["UserDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -3395,7 +3968,10 @@ export interface operations {
                         data: components["schemas"]["UserDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -3602,7 +4178,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["ApiTokenDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -3719,7 +4298,10 @@ export interface operations {
                         data: components["schemas"]["CreatedApiTokenDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -3900,7 +4482,10 @@ export interface operations {
                         data: Record<string, never> | null;
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4002,7 +4587,10 @@ export interface operations {
                         data: components["schemas"]["IntentDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4177,7 +4765,10 @@ export interface operations {
                         data: Record<string, never> | null;
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4281,7 +4872,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["CompanyDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4417,7 +5011,10 @@ export interface operations {
                         data: components["schemas"]["CompanyDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4601,7 +5198,10 @@ export interface operations {
                         data: components["schemas"]["CompanyDto"][];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4717,7 +5317,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["MemberDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4856,7 +5459,10 @@ export interface operations {
                         data: components["schemas"]["MemberDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5085,7 +5691,10 @@ export interface operations {
                         data: Record<string, never> | null;
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5217,7 +5826,10 @@ export interface operations {
                         data: components["schemas"]["InvitationSentDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5394,7 +6006,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["InvitationDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5513,7 +6128,10 @@ export interface operations {
                         data: components["schemas"]["InvitationDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5690,7 +6308,10 @@ export interface operations {
                         data: components["schemas"]["SupplierDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5804,7 +6425,10 @@ export interface operations {
                         data: components["schemas"]["SupplierDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -6008,7 +6632,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["MemberDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -6171,7 +6798,10 @@ export interface operations {
                         data: components["schemas"]["MemberDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -6400,7 +7030,10 @@ export interface operations {
                         data: Record<string, never> | null;
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -6531,7 +7164,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["CompanySupplierDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -6670,7 +7306,10 @@ export interface operations {
                         data: components["schemas"]["SupplierDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -6901,7 +7540,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["ModelDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -7350,15 +7992,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    general: {
-                        name: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["ModelDefinition"];
                 /**
                  * @example general:
                  *       name: Casement window
@@ -8041,7 +8675,10 @@ export interface operations {
                         data: components["schemas"]["ModelUploadDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -8297,7 +8934,10 @@ export interface operations {
                         data: components["schemas"]["ModelDetailDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -8721,15 +9361,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    general: {
-                        name: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["ModelDefinition"];
                 /**
                  * @example general:
                  *       name: Casement window
@@ -9412,7 +10044,10 @@ export interface operations {
                         data: components["schemas"]["ModelUploadDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -9687,7 +10322,10 @@ export interface operations {
                         data: components["schemas"]["ModelDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -9911,7 +10549,10 @@ export interface operations {
                         data: components["schemas"]["ModelDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -10195,7 +10836,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["CompanyModelDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -10464,7 +11108,10 @@ export interface operations {
                         data: components["schemas"]["CartDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -10698,7 +11345,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["CartDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -10821,7 +11471,10 @@ export interface operations {
                         data: components["schemas"]["AddedCartLineDto"] | components["schemas"]["CompactAddedCartLineDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -11072,7 +11725,10 @@ export interface operations {
                         data: components["schemas"]["CartDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -11192,9 +11848,12 @@ export interface operations {
                         code: number;
                         /** @example OK */
                         message: string;
-                        data: components["schemas"]["CartDetailDto"] | components["schemas"]["CompactCartDetailDto"];
+                        data: components["schemas"]["CartDetailDto"];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -11335,7 +11994,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["CartDetailDto"];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -11446,7 +12108,10 @@ export interface operations {
                         data: components["schemas"]["PreviewLineDto"] | components["schemas"]["CompactPreviewLineDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -11622,7 +12287,10 @@ export interface operations {
                         data: components["schemas"]["LivenessDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -11657,7 +12325,10 @@ export interface operations {
                         data: components["schemas"]["ReadinessDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };

@@ -34,6 +34,11 @@ import {
  */
 @ApiExtraModels(LinePathImportDto, LineModelImportDto)
 export class EvaluatedLineDto {
+  @ApiProperty({
+    enum: ['full'],
+    description: 'The view of this line (`?view=`): `full`, or `compact` in the compact schemas',
+  })
+  view: 'full';
   @ApiInt({ minimum: 1, example: 1, description: 'The model version the line was evaluated with' })
   version_number: number;
   @ApiProperty({

@@ -11,7 +11,10 @@ class DiagramSizeDto {
 export class ModelAnalysisDto {
   @ApiProperty({ description: 'The whole finite part was compiled (availability is exact)' })
   exact: boolean;
-  @ApiPropertyOptional({ description: 'Why not exact (compile budget, enumeration bound)' })
+  @ApiPropertyOptional({
+    example: 'compile budget exceeded: availability by propagation',
+    description: 'Why not exact (compile budget, enumeration bound); absent when exact',
+  })
   reason?: string;
   @ApiProperty({
     example: '278744',
