@@ -532,6 +532,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/assets/{companyId}/{modelId}/{version}/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image by a signed, short-lived URL (no Authorization; not in the envelope)
+         * @description The URLs in cart lines and in a company’s model list point here. They are signed (`signature`) and expire (`expires`, ASSET_URL_TTL): a page may put them in `<img src>`. A wrong signature or an expired URL is 403; ask for the line or the model list again for fresh URLs.
+         */
+        get: operations["getSignedAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/carts/new": {
         parameters: {
             query?: never;
@@ -11024,6 +11044,142 @@ export interface operations {
                      *         {
                      *           "code": "unauthenticated",
                      *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getSignedAsset: {
+        parameters: {
+            query: {
+                /** @description Unix time (seconds) until which the URL is valid */
+                expires: number;
+                /** @description HMAC-SHA256 of company, model, version, path and expiry (base64url) */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The company the URL was issued to
+                 * @example 1
+                 */
+                companyId: number;
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                modelId: number;
+                /**
+                 * @description Model version
+                 * @example 1
+                 */
+                version: number;
+                /** @description Path inside the zip, e.g. images/door.svg */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
                      *         }
                      *       ]
                      *     }

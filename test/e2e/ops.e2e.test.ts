@@ -51,6 +51,8 @@ const PUBLIC_ROUTES = [
   'get /health/live',
   'get /health/ready',
   'get /metrics',
+  // A signed asset URL: its signature is the credential (an <img src> sends no header).
+  'get /v1/assets/{companyId}/{modelId}/{version}/{path}',
 ];
 
 /** `/v1/companies/{id}` and `/v1/companies/:id` both become `/v1/companies/{}`. */
