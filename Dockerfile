@@ -34,7 +34,7 @@ ENV NODE_ENV=production \
     DATA_DIR=/app/data
 # V8's default young generation (16 MB semi-spaces) on purpose: 32 MB cuts a 5,000-question
 # evaluation's CPU by 20-40 % but makes the scavenges of an upload or cache miss pause the
-# event loop past 50 ms (docs/DECISIONS.md, "Event loop at 5,000 questions"). Set
+# event loop past 50 ms (docs/adr/0039-no-gc-flags-and-pod-sizing.md). Set
 # NODE_OPTIONS="--max-semi-space-size=32" to trade those pauses for throughput.
 WORKDIR /app
 COPY --from=build /app/package.json ./package.json

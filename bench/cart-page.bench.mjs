@@ -12,7 +12,7 @@
  *   node bench/cart-page.bench.mjs --baseline /path/to/other/checkout   # same run, a "before"
  *   node bench/cart-page.bench.mjs --questions 1000 --lines 50 --heap-mb 512
  *
- * Linux only (/proc). Measured in docs/DECISIONS.md ("Cart reads: … large answers streamed").
+ * Linux only (/proc). Why: docs/adr/0040-large-answers-and-cart-etags.md.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -54,7 +54,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.use(closeConnectionsWhileDraining(app.get(ShutdownState)));
   // gzip or brotli as Accept-Encoding asks (brotli preferred), from 1 KB on, for
   // compressible types only (JSON, YAML, SVG: not PNG/JPEG/zip); Vary: Accept-Encoding.
-  // Off the event loop (zlib's thread pool), at the fastest levels (docs/DECISIONS.md).
+  // Off the event loop (zlib's thread pool), at the fastest levels (docs/adr/0036-compression.md).
   if (config.httpCompression) app.use(compression(COMPRESSION_OPTIONS));
   if (config.corsOrigins.length > 0) app.enableCors(corsDelegate(config.corsOrigins));
   // Swagger UI needs inline scripts and styles; the API itself serves only JSON. With

@@ -10,6 +10,7 @@ import { waitForDatabase } from './database/database-preflight.js';
 import { handleTermination } from './lifecycle/graceful-shutdown.js';
 import { createAppLogger, NestPinoLogger } from './logging/app-logger.js';
 import { MetricsServer } from './metrics/metrics-server.js';
+import { listenAddress } from './logging/listen-address.js';
 
 async function bootstrap(): Promise<void> {
   // A .env file beside the process fills in what the environment does not set.
@@ -30,17 +31,21 @@ async function bootstrap(): Promise<void> {
   });
   await app.listen(config.port);
   await app.get(MetricsServer).start();
+  const address = listenAddress(app.getHttpServer().address(), config.port);
   logger.info(
-    { context: 'Bootstrap', port: config.port, database: config.database.type },
-    `Listening on ${await app.getUrl()} (database: ${config.database.type})`,
+    { context: 'Bootstrap', port: config.port, address, database: config.database.type },
+    `Listening on ${address} (database: ${config.database.type})`,
   );
 }
 
 bootstrap().catch((error: unknown) => {
   // Before (or without) the app's logger: still one JSON line, without a stack.
   const message = error instanceof Error ? error.message : String(error);
-  pino({ base: undefined, timestamp: pino.stdTimeFunctions.isoTime }).fatal(
-    `Start-up failed: ${message}`,
-  );
+  // Text levels, like every other line (createAppLogger's formatter).
+  pino({
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+  }).fatal(`Start-up failed: ${message}`);
   process.exit(1);
 });

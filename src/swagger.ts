@@ -11,7 +11,7 @@ export function setupSwagger(app: INestApplication): void {
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'docs-json',
     // Tokens entered under "Authorize" stay in the page only: API tokens never expire,
-    // and localStorage is readable by any script on the origin (docs/DECISIONS.md).
+    // and localStorage is readable by any script on the origin (docs/adr/0028-openapi-conventions.md).
     swaggerOptions: { persistAuthorization: false },
   });
 }

@@ -28,7 +28,7 @@ const NOT_A_MEMBER: Problem = {
 };
 
 /**
- * Who may see and do what (DESIGN.md, "Visibility"): the one place that decides. The
+ * Who may see and do what (docs/api.md, "The seed contract"): the one place that decides. The
  * route decorator's options (`@Auth(..., { role, supplierMember, companyMember })`)
  * call it from the global guard, and every service method that acts for a caller calls
  * it again with the caller it was given (the CLI passes a system principal), so that
@@ -99,7 +99,7 @@ export class AccessService {
   }
 
   /**
-   * Whose email a member answer may carry: the caller's own only (DESIGN.md, "Visibility":
+   * Whose email a member answer may carry: the caller's own only (docs/api.md, "The seed contract":
    * no answer carries another user's email unless the caller gave it).
    */
   mayReadEmailOf(principal: Principal, userId: number): boolean {

@@ -4,7 +4,7 @@ import { isAdmin, type Principal } from '../principal/principal.js';
 export type CompanyFact = 'companyExists' | 'member';
 
 /**
- * The one rule of company visibility (DESIGN.md, "Visibility"), as a decision or as the
+ * The one rule of company visibility (docs/api.md, "The seed contract"), as a decision or as the
  * fact that decides: an intent token sees its own company only (its row references the
  * company and its strategy checked that the user may act for it: no query), an admin
  * every company that exists, anyone else the companies they are a member of (a

@@ -36,7 +36,7 @@ export class SessionRepository {
   /**
    * The user of a live (unrevoked) session, in one query: every request with an access
    * JWT asks. It reads the users table by name, without the password hash (an exception
-   * to "features meet through services", like AccessRepository's; docs/DECISIONS.md).
+   * to "features meet through services", like AccessRepository's; docs/adr/0037-hot-paths.md).
    * Fixed SQL, not the query builder: it runs on every request (database/fixed-sql.ts).
    */
   async userOfLive(id: string): Promise<UserIdentity | null> {

@@ -25,7 +25,7 @@ export class CartLineEntity {
   @Column({ type: 'simple-json' })
   answers: Record<string, unknown>;
 
-  /** The evaluated cart line (MODEL_FORMAT.md, "The cart line"), without its id. */
+  /** The evaluated cart line (docs/model-format.md, "The cart line"), without its id. */
   @Column({ type: 'simple-json' })
   line: Record<string, unknown>;
 

@@ -32,7 +32,7 @@ export class CartLinesController {
       'answers 401 with every problem in `errors`; nothing is stored.',
   })
   @ApiLineView()
-  @ApiEnvelope([AddedCartLineDto, CompactAddedCartLineDto], { status: 201 })
+  @ApiEnvelope({ full: AddedCartLineDto, compact: CompactAddedCartLineDto }, { status: 201 })
   @ApiErrors(400, 401, 403, 404)
   add(
     @CurrentPrincipal() principal: Principal,
@@ -52,7 +52,7 @@ export class CartLinesController {
       'The line as POST /v1/carts would store it, with `valid`, `errors` and `warnings`.',
   })
   @ApiLineView()
-  @ApiEnvelope([PreviewLineDto, CompactPreviewLineDto])
+  @ApiEnvelope({ full: PreviewLineDto, compact: CompactPreviewLineDto })
   @ApiErrors(400, 401, 403)
   preview(
     @CurrentPrincipal() principal: Principal,

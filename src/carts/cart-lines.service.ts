@@ -13,7 +13,7 @@ import {
   type Slicing,
 } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { companyAssetUrl } from '../models/asset-urls.js';
+import { AssetUrls } from '../models/asset-urls.js';
 import { ModelsService } from '../models/models.service.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import { CartRepository, type NewCartLineRow } from './cart.repository.js';
@@ -56,6 +56,7 @@ export class CartLinesService {
     private readonly access: AccessService,
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
+    private readonly urls: AssetUrls,
   ) {
     this.slicing = slicingOf(config.eventLoopSliceMs);
   }
@@ -118,12 +119,13 @@ export class CartLinesService {
     });
     return {
       ...evaluation.line,
+      view,
       id: stored.id,
       cart_id: cart.id,
       model_id: modelId,
       company_id: input.company_id,
       warnings: evaluation.warnings,
-    };
+    } as AddedCartLineDto | CompactAddedCartLineDto; // the line was evaluated in `view`
   }
 
   /** POST /v1/carts/preview: the same evaluation, nothing stored. */
@@ -135,11 +137,12 @@ export class CartLinesService {
     const { evaluation } = await this.configure(principal, input, view);
     return {
       ...evaluation.line,
+      view,
       id: null,
       valid: evaluation.valid,
       errors: evaluation.errors,
       warnings: evaluation.warnings,
-    };
+    } as PreviewLineDto | CompactPreviewLineDto; // the line was evaluated in `view`
   }
 
   /**
@@ -162,7 +165,13 @@ export class CartLinesService {
       versionNumber: row.versionNumber,
       questions: row.answers,
       languageCode: row.languageCode,
-      assetUrl: (path) => companyAssetUrl(row.companyId, row.modelId, row.versionNumber, path),
+      assetUrl: (path) =>
+        this.urls.url({
+          companyId: row.companyId,
+          modelId: row.modelId,
+          versionNumber: row.versionNumber,
+          path,
+        }),
       view,
     });
     return evaluation.line;
@@ -188,7 +197,13 @@ export class CartLinesService {
       questions: input.questions,
       languageCode: input.language_code ?? null,
       // Company-scoped, so that whoever may use the line (an intent token too) may load them.
-      assetUrl: (path) => companyAssetUrl(input.company_id, model.id, model.versionNumber, path),
+      assetUrl: (path) =>
+        this.urls.url({
+          companyId: input.company_id,
+          modelId: model.id,
+          versionNumber: model.versionNumber,
+          path,
+        }),
       view,
     });
     this.metrics.observeEvaluation(

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../principal/auth.decorator.js';
 import { IdParam } from '../common/http/id-param.js';
 import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
@@ -10,8 +10,8 @@ import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { SeedContract } from '../common/seed-contract.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { CartsService, type CartPage } from './carts.service.js';
-import { CartDetailDto } from './dto/cart-detail.dto.js';
-import { CompactCartDetailDto } from './dto/compact-line.dto.js';
+import { CartDetailDto, CartLineDto } from './dto/cart-detail.dto.js';
+import { CompactCartLineDto } from './dto/compact-line.dto.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import { CreateCartDto } from './dto/create-cart.dto.js';
@@ -70,7 +70,8 @@ export class CartsController {
     summary: 'A cart with one page of its lines (page, per_page) and the total of all of them',
   })
   @ApiParam({ name: 'cart_id', format: 'uuid' })
-  @ApiEnvelope([CartDetailDto, CompactCartDetailDto], { pagedObject: true })
+  @ApiExtraModels(CartLineDto, CompactCartLineDto)
+  @ApiEnvelope(CartDetailDto, { pagedObject: true })
   @ApiErrors(400, 401, 404)
   get(
     @CurrentPrincipal() principal: Principal,

@@ -17,8 +17,8 @@ import type { CreateCartDto } from './dto/create-cart.dto.js';
 type FullLinesQuery = CartLinesQueryDto & { view: 'full' };
 
 /**
- * A cart with one page of its lines (CartDetailDto, or CompactCartDetailDto for the
- * compact view), each line written when the answer is.
+ * A cart with one page of its lines (CartLineDto, or CompactCartLineDto for the compact
+ * view: each line's `view` says which), each line written when the answer is.
  */
 export type CartPage = PagedObject<CartDetailWith<DeferredJson<CartLineDto>>>;
 
@@ -98,7 +98,7 @@ export class CartsService {
     const lines = rows.map(
       (row) =>
         new DeferredJson(async () =>
-          CartLineDto.from(row, await this.lines.lineView(row, query.view)),
+          CartLineDto.from(row, await this.lines.lineView(row, query.view), query.view),
         ),
     );
     const detail = CartDetailDto.withLines(cart, await this.carts.pricesOf(cart.id), lines);

@@ -9,7 +9,7 @@ import type { CartEntity } from './cart.entity.js';
 import { CartRepository, type CartLineReader } from './cart.repository.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
 
-/** The reference of a default cart created on the caller's behalf (DESIGN.md, POST /v1/carts). */
+/** The reference of a default cart created on the caller's behalf (docs/api.md, "The seed contract"). */
 export const DEFAULT_CART_REFERENCE = 'default';
 
 /** Re-reads after losing a race for the default; the winner is committed by then. */
@@ -23,7 +23,7 @@ export function cartNotFound(message: string, path?: string): Problem {
  * The cart rows behind the cart routes: creating carts while keeping exactly one
  * default per user, finding the cart a caller may see, and choosing and checking the
  * cart a new line goes into. Who sees which cart is AccessService's (cartScope,
- * canSeeCart); see docs/DECISIONS.md, "Carts".
+ * canSeeCart); see docs/adr/0013-one-default-cart.md.
  */
 @Injectable()
 export class DefaultCarts {

@@ -3,7 +3,7 @@ import { SetMetadata } from '@nestjs/common';
 export const SEED_CONTRACT_KEY = 'seed-contract';
 
 /**
- * Statuses that the commissioned interface (API-v1.md) fixes for one of its 12
+ * Statuses that the commissioned interface (docs/api.md, "The seed contract") fixes for one of its 12
  * endpoints and that differ from plain HTTP semantics. Authentication failures on
  * every seed endpoint answer 403.
  */

@@ -18,7 +18,7 @@ export class CompaniesController {
   constructor(private readonly companies: CompaniesService) {}
 
   @Post()
-  @Auth('jwt', 'intent')
+  @Auth('jwt', 'intent', { refused: ['intent'] })
   @SeedContract({ invalidBody: 401 })
   @ResponseMessage('Company created')
   @ApiOperation({

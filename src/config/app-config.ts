@@ -45,6 +45,8 @@ export class AppConfig {
   readonly cartMaxLines: number;
   /** A company invitation not accepted within this many days lapses (INVITATION_TTL_DAYS). */
   readonly invitationTtlDays: number;
+  /** A signed asset URL is valid for at least this long, at most twice (ASSET_URL_TTL, s). */
+  readonly assetUrlTtlSeconds: number;
   /** Proxies whose X-Forwarded-For is believed (express `trust proxy`); none by default. */
   readonly trustedProxies: string[];
   readonly engineLimits: EngineLimits;
@@ -142,6 +144,7 @@ export class AppConfig {
     this.trustedProxies = read.proxyList('TRUSTED_PROXIES');
     this.cartMaxLines = read.int('CART_MAX_LINES', 500, 1, 100_000);
     this.invitationTtlDays = read.int('INVITATION_TTL_DAYS', 14, 1, 365);
+    this.assetUrlTtlSeconds = read.int('ASSET_URL_TTL', 3600, 60, 7 * 24 * 3600);
     this.engineLimits = {
       ...DEFAULT_ENGINE_LIMITS,
       uploadBytes: read.int('MODEL_UPLOAD_LIMIT', DEFAULT_ENGINE_LIMITS.uploadBytes, 1024, 2 ** 31),

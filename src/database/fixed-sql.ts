@@ -4,7 +4,7 @@ import { QueryFailedError, type DataSource, type EntityTarget, type ObjectLitera
  * Reads that run on (nearly) every request, as fixed SQL text through TypeORM's raw
  * `query` instead of the query builder, which rebuilds, escapes and re-parses the SQL
  * on every call (about a sixth of the CPU of a `GET /v1/carts/default`;
- * docs/DECISIONS.md, "Hot reads"). For repositories only.
+ * docs/adr/0037-hot-paths.md). For repositories only.
  *
  * `sql` is written with PostgreSQL's `$1, $2, …`, each used once and in order; SQLite
  * gets `?` in their place. Booleans are written as TRUE/FALSE literals (both databases
@@ -52,7 +52,7 @@ export function sqliteStatement(connection: SqliteConnection, sql: string): Sqli
  * answers. SQLite: the statement runs on TypeORM's own (single) better-sqlite3
  * connection directly, prepared once and kept; TypeORM's query runner around a
  * synchronous call (statement cache lookup, broadcaster, three awaits) cost as much as
- * the read itself (docs/DECISIONS.md, "better-sqlite3 on Node ≥ 24.19"). Same connection,
+ * the read itself (docs/adr/0048-node-pin-and-sqlite-gc-probe.md). Same connection,
  * so the same data and the same transaction visibility; the statement is logged, and a
  * failure logged and thrown, as TypeORM's runner does.
  */

@@ -1,5 +1,5 @@
 /**
- * Limits of MODEL_FORMAT.md ("Limits"), with their defaults. Every limit is checked
+ * Limits of docs/model-format.md ("Limits"), with their defaults. Every limit is checked
  * before the work it guards; the service overrides them from its configuration.
  */
 export interface EngineLimits {
@@ -27,7 +27,7 @@ export interface EngineLimits {
   /** Runtime cost budget of one evaluation, over all its expressions. */
   evaluationCost: number;
   /**
-   * Compile budget of the consistency form: milliseconds (MODEL_FORMAT.md "Limits"). A
+   * Compile budget of the consistency form: milliseconds (docs/model-format.md "Limits"). A
    * safety net: whether a model is exact is decided by the steps and bytes, which do not
    * depend on the machine's load.
    */

@@ -121,7 +121,7 @@ export class MinorSum {
 /**
  * The largest magnitude a computed quantity, price, line total or adjustment may have
  * (10^18, far above any real order): beyond it an amount is "out of range" and the line
- * invalid (MODEL_FORMAT.md "Answers": fail closed), instead of a 300-digit price.
+ * invalid (docs/model-format.md "Answers": fail closed), instead of a 300-digit price.
  */
 const MAX_AMOUNT = new Decimal('1e18');
 

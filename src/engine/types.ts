@@ -1,7 +1,7 @@
 import type { QuestionType } from './cel/environment.js';
 import type { Problem } from './problems.js';
 
-/** Public shapes of the cart line (MODEL_FORMAT.md "The cart line"), JSON-ready. */
+/** Public shapes of the cart line (docs/model-format.md "The cart line"), JSON-ready. */
 
 export type ValueSource = 'user' | 'default' | 'trigger' | 'none';
 export type RuleStatus = 'passed' | 'failed' | 'pending' | 'skipped';
@@ -48,7 +48,7 @@ export interface LineQuestion {
   options?: LineOption[];
   /**
    * Boolean and finite integer questions: the values with no valid completion given
-   * the user's other answers (MODEL_FORMAT.md "Consistency"), ascending; [] when all are.
+   * the user's other answers (docs/model-format.md "Consistency"), ascending; [] when all are.
    */
   unavailable_values?: Array<boolean | number>;
 }
@@ -113,7 +113,7 @@ export interface LineImage {
   alt: string | null;
 }
 
-/** How far the no-dead-ends guarantee holds (MODEL_FORMAT.md "Consistency"). */
+/** How far the no-dead-ends guarantee holds (docs/model-format.md "Consistency"). */
 export interface LineConsistency {
   exact: boolean;
   reason?: string;
@@ -145,7 +145,7 @@ export interface CartLine {
 }
 
 /**
- * `?view=compact` (MODEL_FORMAT.md "The cart line"): the line without what the model
+ * `?view=compact` (docs/model-format.md "The cart line"): the line without what the model
  * already says. The engine builds it directly (no full line first): see
  * evaluate/compact-questions.ts.
  */

@@ -1,7 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * One `Idempotency-Key` of one caller (DESIGN.md "Resources"): the request it was first
+ * One `Idempotency-Key` of one caller (docs/api.md, "Retrying safely"): the request it was first
  * used with (`fingerprint`) and, once that request succeeded, its answer to replay.
  * `completedAt` null means the first request is still running. Unique (caller, key).
  */

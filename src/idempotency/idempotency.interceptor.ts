@@ -18,7 +18,7 @@ import { canonicalJson } from './canonical-json.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 import { IDEMPOTENT_KEY, type IdempotentOptions } from './idempotency-options.js';
 
-/** 1–255 printable ASCII characters (DESIGN.md). */
+/** 1–255 printable ASCII characters (docs/api.md, "Retrying safely"). */
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
 
 /** Headers a handler may set that belong to the answer (PUT /v1/models/{id} sets ETag). */

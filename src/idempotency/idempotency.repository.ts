@@ -4,7 +4,7 @@ import { IsNull, LessThan, type DataSource, type Repository } from 'typeorm';
 import { isUniqueViolation } from '../database/db-errors.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 
-/** How long a key is remembered (DESIGN.md: 24 h). */
+/** How long a key is remembered (docs/api.md: 24 h). */
 export const KEY_RETENTION_MS = 24 * 3600 * 1000;
 /**
  * A first request still "running" after this long was lost with its instance (killed,

@@ -6,7 +6,7 @@ import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 export type { BodyReader };
 
 /**
- * The route accepts an `Idempotency-Key` header (DESIGN.md "Resources"): a retry with
+ * The route accepts an `Idempotency-Key` header (docs/api.md, "Retrying safely"): a retry with
  * the same key, caller and body within 24 h replays the first answer.
  */
 export const Idempotent = (readBody?: BodyReader) =>

@@ -13,7 +13,7 @@ type WithContext = Request & { [CONTEXT]?: RequestContext; user?: { userId?: num
  * headers and bodies are not logged. Runs first, so that the request id exists before
  * anything else can log.
  *
- * Written here rather than with pino-http (docs/DECISIONS.md, "Request log line"):
+ * Written here rather than with pino-http (docs/adr/0022-logging.md):
  * pino-http makes two child loggers per request (binding and serializing the request
  * each time) for a line whose fields are all ours; this one builds the line only when
  * its level is enabled.

@@ -20,7 +20,7 @@ export function assetResponse(res: Response, file: AssetFile, versioned: boolean
 }
 
 /** Swagger for an asset route: the `path` wildcard, the image types, raw bytes. */
-export function ApiAssetResponse() {
+export function ApiAssetResponse(errors: number[] = [400, 401, 404]) {
   return applyDecorators(
     ApiParam({
       name: 'path',
@@ -29,7 +29,7 @@ export function ApiAssetResponse() {
     }),
     ApiProduces('image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp'),
     ApiOkResponse({ description: 'The file', schema: { type: 'string', format: 'binary' } }),
-    ApiErrors(400, 401, 404),
+    ApiErrors(...errors),
   );
 }
 

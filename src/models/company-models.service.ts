@@ -4,7 +4,7 @@ import { Page } from '../common/envelope/envelope.js';
 import { DeferredJson } from '../common/event-loop/deferred-json.js';
 import { describeModel } from '../engine/index.js';
 import type { Principal } from '../principal/principal.js';
-import { companyAssetUrl } from './asset-urls.js';
+import { AssetUrls } from './asset-urls.js';
 import { CompanyModelDto, type CompanyModelsQueryDto } from './dto/company-model.dto.js';
 import { ModelRepository } from './model.repository.js';
 import { ModelsService } from './models.service.js';
@@ -16,6 +16,7 @@ export class CompanyModelsService {
     private readonly models: ModelRepository,
     private readonly modelsService: ModelsService,
     private readonly access: AccessService,
+    private readonly urls: AssetUrls,
   ) {}
 
   async list(
@@ -33,7 +34,7 @@ export class CompanyModelsService {
           // Compiled once per version (cache); describing is a walk over the compiled model.
           const { compiled, versionNumber } = await this.modelsService.compiledFor(row);
           const assetUrl = (path: string) =>
-            companyAssetUrl(companyId, row.id, versionNumber, path);
+            this.urls.url({ companyId, modelId: row.id, versionNumber, path });
           const description = describeModel(compiled, query.language_code, { assetUrl });
           return CompanyModelDto.describe(row, description);
         }),

@@ -56,7 +56,7 @@ export const COMPILE_REST_MS = 30_000;
 
 /**
  * The time limit of one compile in a worker, past which piscina ends it (413). The
- * consistency budget (MODEL_CONSISTENCY_MS, MODEL_FORMAT.md "Limits") is soft: past it the
+ * consistency budget (MODEL_CONSISTENCY_MS, docs/model-format.md "Limits") is soft: past it the
  * model is still accepted with `exact: false`, after a fallback with the budget counted
  * afresh. So the hard limit is derived from it and outlasts both (consistencyTimeLimitMs),
  * plus COMPILE_REST_MS for the rest of the compile; a fixed 30 s, equal to the default

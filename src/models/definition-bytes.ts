@@ -2,8 +2,8 @@ import { deflateSync, inflate, inflateSync } from 'node:zlib';
 import { promisify } from 'node:util';
 
 /**
- * A version's merged definition is stored as deflated JSON text (docs/DECISIONS.md
- * "Definitions stored deflated"): a 5,000-question model's 2.6 MB of JSON become about
+ * A version's merged definition is stored as deflated JSON text (docs/adr/
+ * 0038-deflated-definitions.md): a 5,000-question model's 2.6 MB of JSON become about
  * 180 KB, so the synchronous SQLite write of an upload stays short. The compile worker
  * deflates and inflates; the event loop only inflates on the libuv thread pool.
  */

@@ -1,3 +1,4 @@
+import type { SignedAsset } from './asset-urls.js';
 import { Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -51,6 +52,17 @@ export class ModelAssetsService {
       await this.models.findById(modelId),
     );
     return this.read(model, path, versionNumber);
+  }
+
+  /** A file named by a signed URL (AssetUrls checked it): the version's, or 404. */
+  async getSigned(asset: SignedAsset): Promise<AssetFile> {
+    const file = await this.models.findAsset(asset.modelId, asset.versionNumber, asset.path);
+    if (!file) throw ApiError.notFound('No such asset');
+    return {
+      bytes: Buffer.from(file.contentBase64, 'base64'),
+      contentType: file.contentType,
+      versionNumber: asset.versionNumber,
+    };
   }
 
   private async read(model: ModelEntity, path: string, versionNumber?: number): Promise<AssetFile> {

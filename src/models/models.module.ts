@@ -9,6 +9,8 @@ import { ModelRepository } from './model.repository.js';
 import { ModelsController } from './models.controller.js';
 import { ModelsService } from './models.service.js';
 import { SupplierModelsController } from './supplier-models.controller.js';
+import { AssetUrls } from './asset-urls.js';
+import { SignedAssetsController } from './signed-assets.controller.js';
 
 /**
  * Models: upload (JSON, YAML, zip), immutable versions, the edit lock, assets, and the
@@ -16,7 +18,12 @@ import { SupplierModelsController } from './supplier-models.controller.js';
  * reached through ModelsService.compiledVersion and compiledFor).
  */
 @Module({
-  controllers: [SupplierModelsController, ModelsController, CompanyModelsController],
+  controllers: [
+    SupplierModelsController,
+    ModelsController,
+    CompanyModelsController,
+    SignedAssetsController,
+  ],
   providers: [
     ModelsService,
     ModelRepository,
@@ -25,7 +32,8 @@ import { SupplierModelsController } from './supplier-models.controller.js';
     ModelAssetsService,
     CompanyModelsService,
     CompiledModels,
+    AssetUrls,
   ],
-  exports: [ModelsService],
+  exports: [ModelsService, AssetUrls],
 })
 export class ModelsModule {}

@@ -1,7 +1,7 @@
 /** What a user may be; stored on the user row. */
 export type UserRole = 'admin' | 'member';
 
-/** The kinds of credential a route may accept (DESIGN.md, "Principals and tokens"). */
+/** The kinds of credential a route may accept (docs/api.md, "Credentials"). */
 export type CredentialKind = 'jwt' | 'api' | 'intent' | 'refresh';
 
 /** How the caller came in: a credential, or the operator's CLI (`system`). */

@@ -13,7 +13,7 @@ import { ApiTokenDto, CreatedApiTokenDto } from './dto/api-token.dto.js';
 import { CreateApiTokenDto } from './dto/create-api-token.dto.js';
 import { TokensService } from './tokens.service.js';
 
-/** Every /v1/tokens route takes only the JWT access token (API-v1.md, rule 1). */
+/** Every /v1/tokens route takes only the JWT access token (docs/api.md, "Credentials"). */
 @ApiTags('tokens')
 @Controller('v1/tokens')
 export class TokensController {

@@ -49,6 +49,11 @@ export class UserRepository {
     return this.rows.existsBy({ email });
   }
 
+  /** Whether any user exists (an empty database has none). */
+  hasAny(): Promise<boolean> {
+    return this.rows.exists();
+  }
+
   findByIds(ids: number[]): Promise<UserEntity[]> {
     return ids.length === 0 ? Promise.resolve([]) : this.rows.findBy({ id: In(ids) });
   }

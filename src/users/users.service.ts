@@ -16,6 +16,12 @@ export type { UserIdentity };
 
 type PrincipalExtra = Partial<Pick<Principal, 'companyId' | 'tokenId' | 'familyId'>>;
 
+/** Logged at start-up on an empty database without ADMIN_EMAIL / ADMIN_PASSWORD. */
+export const NO_USER_HINT =
+  'No user exists and ADMIN_EMAIL / ADMIN_PASSWORD are not set, so no one can log in: ' +
+  'restart with both set to create the first admin, or run ' +
+  '`npm run cli -- create-user --email <email> --password-stdin --role admin`';
+
 @Injectable()
 export class UsersService implements OnApplicationBootstrap {
   private readonly logger = new Logger(UsersService.name);
@@ -27,10 +33,16 @@ export class UsersService implements OnApplicationBootstrap {
     private readonly config: AppConfig,
   ) {}
 
-  /** First admin from ADMIN_EMAIL / ADMIN_PASSWORD, when no user has that email yet. */
+  /**
+   * First admin from ADMIN_EMAIL / ADMIN_PASSWORD, when no user has that email yet. Without
+   * them, an empty database gets a hint: every login would answer "Wrong email or password".
+   */
   async onApplicationBootstrap(): Promise<void> {
     const admin = this.config.admin;
-    if (!admin) return;
+    if (!admin) {
+      if (!(await this.users.hasAny())) this.logger.warn(NO_USER_HINT);
+      return;
+    }
     if (await this.users.existsByEmail(normalizeEmail(admin.email))) return;
     await this.insert({ email: admin.email, password: admin.password, role: 'admin' }).catch(
       (error) => {

@@ -532,6 +532,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/assets/{companyId}/{modelId}/{version}/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image by a signed, short-lived URL (no Authorization; not in the envelope)
+         * @description The URLs in cart lines and in a company’s model list point here. They are signed (`signature`) and expire (`expires`, ASSET_URL_TTL): a page may put them in `<img src>`. A wrong signature or an expired URL is 403; ask for the line or the model list again for fresh URLs.
+         */
+        get: operations["getSignedAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/carts/new": {
         parameters: {
             query?: never;
@@ -729,9 +749,15 @@ export interface components {
             last: string;
         };
         LoginAnswerDto: {
-            /** @description JWT access token (Authorization: Bearer …) */
+            /**
+             * @description JWT access token (Authorization: Bearer …)
+             * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJhY2Nlc3MifQ.c2lnbmF0dXJl
+             */
             access_token: string;
-            /** @description Single-use refresh token for POST /v1/refresh */
+            /**
+             * @description Single-use refresh token for POST /v1/refresh
+             * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl
+             */
             refresh_token: string;
             /**
              * @example Bearer
@@ -765,9 +791,15 @@ export interface components {
             device_token?: string;
         };
         LoginResultDto: {
-            /** @description JWT access token (Authorization: Bearer …) */
+            /**
+             * @description JWT access token (Authorization: Bearer …)
+             * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJhY2Nlc3MifQ.c2lnbmF0dXJl
+             */
             access_token: string;
-            /** @description Single-use refresh token for POST /v1/refresh */
+            /**
+             * @description Single-use refresh token for POST /v1/refresh
+             * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJyZWZyZXNoIn0.c2lnbmF0dXJl
+             */
             refresh_token: string;
             /**
              * @example Bearer
@@ -797,7 +829,9 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @example anna@acme.example */
             email: string;
+            /** @example Anna Jansen */
             name: string | null;
             role: components["schemas"]["UserRole"];
             disabled: boolean;
@@ -860,7 +894,11 @@ export interface components {
             created_at: string;
             /** @example 2099-01-01T00:00:00.000Z */
             expires_at: string | null;
-            /** @description Updated at most once a minute */
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute; null until first used
+             * @example null
+             */
             last_used_at: string | null;
             /**
              * @description The secret (Authorization: Bearer …). Shown once; store it now.
@@ -900,7 +938,11 @@ export interface components {
             created_at: string;
             /** @example 2099-01-01T00:00:00.000Z */
             expires_at: string | null;
-            /** @description Updated at most once a minute */
+            /**
+             * Format: date-time
+             * @description Updated at most once a minute; null until first used
+             * @example null
+             */
             last_used_at: string | null;
         };
         IntentDto: {
@@ -909,7 +951,10 @@ export interface components {
              * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
              */
             id: string;
-            /** @description The intent JWT (Authorization: Bearer …) */
+            /**
+             * @description The intent JWT (Authorization: Bearer …)
+             * @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJpbnRlbnQifQ.c2lnbmF0dXJl
+             */
             token: string;
             /**
              * Format: int32
@@ -942,12 +987,19 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @example purchasing@dealer.example */
             email: string;
+            /** @example Dealer BV */
             name: string;
+            /** @example NL123456789B01 */
             vat_number: string;
+            /** @example 12345678 */
             coc_number: string;
+            /** @example +31 20 123 4567 */
             phone_number: string | null;
+            /** @example https://dealer.example */
             website: string | null;
+            /** @example Jan de Vries */
             contact_person: string | null;
             /**
              * Format: date-time
@@ -983,8 +1035,12 @@ export interface components {
              * @example 1
              */
             user_id: number;
-            /** @description Only on the caller’s own membership: no answer reveals another user’s email */
+            /**
+             * @description Only on the caller’s own membership: no answer reveals another user’s email
+             * @example anna@acme.example
+             */
             email: string | null;
+            /** @example Anna Jansen */
             name: string | null;
             /**
              * Format: date-time
@@ -1002,8 +1058,15 @@ export interface components {
             user_id: number;
         };
         InvitationSentDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
             company_id: number;
-            /** @description The email as given (lower-cased) */
+            /**
+             * @description The email as given (lower-cased)
+             * @example new.buyer@dealer.example
+             */
             email: string;
         };
         InviteDto: {
@@ -1030,12 +1093,19 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @example sales@acme.example */
             email: string;
+            /** @example Acme Windows */
             name: string;
+            /** @example https://acme.example */
             website: string;
+            /** @example Anna Jansen */
             contact_person: string | null;
+            /** @example +31 30 765 4321 */
             phone_number: string | null;
+            /** @example NL987654321B01 */
             vat_number: string | null;
+            /** @example 87654321 */
             coc_number: string | null;
             /**
              * Format: date-time
@@ -1069,12 +1139,19 @@ export interface components {
              * @example 1
              */
             id: number;
+            /** @example sales@acme.example */
             email: string;
+            /** @example Acme Windows */
             name: string;
+            /** @example https://acme.example */
             website: string;
+            /** @example Anna Jansen */
             contact_person: string | null;
+            /** @example +31 30 765 4321 */
             phone_number: string | null;
+            /** @example NL987654321B01 */
             vat_number: string | null;
+            /** @example 87654321 */
             coc_number: string | null;
         };
         LinkSupplierDto: {
@@ -1133,9 +1210,7 @@ export interface components {
              *       "default_language": "en"
              *     }
              */
-            general: {
-                [key: string]: unknown;
-            };
+            general: components["schemas"]["ModelGeneral"];
             /** @description Dead options (code `dead_option`, path `questions.<q>.options.<o>`) */
             warnings: components["schemas"]["ProblemDto"][];
         };
@@ -1188,9 +1263,7 @@ export interface components {
              *       "default_language": "en"
              *     }
              */
-            general: {
-                [key: string]: unknown;
-            };
+            general: components["schemas"]["ModelGeneral"];
         };
         DiagramSizeDto: {
             /** @example 7515 */
@@ -1206,7 +1279,10 @@ export interface components {
         ModelAnalysisDto: {
             /** @description The whole finite part was compiled (availability is exact) */
             exact: boolean;
-            /** @description Why not exact (compile budget, enumeration bound) */
+            /**
+             * @description Why not exact (compile budget, enumeration bound); absent when exact
+             * @example compile budget exceeded: availability by propagation
+             */
             reason?: string;
             /**
              * @description Valid configurations with no answers (decimal string), only when `exact`; null otherwise
@@ -1278,14 +1354,10 @@ export interface components {
              *       "default_language": "en"
              *     }
              */
-            general: {
-                [key: string]: unknown;
-            };
+            general: components["schemas"]["ModelGeneral"];
             /** @description The model document of the current version, imports merged (docs/model-format.md) */
-            definition: {
-                [key: string]: unknown;
-            };
-            /** @description The analysis of the current version (MODEL_FORMAT.md "Model analysis") */
+            definition: components["schemas"]["ModelDefinition"];
+            /** @description The analysis of the current version (docs/model-format.md "Model analysis") */
             analysis: components["schemas"]["ModelAnalysisDto"];
         };
         /** @enum {string} */
@@ -1295,6 +1367,7 @@ export interface components {
             key: string;
             /** @example Aluminium */
             label: string;
+            /** @example Powder-coated aluminium profile */
             description?: string;
             /** @example 85.00 */
             price: string;
@@ -1303,7 +1376,10 @@ export interface components {
              * @example frame != 'wood'
              */
             available_if?: string;
-            /** @description Image URL */
+            /**
+             * @description Image URL
+             * @example /v1/companies/1/models/1/assets/images/alu.svg?version=1
+             */
             image?: string;
         };
         DescribedQuestionDto: {
@@ -1312,14 +1388,21 @@ export interface components {
             type: components["schemas"]["QuestionType"];
             /** @example Frame material */
             label: string;
+            /** @example The material of the frame */
             description?: string;
             /** @example mm */
             unit?: string;
             /** @description A literal required; false when required_if decides */
             required: boolean;
-            /** @description CEL expression */
+            /**
+             * @description CEL expression
+             * @example frame == 'wood'
+             */
             required_if?: string;
-            /** @description CEL expression */
+            /**
+             * @description CEL expression
+             * @example width > 1000
+             */
             visible_if?: string;
             /**
              * @description The literal default as answer values ([] when none)
@@ -1328,7 +1411,10 @@ export interface components {
              *     ]
              */
             default: (number | string | boolean)[];
-            /** @description CEL expression */
+            /**
+             * @description CEL expression
+             * @example width > 2000 ? 'triple' : 'double'
+             */
             default_expr?: string;
             options?: components["schemas"]["DescribedOptionDto"][];
             /** Format: int32 */
@@ -1392,9 +1478,7 @@ export interface components {
              *       "default_language": "en"
              *     }
              */
-            general: {
-                [key: string]: unknown;
-            };
+            general: components["schemas"]["ModelGeneral"];
             /**
              * @description The language the labels are in
              * @example en
@@ -1438,6 +1522,42 @@ export interface components {
             currency: string;
             /** @example 1234.50 */
             total: string;
+        };
+        CartDetailDto: {
+            /**
+             * Format: uuid
+             * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
+             */
+            cart_id: string;
+            /** @example Showroom order 2026-11 */
+            reference: string;
+            /** @description The caller's default cart (exactly one per user) */
+            default: boolean;
+            /**
+             * Format: int32
+             * @description The company of the intent token the cart was created with
+             * @example null
+             */
+            company_id: number | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * @description Null while the cart is empty (or if it held several currencies)
+             * @example EUR
+             */
+            currency: string | null;
+            /**
+             * @description Exact sum of the line totals; "0" when empty, null if currencies were mixed
+             * @example 1234.50
+             */
+            total: string | null;
+            /** @description One total per currency */
+            totals: components["schemas"]["CurrencyTotalDto"][];
+            /** @description One page of the lines (`page`, `per_page`; `links` pages on), each in the asked view: its `view` tells which schema it follows */
+            lines: (components["schemas"]["CartLineDto"] | components["schemas"]["CompactCartLineDto"])[];
         };
         LinePathImportDto: {
             /** @example fragments/glazing.yaml */
@@ -1554,7 +1674,10 @@ export interface components {
             set: {
                 [key: string]: number | (string | null) | boolean | (number | string | boolean)[];
             };
-            /** @description The trigger's (translated) message, when it has one */
+            /**
+             * @description The trigger's (translated) message, when it has one
+             * @example Large windows get triple glazing
+             */
             message?: string;
         };
         LineBomItemDto: {
@@ -1634,7 +1757,10 @@ export interface components {
         LineConsistencyDto: {
             /** @description Whether the model was compiled to its exact consistency form */
             exact: boolean;
-            /** @description Why not, when not exact */
+            /**
+             * @description Why not, when not exact (absent when exact)
+             * @example compile budget exceeded: availability by propagation
+             */
             reason?: string;
             /**
              * @description How many complete configurations remain (decimal string)
@@ -1643,7 +1769,10 @@ export interface components {
             configurations: string;
         };
         LineCacheDto: {
-            /** @description sha256 of model, version, answers, language */
+            /**
+             * @description sha256 of model, version, answers, language
+             * @example 9f2c5a1e0d4b7c3a8e6f1b2d4c5a7e9f0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e
+             */
             fingerprint: string;
             /** @example 1.0.0 */
             engine_version: string;
@@ -1651,6 +1780,11 @@ export interface components {
             evaluated_in_ms: number;
         };
         CartLineDto: {
+            /**
+             * @description The view of this line (`?view=`): `full`, or `compact` in the compact schemas (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "full";
             /**
              * Format: int32
              * @description The model version the line was evaluated with
@@ -1730,42 +1864,6 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
-        };
-        CartDetailDto: {
-            /**
-             * Format: uuid
-             * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
-             */
-            cart_id: string;
-            /** @example Showroom order 2026-11 */
-            reference: string;
-            /** @description The caller's default cart (exactly one per user) */
-            default: boolean;
-            /**
-             * Format: int32
-             * @description The company of the intent token the cart was created with
-             * @example null
-             */
-            company_id: number | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * @description Null while the cart is empty (or if it held several currencies)
-             * @example EUR
-             */
-            currency: string | null;
-            /**
-             * @description Exact sum of the line totals; "0" when empty, null if currencies were mixed
-             * @example 1234.50
-             */
-            total: string | null;
-            /** @description One total per currency */
-            totals: components["schemas"]["CurrencyTotalDto"][];
-            /** @description One page of the lines (`page`, `per_page`; `links` pages on) */
-            lines: components["schemas"]["CartLineDto"][];
         };
         CompactLineOptionDto: {
             /** @example wood */
@@ -1911,50 +2009,24 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+            /**
+             * @description The view of this line (`?view=compact`): what tells it from the full line (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "compact";
             /** @description Per question what the answers made of it; labels come from the model */
             questions: components["schemas"]["CompactLineQuestionDto"][];
             /** @description Included BOM items, nested */
             bom_items: components["schemas"]["CompactLineBomItemDto"][];
         };
-        CompactCartDetailDto: {
-            /**
-             * Format: uuid
-             * @example 0b5e6f9e-3c1a-4a57-9c52-2f0d7b1f4a10
-             */
-            cart_id: string;
-            /** @example Showroom order 2026-11 */
-            reference: string;
-            /** @description The caller's default cart (exactly one per user) */
-            default: boolean;
-            /**
-             * Format: int32
-             * @description The company of the intent token the cart was created with
-             * @example null
-             */
-            company_id: number | null;
-            /**
-             * Format: date-time
-             * @example 2026-11-22T10:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * @description Null while the cart is empty (or if it held several currencies)
-             * @example EUR
-             */
-            currency: string | null;
-            /**
-             * @description Exact sum of the line totals; "0" when empty, null if currencies were mixed
-             * @example 1234.50
-             */
-            total: string | null;
-            /** @description One total per currency */
-            totals: components["schemas"]["CurrencyTotalDto"][];
-            /** @description One page of the lines (`page`, `per_page`; `links` pages on) */
-            lines: components["schemas"]["CompactCartLineDto"][];
-        };
         /** @enum {string} */
         LineView: "full" | "compact";
         AddedCartLineDto: {
+            /**
+             * @description The view of this line (`?view=`): `full`, or `compact` in the compact schemas (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "full";
             /**
              * Format: int32
              * @description The model version the line was evaluated with
@@ -2070,6 +2142,11 @@ export interface components {
             company_id: number;
             /** @description Failed warning rules (not blocking) */
             warnings: components["schemas"]["ProblemDto"][];
+            /**
+             * @description The view of this line (`?view=compact`): what tells it from the full line (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "compact";
             /** @description Per question what the answers made of it; labels come from the model */
             questions: components["schemas"]["CompactLineQuestionDto"][];
             /** @description Included BOM items, nested */
@@ -2161,6 +2238,11 @@ export interface components {
         };
         PreviewLineDto: {
             /**
+             * @description The view of this line (`?view=`): `full`, or `compact` in the compact schemas (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "full";
+            /**
              * Format: int32
              * @description The model version the line was evaluated with
              * @example 1
@@ -2245,6 +2327,11 @@ export interface components {
             errors: components["schemas"]["ProblemDto"][];
             /** @description Failed warning rules (not blocking) */
             warnings: components["schemas"]["ProblemDto"][];
+            /**
+             * @description The view of this line (`?view=compact`): what tells it from the full line (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            view: "compact";
             /** @description Per question what the answers made of it; labels come from the model */
             questions: components["schemas"]["CompactLineQuestionDto"][];
             /** @description Included BOM items, nested */
@@ -2379,6 +2466,500 @@ export interface components {
             /** @description Every problem found */
             errors: components["schemas"]["ProblemDto"][];
         };
+        /**
+         * @example {
+         *       "name": "Casement window",
+         *       "code": "WIN-CASEMENT",
+         *       "currency": "EUR",
+         *       "default_language": "en"
+         *     }
+         */
+        ModelGeneral: {
+            name: string;
+            /** @description Stable key within the supplier (unique: a second model with it is 409) */
+            code?: string;
+            description?: string;
+            /** @description ISO 4217 (default EUR) */
+            currency?: string;
+            /** @description Default en */
+            default_language?: string;
+            /** @description Date or date-time (inclusive, UTC) */
+            valid_from?: string;
+            /** @description Date or date-time (inclusive, UTC) */
+            valid_until?: string;
+        };
+        /** @description A fragment of the zip (`path`) or another model of the supplier (`model_id`) */
+        ModelImport: {
+            path?: string;
+            /** Format: int32 */
+            model_id?: number;
+            /** Format: int32 */
+            version_number?: number;
+        };
+        ModelOption: {
+            key: string;
+            label: string;
+            description?: string;
+            /** @description Added once when the option is selected */
+            price?: string;
+            /** @description CEL: true when the option may be chosen */
+            available_if?: string;
+            /** @description A path of the zip or an https URL */
+            image?: string;
+        };
+        ModelQuestion: {
+            key: string;
+            /** @enum {string} */
+            type: "choice" | "multi_choice" | "number" | "integer" | "boolean" | "text";
+            label: string;
+            description?: string;
+            unit?: string;
+            /** @description true/false or a CEL condition */
+            required?: boolean | string;
+            /** @description CEL: visible when true */
+            visible_if?: string;
+            /** @description A literal of the question type */
+            default?: unknown;
+            /** @description CEL: the default */
+            default_expr?: string;
+            options?: components["schemas"]["ModelOption"][];
+            /** Format: int32 */
+            min_selected?: number;
+            /** Format: int32 */
+            max_selected?: number;
+            min?: number;
+            max?: number;
+            step?: number;
+            /** Format: int32 */
+            min_length?: number;
+            /** Format: int32 */
+            max_length?: number;
+        };
+        ModelVariable: {
+            key: string;
+            /** @description CEL: the value */
+            expr: string;
+            label?: string;
+        };
+        ModelRule: {
+            key: string;
+            /** @description CEL: the rule applies when true */
+            when?: string;
+            /** @enum {string} */
+            severity?: "error" | "warning";
+            message: string;
+            /** @description CEL: must be true */
+            assert?: string;
+            allowed?: {
+                /** @description Question keys */
+                columns: string[];
+                /** @description One value per column */
+                rows: unknown[][];
+            };
+        };
+        ModelTrigger: {
+            key: string;
+            /** @description CEL: fires when true */
+            when: string;
+            /** @description By question key: a literal, or {expr: CEL} */
+            set: {
+                [key: string]: unknown;
+            };
+            message?: string;
+        };
+        ModelBomItem: {
+            key: string;
+            sku: string;
+            description: string;
+            /** @description CEL: included when true */
+            when?: string;
+            /** @description A number or CEL (default 1); per parent unit */
+            quantity?: number | string;
+            unit?: string;
+            /** @description The price of one unit */
+            unit_price?: string;
+            /** @description CEL: the price of one unit */
+            price_expr?: string;
+            children?: components["schemas"]["ModelBomItem"][];
+        };
+        ModelAdjustment: {
+            key: string;
+            label: string;
+            /** @description CEL: applies when true */
+            when?: string;
+            /** @description Added to the total (negative: a discount) */
+            amount?: string;
+            /** @description A percentage of the subtotal */
+            percent?: string;
+            /** @description CEL: the amount added to the total */
+            expr?: string;
+        };
+        ModelPricing: {
+            base_price?: string;
+            adjustments?: components["schemas"]["ModelAdjustment"][];
+            rounding?: {
+                /** Format: int32 */
+                scale?: number;
+                /** @enum {string} */
+                mode?: "half_up" | "half_even";
+            };
+        };
+        ModelImage: {
+            key: string;
+            /** @description A path of the zip or an https URL */
+            src: string;
+            /** @description CEL: shown when true */
+            when?: string;
+            /** Format: int32 */
+            layer?: number;
+            alt?: string;
+        };
+        /**
+         * @description A model document (docs/model-format.md); `x-` keys are kept as they are
+         * @example {
+         *       "general": {
+         *         "name": "Casement window",
+         *         "description": "Made-to-measure casement window",
+         *         "currency": "EUR",
+         *         "default_language": "en"
+         *       },
+         *       "questions": [
+         *         {
+         *           "key": "width",
+         *           "type": "integer",
+         *           "label": "Width",
+         *           "unit": "mm",
+         *           "required": true,
+         *           "min": 400,
+         *           "max": 2400,
+         *           "step": 10
+         *         },
+         *         {
+         *           "key": "height",
+         *           "type": "integer",
+         *           "label": "Height",
+         *           "unit": "mm",
+         *           "required": true,
+         *           "min": 400,
+         *           "max": 2400,
+         *           "step": 10
+         *         },
+         *         {
+         *           "key": "frame",
+         *           "type": "choice",
+         *           "label": "Frame material",
+         *           "required": true,
+         *           "default": "pvc",
+         *           "options": [
+         *             {
+         *               "key": "pvc",
+         *               "label": "PVC"
+         *             },
+         *             {
+         *               "key": "alu",
+         *               "label": "Aluminium",
+         *               "price": "85.00"
+         *             },
+         *             {
+         *               "key": "wood",
+         *               "label": "Wood",
+         *               "price": "120.00"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "key": "color",
+         *           "type": "choice",
+         *           "label": "Colour",
+         *           "required": true,
+         *           "options": [
+         *             {
+         *               "key": "white",
+         *               "label": "White"
+         *             },
+         *             {
+         *               "key": "anthracite",
+         *               "label": "Anthracite grey",
+         *               "price": "40.00"
+         *             },
+         *             {
+         *               "key": "oak",
+         *               "label": "Oak finish",
+         *               "price": "60.00"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "key": "glazing",
+         *           "type": "choice",
+         *           "label": "Glazing",
+         *           "required": true,
+         *           "default": "double",
+         *           "options": [
+         *             {
+         *               "key": "double",
+         *               "label": "Double glazing"
+         *             },
+         *             {
+         *               "key": "triple",
+         *               "label": "Triple glazing"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "key": "extras",
+         *           "type": "multi_choice",
+         *           "label": "Extras",
+         *           "max_selected": 2,
+         *           "options": [
+         *             {
+         *               "key": "screen",
+         *               "label": "Insect screen",
+         *               "price": "45.00"
+         *             },
+         *             {
+         *               "key": "lock",
+         *               "label": "Security lock",
+         *               "price": "30.00",
+         *               "available_if": "frame != 'wood'"
+         *             },
+         *             {
+         *               "key": "vent",
+         *               "label": "Trickle vent",
+         *               "price": "15.00"
+         *             }
+         *           ]
+         *         },
+         *         {
+         *           "key": "engraving",
+         *           "type": "text",
+         *           "label": "Engraving",
+         *           "visible_if": "frame == 'wood'",
+         *           "max_length": 20
+         *         }
+         *       ],
+         *       "variables": [
+         *         {
+         *           "key": "area_m2",
+         *           "expr": "width * height / 1000000.0"
+         *         },
+         *         {
+         *           "key": "perimeter_m",
+         *           "expr": "2.0 * (width + height) / 1000.0"
+         *         },
+         *         {
+         *           "key": "large",
+         *           "expr": "area_m2 > 2.0"
+         *         }
+         *       ],
+         *       "rules": [
+         *         {
+         *           "key": "max_pvc_width",
+         *           "when": "frame == 'pvc'",
+         *           "assert": "width <= 1800",
+         *           "message": "PVC frames are at most 1800 mm wide"
+         *         },
+         *         {
+         *           "key": "frame_colors",
+         *           "message": "This colour is not made for this frame",
+         *           "allowed": {
+         *             "columns": [
+         *               "frame",
+         *               "color"
+         *             ],
+         *             "rows": [
+         *               [
+         *                 "pvc",
+         *                 "white"
+         *               ],
+         *               [
+         *                 "pvc",
+         *                 "anthracite"
+         *               ],
+         *               [
+         *                 "alu",
+         *                 "white"
+         *               ],
+         *               [
+         *                 "alu",
+         *                 "anthracite"
+         *               ],
+         *               [
+         *                 "wood",
+         *                 "white"
+         *               ],
+         *               [
+         *                 "wood",
+         *                 "oak"
+         *               ]
+         *             ]
+         *           }
+         *         },
+         *         {
+         *           "key": "heavy_glass",
+         *           "severity": "warning",
+         *           "when": "glazing == 'triple'",
+         *           "assert": "area_m2 <= 3.0",
+         *           "message": "Triple glazing above 3 m² needs a second handle"
+         *         }
+         *       ],
+         *       "triggers": [
+         *         {
+         *           "key": "triple_for_large",
+         *           "when": "large",
+         *           "set": {
+         *             "glazing": "triple"
+         *           },
+         *           "message": "Large windows get triple glazing"
+         *         }
+         *       ],
+         *       "bom_items": [
+         *         {
+         *           "key": "profile_pvc",
+         *           "sku": "PRF-PVC-70",
+         *           "description": "PVC frame profile",
+         *           "when": "frame == 'pvc'",
+         *           "quantity": "perimeter_m",
+         *           "unit": "m",
+         *           "unit_price": "12.50"
+         *         },
+         *         {
+         *           "key": "profile_alu",
+         *           "sku": "PRF-ALU-60",
+         *           "description": "Aluminium frame profile",
+         *           "when": "frame == 'alu'",
+         *           "quantity": "perimeter_m",
+         *           "unit": "m",
+         *           "unit_price": "21.00"
+         *         },
+         *         {
+         *           "key": "profile_wood",
+         *           "sku": "PRF-WOOD-68",
+         *           "description": "Wooden frame profile",
+         *           "when": "frame == 'wood'",
+         *           "quantity": "perimeter_m",
+         *           "unit": "m",
+         *           "unit_price": "26.00"
+         *         },
+         *         {
+         *           "key": "glass_double",
+         *           "sku": "GLS-DBL",
+         *           "description": "Double glazing unit",
+         *           "when": "glazing == 'double'",
+         *           "quantity": "area_m2",
+         *           "unit": "m2",
+         *           "unit_price": "38.00"
+         *         },
+         *         {
+         *           "key": "glass_triple",
+         *           "sku": "GLS-TRP",
+         *           "description": "Triple glazing unit",
+         *           "when": "glazing == 'triple'",
+         *           "quantity": "area_m2",
+         *           "unit": "m2",
+         *           "unit_price": "55.00"
+         *         },
+         *         {
+         *           "key": "hardware_kit",
+         *           "sku": "KIT-HW",
+         *           "description": "Hardware kit",
+         *           "quantity": 1,
+         *           "unit": "pcs",
+         *           "children": [
+         *             {
+         *               "key": "handle",
+         *               "sku": "HDL-STD",
+         *               "description": "Handle",
+         *               "quantity": "glazing == 'triple' && area_m2 > 3.0 ? 2 : 1",
+         *               "unit": "pcs",
+         *               "unit_price": "18.00"
+         *             },
+         *             {
+         *               "key": "hinges",
+         *               "sku": "HNG-2",
+         *               "description": "Hinge",
+         *               "quantity": 2,
+         *               "unit": "pcs",
+         *               "unit_price": "6.50"
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "pricing": {
+         *         "base_price": "150.00",
+         *         "adjustments": [
+         *           {
+         *             "key": "large_size",
+         *             "label": "Large size surcharge",
+         *             "when": "large",
+         *             "amount": "75.00"
+         *           },
+         *           {
+         *             "key": "trade_discount",
+         *             "label": "Trade discount",
+         *             "percent": "-10"
+         *           }
+         *         ],
+         *         "rounding": {
+         *           "scale": 2,
+         *           "mode": "half_up"
+         *         }
+         *       },
+         *       "translation": {
+         *         "nl": {
+         *           "general.name": "Draairaam",
+         *           "questions.width.label": "Breedte",
+         *           "questions.height.label": "Hoogte",
+         *           "questions.frame.label": "Kozijnmateriaal",
+         *           "questions.frame.options.wood.label": "Hout",
+         *           "questions.color.label": "Kleur",
+         *           "questions.color.options.white.label": "Wit",
+         *           "questions.color.options.anthracite.label": "Antracietgrijs",
+         *           "rules.max_pvc_width.message": "PVC-kozijnen zijn maximaal 1800 mm breed",
+         *           "pricing.adjustments.trade_discount.label": "Handelskorting"
+         *         },
+         *         "de": {
+         *           "general.name": "Drehfenster",
+         *           "questions.width.label": "Breite",
+         *           "questions.height.label": "Höhe"
+         *         }
+         *       },
+         *       "images": [
+         *         {
+         *           "key": "outline",
+         *           "src": "https://assets.example.com/window/outline.svg",
+         *           "layer": 0,
+         *           "alt": "Window outline"
+         *         },
+         *         {
+         *           "key": "frame_alu",
+         *           "src": "https://assets.example.com/window/frame-alu.svg",
+         *           "when": "frame == 'alu'",
+         *           "layer": 1,
+         *           "alt": "Aluminium frame"
+         *         }
+         *       ]
+         *     }
+         */
+        ModelDefinition: {
+            general: components["schemas"]["ModelGeneral"];
+            imports?: components["schemas"]["ModelImport"][];
+            questions?: components["schemas"]["ModelQuestion"][];
+            variables?: components["schemas"]["ModelVariable"][];
+            rules?: components["schemas"]["ModelRule"][];
+            triggers?: components["schemas"]["ModelTrigger"][];
+            bom_items?: components["schemas"]["ModelBomItem"][];
+            pricing?: components["schemas"]["ModelPricing"];
+            /** @description By language code: texts by path (general.name, questions.<key>.label, …) */
+            translation?: {
+                [key: string]: {
+                    [key: string]: string;
+                };
+            };
+            images?: components["schemas"]["ModelImage"][];
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: never;
     parameters: never;
@@ -2429,7 +3010,10 @@ export interface operations {
                         data: components["schemas"]["LoginAnswerDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -2459,7 +3043,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Wrong email or password (403, as API-v1.md fixes) */
+            /** @description Wrong email or password (403, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2610,7 +3194,10 @@ export interface operations {
                         data: components["schemas"]["LoginResultDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -2767,7 +3354,10 @@ export interface operations {
                         data: Record<string, never> | null;
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -2923,7 +3513,10 @@ export interface operations {
                         data: components["schemas"]["UserDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -3015,7 +3608,10 @@ export interface operations {
                         data: components["schemas"]["UserDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -3201,7 +3797,10 @@ export interface operations {
                         data: components["schemas"]["UserDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -3424,7 +4023,10 @@ export interface operations {
                         data: components["schemas"]["UserDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -3631,7 +4233,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["ApiTokenDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -3748,7 +4353,10 @@ export interface operations {
                         data: components["schemas"]["CreatedApiTokenDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -3778,7 +4386,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3929,7 +4537,10 @@ export interface operations {
                         data: Record<string, never> | null;
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4031,7 +4642,10 @@ export interface operations {
                         data: components["schemas"]["IntentDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4206,7 +4820,10 @@ export interface operations {
                         data: Record<string, never> | null;
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4310,7 +4927,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["CompanyDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4349,7 +4969,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4446,7 +5066,10 @@ export interface operations {
                         data: components["schemas"]["CompanyDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4476,7 +5099,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Invalid body (401 on this route, as API-v1.md fixes) */
+            /** @description Invalid body (401 on this route, as the seed contract fixes) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4501,7 +5124,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4630,7 +5253,10 @@ export interface operations {
                         data: components["schemas"]["CompanyDto"][];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4644,7 +5270,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4746,7 +5372,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["MemberDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -4885,7 +5514,10 @@ export interface operations {
                         data: components["schemas"]["MemberDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5114,7 +5746,10 @@ export interface operations {
                         data: Record<string, never> | null;
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5246,7 +5881,10 @@ export interface operations {
                         data: components["schemas"]["InvitationSentDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5423,7 +6061,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["InvitationDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5542,7 +6183,10 @@ export interface operations {
                         data: components["schemas"]["InvitationDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5719,7 +6363,10 @@ export interface operations {
                         data: components["schemas"]["SupplierDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5833,7 +6480,10 @@ export interface operations {
                         data: components["schemas"]["SupplierDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -5863,7 +6513,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6037,7 +6687,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["MemberDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -6200,7 +6853,10 @@ export interface operations {
                         data: components["schemas"]["MemberDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -6429,7 +7085,10 @@ export interface operations {
                         data: Record<string, never> | null;
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -6560,7 +7219,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["CompanySupplierDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -6599,7 +7261,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6699,7 +7361,10 @@ export interface operations {
                         data: components["schemas"]["SupplierDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -6930,7 +7595,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["ModelDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -7379,15 +8047,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    general: {
-                        name: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["ModelDefinition"];
                 /**
                  * @example general:
                  *       name: Casement window
@@ -8070,7 +8730,10 @@ export interface operations {
                         data: components["schemas"]["ModelUploadDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -8100,7 +8763,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Not a member of the supplier (401, as API-v1.md fixes) */
+            /** @description Not a member of the supplier (401, as the seed contract fixes) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8124,7 +8787,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -8326,7 +8989,10 @@ export interface operations {
                         data: components["schemas"]["ModelDetailDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -8750,15 +9416,7 @@ export interface operations {
                  *       ]
                  *     }
                  */
-                "application/json": {
-                    general: {
-                        name: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["ModelDefinition"];
                 /**
                  * @example general:
                  *       name: Casement window
@@ -9441,7 +10099,10 @@ export interface operations {
                         data: components["schemas"]["ModelUploadDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -9716,7 +10377,10 @@ export interface operations {
                         data: components["schemas"]["ModelDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -9940,7 +10604,10 @@ export interface operations {
                         data: components["schemas"]["ModelDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -10224,7 +10891,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["CompanyModelDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -10457,6 +11127,142 @@ export interface operations {
             };
         };
     };
+    getSignedAsset: {
+        parameters: {
+            query: {
+                /** @description Unix time (seconds) until which the URL is valid */
+                expires: number;
+                /** @description HMAC-SHA256 of company, model, version, path and expiry (base64url) */
+                signature: string;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The company the URL was issued to
+                 * @example 1
+                 */
+                companyId: number;
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                modelId: number;
+                /**
+                 * @description Model version
+                 * @example 1
+                 */
+                version: number;
+                /** @description Path inside the zip, e.g. images/door.svg */
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     createCart: {
         parameters: {
             query?: never;
@@ -10493,7 +11299,10 @@ export interface operations {
                         data: components["schemas"]["CartDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -10523,7 +11332,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Invalid body (401 on this route, as API-v1.md fixes) */
+            /** @description Invalid body (401 on this route, as the seed contract fixes) */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10548,7 +11357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10727,7 +11536,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["CartDto"][];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -10765,7 +11577,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10850,7 +11662,10 @@ export interface operations {
                         data: components["schemas"]["AddedCartLineDto"] | components["schemas"]["CompactAddedCartLineDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -10880,7 +11695,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description Invalid body or configuration (401, as API-v1.md fixes); nothing is stored */
+            /** @description Invalid body or configuration (401, as the seed contract fixes); nothing is stored */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -10905,7 +11720,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential, or a cart of another company (403, as API-v1.md fixes) */
+            /** @description No usable credential, or a cart of another company (403, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11101,7 +11916,10 @@ export interface operations {
                         data: components["schemas"]["CartDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -11139,7 +11957,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description No usable credential (403 on this route, as API-v1.md fixes) */
+            /** @description No usable credential (403 on this route, as the seed contract fixes) */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -11221,9 +12039,12 @@ export interface operations {
                         code: number;
                         /** @example OK */
                         message: string;
-                        data: components["schemas"]["CartDetailDto"] | components["schemas"]["CompactCartDetailDto"];
+                        data: components["schemas"]["CartDetailDto"];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -11364,7 +12185,10 @@ export interface operations {
                         message: string;
                         data: components["schemas"]["CartDetailDto"];
                         links: components["schemas"]["LinksDto"];
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -11475,7 +12299,10 @@ export interface operations {
                         data: components["schemas"]["PreviewLineDto"] | components["schemas"]["CompactPreviewLineDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -11651,7 +12478,10 @@ export interface operations {
                         data: components["schemas"]["LivenessDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };
@@ -11686,7 +12516,10 @@ export interface operations {
                         data: components["schemas"]["ReadinessDto"];
                         /** @description Empty */
                         links: Record<string, never>;
-                        /** @description Empty on success */
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
                         errors: components["schemas"]["ProblemDto"][];
                     };
                 };

@@ -271,11 +271,20 @@ describe('cart lines: POST /v1/carts and /v1/carts/preview', () => {
     const line = expectEnvelope(res, 200).data as Record<string, any>;
     expect(line.valid).toBe(true);
     expect(line.images.map((image: { key: string }) => image.key)).toEqual(['door']);
-    const url = line.images[0].url as string;
-    expect(url).toBe(
-      `/v1/companies/${world.company.id}/models/${door.id}/assets/images/door.svg?version=1`,
+    const signed = line.images[0].url as string;
+    expect(signed).toMatch(
+      new RegExp(
+        `^/v1/assets/${world.company.id}/${door.id}/1/images/door\\.svg\\?expires=\\d+&signature=[\\w-]{43}$`,
+      ),
     );
+    // Signed: it loads without Authorization, as an <img src> would.
+    const bySignature = await ctx.http.get(signed).buffer(true);
+    expect(bySignature.status).toBe(200);
+    expect(bySignature.body.toString()).toContain('<svg');
+    expect(bySignature.headers['content-security-policy']).toContain('sandbox');
 
+    // The company's asset route serves the same file to a credential of the company.
+    const url = `/v1/companies/${world.company.id}/models/${door.id}/assets/images/door.svg?version=1`;
     const image = await ctx.http.get(url).set(bearer(intent)).buffer(true);
     expect(image.status).toBe(200);
     expect(image.headers['content-type']).toContain('image/svg+xml');

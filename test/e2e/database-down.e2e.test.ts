@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { bearer, expectEnvelope, loginAdmin, type TestUser } from '../support/factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
-/** DESIGN.md: "503 database unavailable", never a bare 500. */
+/** docs/api.md: "503 database unavailable", never a bare 500. */
 describe('database unavailable', () => {
   let ctx: TestContext;
   let admin: TestUser;

@@ -119,7 +119,7 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
       valueFrom: { secretKeyRef: { name: string; key: string } };
     }[];
     // No GC flags in either (V8's default young generation keeps the event loop's pauses
-    // under 50 ms, docs/DECISIONS.md): every variable is a secret.
+    // under 50 ms, docs/adr/0039-no-gc-flags-and-pod-sizing.md): every variable is a secret.
     expect(env.map((variable) => variable.name)).not.toContain('NODE_OPTIONS');
     const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8');
     expect(dockerfile).not.toMatch(/^ENV NODE_OPTIONS/m);

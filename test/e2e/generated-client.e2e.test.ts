@@ -84,7 +84,13 @@ describe('the README walkthrough with the generated client', () => {
     const preview = await client.POST('/v1/carts/preview', { headers, body: configuration });
     expect(preview.response.status).toBe(200);
     const line = preview.data!.data;
+    // The line says its view; the generated union narrows by it (no shape guard needed).
+    if (line.view !== 'full') throw new Error(`a preview without ?view= is full, got ${line.view}`);
     expect(line.valid).toBe(true);
+    const frame = line.questions.find((q) => q.key === 'frame')!;
+    const pvcAvailable: boolean = frame.options![0]!.available;
+    expect(pvcAvailable).toBe(true);
+    expect(frame.options![0]!.label).toBe('PVC');
     const firstSku: string | undefined = line.bom_items[0]?.sku;
     expect(firstSku).toBe('PRF-ALU-60');
     const total: string = line.pricing.total;
@@ -94,6 +100,17 @@ describe('the README walkthrough with the generated client', () => {
       'alu',
       'wood',
     ]);
+
+    const compact = await client.POST('/v1/carts/preview', {
+      headers,
+      params: { query: { view: 'compact' } },
+      body: configuration,
+    });
+    const compactLine = compact.data!.data;
+    if (compactLine.view !== 'compact') throw new Error('?view=compact answers a compact line');
+    // Only unavailable options are listed in the compact view, each with its reasons.
+    const listed = compactLine.questions.flatMap((q) => q.options ?? []);
+    expect(listed.every((o) => Array.isArray(o.unavailable_because))).toBe(true);
 
     const added = await client.POST('/v1/carts', { headers, body: configuration });
     expect(added.response.status).toBe(201);
@@ -107,6 +124,7 @@ describe('the README walkthrough with the generated client', () => {
     expect(cart.response.status).toBe(200);
     const lines = cart.data!.data.lines;
     expect(lines).toHaveLength(1);
+    expect(lines[0]!.view).toBe('full');
     expect(lines[0]!.bom_items[0]!.sku).toBe('PRF-ALU-60');
     expect(lines[0]!.total).toBe(total);
     expect(cart.data!.data.total).toBe(total);

@@ -9,7 +9,7 @@ import {
 } from '../support/model.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
-/** Client mistakes, however odd, are 4xx answers: never a 500 (DESIGN.md, "Status codes"). */
+/** Client mistakes, however odd, are 4xx answers: never a 500 (docs/api.md, "Statuses"). */
 describe('hostile or absurd input', () => {
   let ctx: TestContext;
   let admin: TestUser;

@@ -20,7 +20,7 @@ import { createTestApp, type TestContext } from '../support/test-app.js';
 
 const answers = { size: { values: ['l'] } };
 
-describe('Idempotency-Key (DESIGN.md "Resources")', () => {
+describe('Idempotency-Key (docs/api.md, "Retrying safely")', () => {
   let ctx: TestContext;
   let world: ModelWorld;
   let model: TestModel;

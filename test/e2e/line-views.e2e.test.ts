@@ -12,7 +12,7 @@ import {
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
 /**
- * `?view=compact` (MODEL_FORMAT.md "The cart line") on POST /v1/carts, POST
+ * `?view=compact` (docs/model-format.md "The cart line") on POST /v1/carts, POST
  * /v1/carts/preview and GET /v1/carts/{cart_id}. Every answer is also checked against
  * openapi.json by the test app (the compact schemas included).
  *
@@ -126,9 +126,10 @@ describe('cart line views: ?view=compact', () => {
     )!;
     expect(glass).toEqual(fullGlass);
 
-    // The rest of the line is the full view's.
+    // Each line says its view; the rest of the line is the full view's.
+    expect([full.view, compact.view]).toEqual(['full', 'compact']);
     const rest = (line: Line) => {
-      const { questions: _q, rules: _r, triggers: _t, bom_items: _b, ...others } = line;
+      const { questions: _q, rules: _r, triggers: _t, bom_items: _b, view: _v, ...others } = line;
       return withoutTiming(others);
     };
     expect(rest(compact)).toEqual(rest(full));
@@ -170,6 +171,7 @@ describe('cart line views: ?view=compact', () => {
       .send(body());
     const line = expectEnvelope(added, 201).data as Line;
     expect(line.id).toEqual(expect.any(Number));
+    expect(line.view).toBe('compact');
     expect(line.questions[0]).not.toHaveProperty('label');
     expect(line.rules).toEqual([]);
 
@@ -184,6 +186,8 @@ describe('cart line views: ?view=compact', () => {
     for (const member of ['questions', 'rules', 'triggers', 'bom_items', 'pricing', 'general'])
       expect(stored[member]).toEqual(line[member]);
     expect(stored.answers).toEqual(WOOD);
+    expect(stored.view).toBe('compact');
+    expect((full.lines as Line[]).map((one) => one.view)).toEqual(full.lines.map(() => 'full'));
     expect((full.lines as Line[]).find((one) => one.id === line.id)!.questions[0]).toHaveProperty(
       'label',
     );

@@ -47,7 +47,7 @@ describe('memberships: supplier members and company members', () => {
       expect(body.message).toBe('Member added');
       expect(body.data).toEqual({
         user_id: maker.id,
-        // Not the caller's own membership: no email (DESIGN.md, "Visibility").
+        // Not the caller's own membership: no email (docs/api.md, "The seed contract").
         email: null,
         name: null,
         created_at: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/),

@@ -62,7 +62,7 @@ describe('door (zip source with a fragment)', () => {
 
   it('a wide leaf: the default two hinges is suppressed; two hinges answered fail the rule', () => {
     // Issue #6 changed this on purpose: a default that leaves no valid completion is
-    // soft (MODEL_FORMAT "Consistency"), so it is left out instead of failing the rule.
+    // soft (docs/model-format.md "Consistency"), so it is left out instead of failing the rule.
     const result = evaluate(door, { leaf_width: 1100 });
     // No rule failure; the hinges' BOM quantity is then unknown (fail-closed, issue #7).
     expect(result.errors.map((e) => e.code)).toEqual(['bom_quantity_unknown']);

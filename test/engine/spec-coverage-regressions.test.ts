@@ -1,12 +1,12 @@
 /**
- * Two deviations from MODEL_FORMAT.md / docs/ENGINE.md found while checking the spec
+ * Two deviations from docs/model-format.md / docs/ENGINE.md found while checking the spec
  * rule by rule, now fixed; these tests keep them fixed.
  */
 import { describe, expect, it } from 'vitest';
 import { compileOk, evaluate, model, question } from './helpers.js';
 
 describe('fixed engine deviations', () => {
-  // MODEL_FORMAT.md "triggers": a firing trigger replaces a default, also with `[]`
+  // docs/model-format.md "triggers": a firing trigger replaces a default, also with `[]`
   // (a multi_choice set to nothing): it was skipped as "no value" and the default stayed.
   it('a firing trigger that sets a multi_choice to [] replaces its default', () => {
     const compiled = compileOk(

@@ -1,5 +1,5 @@
 /**
- * MODEL_FORMAT.md rule-by-rule coverage (part 1): unknown semantics, triggers and
+ * docs/model-format.md rule-by-rule coverage (part 1): unknown semantics, triggers and
  * precedence, hidden questions. Each test names the rule it guards; the models are
  * tiny and built inline. (Tables: spec-coverage-tables; known bugs: spec-coverage-bugs.)
  */

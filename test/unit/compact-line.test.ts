@@ -78,7 +78,7 @@ const line = {
   pricing: { total: '1.00' },
 };
 
-describe('compactLine (MODEL_FORMAT.md "The cart line", ?view=compact)', () => {
+describe('compactLine (docs/model-format.md "The cart line", ?view=compact)', () => {
   const compact = compactLine(line);
 
   it('keeps per question key, values, source, visible, required and the unavailable options', () => {

@@ -90,22 +90,24 @@ export class CartView extends LitElement {
       <h1>Cart <small>${cart.reference}</small></h1>
       ${cart.lines.length === 0 ? html`<p>Your cart is empty.</p>` : nothing}
       <ul class="lines" aria-label="Cart lines">
-        ${cart.lines.map(
-          (line) =>
-            html`<li class="card line" data-line=${line.id}>
-              <div>
-                <strong>${line.general.name}</strong>
-                <p class="answers">${this.answers(line)}</p>
-              </div>
-              <span class="amount">${line.pricing.currency} ${line.pricing.total}</span>
-              <button
-                type="button"
-                @click=${() => this.removeLine(line)}
-                aria-label="Remove ${line.general.name} (${line.pricing.currency} ${line.pricing.total})"
-              >
-                Remove
-              </button>
-            </li>`,
+        ${cart.lines.map((line) =>
+          // The page reads the cart in the full view; the union's other member never comes.
+          line.view !== 'full'
+            ? nothing
+            : html`<li class="card line" data-line=${line.id}>
+                <div>
+                  <strong>${line.general.name}</strong>
+                  <p class="answers">${this.answers(line)}</p>
+                </div>
+                <span class="amount">${line.pricing.currency} ${line.pricing.total}</span>
+                <button
+                  type="button"
+                  @click=${() => this.removeLine(line)}
+                  aria-label="Remove ${line.general.name} (${line.pricing.currency} ${line.pricing.total})"
+                >
+                  Remove
+                </button>
+              </li>`,
         )}
       </ul>
       <p class="totals" data-testid="cart-total">

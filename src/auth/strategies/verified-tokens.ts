@@ -4,7 +4,7 @@ import type { JwtClaims } from '../../jwt/jwt-claims.js';
  * Access JWTs whose signature and claims were verified already, by the exact token text,
  * until they expire: a client sends the same access token with every request, and
  * verifying it again (base64 and JSON decoding twice, an HMAC) was about 6 % of the CPU
- * of a `GET /v1/carts/default` (docs/DECISIONS.md, "Verified access tokens").
+ * of a `GET /v1/carts/default` (docs/adr/0033-credentials-and-tokens.md).
  *
  * Only what verification proves is remembered (the signature with the app's key, the
  * algorithm, issuer, audience and claims): the session is still read on every request,

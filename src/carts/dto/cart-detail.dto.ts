@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import {
   ApiDecimal,
   ApiId,
@@ -7,10 +7,23 @@ import {
 } from '../../common/swagger/schema-types.js';
 import type { CartLine, CompactCartLine } from '../../engine/index.js';
 import type { CartLineEntity } from '../cart-line.entity.js';
+import type { LineView } from '../compact-line.js';
 import type { CartEntity } from '../cart.entity.js';
 import { cartTotals } from '../cart-totals.js';
 import { CartDto } from './cart.dto.js';
 import { EvaluatedLineDto } from './cart-line-result.dto.js';
+
+/** A stored line in either view, told apart by `view` (CompactCartLineDto: compact-line.dto.ts). */
+const LINE_OF_EITHER_VIEW = {
+  oneOf: [{ $ref: getSchemaPath('CartLineDto') }, { $ref: getSchemaPath('CompactCartLineDto') }],
+  discriminator: {
+    propertyName: 'view',
+    mapping: {
+      full: getSchemaPath('CartLineDto'),
+      compact: getSchemaPath('CompactCartLineDto'),
+    },
+  },
+};
 
 export class CurrencyTotalDto {
   @ApiProperty({ example: 'EUR' }) currency: string;
@@ -18,7 +31,7 @@ export class CurrencyTotalDto {
 }
 
 /**
- * One stored cart line: the evaluated line as the engine produced it (MODEL_FORMAT.md,
+ * One stored cart line: the evaluated line as the engine produced it (docs/model-format.md,
  * "The cart line": general, questions, pricing, ...) plus the columns stored beside it.
  */
 export class CartLineDto extends EvaluatedLineDto {
@@ -47,10 +60,15 @@ export class CartLineDto extends EvaluatedLineDto {
    * in either view; a compact one makes what CompactCartLineDto describes (the caller
    * types the page by its view).
    */
-  static from(line: CartLineEntity, evaluated: CartLine | CompactCartLine): CartLineDto {
+  static from(
+    line: CartLineEntity,
+    evaluated: CartLine | CompactCartLine,
+    view: LineView = 'full',
+  ): CartLineDto {
     return {
       // The stored columns are authoritative, so they are spread over the line JSON.
       ...(evaluated as unknown as CartLine),
+      view: view as 'full',
       id: line.id,
       model_id: line.modelId,
       version_number: line.versionNumber,
@@ -86,8 +104,11 @@ export class CartDetailDto extends CartDto {
   totals: CurrencyTotalDto[];
 
   @ApiProperty({
-    type: () => [CartLineDto],
-    description: 'One page of the lines (`page`, `per_page`; `links` pages on)',
+    type: 'array',
+    items: LINE_OF_EITHER_VIEW,
+    description:
+      'One page of the lines (`page`, `per_page`; `links` pages on), each in the asked view: ' +
+      'its `view` tells which schema it follows',
   })
   lines: CartLineDto[];
 

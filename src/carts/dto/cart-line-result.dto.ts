@@ -29,11 +29,16 @@ import {
 } from './line-parts.dto.js';
 
 /**
- * The evaluated configuration (MODEL_FORMAT.md, "The cart line"). Documented here for
+ * The evaluated configuration (docs/model-format.md, "The cart line"). Documented here for
  * Swagger; the engine's CartLine type is the source of truth.
  */
 @ApiExtraModels(LinePathImportDto, LineModelImportDto)
 export class EvaluatedLineDto {
+  @ApiProperty({
+    enum: ['full'],
+    description: 'The view of this line (`?view=`): `full`, or `compact` in the compact schemas',
+  })
+  view: 'full';
   @ApiInt({ minimum: 1, example: 1, description: 'The model version the line was evaluated with' })
   version_number: number;
   @ApiProperty({

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional, getSchemaPath, OmitType } from '@nest
 import { ANSWER_VALUE, VALUE_SOURCES } from '../../common/swagger/engine-enums.js';
 import type { ValueSource } from '../../engine/index.js';
 import { AddedCartLineDto, PreviewLineDto } from './cart-line-result.dto.js';
-import { CartDetailDto, CartLineDto } from './cart-detail.dto.js';
+import { CartLineDto } from './cart-detail.dto.js';
 import {
   EFFECTIVE_VALUES_PROPERTY,
   LineBomItemDto,
@@ -10,7 +10,7 @@ import {
 } from './line-parts.dto.js';
 
 /**
- * `?view=compact` (MODEL_FORMAT.md "The cart line"; the engine builds it)
+ * `?view=compact` (docs/model-format.md "The cart line"; the engine builds it)
  * as Swagger models: the full line's schemas with `questions` and `bom_items` replaced.
  * Rules and triggers keep their schema; the compact view lists fewer of them.
  */
@@ -77,31 +77,30 @@ const bomItems = () =>
     type: () => [CompactLineBomItemDto],
     description: 'Included BOM items, nested',
   });
-const REPLACED = ['questions', 'bom_items'] as const;
+const REPLACED = ['view', 'questions', 'bom_items'] as const;
+const compactView = () =>
+  ApiProperty({
+    enum: ['compact'],
+    description: 'The view of this line (`?view=compact`): what tells it from the full line',
+  });
 
 /** POST /v1/carts?view=compact. */
 export class CompactAddedCartLineDto extends OmitType(AddedCartLineDto, REPLACED) {
+  @compactView() view: 'compact';
   @questions() questions: CompactLineQuestionDto[];
   @bomItems() bom_items: CompactLineBomItemDto[];
 }
 
 /** POST /v1/carts/preview?view=compact. */
 export class CompactPreviewLineDto extends OmitType(PreviewLineDto, REPLACED) {
+  @compactView() view: 'compact';
   @questions() questions: CompactLineQuestionDto[];
   @bomItems() bom_items: CompactLineBomItemDto[];
 }
 
 /** A line of GET /v1/carts/{cart_id}?view=compact. */
 export class CompactCartLineDto extends OmitType(CartLineDto, REPLACED) {
+  @compactView() view: 'compact';
   @questions() questions: CompactLineQuestionDto[];
   @bomItems() bom_items: CompactLineBomItemDto[];
-}
-
-/** GET /v1/carts/{cart_id}?view=compact: every line compact. */
-export class CompactCartDetailDto extends OmitType(CartDetailDto, ['lines'] as const) {
-  @ApiProperty({
-    type: () => [CompactCartLineDto],
-    description: 'One page of the lines (`page`, `per_page`; `links` pages on)',
-  })
-  lines: CompactCartLineDto[];
 }

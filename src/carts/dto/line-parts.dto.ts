@@ -39,7 +39,7 @@ export const UNAVAILABLE_VALUES_PROPERTY: ApiPropertyOptions = {
 };
 
 /**
- * The members of a cart line (MODEL_FORMAT.md, "The cart line") as Swagger models: what
+ * The members of a cart line (docs/model-format.md, "The cart line") as Swagger models: what
  * a generated client reads. The engine's types (src/engine/types.ts) are the source of
  * truth; the enums (common/swagger/engine-enums.ts) are checked against them.
  */
@@ -142,7 +142,10 @@ export class LineTriggerDto {
       'multiple choice, null for a cleared answer); only those that took effect',
   })
   set: Record<string, unknown>;
-  @ApiPropertyOptional({ description: "The trigger's (translated) message, when it has one" })
+  @ApiPropertyOptional({
+    example: 'Large windows get triple glazing',
+    description: "The trigger's (translated) message, when it has one",
+  })
   message?: string;
 }
 
@@ -200,7 +203,11 @@ export class LineImageDto {
 export class LineConsistencyDto {
   @ApiProperty({ description: 'Whether the model was compiled to its exact consistency form' })
   exact: boolean;
-  @ApiPropertyOptional({ description: 'Why not, when not exact' }) reason?: string;
+  @ApiPropertyOptional({
+    example: 'compile budget exceeded: availability by propagation',
+    description: 'Why not, when not exact (absent when exact)',
+  })
+  reason?: string;
   @ApiProperty({
     pattern: '^\\d+$',
     example: '1296',
@@ -212,6 +219,7 @@ export class LineConsistencyDto {
 export class LineCacheDto {
   @ApiProperty({
     pattern: '^[0-9a-f]{64}$',
+    example: '9f2c5a1e0d4b7c3a8e6f1b2d4c5a7e9f0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e',
     description: 'sha256 of model, version, answers, language',
   })
   fingerprint: string;

@@ -2,7 +2,7 @@ import type { Problem } from '../../engine/index.js';
 
 export type Links = Partial<Record<'self' | 'first' | 'prev' | 'next' | 'last', string>>;
 
-/** The body of every response (DESIGN.md, "Response envelope"). */
+/** The body of every response (docs/api.md, "The envelope"). */
 export interface Envelope<T = unknown> {
   code: number;
   message: string;

@@ -54,7 +54,7 @@ export class RequestValidationError extends ApiError {
 
 /**
  * No, or an unusable, credential. Seed endpoints answer 403 for it, others 401
- * (DESIGN.md, "Status codes").
+ * (docs/api.md, "Statuses").
  */
 export class AuthenticationError extends ApiError {
   constructor(message = 'Authentication required', status: number = HttpStatus.UNAUTHORIZED) {

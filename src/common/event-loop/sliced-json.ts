@@ -20,7 +20,7 @@ const SPLIT_DEPTH = 3;
 /**
  * Elements of an array at the split depth written by one `JSON.stringify`: much faster
  * than one call per element, and a group's text is turned into bytes while small (see
- * docs/DECISIONS.md "Answers written in slices" for the measurement).
+ * docs/adr/0046-event-loop-slicing.md).
  */
 const GROUP = 64;
 

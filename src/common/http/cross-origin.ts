@@ -5,7 +5,7 @@ import type {
 import type { Request, RequestHandler } from 'express';
 
 /**
- * The paths an intent token may use (DESIGN.md, "Browsers"): a web shop's script needs
+ * The paths an intent token may use (docs/api.md, "Calling from a browser"): a web shop's script needs
  * nothing else, so no other path answers a browser of another origin, whatever CORS_ORIGINS
  * says (a preflight for /v1/suppliers/1/models gets no Access-Control-* header).
  */

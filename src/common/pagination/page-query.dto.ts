@@ -7,7 +7,7 @@ export const MAX_PER_PAGE = 200;
 /** Past this, the offset would not fit the databases' integer arithmetic. */
 export const MAX_PAGE = 1_000_000;
 
-/** `?page=&per_page=` of every list (DESIGN.md: default 50, max 200). */
+/** `?page=&per_page=` of every list (docs/api.md: default 50, max 200). */
 export class PageQueryDto {
   @ApiIntOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
   @IsOptional()

@@ -14,19 +14,30 @@ interface EnvelopeOptions {
   description?: string;
 }
 
+/** The models of one answer by the value of their `view` member (`?view=`). */
+export type Views = Record<string, Type<unknown>>;
+
 /**
  * Documents a success answer: the closed envelope with `data` of the given model (or
- * null), or of any of several models (a route with views, such as `?view=compact`).
+ * null), or of one of several models told apart by their `view` member (a route with
+ * `?view=compact`): `oneOf` with a discriminator, which generated clients narrow by.
  */
-export function ApiEnvelope(
-  model: Type<unknown> | Type<unknown>[] | null,
-  options: EnvelopeOptions = {},
-) {
+export function ApiEnvelope(model: Type<unknown> | Views | null, options: EnvelopeOptions = {}) {
   const status = options.status ?? 200;
-  const models = model === null ? [] : Array.isArray(model) ? model : [model];
+  const views = model === null || typeof model === 'function' ? undefined : model;
+  const models = model === null ? [] : views ? Object.values(views) : [model as Type<unknown>];
   const refs: Schema[] = models.map((one) => ({ $ref: getSchemaPath(one) }));
-  const item: Schema =
-    refs.length === 0 ? NULL_DATA : refs.length === 1 ? refs[0]! : { anyOf: refs };
+  const item: Schema = views
+    ? {
+        oneOf: refs,
+        discriminator: {
+          propertyName: 'view',
+          mapping: Object.fromEntries(
+            Object.entries(views).map(([view, one]) => [view, getSchemaPath(one)]),
+          ),
+        },
+      }
+    : (refs[0] ?? NULL_DATA);
   const data: Schema = options.isArray || options.paginated ? { type: 'array', items: item } : item;
   return applyDecorators(
     ApiExtraModels(ProblemDto, LinksDto, ...models),

@@ -63,11 +63,20 @@ export function envelopeSchema(
       message: { type: 'string', example: options.message ?? statusText(status) },
       data,
       links,
-      errors: {
-        type: 'array',
-        items: { $ref: getSchemaPath(ProblemDto) },
-        description: status < 400 ? 'Empty on success' : 'Every problem found',
-      },
+      errors:
+        status < 400
+          ? {
+              type: 'array',
+              items: { $ref: getSchemaPath(ProblemDto) },
+              maxItems: 0,
+              example: [],
+              description: 'Empty on success',
+            }
+          : {
+              type: 'array',
+              items: { $ref: getSchemaPath(ProblemDto) },
+              description: 'Every problem found',
+            },
     },
   };
 }

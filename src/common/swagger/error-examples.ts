@@ -23,11 +23,11 @@ const UNAUTHENTICATED = problem(
 );
 const SEED_UNAUTHENTICATED: ErrorExample = {
   ...UNAUTHENTICATED,
-  description: 'No usable credential (403 on this route, as API-v1.md fixes)',
+  description: 'No usable credential (403 on this route, as the seed contract fixes)',
 };
 const seedInvalid = (example: ErrorExample): ErrorExample => ({
   ...example,
-  description: 'Invalid body (401 on this route, as API-v1.md fixes)',
+  description: 'Invalid body (401 on this route, as the seed contract fixes)',
 });
 const INVALID_BODY: ErrorExample = {
   message: 'Bad request',
@@ -93,7 +93,7 @@ const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
   login: {
     403: {
       ...problem('invalid_credentials', 'Wrong email or password'),
-      description: 'Wrong email or password (403, as API-v1.md fixes)',
+      description: 'Wrong email or password (403, as the seed contract fixes)',
     },
   },
   createApiToken: {
@@ -121,7 +121,10 @@ const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
   },
   createModel: {
     400: problem('required', 'general.name is required', 'general.name'),
-    401: { ...NOT_A_MEMBER, description: 'Not a member of the supplier (401, as API-v1.md fixes)' },
+    401: {
+      ...NOT_A_MEMBER,
+      description: 'Not a member of the supplier (401, as the seed contract fixes)',
+    },
     403: SEED_UNAUTHENTICATED,
     404: notFound('The supplier does not exist'),
     409: problem('duplicate', 'Another model of this supplier has that code', 'general.code'),
@@ -144,7 +147,8 @@ const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
     400: INVALID_KEY,
     409: IN_FLIGHT,
     401: {
-      description: 'Invalid body or configuration (401, as API-v1.md fixes); nothing is stored',
+      description:
+        'Invalid body or configuration (401, as the seed contract fixes); nothing is stored',
       message: 'The configuration is not valid',
       errors: [
         {
@@ -156,7 +160,8 @@ const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
     },
     403: {
       ...SEED_UNAUTHENTICATED,
-      description: 'No usable credential, or a cart of another company (403, as API-v1.md fixes)',
+      description:
+        'No usable credential, or a cart of another company (403, as the seed contract fixes)',
     },
     404: notFound('No model found'),
   },

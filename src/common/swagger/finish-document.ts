@@ -10,7 +10,7 @@ import { statusText } from '../envelope/envelope.js';
 import { errorDescription, errorResponse } from './error-examples.js';
 import { ERROR_ENVELOPE, envelopeSchema, NULL_DATA } from './envelope.schema.js';
 import { OPERATION_IDS, WITHOUT_DATABASE } from './operations.js';
-import { INT32, SCHEMA_EXAMPLES } from './schema-types.js';
+import { EXTRA_SCHEMAS, INT32, SCHEMA_EXAMPLES } from './schema-types.js';
 import { MAX_ID } from '../http/id-param.js';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
@@ -66,6 +66,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
   const schemas = (document.components ??= {}).schemas ?? {};
   document.components.schemas = schemas;
   schemas[ERROR_ENVELOPE] = envelopeSchema(NULL_DATA, 400);
+  for (const [name, schema] of EXTRA_SCHEMAS) schemas[name] = schema;
   for (const schema of Object.values(schemas)) closeSchema(schema);
   for (const [name, example] of SCHEMA_EXAMPLES) {
     const schema = schemas[name];

@@ -30,6 +30,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /v1/companies/{id}/suppliers': 'linkCompanySupplier',
   'GET /v1/companies/{id}/models': 'listCompanyModels',
   'GET /v1/companies/{id}/models/{modelId}/assets/{path}': 'getCompanyModelAsset',
+  'GET /v1/assets/{companyId}/{modelId}/{version}/{path}': 'getSignedAsset',
   'POST /v1/suppliers/{id}': 'createSupplier',
   'GET /v1/suppliers/{id}': 'getSupplier',
   'POST /v1/suppliers/{id}/members': 'addSupplierMember',

@@ -1,4 +1,9 @@
-import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import {
+  ApiProperty,
+  ApiPropertyOptional,
+  type ApiPropertyOptions,
+  type SchemaObject,
+} from '@nestjs/swagger';
 import { MAX_ID } from '../http/id-param.js';
 
 /** 32-bit integers: ids are `integer` columns, so generated clients get ints, not floats. */
@@ -57,3 +62,9 @@ export const ApiSchemaExample =
   (target) => {
     SCHEMA_EXAMPLES.set(target.name, example);
   };
+
+/**
+ * Named schemas written as plain OpenAPI (not DTO classes), added to the document's
+ * components by finishDocument. A feature registers its own (the model document).
+ */
+export const EXTRA_SCHEMAS = new Map<string, SchemaObject>();

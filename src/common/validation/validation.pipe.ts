@@ -102,7 +102,8 @@ export function createValidationPipe(maxPassThroughKeys: number, slicing: Slicin
       forbidNonWhitelisted: true,
       transform: true,
       stopAtFirstError: false,
-      validationError: { target: false, value: false },
+      // `value`: validationProblems tells a missing field from a wrong one (never answered).
+      validationError: { target: false, value: true },
       exceptionFactory: (errors) => new RequestValidationError(validationProblems(errors)),
     },
     maxPassThroughKeys,

@@ -40,13 +40,13 @@ export class CreateCompanyDto {
 
 export class CompanyDto {
   @ApiId() id: number;
-  @ApiProperty() email: string;
-  @ApiProperty() name: string;
-  @ApiProperty() vat_number: string;
-  @ApiProperty() coc_number: string;
-  @ApiNullableString() phone_number: string | null;
-  @ApiNullableString() website: string | null;
-  @ApiNullableString() contact_person: string | null;
+  @ApiProperty({ example: 'purchasing@dealer.example' }) email: string;
+  @ApiProperty({ example: 'Dealer BV' }) name: string;
+  @ApiProperty({ example: 'NL123456789B01' }) vat_number: string;
+  @ApiProperty({ example: '12345678' }) coc_number: string;
+  @ApiNullableString({ example: '+31 20 123 4567' }) phone_number: string | null;
+  @ApiNullableString({ example: 'https://dealer.example' }) website: string | null;
+  @ApiNullableString({ example: 'Jan de Vries' }) contact_person: string | null;
   @ApiTimestamp() created_at: string;
 
   static from(company: CompanyEntity): CompanyDto {

@@ -7,8 +7,8 @@ const BATCH = 50;
 /**
  * Model versions keep their merged definition deflated (`definition_deflated`, blob /
  * bytea) instead of as JSON text: a 5,000-question model's 2.6 MB of JSON become about
- * 180 KB, which keeps an upload's synchronous SQLite write short (docs/DECISIONS.md
- * "Definitions stored deflated"). Existing versions are converted; `down` restores text.
+ * 180 KB, which keeps an upload's synchronous SQLite write short (docs/adr/
+ * 0038-deflated-definitions.md). Existing versions are converted; `down` restores text.
  */
 export class DeflatedDefinitions1764600000000 implements MigrationInterface {
   name = 'DeflatedDefinitions1764600000000';

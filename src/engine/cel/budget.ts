@@ -1,5 +1,5 @@
 /**
- * The runtime cost budget of one evaluation (MODEL_FORMAT.md "Expression cost"). Each
+ * The runtime cost budget of one evaluation (docs/model-format.md "Expression cost"). Each
  * expression is charged its static worst-case cost (cel/cost.ts) before it runs; one
  * that no longer fits does not run, yields unknown and is recorded, so an evaluation
  * never does more than `limit` units of expression work. Deterministic: the same

@@ -21,7 +21,7 @@ export * from './cost-shapes.js';
 export { MATCH_UNITS, PRICED_FUNCTIONS, TIME_UNITS, TIME_ZONE_UNITS } from './cost-functions.js';
 
 /**
- * Static worst-case cost of a CEL expression (MODEL_FORMAT.md "Expression cost").
+ * Static worst-case cost of a CEL expression (docs/model-format.md "Expression cost").
  *
  * Modelled on cel-go's `checker/cost.go` (as Kubernetes applies it to CRD validation
  * rules): every value carries an upper bound of its size, every node an upper bound of

@@ -1,7 +1,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { MAX_EXPRESSION_DEPTH } from './depth.js';
 
-/** Question types of MODEL_FORMAT.md and the CEL type their value has in expressions. */
+/** Question types of docs/model-format.md and the CEL type their value has in expressions. */
 export const QUESTION_TYPES = [
   'choice',
   'multi_choice',
@@ -65,7 +65,7 @@ for (const type of ['string', 'int', 'double', 'bool', 'list<string>']) {
  * The evaluation environment: every name is `dyn`, because an unanswered question
  * is `null` and a typed variable rejects null on every read. With dyn names,
  * `frame == 'pvc'` on null is false and `width > 1200` on null is an evaluation
- * error (= unknown), as MODEL_FORMAT.md requires. Types were already enforced by
+ * error (= unknown), as docs/model-format.md requires. Types were already enforced by
  * the checking environment, so runtime values always have the checked type or null.
  */
 const baseEvaluationEnvironment = registerMixedNumeric(new Environment(LIMITS));

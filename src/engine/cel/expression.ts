@@ -4,7 +4,7 @@ import { useBoundedJson } from './json.js';
 import { useRe2 } from './regex.js';
 import { strictNames } from './strict-names.js';
 
-/** The result of an expression that failed at evaluation (MODEL_FORMAT.md "unknown"). */
+/** The result of an expression that failed at evaluation (docs/model-format.md "unknown"). */
 export const UNKNOWN: unique symbol = Symbol('unknown');
 export type Unknown = typeof UNKNOWN;
 

@@ -2,7 +2,7 @@ import type { ASTNode } from '@marcbachmann/cel-js';
 import { RE2JS } from 're2js';
 
 /**
- * `matches` with RE2 semantics (MODEL_FORMAT.md "Expression cost"): re2js is a
+ * `matches` with RE2 semantics (docs/model-format.md "Expression cost"): re2js is a
  * maintained pure-JS port of RE2 (linear time, no backreferences or lookaround), so a
  * pattern can never backtrack exponentially. cel-js implements `matches` with the
  * backtracking `RegExp` and offers no way to replace a standard overload, so after the

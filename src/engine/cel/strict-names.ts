@@ -10,7 +10,7 @@ const STRICT_BINARY = new Set(['+', '-', '*', '/', '%', '<', '<=', '>', '>=', '[
  * `null` is an evaluation error (an operand of arithmetic or ordering, the receiver of a
  * method, an index, the argument of a conversion, a ternary condition, the right side of
  * `in`). When one of them is null the expression's value is unknown without running it:
- * this spares the thrown-and-caught error cel-js would raise (MODEL_FORMAT.md "unknown").
+ * this spares the thrown-and-caught error cel-js would raise (docs/model-format.md "unknown").
  * Equality, `&&` and `||` are never crossed: `null == 'x'` is false, and `false && error`
  * is false in CEL.
  */

@@ -203,7 +203,7 @@ function registerInferred(
   }
 }
 
-/** The size limits, decided before any section is read (MODEL_FORMAT.md "Limits"). */
+/** The size limits, decided before any section is read (docs/model-format.md "Limits"). */
 function withinCountLimits(v: Validation, document: JsonRecord): boolean {
   const { limits } = v;
   let within = true;

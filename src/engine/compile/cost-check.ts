@@ -31,7 +31,7 @@ export function shapeOfQuestion(question: CompiledQuestion): Shape {
 
 /**
  * Upload checks of one type-checked expression: every literal `matches` pattern compiles
- * in RE2, and the static cost is within `limit` (MODEL_FORMAT.md "Expression cost").
+ * in RE2, and the static cost is within `limit` (docs/model-format.md "Expression cost").
  * Sets the expression's cost and returns the shape of its value (variables pass it on).
  */
 export function checkCost(

@@ -10,7 +10,7 @@ import { findFinitePart, type Part } from './parts.js';
 import { freeAssignment, supports } from './query.js';
 import { quickXplain } from './quickxplain.js';
 
-/** Compile budget of the consistency form (MODEL_FORMAT.md "Limits"). */
+/** Compile budget of the consistency form (docs/model-format.md "Limits"). */
 export interface ConsistencyLimits {
   /** Milliseconds of compile time (default 30 s): a safety net, the steps are the budget. */
   consistencyMs: number;

@@ -2,11 +2,11 @@ import type { CelValue, CompiledQuestion } from '../model.js';
 import type { ModelCore } from '../compile/compact.js';
 import { valueBases } from './form.js';
 
-/** Admissible values of an `integer` question at most this many to be finite (MODEL_FORMAT). */
+/** Admissible values of an `integer` question at most this many to be finite (model-format.md). */
 export const MAX_INTEGER_VALUES = 1_000;
 
 /**
- * The finite domain of a question (MODEL_FORMAT.md "Consistency"): value index 0 is
+ * The finite domain of a question (docs/model-format.md "Consistency"): value index 0 is
  * "no value" (unanswered or hidden); a multi_choice is one boolean layer per option
  * (0 not selected, 1 selected), so its "no value" is every layer at 0.
  */

@@ -50,7 +50,7 @@ export function consistencyTimeLimitMs(limits: FallbackBudget): number {
 }
 
 /**
- * Past the compile budget (MODEL_FORMAT.md "Consistency": "availability is computed by
+ * Past the compile budget (docs/model-format.md "Consistency": "availability is computed by
  * propagation over each table and rule"): instead of their conjunction, each part of
  * the finite part is kept as its own small diagram (a forest in the form's node
  * arrays, `partRoots`), for generalized arc consistency at evaluation (propagate.ts).

@@ -23,13 +23,13 @@ export function derivedCacheBytes(form: ConsistencyForm): number {
   return pairs + segments;
 }
 
-/** What the upload answer and GET /v1/models/{id} report (MODEL_FORMAT.md "Model analysis"). */
+/** What the upload answer and GET /v1/models/{id} report (docs/model-format.md "Model analysis"). */
 export interface ModelAnalysis {
   exact: boolean;
   reason?: string;
   /**
    * Valid configurations with no answers (decimal string), only when `exact`; null otherwise
-   * (MODEL_FORMAT.md "Consistency": a bound is never reported as the count).
+   * (docs/model-format.md "Consistency": a bound is never reported as the count).
    */
   configurations: string | null;
   /** When not exact: an upper bound of the count (the diagram's count, or propagated domains). */

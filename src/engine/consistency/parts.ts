@@ -7,7 +7,7 @@ import type { FiniteDomain } from './domains.js';
 export type Support = ReadonlySet<number>;
 
 /**
- * One piece of the finite part (MODEL_FORMAT.md "Consistency: no dead ends"):
+ * One piece of the finite part (docs/model-format.md "Consistency: no dead ends"):
  * - `status`: a question's visibility, required and selection bounds;
  * - `available`: an option's available_if (chosen ⇒ not false);
  * - `assert`: an `error` rule (applies ⇒ assert not false);

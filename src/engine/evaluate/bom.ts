@@ -247,7 +247,7 @@ function itemQuantity(
   if (value === undefined) return item.quantity as Money;
   const quantity = value === UNKNOWN ? undefined : celNumberToMoney(value, pricing.mode);
   const at = `bom_items.${item.key}`;
-  // Fail closed (MODEL_FORMAT.md "Answers"): a line is never cheaper because a price failed.
+  // Fail closed (docs/model-format.md "Answers"): a line is never cheaper because a price failed.
   if (quantity === undefined) {
     state.error('bom_quantity_unknown', `the quantity of ${item.key} cannot be computed`, at);
     return undefined;

@@ -31,7 +31,7 @@ export type CompactLine<T extends CompactableLine> = Omit<T, keyof CompactableLi
 /**
  * A full line trimmed to the compact view: for lines stored whole (cart rows from before
  * lines were stored compactly), and the reference the direct build of the compact view
- * (compact-questions.ts, `view: 'compact'`) is tested against. MODEL_FORMAT.md "The cart
+ * (compact-questions.ts, `view: 'compact'`) is tested against. docs/model-format.md "The cart
  * line", `?view=compact`: the line without what the model
  * already says (labels, option prices, messages of passed rules): per question `key,
  * values, source, visible, required` and the unavailable options with their reasons;

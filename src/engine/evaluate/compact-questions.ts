@@ -7,7 +7,7 @@ import type { EvaluationState } from './state.js';
 import { unavailableValues } from './value-availability.js';
 
 /**
- * The questions of the compact view (MODEL_FORMAT.md "The cart line", `?view=compact`),
+ * The questions of the compact view (docs/model-format.md "The cart line", `?view=compact`),
  * read from the evaluation state as `lineQuestions` reads the full ones: per question
  * `key, values, source, visible, required`, `discarded` and `suppressed` only when not
  * empty, the unavailable options only (`[]` when all are available), `unavailable_values`

@@ -30,7 +30,7 @@ export interface Settled {
 }
 
 /**
- * After the value phase (MODEL_FORMAT.md "Consistency: no dead ends"): the user's
+ * After the value phase (docs/model-format.md "Consistency: no dead ends"): the user's
  * answers that already conflict get one `conflict` error per answer of a minimal
  * conflicting set; otherwise soft values (defaults, trigger values) that would leave
  * no valid completion are left out (`suppressed`) and the values recomputed. Returns

@@ -35,7 +35,7 @@ type FullRequest = EvaluationRequest & { view?: 'full' };
 type AnyLine = CartLine | CompactCartLine;
 
 /**
- * Evaluates one configuration against a compiled model (MODEL_FORMAT.md
+ * Evaluates one configuration against a compiled model (docs/model-format.md
  * "Evaluation order"). Pure apart from the clock: the same model version, answers
  * and language always give the same line (except `cache.evaluated_in_ms`). Never
  * throws for bad input: every problem is in `errors` or `warnings`. `request.view`

@@ -16,7 +16,7 @@ import { mentionsInSteps } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
 
 /**
- * Past the compile budget (MODEL_FORMAT.md "Consistency": `exact: false`): the steps of
+ * Past the compile budget (docs/model-format.md "Consistency": `exact: false`): the steps of
  * consistency.ts with generalized arc consistency (propagate.ts) in place of the
  * diagram. Sound: an option reported unavailable has no valid completion, `conflict`
  * errors and suppressed soft values are proven; an available option may still have

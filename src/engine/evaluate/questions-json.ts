@@ -8,8 +8,8 @@ import type { LineOption, LineQuestion } from '../types.js';
  * are written once per model and language (`{"key":…,"type":…,"label":…,"visible":`),
  * and only the members the answers decide are written per evaluation. At 1,000
  * questions (3,750 options) the text and its bytes take 1.1–1.2 ms where `JSON.stringify`
- * and `Buffer.from` take 1.9 ms on Node 24 and 3.0 ms on Node 20 (docs/DECISIONS.md "A
- * line's lists written from prepared text"). The text equals `JSON.stringify`'s, member
+ * and `Buffer.from` take 1.9 ms on Node 24 and 3.0 ms on Node 20 (docs/adr/
+ * 0041-prepared-line-text.md). The text equals `JSON.stringify`'s, member
  * order included (test/engine/evaluate/line-json.test.ts).
  */
 

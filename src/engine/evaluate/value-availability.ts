@@ -4,7 +4,7 @@ import type { EvaluationState } from './state.js';
 
 /**
  * The values of a boolean or finite integer question that have no valid completion
- * with the user's other answers (MODEL_FORMAT.md "Consistency": "an option o of
+ * with the user's other answers (docs/model-format.md "Consistency": "an option o of
  * question Q (a value, for boolean and integer)"), ascending; undefined for a
  * question without a finite domain. Read from the same per-value support as options
  * (exact with the diagram, by propagation past the budget). Listed as the

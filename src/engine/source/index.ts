@@ -1,6 +1,6 @@
 /**
  * Bytes of a model upload → the model document with its imports, safely: every limit of
- * MODEL_FORMAT.md "Limits" is checked before the work it guards. See docs/MODEL_SOURCES.md.
+ * docs/model-format.md "Limits" is checked before the work it guards. See docs/MODEL_SOURCES.md.
  */
 import type { EngineLimits } from '../limits.js';
 import { ProblemList } from '../problems.js';

@@ -34,7 +34,7 @@ const SECTIONS: readonly Section[] = [
   'bom_items',
   'images',
 ];
-/** Key namespaces: question and variable keys share one (MODEL_FORMAT.md). */
+/** Key namespaces: question and variable keys share one (docs/model-format.md). */
 const NAMESPACE: Readonly<Record<Section | 'adjustments', string>> = {
   questions: 'question/variable',
   variables: 'question/variable',

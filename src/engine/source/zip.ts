@@ -29,7 +29,7 @@ const ARCHIVE_MAGIC: readonly number[][] = [
 
 /**
  * The files of a zip upload by name, directories left out, after every check of
- * MODEL_FORMAT.md "Limits". The entry count and every name are vetted from the central
+ * docs/model-format.md "Limits". The entry count and every name are vetted from the central
  * directory before anything is inflated; the uncompressed total is counted while inflating.
  */
 export async function readZip(

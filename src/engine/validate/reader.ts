@@ -12,7 +12,7 @@ export interface ExpressionSource {
 
 export const QUESTION_KEY_PATTERN = /^[a-z][a-z0-9_]{0,63}$/;
 export const OPTION_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
-/** Rule, trigger, BOM, adjustment and image keys: MODEL_FORMAT.md only asks for uniqueness. */
+/** Rule, trigger, BOM, adjustment and image keys: docs/model-format.md only asks for uniqueness. */
 export const SECTION_KEY_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 /** Names CEL (or cel-js) already uses: a question or variable with one of these keys could never be read. */

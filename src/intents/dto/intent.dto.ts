@@ -10,7 +10,10 @@ export class IntentDto {
   })
   id: string;
 
-  @ApiProperty({ description: 'The intent JWT (Authorization: Bearer …)' })
+  @ApiProperty({
+    example: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJ0eXAiOiJpbnRlbnQifQ.c2lnbmF0dXJl',
+    description: 'The intent JWT (Authorization: Bearer …)',
+  })
   token: string;
 
   @ApiId({ example: 12 }) company_id: number;

@@ -13,8 +13,12 @@ export class InviteDto {
  * has the email, so the answer cannot tell.
  */
 export class InvitationSentDto {
-  @ApiProperty() company_id: number;
-  @ApiProperty({ description: 'The email as given (lower-cased)' }) email: string;
+  @ApiProperty({ type: 'integer', format: 'int32', example: 1 }) company_id: number;
+  @ApiProperty({
+    example: 'new.buyer@dealer.example',
+    description: 'The email as given (lower-cased)',
+  })
+  email: string;
 }
 
 /** A pending invitation, as its invitee sees it (GET /v1/invitations). */

@@ -21,10 +21,11 @@ export class MemberDto {
   @ApiProperty({
     nullable: true,
     type: String,
+    example: 'anna@acme.example',
     description: 'Only on the caller’s own membership: no answer reveals another user’s email',
   })
   email: string | null;
-  @ApiNullableString() name: string | null;
+  @ApiNullableString({ example: 'Anna Jansen' }) name: string | null;
   @ApiTimestamp({ description: 'When the membership began' })
   created_at: string;
 

@@ -24,11 +24,15 @@ export class CompanyModelsQueryDto extends PageQueryDto {
 export class DescribedOptionDto {
   @ApiProperty({ example: 'alu' }) key: string;
   @ApiProperty({ example: 'Aluminium' }) label: string;
-  @ApiPropertyOptional() description?: string;
+  @ApiPropertyOptional({ example: 'Powder-coated aluminium profile' }) description?: string;
   @ApiDecimal({ example: '85.00' }) price: string;
   @ApiPropertyOptional({ example: "frame != 'wood'", description: 'CEL expression' })
   available_if?: string;
-  @ApiPropertyOptional({ description: 'Image URL' }) image?: string;
+  @ApiPropertyOptional({
+    example: '/v1/companies/1/models/1/assets/images/alu.svg?version=1',
+    description: 'Image URL',
+  })
+  image?: string;
 }
 
 /** A question as a buyer's form shows it: labels translated, constraints as the model says. */
@@ -36,12 +40,14 @@ export class DescribedQuestionDto {
   @ApiProperty({ example: 'frame' }) key: string;
   @ApiProperty({ enum: QUESTION_TYPES, enumName: 'QuestionType' }) type: QuestionType;
   @ApiProperty({ example: 'Frame material' }) label: string;
-  @ApiPropertyOptional() description?: string;
+  @ApiPropertyOptional({ example: 'The material of the frame' }) description?: string;
   @ApiPropertyOptional({ example: 'mm' }) unit?: string;
   @ApiProperty({ description: 'A literal required; false when required_if decides' })
   required: boolean;
-  @ApiPropertyOptional({ description: 'CEL expression' }) required_if?: string;
-  @ApiPropertyOptional({ description: 'CEL expression' }) visible_if?: string;
+  @ApiPropertyOptional({ example: "frame == 'wood'", description: 'CEL expression' })
+  required_if?: string;
+  @ApiPropertyOptional({ example: 'width > 1000', description: 'CEL expression' })
+  visible_if?: string;
   @ApiProperty({
     type: 'array',
     items: ANSWER_VALUE,
@@ -49,7 +55,11 @@ export class DescribedQuestionDto {
     description: 'The literal default as answer values ([] when none)',
   })
   default: unknown[];
-  @ApiPropertyOptional({ description: 'CEL expression' }) default_expr?: string;
+  @ApiPropertyOptional({
+    example: "width > 2000 ? 'triple' : 'double'",
+    description: 'CEL expression',
+  })
+  default_expr?: string;
   @ApiPropertyOptional({ type: () => [DescribedOptionDto] }) options?: DescribedOptionDto[];
   @ApiPropertyOptional({ type: 'integer', format: 'int32' }) min_selected?: number;
   @ApiPropertyOptional({ type: 'integer', format: 'int32' }) max_selected?: number;

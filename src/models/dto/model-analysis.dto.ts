@@ -7,11 +7,14 @@ class DiagramSizeDto {
   @ApiProperty({ example: 185876, description: 'Bytes of the compiled form' }) bytes: number;
 }
 
-/** MODEL_FORMAT.md "Model analysis": the compiled solution space of a version. */
+/** docs/model-format.md "Model analysis": the compiled solution space of a version. */
 export class ModelAnalysisDto {
   @ApiProperty({ description: 'The whole finite part was compiled (availability is exact)' })
   exact: boolean;
-  @ApiPropertyOptional({ description: 'Why not exact (compile budget, enumeration bound)' })
+  @ApiPropertyOptional({
+    example: 'compile budget exceeded: availability by propagation',
+    description: 'Why not exact (compile budget, enumeration bound); absent when exact',
+  })
   reason?: string;
   @ApiProperty({
     type: String,

@@ -5,10 +5,11 @@ import {
   ApiTimestamp,
 } from '../../common/swagger/schema-types.js';
 import { JsonText } from '../../common/http/json-text.js';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { activeLockHolder, lockExpiry } from '../model-lock.js';
 import type { ModelEntity } from '../model.entity.js';
 import { ModelAnalysisDto } from './model-analysis.dto.js';
+import { MODEL_DEFINITION_REF, MODEL_GENERAL_REF } from './model-definition.schema.js';
 
 const GENERAL_EXAMPLE = {
   name: 'Casement window',
@@ -17,7 +18,7 @@ const GENERAL_EXAMPLE = {
   default_language: 'en',
 };
 
-/** A model (API-v1.md "Model"): its metadata and the `general` section of its current version. */
+/** A model (docs/api.md, "Models"): its metadata and the `general` section of its current version. */
 export class ModelDto {
   @ApiId({ example: 12 }) id: number;
   @ApiId({ example: 3 }) supplier_id: number;
@@ -47,8 +48,7 @@ export class ModelDto {
   })
   lock_expires_at: string | null;
   @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
+    allOf: [MODEL_GENERAL_REF],
     example: GENERAL_EXAMPLE,
     description: 'The general section of the current version, as uploaded',
   })
@@ -76,15 +76,16 @@ export class ModelDto {
 /** A model with the full definition of one of its versions. */
 export class ModelDetailDto extends ModelDto {
   @ApiProperty({
+    // `type` given: the TS type (JsonText, the stored text) is not the schema.
     type: 'object',
-    additionalProperties: true,
+    allOf: [MODEL_DEFINITION_REF],
     description: 'The model document of the current version, imports merged (docs/model-format.md)',
-  })
+  } as ApiPropertyOptions)
   definition: JsonText;
 
   @ApiProperty({
     type: () => ModelAnalysisDto,
-    description: 'The analysis of the current version (MODEL_FORMAT.md "Model analysis")',
+    description: 'The analysis of the current version (docs/model-format.md "Model analysis")',
   })
   analysis: ModelAnalysisDto;
 

@@ -1,6 +1,7 @@
 import type { RequestBodyObject } from '@nestjs/swagger';
 import { load } from 'js-yaml';
 import { WINDOW_MODEL_YAML } from './window-example.js';
+import { MODEL_DEFINITION_REF } from '../dto/model-definition.schema.js';
 
 // Examples on the media types (what Swagger UI prefills), not inside the schemas.
 const yamlBody = {
@@ -21,19 +22,7 @@ export const MODEL_UPLOAD_BODY: RequestBodyObject = {
     'model.json at its root plus the fragments and images it refers to.',
   content: {
     'application/json': {
-      schema: {
-        type: 'object',
-        required: ['general'],
-        properties: {
-          general: {
-            type: 'object',
-            required: ['name'],
-            properties: { name: { type: 'string' } },
-            additionalProperties: true,
-          },
-        },
-        additionalProperties: true,
-      },
+      schema: MODEL_DEFINITION_REF,
       example: load(WINDOW_MODEL_YAML),
     },
     'application/yaml': yamlBody,

@@ -1,5 +1,5 @@
 /**
- * The README walkthrough's window model (MODEL_FORMAT.md), as the upload example of
+ * The README walkthrough's window model (docs/model-format.md), as the upload example of
  * Swagger UI: executing it as it is creates a model. Without `general.code`, which is
  * unique per supplier, so that uploading it again beside the README's copy succeeds too.
  */

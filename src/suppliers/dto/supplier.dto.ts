@@ -44,13 +44,13 @@ export class LinkSupplierDto {
 /** A supplier as a company's supplier list shows it (the seed returns no created_at). */
 export class CompanySupplierDto {
   @ApiId() id: number;
-  @ApiProperty() email: string;
-  @ApiProperty() name: string;
-  @ApiProperty() website: string;
-  @ApiNullableString() contact_person: string | null;
-  @ApiNullableString() phone_number: string | null;
-  @ApiNullableString() vat_number: string | null;
-  @ApiNullableString() coc_number: string | null;
+  @ApiProperty({ example: 'sales@acme.example' }) email: string;
+  @ApiProperty({ example: 'Acme Windows' }) name: string;
+  @ApiProperty({ example: 'https://acme.example' }) website: string;
+  @ApiNullableString({ example: 'Anna Jansen' }) contact_person: string | null;
+  @ApiNullableString({ example: '+31 30 765 4321' }) phone_number: string | null;
+  @ApiNullableString({ example: 'NL987654321B01' }) vat_number: string | null;
+  @ApiNullableString({ example: '87654321' }) coc_number: string | null;
 
   static from(supplier: SupplierEntity): CompanySupplierDto {
     return {

@@ -15,7 +15,11 @@ export class ApiTokenDto {
   @ApiNullableString({ example: '2099-01-01T00:00:00.000Z' })
   expires_at: string | null;
 
-  @ApiNullableString({ description: 'Updated at most once a minute' })
+  @ApiNullableString({
+    format: 'date-time',
+    example: null,
+    description: 'Updated at most once a minute; null until first used',
+  })
   last_used_at: string | null;
 
   static from(token: ApiTokenEntity): ApiTokenDto {

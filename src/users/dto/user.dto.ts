@@ -36,8 +36,8 @@ export class CreateUserDto {
 
 export class UserDto {
   @ApiId() id: number;
-  @ApiProperty() email: string;
-  @ApiNullableString() name: string | null;
+  @ApiProperty({ example: 'anna@acme.example' }) email: string;
+  @ApiNullableString({ example: 'Anna Jansen' }) name: string | null;
   @ApiProperty({ enum: ['admin', 'member'], enumName: 'UserRole' }) role: UserRole;
   @ApiProperty() disabled: boolean;
   @ApiTimestamp() created_at: string;

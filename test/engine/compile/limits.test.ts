@@ -12,7 +12,7 @@ function problemsOf(document: unknown, overrides: Parameters<typeof resolveLimit
 }
 
 describe('limits', () => {
-  it('has the MODEL_FORMAT.md defaults', () => {
+  it('has the docs/model-format.md defaults', () => {
     expect(DEFAULT_ENGINE_LIMITS).toMatchObject({
       questions: 5000,
       optionsPerQuestion: 1000,

@@ -1,5 +1,5 @@
 /**
- * Past the compile budget (MODEL_FORMAT.md "Consistency": `exact: false`): availability
+ * Past the compile budget (docs/model-format.md "Consistency": `exact: false`): availability
  * by propagation over each table and rule, and boolean/integer value availability
  * (`unavailable_values`) in both modes.
  */

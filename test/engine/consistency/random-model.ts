@@ -2,7 +2,7 @@
  * Random small models for the consistency property tests (4–9 finite questions,
  * random tables, CEL rules, visibility, required, available_if, multi_choice bounds,
  * integers and booleans) and a brute-force oracle that enumerates every assignment
- * of the finite questions and checks it with the MODEL_FORMAT semantics, written
+ * of the finite questions and checks it with the docs/model-format.md semantics, written
  * independently of the diagram code (it only shares the compiled CEL programs).
  */
 import { EvaluationContext, UNKNOWN } from '../../../src/engine/cel/expression.js';
@@ -185,7 +185,7 @@ export function domainCount(spec: QuestionSpec): number {
   return spec.options.length + 1;
 }
 
-/** Every valid assignment of the model (MODEL_FORMAT.md "Consistency", by enumeration). */
+/** Every valid assignment of the model (docs/model-format.md "Consistency", by enumeration). */
 export function validAssignments(
   model: CompiledModel,
   specs: readonly QuestionSpec[],
@@ -215,7 +215,7 @@ export function allAssignments(specs: readonly QuestionSpec[]): Assignment[] {
 }
 
 /**
- * One constraint of the finite part, as MODEL_FORMAT.md states it: a question's status
+ * One constraint of the finite part, as docs/model-format.md states it: a question's status
  * (hidden ⇒ no value, required ⇒ a value, selection bounds), an option's available_if,
  * a table, an `error` assert. `scope`: the questions it reads (by key), with the
  * option for an available_if of a multi_choice (`q.o`), for the acyclicity test.

@@ -1,5 +1,5 @@
 /**
- * MODEL_FORMAT.md "Consistency: no dead ends", rule by rule (issue #6).
+ * docs/model-format.md "Consistency: no dead ends", rule by rule (issue #6).
  */
 import { describe, expect, it } from 'vitest';
 import {

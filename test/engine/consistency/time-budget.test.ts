@@ -1,5 +1,5 @@
 /**
- * The time budget while expressions are enumerated (MODEL_FORMAT.md "Consistency": past the
+ * The time budget while expressions are enumerated (docs/model-format.md "Consistency": past the
  * compile budget a model is accepted with `exact: false`). The store checked the deadline
  * only every 1,024 new nodes, and enumerating a rule whose result is (almost) all TRUE
  * creates next to none: two 315-option questions and a ~1,000,000-unit assert took 135 s

@@ -147,7 +147,7 @@ describe('the cart line', () => {
     questions: answers({ width: 1200, height: 1000, color: 'white' }),
   };
 
-  it('has every member of MODEL_FORMAT.md except id', () => {
+  it('has every member of docs/model-format.md except id', () => {
     const line = evaluateConfiguration(window, request).line;
     expect(Object.keys(line).sort()).toEqual(
       [

@@ -1,5 +1,5 @@
 /**
- * MODEL_FORMAT.md rule-by-rule coverage (part 4): answers, validity period,
+ * docs/model-format.md rule-by-rule coverage (part 4): answers, validity period,
  * translation, images, fingerprint.
  */
 import { createHash } from 'node:crypto';

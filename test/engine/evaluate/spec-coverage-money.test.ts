@@ -1,5 +1,5 @@
 /**
- * MODEL_FORMAT.md rule-by-rule coverage (part 2): `bom_items` and `pricing`. Every
+ * docs/model-format.md rule-by-rule coverage (part 2): `bom_items` and `pricing`. Every
  * expected amount is worked out by hand in the comment beside it.
  */
 import { describe, expect, it } from 'vitest';

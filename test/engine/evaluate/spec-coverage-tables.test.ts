@@ -1,5 +1,5 @@
 /**
- * MODEL_FORMAT.md rule-by-rule coverage (part 5): `rules[].allowed` compatibility
+ * docs/model-format.md rule-by-rule coverage (part 5): `rules[].allowed` compatibility
  * tables and option availability.
  */
 import { describe, expect, it } from 'vitest';
@@ -148,7 +148,7 @@ describe('compatibility tables', () => {
       }),
     );
     // Issue #6 changed this on purpose: defaults do not count as answers for
-    // availability (MODEL_FORMAT "Consistency"), so oak stays available.
+    // availability (docs/model-format.md "Consistency"), so oak stays available.
     const result = evaluate(withDefault, {});
     expect(availability(result, 'color')).toEqual([
       ['white', true, []],

@@ -1,5 +1,5 @@
 /**
- * MODEL_FORMAT.md "Consistency: no dead ends": `unavailable_because` names the rules
+ * docs/model-format.md "Consistency: no dead ends": `unavailable_because` names the rules
  * (and options, for available_if) that exclude an option, also when the rule reaches the
  * option's question only indirectly (rule-mentions.ts, indirectRules).
  */

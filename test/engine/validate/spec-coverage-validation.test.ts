@@ -1,5 +1,5 @@
 /**
- * MODEL_FORMAT.md rule-by-rule coverage (part 3): upload validation (identifiers,
+ * docs/model-format.md rule-by-rule coverage (part 3): upload validation (identifiers,
  * namespaces, types, cycles, limits) and expressions.
  */
 import { describe, expect, it } from 'vitest';
