@@ -33,6 +33,12 @@ const cartFull = (max: number) =>
     { code: 'cart_full', message: `A cart holds at most ${max} lines (CART_MAX_LINES)` },
   ]);
 
+/** POST /v1/models/{id}/retire: no new lines (nor previews, nor reconfigured ones). */
+export const modelRetired = () =>
+  ApiError.conflict('The model is retired', [
+    { code: 'model_retired', message: 'The supplier retired this model: it takes no new lines' },
+  ]);
+
 /** What a configuration was evaluated against and what came out, in the asked view. */
 interface Configured {
   modelId: number;
@@ -180,6 +186,7 @@ export class CartLinesService {
       input.company_id,
       input.model_id,
     );
+    if (model.retired) throw modelRetired();
     const compiled = await this.models.compiledVersion(model.id, model.versionNumber);
     const started = performance.now();
     const evaluation = await this.evaluate(compiled, {

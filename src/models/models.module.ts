@@ -9,6 +9,9 @@ import { ModelRepository } from './model.repository.js';
 import { ModelsController } from './models.controller.js';
 import { ModelsService } from './models.service.js';
 import { SupplierModelsController } from './supplier-models.controller.js';
+import { ModelVersionRepository } from './versions/model-version.repository.js';
+import { ModelVersionsController } from './versions/model-versions.controller.js';
+import { ModelVersionsService } from './versions/model-versions.service.js';
 
 /**
  * Models: upload (JSON, YAML, zip), immutable versions, the edit lock, assets, and the
@@ -16,7 +19,12 @@ import { SupplierModelsController } from './supplier-models.controller.js';
  * reached through ModelsService.compiledVersion and compiledFor).
  */
 @Module({
-  controllers: [SupplierModelsController, ModelsController, CompanyModelsController],
+  controllers: [
+    SupplierModelsController,
+    ModelsController,
+    ModelVersionsController,
+    CompanyModelsController,
+  ],
   providers: [
     ModelsService,
     ModelRepository,
@@ -25,6 +33,8 @@ import { SupplierModelsController } from './supplier-models.controller.js';
     ModelAssetsService,
     CompanyModelsService,
     CompiledModels,
+    ModelVersionsService,
+    ModelVersionRepository,
   ],
   exports: [ModelsService],
 })

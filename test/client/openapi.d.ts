@@ -492,6 +492,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/models/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A model's versions, newest first, with who stored each and when */
+        get: operations["listModelVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One version of a model with its definition (versions are immutable) */
+        get: operations["getModelVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed between two versions of a model, each change with its path
+         * @description Questions, options, variables, rules, compatibility-table rows, triggers, BOM items, prices, translations, images and general, compared by key (a reordering is no change). At most 2000 changes are listed (`truncated`). The impact on stored cart lines: GET /v1/models/{id}/versions/{version}/impact (supplier members).
+         */
+        get: operations["diffModelVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire a model (supplier members): no new cart lines, stored lines stay
+         * @description POST /v1/carts, the preview and reconfiguring a line answer 409 `model_retired`; stored lines stay readable and removable. The model stays listed, with `retired_at`. Retiring a retired model changes nothing; DELETE reinstates it.
+         */
+        post: operations["retireModel"];
+        /** Reinstate a retired model (supplier members): new lines again */
+        delete: operations["reinstateModel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies/{id}/models": {
         parameters: {
             query?: never;
@@ -1101,6 +1176,12 @@ export interface components {
              */
             lock_expires_at: string | null;
             /**
+             * Format: date-time
+             * @description When the supplier retired the model (POST /v1/models/{id}/retire): no new cart lines; null while it is active
+             * @example null
+             */
+            retired_at: string | null;
+            /**
              * @description The general section of the current version, as uploaded
              * @example {
              *       "name": "Casement window",
@@ -1155,6 +1236,12 @@ export interface components {
              * @example null
              */
             lock_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the supplier retired the model (POST /v1/models/{id}/retire): no new cart lines; null while it is active
+             * @example null
+             */
+            retired_at: string | null;
             /**
              * @description The general section of the current version, as uploaded
              * @example {
@@ -1241,6 +1328,12 @@ export interface components {
              */
             lock_expires_at: string | null;
             /**
+             * Format: date-time
+             * @description When the supplier retired the model (POST /v1/models/{id}/retire): no new cart lines; null while it is active
+             * @example null
+             */
+            retired_at: string | null;
+            /**
              * @description The general section of the current version, as uploaded
              * @example {
              *       "name": "Casement window",
@@ -1258,6 +1351,151 @@ export interface components {
             };
             /** @description The analysis of the current version (MODEL_FORMAT.md "Model analysis") */
             analysis: components["schemas"]["ModelAnalysisDto"];
+        };
+        ModelVersionDto: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            model_id: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            version_number: number;
+            /**
+             * Format: date-time
+             * @description When the version was stored
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: int32
+             * @description The user who stored it (null: stored by the CLI without a user)
+             * @example 7
+             */
+            created_by_id: number | null;
+            /**
+             * @example yaml
+             * @enum {string}
+             */
+            source_format: "json" | "yaml" | "zip";
+            /**
+             * @description The model's current version
+             * @example true
+             */
+            current: boolean;
+        };
+        ModelVersionDetailDto: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            model_id: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            version_number: number;
+            /**
+             * Format: date-time
+             * @description When the version was stored
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: int32
+             * @description The user who stored it (null: stored by the CLI without a user)
+             * @example 7
+             */
+            created_by_id: number | null;
+            /**
+             * @example yaml
+             * @enum {string}
+             */
+            source_format: "json" | "yaml" | "zip";
+            /**
+             * @description The model's current version
+             * @example true
+             */
+            current: boolean;
+            /**
+             * @description The model document of this version, imports merged (docs/model-format.md)
+             * @example {
+             *       "general": {
+             *         "name": "Casement window",
+             *         "code": "WIN-CASEMENT"
+             *       },
+             *       "questions": []
+             *     }
+             */
+            definition: {
+                [key: string]: unknown;
+            };
+        };
+        ModelChangeDto: {
+            /**
+             * @example changed
+             * @enum {string}
+             */
+            change: "added" | "removed" | "changed";
+            /**
+             * @example price
+             * @enum {string}
+             */
+            kind: "general" | "import" | "question" | "option" | "variable" | "rule" | "table_row" | "trigger" | "bom_item" | "price" | "translation" | "image";
+            /**
+             * @description Dotted path in the model document; list items by key, table rows by index (`rules.frame_colors.allowed.rows[6]`), translations by language and text path
+             * @example questions.frame.options.alu.price
+             */
+            path: string;
+            /**
+             * @description Before (absent when added)
+             * @example 85.00
+             */
+            from?: string | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+            /**
+             * @description After (absent when removed)
+             * @example 95.00
+             */
+            to?: string | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+        };
+        ModelDiffDto: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            model_id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            from: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            to: number;
+            /**
+             * @description How many changes of each kind
+             * @example {
+             *       "price": 1,
+             *       "option": 1
+             *     }
+             */
+            counts: {
+                [key: string]: number;
+            };
+            changes: components["schemas"]["ModelChangeDto"][];
+            /**
+             * @description More changes than listed (the first 2,000 are)
+             * @example false
+             */
+            truncated: boolean;
         };
         /** @enum {string} */
         QuestionType: "choice" | "multi_choice" | "number" | "integer" | "boolean" | "text";
@@ -1354,6 +1592,12 @@ export interface components {
              * @example null
              */
             lock_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the supplier retired the model (POST /v1/models/{id}/retire): no new cart lines; null while it is active
+             * @example null
+             */
+            retired_at: string | null;
             /**
              * @description The general section of the current version, as uploaded
              * @example {
@@ -10153,6 +10397,748 @@ export interface operations {
             };
         };
     };
+    listModelVersions: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["ModelVersionDto"][];
+                        links: components["schemas"]["LinksDto"];
+                        /** @description Empty on success */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getModelVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+                /**
+                 * @description Version number
+                 * @example 1
+                 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["ModelVersionDetailDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /** @description Empty on success */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    diffModelVersions: {
+        parameters: {
+            query?: {
+                /** @description Default: to − 1 */
+                from?: number;
+                /** @description Default: the current version */
+                to?: number;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["ModelDiffDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /** @description Empty on success */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    retireModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["ModelDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /** @description Empty on success */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request entity too large",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "Expected application/json, got text/plain",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unsupported_media_type",
+                     *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reinstateModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["ModelDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /** @description Empty on success */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listCompanyModels: {
         parameters: {
             query?: {
@@ -11517,6 +12503,30 @@ export interface operations {
                      *         {
                      *           "code": "forbidden",
                      *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Conflicts with an existing resource",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "duplicate",
+                     *           "message": "Conflicts with an existing resource"
                      *         }
                      *       ]
                      *     }
