@@ -17,6 +17,7 @@ import { CartLineEntity } from './cart-line.entity.js';
 import {
   lineSql,
   lockedCart,
+  otherCompanyIn,
   otherCurrencyIn,
   type CartLineReader,
   type LineSql,
@@ -162,6 +163,10 @@ export class CartRepository implements CartLineReader {
 
   otherCurrency(cartId: string, currency: string): Promise<string | null> {
     return otherCurrencyIn(this.dataSource.manager, this.lineSql, cartId, currency);
+  }
+
+  otherCompany(cartId: string, companyId: number): Promise<number | null> {
+    return otherCompanyIn(this.dataSource.manager, this.lineSql, cartId, companyId);
   }
 
   /**

@@ -3,6 +3,7 @@ import { ModelsModule } from '../models/models.module.js';
 import { CartLinesController } from './cart-lines.controller.js';
 import { CartLinesService } from './cart-lines.service.js';
 import { CartRepository } from './cart.repository.js';
+import { CartSummaryRepository } from './cart-summary.repository.js';
 import { CartsController } from './carts.controller.js';
 import { CartsService } from './carts.service.js';
 import { DefaultCarts } from './default-carts.service.js';
@@ -11,7 +12,7 @@ import { DefaultCarts } from './default-carts.service.js';
 @Module({
   imports: [ModelsModule],
   controllers: [CartsController, CartLinesController],
-  providers: [CartsService, DefaultCarts, CartLinesService, CartRepository],
+  providers: [CartsService, DefaultCarts, CartLinesService, CartRepository, CartSummaryRepository],
   exports: [CartsService],
 })
 export class CartsModule {}

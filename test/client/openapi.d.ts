@@ -676,10 +676,18 @@ export interface paths {
         get: operations["getCart"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a cart and its lines; answers the cart as it was
+         * @description After deleting the default cart the caller has no default until one is chosen (PATCH `default: true`, POST /v1/carts/new `default: true`) or POST /v1/carts creates one ("default") as on first use; GET /v1/carts/default answers 400 meanwhile.
+         */
+        delete: operations["deleteCart"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a cart, or make it (or stop it being) the default
+         * @description `default: true` moves the default here; `default: false` on the default cart leaves the caller without one until one is chosen or POST /v1/carts creates one.
+         */
+        patch: operations["updateCart"];
         trace?: never;
     };
     "/v1/carts/{cart_id}/lines/{line_id}": {
@@ -1629,7 +1637,7 @@ export interface components {
             default: boolean;
             /**
              * Format: int32
-             * @description The company of the intent token the cart was created with
+             * @description The company whose lines the cart holds (a cart holds one company’s lines). A cart created with an intent token has its company from the start; any other cart is null until its first line and again once its last line is removed.
              * @example null
              */
             company_id: number | null;
@@ -1958,7 +1966,7 @@ export interface components {
             default: boolean;
             /**
              * Format: int32
-             * @description The company of the intent token the cart was created with
+             * @description The company whose lines the cart holds (a cart holds one company’s lines). A cart created with an intent token has its company from the start; any other cart is null until its first line and again once its last line is removed.
              * @example null
              */
             company_id: number | null;
@@ -2143,7 +2151,7 @@ export interface components {
             default: boolean;
             /**
              * Format: int32
-             * @description The company of the intent token the cart was created with
+             * @description The company whose lines the cart holds (a cart holds one company’s lines). A cart created with an intent token has its company from the start; any other cart is null until its first line and again once its last line is removed.
              * @example null
              */
             company_id: number | null;
@@ -2169,6 +2177,21 @@ export interface components {
         };
         /** @enum {string} */
         LineView: "full" | "compact";
+        /**
+         * @example {
+         *       "reference": "Showroom order 2026-12",
+         *       "default": true
+         *     }
+         */
+        UpdateCartDto: {
+            /** @example Showroom order 2026-12 */
+            reference?: string;
+            /**
+             * @description true: make this the caller's default cart (the previous default stops being one). false on the default cart: the caller has no default cart until one is chosen or POST /v1/carts creates one; false on another cart changes nothing.
+             * @example true
+             */
+            default?: boolean;
+        };
         AddedCartLineDto: {
             /**
              * Format: int32
@@ -12261,6 +12284,307 @@ export interface operations {
                      *           "code": "not_found",
                      *           "message": "Cart not found",
                      *           "path": "cart_id"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deleteCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cart_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["CartDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /** @description Empty on success */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cart_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCartDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["CartDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /** @description Empty on success */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Conflicts with an existing resource",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "duplicate",
+                     *           "message": "Conflicts with an existing resource"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request entity too large",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "Expected application/json, got text/plain",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unsupported_media_type",
+                     *           "message": "Expected application/json, got text/plain"
                      *         }
                      *       ]
                      *     }

@@ -9,6 +9,7 @@ import type { CartLine, CompactCartLine } from '../../engine/index.js';
 import type { CartLineEntity } from '../cart-line.entity.js';
 import type { CartEntity } from '../cart.entity.js';
 import { cartTotals } from '../cart-totals.js';
+import type { CartLineSummary } from '../cart-summary.repository.js';
 import { CartDto } from './cart.dto.js';
 import { EvaluatedLineDto } from './cart-line-result.dto.js';
 
@@ -99,7 +100,8 @@ export class CartDetailDto extends CartDto {
     cart: CartEntity,
     prices: Array<{ total: string; currency: string }>,
     lines: L[],
+    summary?: CartLineSummary,
   ): CartDetailWith<L> {
-    return { ...CartDto.from(cart), ...cartTotals(prices), lines };
+    return { ...CartDto.from(cart, summary), ...cartTotals(prices), lines };
   }
 }

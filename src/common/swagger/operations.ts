@@ -54,6 +54,8 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'GET /v1/carts/default': 'getDefaultCart',
   'GET /v1/carts/{cart_id}': 'getCart',
   'DELETE /v1/carts/{cart_id}/lines/{line_id}': 'removeCartLine',
+  'PATCH /v1/carts/{cart_id}': 'updateCart',
+  'DELETE /v1/carts/{cart_id}': 'deleteCart',
   'GET /health/live': 'checkLiveness',
   'GET /health/ready': 'checkReadiness',
   'GET /metrics': 'getMetrics',

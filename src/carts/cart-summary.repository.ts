@@ -1,0 +1,69 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { In, type DataSource } from 'typeorm';
+import { TransactionRunner } from '../database/transaction-runner.js';
+import { CartLineEntity } from './cart-line.entity.js';
+import { CartEntity } from './cart.entity.js';
+
+/** What a cart's lines say about it, without reading a line's JSON. */
+export interface CartLineSummary {
+  /** The company of its lines (a cart holds one company's lines); null without lines. */
+  companyId: number | null;
+  lineCount: number;
+}
+
+/** Managing carts as a whole: their lines summed up, renaming, deleting. */
+@Injectable()
+export class CartSummaryRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  /** Per cart id: the company of its lines and how many there are (carts without lines absent). */
+  async summaries(cartIds: string[]): Promise<Map<string, CartLineSummary>> {
+    const summaries = new Map<string, CartLineSummary>();
+    if (cartIds.length === 0) return summaries;
+    const rows = await this.dataSource
+      .getRepository(CartLineEntity)
+      .createQueryBuilder('l')
+      .select('l.cartId', 'cartId')
+      .addSelect('MIN(l.companyId)', 'companyId')
+      .addSelect('COUNT(1)', 'lineCount')
+      .where({ cartId: In(cartIds) })
+      .groupBy('l.cartId')
+      .getRawMany<{ cartId: string; companyId: number | string; lineCount: number | string }>();
+    for (const row of rows) {
+      summaries.set(row.cartId, {
+        companyId: Number(row.companyId),
+        lineCount: Number(row.lineCount),
+      });
+    }
+    return summaries;
+  }
+
+  async rename(cartId: string, reference: string): Promise<void> {
+    await this.dataSource.getRepository(CartEntity).update({ id: cartId }, { reference });
+  }
+
+  /** Clears the user's default flag (the user then has no default cart). */
+  async clearDefault(cartId: string): Promise<void> {
+    await this.dataSource.getRepository(CartEntity).update({ id: cartId }, { isDefault: false });
+  }
+
+  /**
+   * The cart and its lines, in one transaction holding the cart row on PostgreSQL, so
+   * that a line being added meanwhile either lands before (and goes with it) or finds
+   * no cart. False when it was gone already.
+   */
+  remove(cartId: string): Promise<boolean> {
+    return this.transactions.run(async (manager) => {
+      if (manager.connection.options.type === 'postgres') {
+        await manager.query('SELECT "id" FROM "carts" WHERE "id" = $1 FOR UPDATE', [cartId]);
+      }
+      await manager.delete(CartLineEntity, { cartId });
+      const { affected } = await manager.delete(CartEntity, { id: cartId });
+      return Boolean(affected);
+    });
+  }
+}
