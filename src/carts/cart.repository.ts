@@ -155,6 +155,11 @@ export class CartRepository implements CartLineReader {
     return this.lines.find({ where: { cartId }, select: { total: true, currency: true } });
   }
 
+  /** The cart's line with this id (null when it has none). */
+  findLine(cartId: string, lineId: number): Promise<CartLineEntity | null> {
+    return this.lines.findOneBy({ id: lineId, cartId });
+  }
+
   /** False when the cart has no such line. */
   async deleteLine(cartId: string, lineId: number): Promise<boolean> {
     const { affected } = await this.lines.delete({ id: lineId, cartId });

@@ -7,12 +7,21 @@ import { CartSummaryRepository } from './cart-summary.repository.js';
 import { CartsController } from './carts.controller.js';
 import { CartsService } from './carts.service.js';
 import { DefaultCarts } from './default-carts.service.js';
+import { LineChangesController } from './line-changes.controller.js';
+import { LineChangesService } from './line-changes.service.js';
 
 /** Carts and their lines: configurations evaluated by the engine against a model's compiled version. */
 @Module({
   imports: [ModelsModule],
-  controllers: [CartsController, CartLinesController],
-  providers: [CartsService, DefaultCarts, CartLinesService, CartRepository, CartSummaryRepository],
+  controllers: [CartsController, CartLinesController, LineChangesController],
+  providers: [
+    CartsService,
+    DefaultCarts,
+    CartLinesService,
+    CartRepository,
+    CartSummaryRepository,
+    LineChangesService,
+  ],
   exports: [CartsService],
 })
 export class CartsModule {}

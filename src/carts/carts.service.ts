@@ -15,6 +15,7 @@ import { CartDto } from './dto/cart.dto.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
 import type { UpdateCartDto } from './dto/update-cart.dto.js';
 import { CartSummaryRepository } from './cart-summary.repository.js';
+import { ModelVersionsService } from '../models/versions/model-versions.service.js';
 
 type FullLinesQuery = CartLinesQueryDto & { view: 'full' };
 
@@ -41,6 +42,7 @@ export class CartsService {
     private readonly access: AccessService,
     private readonly lines: CartLinesService,
     private readonly summaries: CartSummaryRepository,
+    private readonly versions: ModelVersionsService,
   ) {}
 
   async create(principal: Principal, input: CreateCartDto): Promise<CartDto> {
@@ -141,10 +143,15 @@ export class CartsService {
    */
   private async detail(cart: CartEntity, query: CartLinesQueryDto): Promise<CartPage> {
     const [rows, total] = await this.carts.pageOfLines(cart.id, query.offset, query.per_page);
+    const latest = await this.versions.currentVersions(rows.map((row) => row.modelId));
     const lines = rows.map(
       (row) =>
         new DeferredJson(async () =>
-          CartLineDto.from(row, await this.lines.lineView(row, query.view)),
+          CartLineDto.from(
+            row,
+            await this.lines.lineView(row, query.view),
+            latest.get(row.modelId),
+          ),
         ),
     );
     const [prices, summaries] = await Promise.all([

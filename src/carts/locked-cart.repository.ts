@@ -1,9 +1,10 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { fixedSql } from '../database/fixed-sql.js';
 import { CartLineEntity } from './cart-line.entity.js';
 
-export type NewCartLineRow = Omit<CartLineEntity, 'id' | 'createdAt'>;
+export type NewCartLineRow = Omit<CartLineEntity, 'id' | 'createdAt' | 'revision'>;
 
 /** Reads a line admission check needs: inside the locked transaction, or outside one. */
 export interface CartLineReader {
@@ -26,6 +27,13 @@ export interface LockedCart extends CartLineReader {
    * Null when it inserted nothing: the caller then asks why with the reads above.
    */
   insertLineIfAdmitted(row: NewCartLineRow, maxLines: number): Promise<CartLineEntity | null>;
+  /** The line of this cart (null when it has none with this id). */
+  findLine(cartId: string, lineId: number): Promise<CartLineEntity | null>;
+  /**
+   * Replaces what `row` holds of the line, keeping its id and place, and counts the
+   * revision up; only while the line is still at `revision` (false otherwise).
+   */
+  replaceLine(lineId: number, revision: number, row: NewCartLineRow): Promise<boolean>;
 }
 
 /** The fixed SQL (database/fixed-sql.ts) of a line joining a cart: every POST /v1/carts runs it. */
@@ -124,6 +132,15 @@ export function lockedCart(manager: EntityManager, sql: LineSql): LockedCart {
     insertLine: async (row) => {
       const { line, values } = rowOf(row);
       return inserted(line, await manager.query(sql.insert, values))!;
+    },
+    findLine: (cartId, lineId) => manager.findOneBy(CartLineEntity, { id: lineId, cartId }),
+    replaceLine: async (lineId, revision, row) => {
+      const result = await manager.update(
+        CartLineEntity,
+        { id: lineId, cartId: row.cartId, revision },
+        { ...row, revision: revision + 1 } as QueryDeepPartialEntity<CartLineEntity>,
+      );
+      return Boolean(result.affected);
     },
     insertLineIfAdmitted: async (row, maxLines) => {
       const { line, values } = rowOf(row);

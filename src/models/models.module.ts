@@ -36,6 +36,6 @@ import { ModelVersionsService } from './versions/model-versions.service.js';
     ModelVersionsService,
     ModelVersionRepository,
   ],
-  exports: [ModelsService],
+  exports: [ModelsService, ModelVersionsService],
 })
 export class ModelsModule {}

@@ -698,7 +698,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Reconfigure a line: new answers on its own model version, in place
+         * @description Evaluates the answers on the version the line was configured with and replaces the line (same id, same place in the cart), as POST /v1/carts would store it. Refused like POST /v1/carts, storing nothing: 401 with every problem of an invalid configuration, 403 when the caller may no longer configure the model for the line's company, 409 `model_retired`. The answer's ETag (also each line's `etag`) goes into `If-Match`: 409 `stale_line` when the line changed meanwhile.
+         */
+        put: operations["reconfigureCartLine"];
         post?: never;
         /** Remove a line from a cart; answers the updated cart */
         delete: operations["removeCartLine"];
@@ -1953,6 +1957,17 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+            /**
+             * @description The line's ETag: `If-Match` of PUT /v1/carts/{cart_id}/lines/{line_id}
+             * @example "1"
+             */
+            etag: string;
+            /**
+             * Format: int32
+             * @description The model’s current version when it has moved on from the line’s (null while the line is on it): POST …/lines/{line_id}/recheck tells what moving there changes
+             * @example null
+             */
+            latest_version_number: number | null;
         };
         CartDetailDto: {
             /**
@@ -2134,6 +2149,17 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+            /**
+             * @description The line's ETag: `If-Match` of PUT /v1/carts/{cart_id}/lines/{line_id}
+             * @example "1"
+             */
+            etag: string;
+            /**
+             * Format: int32
+             * @description The model’s current version when it has moved on from the line’s (null while the line is on it): POST …/lines/{line_id}/recheck tells what moving there changes
+             * @example null
+             */
+            latest_version_number: number | null;
             /** @description Per question what the answers made of it; labels come from the model */
             questions: components["schemas"]["CompactLineQuestionDto"][];
             /** @description Included BOM items, nested */
@@ -2530,6 +2556,70 @@ export interface components {
              * @example 1
              */
             company_id: number;
+            /**
+             * @description Labels in this language, falling back to the model’s default language
+             * @example nl
+             */
+            language_code?: string | null;
+            /**
+             * @description Answers by question key; `values` is always an array ([] = unanswered)
+             * @example {
+             *       "width": {
+             *         "values": [
+             *           1200
+             *         ]
+             *       },
+             *       "height": {
+             *         "values": [
+             *           1000
+             *         ]
+             *       },
+             *       "frame": {
+             *         "values": [
+             *           "alu"
+             *         ]
+             *       },
+             *       "color": {
+             *         "values": [
+             *           "white"
+             *         ]
+             *       }
+             *     }
+             */
+            questions: {
+                [key: string]: {
+                    values: (number | string | boolean)[];
+                };
+            };
+        };
+        /**
+         * @example {
+         *       "language_code": "en",
+         *       "questions": {
+         *         "width": {
+         *           "values": [
+         *             1400
+         *           ]
+         *         },
+         *         "height": {
+         *           "values": [
+         *             1000
+         *           ]
+         *         },
+         *         "frame": {
+         *           "values": [
+         *             "alu"
+         *           ]
+         *         },
+         *         "color": {
+         *           "values": [
+         *             "anthracite"
+         *           ]
+         *         }
+         *       }
+         *     }
+         */
+        ReconfigureLineDto: {
             /**
              * @description Labels in this language, falling back to the model’s default language
              * @example nl
@@ -12494,6 +12584,239 @@ export interface operations {
                      *         {
                      *           "code": "unauthenticated",
                      *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Conflicts with an existing resource",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "duplicate",
+                     *           "message": "Conflicts with an existing resource"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request entity too large",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "Expected application/json, got text/plain",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unsupported_media_type",
+                     *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reconfigureCartLine: {
+        parameters: {
+            query?: {
+                /** @description `full` (default): the whole line. `compact`: without what the model already says (labels, option prices, passed rules, triggers that did not fire): per question `key, values, source, visible, required` and only the unavailable options. */
+                view?: components["schemas"]["LineView"];
+            };
+            header?: {
+                /** @description The line's ETag, e.g. "1" */
+                "If-Match"?: string;
+            };
+            path: {
+                cart_id: string;
+                /** @example 1 */
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReconfigureLineDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["AddedCartLineDto"] | components["schemas"]["CompactAddedCartLineDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /** @description Empty on success */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
                      *         }
                      *       ]
                      *     }

@@ -4,23 +4,13 @@ import {
   createModelWorld,
   sendModel,
   uploadModel,
+  windowV2,
   windowYaml,
   type ModelWorld,
   type TestModel,
 } from '../support/model.factories.js';
 import { createApiToken, createIntent } from '../support/org.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
-
-/** Version 2 of the window: aluminium 85.00 → 95.00, a new colour "black" (50.00) made for alu. */
-export const windowV2 = (): string =>
-  windowYaml()
-    .replace('price: "85.00"', 'price: "95.00"')
-    .replace(
-      '      - key: oak\n        label: Oak finish\n        price: "60.00"\n',
-      '      - key: oak\n        label: Oak finish\n        price: "60.00"\n' +
-        '      - key: black\n        label: Black\n        price: "50.00"\n',
-    )
-    .replace('        - [wood, oak]\n', '        - [wood, oak]\n        - [alu, black]\n');
 
 const WINDOW_LINE = {
   width: { values: [1200] },

@@ -1,6 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { lineEtag } from '../line-etag.js';
 import {
   ApiDecimal,
+  INT32,
   ApiId,
   ApiNullableString,
   ApiTimestamp,
@@ -42,13 +44,31 @@ export class CartLineDto extends EvaluatedLineDto {
   })
   answers: Record<string, unknown>;
   @ApiTimestamp() created_at: string;
+  @ApiProperty({
+    example: '"1"',
+    description: "The line's ETag: `If-Match` of PUT /v1/carts/{cart_id}/lines/{line_id}",
+  })
+  etag: string;
+  @ApiProperty({
+    ...INT32,
+    nullable: true,
+    example: null,
+    description:
+      'The model’s current version when it has moved on from the line’s (null while the ' +
+      'line is on it): POST …/lines/{line_id}/recheck tells what moving there changes',
+  })
+  latest_version_number: number | null;
 
   /**
    * `evaluated`: the line as evaluated (rebuilt from the model version for compact rows),
    * in either view; a compact one makes what CompactCartLineDto describes (the caller
    * types the page by its view).
    */
-  static from(line: CartLineEntity, evaluated: CartLine | CompactCartLine): CartLineDto {
+  static from(
+    line: CartLineEntity,
+    evaluated: CartLine | CompactCartLine,
+    latestVersion?: number,
+  ): CartLineDto {
     return {
       // The stored columns are authoritative, so they are spread over the line JSON.
       ...(evaluated as unknown as CartLine),
@@ -61,6 +81,9 @@ export class CartLineDto extends EvaluatedLineDto {
       currency: line.currency,
       answers: line.answers,
       created_at: line.createdAt.toISOString(),
+      etag: lineEtag(line.revision),
+      latest_version_number:
+        latestVersion !== undefined && latestVersion > line.versionNumber ? latestVersion : null,
     };
   }
 }

@@ -56,6 +56,7 @@ export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'DELETE /v1/carts/{cart_id}/lines/{line_id}': 'removeCartLine',
   'PATCH /v1/carts/{cart_id}': 'updateCart',
   'DELETE /v1/carts/{cart_id}': 'deleteCart',
+  'PUT /v1/carts/{cart_id}/lines/{line_id}': 'reconfigureCartLine',
   'GET /health/live': 'checkLiveness',
   'GET /health/ready': 'checkReadiness',
   'GET /metrics': 'getMetrics',

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { IsNull, type DataSource, type Repository } from 'typeorm';
+import { In, IsNull, type DataSource, type Repository } from 'typeorm';
 import { loadDefinition } from '../version-bytes.repository.js';
 import { ModelVersionEntity } from '../model-version.entity.js';
 import { ModelEntity } from '../model.entity.js';
@@ -33,6 +33,16 @@ export class ModelVersionRepository {
   /** The version's definition, deflated (undefined: no such version). */
   definition(modelId: number, versionNumber: number): Promise<Uint8Array | undefined> {
     return loadDefinition(this.dataSource, modelId, versionNumber);
+  }
+
+  /** The current version of each of these models, by id (unknown ids are left out). */
+  async currentVersions(ids: number[]): Promise<Map<number, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.models.find({
+      select: { id: true, versionNumber: true },
+      where: { id: In(ids) },
+    });
+    return new Map(rows.map((row) => [row.id, row.versionNumber]));
   }
 
   /** Sets `retiredAt` when the model is active; a retired model keeps its first date. */

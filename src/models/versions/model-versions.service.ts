@@ -38,6 +38,14 @@ export class ModelVersionsService {
     private readonly access: AccessService,
   ) {}
 
+  /**
+   * The current version of each model, by id: what stored lines compare theirs with
+   * (`latest_version_number`). No access check: the caller holds lines of these models.
+   */
+  currentVersions(modelIds: number[]): Promise<Map<number, number>> {
+    return this.versions.currentVersions([...new Set(modelIds)]);
+  }
+
   /** Newest first. */
   async list(
     principal: Principal,
