@@ -16,7 +16,7 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import { companyAssetUrl } from '../models/asset-urls.js';
 import { ModelsService } from '../models/models.service.js';
 import type { CartLineEntity } from './cart-line.entity.js';
-import { CartRepository, type NewCartLineRow } from './cart.repository.js';
+import { CartRepository } from './cart.repository.js';
 import { AppConfig } from '../config/app-config.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { lineEtag, lineIfMatchAccepts, staleLine } from './line-etag.js';
@@ -24,49 +24,11 @@ import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.j
 import type { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
 import type { CompactAddedCartLineDto, CompactPreviewLineDto } from './dto/compact-line.dto.js';
 import { lineInView } from './compact-line.js';
+import { lineRow, storedAnswer, type Configured, type LineInput } from './line-rows.js';
 import { slicingOf } from '../common/event-loop/slices.js';
-
-/** The `line` column of a compactly stored row: nothing the model version can recompute. */
-const COMPACT_LINE: Record<string, unknown> = {};
 
 const lineNotFound = () =>
   ApiError.notFound('Cart line not found', [cartNotFound('Cart line not found', 'line_id')]);
-
-/**
- * The row POST /v1/carts stores for a configuration, and a replacement stores in place
- * of a line: one builder, so both store lines alike.
- */
-function lineRow(cartId: string, input: LineInput, configured: Configured): NewCartLineRow {
-  const pricing = configured.evaluation.line.pricing;
-  return {
-    cartId,
-    modelId: configured.modelId,
-    versionNumber: configured.versionNumber,
-    companyId: input.company_id,
-    languageCode: input.language_code ?? null,
-    answers: input.questions,
-    // Compact: the line is rebuilt from the compiled version on read (see lineView).
-    line: COMPACT_LINE,
-    total: pricing.total,
-    currency: pricing.currency,
-  };
-}
-
-/** What POST /v1/carts (and a replacement) answer: the evaluated line and where it is stored. */
-function storedAnswer(
-  id: number,
-  cartId: string,
-  configured: Configured,
-): AddedCartLineDto | CompactAddedCartLineDto {
-  return {
-    ...configured.evaluation.line,
-    id,
-    cart_id: cartId,
-    model_id: configured.modelId,
-    company_id: configured.companyId,
-    warnings: configured.evaluation.warnings,
-  } as AddedCartLineDto | CompactAddedCartLineDto;
-}
 
 const cartFull = (max: number) =>
   ApiError.conflict('The cart is full', [
@@ -80,16 +42,6 @@ export const modelRetired = () =>
   ]);
 
 /** What a configuration was evaluated against and what came out, in the asked view. */
-export interface Configured {
-  modelId: number;
-  versionNumber: number;
-  companyId: number;
-  evaluation: Evaluation<CartLine | CompactCartLine>;
-}
-
-/** The answers of a line to evaluate: a configuration, or a stored line's new answers. */
-type LineInput = Pick<ConfigurationDto, 'model_id' | 'company_id' | 'questions' | 'language_code'>;
-
 /** PUT /v1/carts/{cart_id}/lines/{line_id}: the new line and its ETag (a header). */
 export interface ReplacedLine {
   line: AddedCartLineDto | CompactAddedCartLineDto;
@@ -252,7 +204,7 @@ export class CartLinesService {
    * Evaluates against the model's compiled current version (or `pinned`, a stored line's
    * version), once AccessService allows it; a retired model takes no new configuration.
    */
-  private async configure(
+  async configure(
     principal: Principal,
     input: LineInput,
     view: LineView,
@@ -282,6 +234,23 @@ export class CartLinesService {
       evaluation.valid ? 'valid' : 'invalid',
     );
     return { modelId: model.id, versionNumber, companyId: input.company_id, evaluation };
+  }
+
+  /**
+   * A stored line's answers evaluated on `versionNumber`, in the full view. No access
+   * check: for callers that decided already (a version's impact for its supplier).
+   */
+  async evaluateStored(row: CartLineEntity, versionNumber: number): Promise<Evaluation> {
+    const compiled = await this.models.compiledVersion(row.modelId, versionNumber);
+    const evaluation = await this.evaluate(compiled, {
+      modelId: row.modelId,
+      versionNumber,
+      questions: row.answers,
+      languageCode: row.languageCode,
+      assetUrl: (path) => companyAssetUrl(row.companyId, row.modelId, versionNumber, path),
+      view: 'full',
+    });
+    return evaluation as Evaluation;
   }
 
   private evaluate(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { In, type DataSource } from 'typeorm';
+import { In, MoreThan, type DataSource } from 'typeorm';
 import { TransactionRunner } from '../database/transaction-runner.js';
 import { CartLineEntity } from './cart-line.entity.js';
 import { CartEntity } from './cart.entity.js';
@@ -40,6 +40,15 @@ export class CartSummaryRepository {
       });
     }
     return summaries;
+  }
+
+  /** A batch of a model's stored lines, by id after `afterId` (the supplier's impact). */
+  linesOfModel(modelId: number, afterId: number, limit: number): Promise<CartLineEntity[]> {
+    return this.dataSource.getRepository(CartLineEntity).find({
+      where: { modelId, id: MoreThan(afterId) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
   }
 
   async rename(cartId: string, reference: string): Promise<void> {

@@ -9,11 +9,20 @@ import { CartsService } from './carts.service.js';
 import { DefaultCarts } from './default-carts.service.js';
 import { LineChangesController } from './line-changes.controller.js';
 import { LineChangesService } from './line-changes.service.js';
+import { ImpactService } from './recheck/impact.service.js';
+import { ModelImpactController, RecheckController } from './recheck/recheck.controller.js';
+import { RecheckService } from './recheck/recheck.service.js';
 
 /** Carts and their lines: configurations evaluated by the engine against a model's compiled version. */
 @Module({
   imports: [ModelsModule],
-  controllers: [CartsController, CartLinesController, LineChangesController],
+  controllers: [
+    CartsController,
+    CartLinesController,
+    LineChangesController,
+    RecheckController,
+    ModelImpactController,
+  ],
   providers: [
     CartsService,
     DefaultCarts,
@@ -21,6 +30,8 @@ import { LineChangesService } from './line-changes.service.js';
     CartRepository,
     CartSummaryRepository,
     LineChangesService,
+    RecheckService,
+    ImpactService,
   ],
   exports: [CartsService],
 })

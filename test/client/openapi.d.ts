@@ -731,6 +731,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/carts/{cart_id}/lines/{line_id}/recheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A line's answers on another version of its model: what would change
+         * @description Evaluates the stored answers on `version` (default `latest`) without storing anything: price before and after, the answers no longer valid (with reason and conflict set), questions newly required, defaults and triggers that would now fill a question. `apply: true` moves the line there when valid (a new ETag; `If-Match` as on PUT), else 409 with the problems. 403/409 `model_retired` like POST /v1/carts.
+         */
+        post: operations["recheckCartLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/carts/{cart_id}/recheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every line whose model has moved on, against the model's current version
+         * @description The line recheck for each such line; `apply: true` moves every line that is valid there and leaves the others as they are (`applied: false`, with their problems).
+         */
+        post: operations["recheckCart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}/versions/{version}/impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many stored cart lines a version would refuse, per company (supplier members)
+         * @description Evaluates every stored line of the model on other versions against this one. Counts per buying company and per problem code only: never a line, an answer or a user. 403 for the model's readers, 404 for anyone else.
+         */
+        get: operations["getModelVersionImpact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health/live": {
         parameters: {
             query?: never;
@@ -2655,6 +2715,180 @@ export interface components {
                     values: (number | string | boolean)[];
                 };
             };
+        };
+        PriceDto: {
+            /** @example 372.60 */
+            total: string;
+            /** @example EUR */
+            currency: string;
+        };
+        InvalidAnswerDto: {
+            /** @example color */
+            question: string;
+            /**
+             * @example [
+             *       "oak"
+             *     ]
+             */
+            values: (number | string | boolean)[];
+            /** @example unknown_option */
+            code: string;
+            /** @example oak is not an option of color */
+            message: string;
+            /** @example questions.color.values[0] */
+            path: string;
+            /**
+             * @example [
+             *       "frame_colors"
+             *     ]
+             */
+            unavailable_because: string[];
+            /**
+             * @example [
+             *       "frame"
+             *     ]
+             */
+            conflicts_with: string[];
+        };
+        NewlyRequiredDto: {
+            /** @example handle_side */
+            question: string;
+            /** @example Handle side */
+            label: string;
+        };
+        SoftValueDto: {
+            /** @example glazing */
+            question: string;
+            /**
+             * @example [
+             *       "triple"
+             *     ]
+             */
+            values: (number | string | boolean)[];
+            /**
+             * @example default
+             * @enum {string}
+             */
+            source: "default" | "trigger";
+            /**
+             * @example [
+             *       "double"
+             *     ]
+             */
+            previous: (number | string | boolean)[];
+        };
+        LineRecheckDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            line_id: number;
+            /**
+             * Format: int32
+             * @description The line's version
+             * @example 1
+             */
+            from_version: number;
+            /**
+             * Format: int32
+             * @description The version evaluated
+             * @example 2
+             */
+            to_version: number;
+            /** @description Whether the answers are a valid configuration of to_version */
+            valid: boolean;
+            /** @description As stored */
+            price_before: components["schemas"]["PriceDto"];
+            /** @description On to_version */
+            price_after: components["schemas"]["PriceDto"];
+            invalid_answers: components["schemas"]["InvalidAnswerDto"][];
+            newly_required: components["schemas"]["NewlyRequiredDto"][];
+            soft_defaults: components["schemas"]["SoftValueDto"][];
+            /** @description Every problem on to_version */
+            errors: components["schemas"]["ProblemDto"][];
+            /** @description The line was moved to to_version (apply: true) */
+            applied: boolean;
+            /**
+             * @description The line's ETag after the move (null when not applied)
+             * @example "2"
+             */
+            etag: string | null;
+        };
+        /**
+         * @example {
+         *       "apply": false
+         *     }
+         */
+        RecheckBodyDto: {
+            /**
+             * @description Move the line to the version when it is valid there (else 409 with the problems)
+             * @default false
+             */
+            apply: boolean;
+        };
+        CartRecheckDto: {
+            /** Format: uuid */
+            cart_id: string;
+            /** @description Lines whose model has moved on */
+            lines: components["schemas"]["LineRecheckDto"][];
+            /**
+             * Format: int32
+             * @description Lines already on their model’s current version
+             * @example 0
+             */
+            current: number;
+        };
+        CompanyImpactDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            company_id: number;
+            /**
+             * Format: int32
+             * @description Its lines on other versions of the model
+             * @example 3
+             */
+            lines: number;
+            /**
+             * Format: int32
+             * @description Of those, the lines the version refuses
+             * @example 1
+             */
+            invalid: number;
+            /**
+             * @description Per problem code, how many of its lines fail with it
+             * @example {
+             *       "unknown_option": 1
+             *     }
+             */
+            problems: {
+                [key: string]: number;
+            };
+        };
+        VersionImpactDto: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            model_id: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            version_number: number;
+            /**
+             * Format: int32
+             * @description Stored lines on other versions, checked
+             * @example 3
+             */
+            lines: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            invalid: number;
+            companies: components["schemas"]["CompanyImpactDto"][];
         };
         LivenessDto: {
             /**
@@ -13224,6 +13458,607 @@ export interface operations {
                      *           "message": "Expected application/json, got text/plain"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recheckCartLine: {
+        parameters: {
+            query?: {
+                /** @description `latest`: the model's current version; or a version number */
+                version?: string;
+            };
+            header?: {
+                /** @description With apply: the line's ETag */
+                "If-Match"?: string;
+            };
+            path: {
+                cart_id: string;
+                /** @example 1 */
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecheckBodyDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["LineRecheckDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /** @description Empty on success */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Conflicts with an existing resource",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "duplicate",
+                     *           "message": "Conflicts with an existing resource"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request entity too large",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "Expected application/json, got text/plain",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unsupported_media_type",
+                     *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recheckCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cart_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecheckBodyDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["CartRecheckDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /** @description Empty on success */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Conflicts with an existing resource",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "duplicate",
+                     *           "message": "Conflicts with an existing resource"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request entity too large",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "Expected application/json, got text/plain",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unsupported_media_type",
+                     *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getModelVersionImpact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+                /** @example 1 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["VersionImpactDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /** @description Empty on success */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

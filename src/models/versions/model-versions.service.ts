@@ -106,7 +106,8 @@ export class ModelVersionsService {
     return this.access.requireReadableModel(principal, await this.models.findById(modelId));
   }
 
-  private async writable(principal: Principal, modelId: number): Promise<ModelEntity> {
+  /** The model, for its supplier's members (403 for its readers, 404 for anyone else). */
+  async writable(principal: Principal, modelId: number): Promise<ModelEntity> {
     return this.access.requireWritableModel(principal, await this.models.findById(modelId));
   }
 
