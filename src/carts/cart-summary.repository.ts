@@ -10,6 +10,8 @@ export interface CartLineSummary {
   /** The company of its lines (a cart holds one company's lines); null without lines. */
   companyId: number | null;
   lineCount: number;
+  /** Every line's total and currency, for the cart's totals. */
+  prices: Array<{ total: string; currency: string }>;
 }
 
 /** Managing carts as a whole: their lines summed up, renaming, deleting. */
@@ -20,24 +22,27 @@ export class CartSummaryRepository {
     private readonly transactions: TransactionRunner,
   ) {}
 
-  /** Per cart id: the company of its lines and how many there are (carts without lines absent). */
+  /**
+   * Per cart id: the company of its lines, their count and every line's price (carts
+   * without lines absent). One query over the covering index of the line checks
+   * (cart_id, currency, total, company_id): no line's row is read.
+   */
   async summaries(cartIds: string[]): Promise<Map<string, CartLineSummary>> {
     const summaries = new Map<string, CartLineSummary>();
     if (cartIds.length === 0) return summaries;
-    const rows = await this.dataSource
-      .getRepository(CartLineEntity)
-      .createQueryBuilder('l')
-      .select('l.cartId', 'cartId')
-      .addSelect('MIN(l.companyId)', 'companyId')
-      .addSelect('COUNT(1)', 'lineCount')
-      .where({ cartId: In(cartIds) })
-      .groupBy('l.cartId')
-      .getRawMany<{ cartId: string; companyId: number | string; lineCount: number | string }>();
+    const rows = await this.dataSource.getRepository(CartLineEntity).find({
+      select: { cartId: true, companyId: true, currency: true, total: true },
+      where: { cartId: In(cartIds) },
+    });
     for (const row of rows) {
-      summaries.set(row.cartId, {
-        companyId: Number(row.companyId),
-        lineCount: Number(row.lineCount),
-      });
+      const summary = summaries.get(row.cartId) ?? {
+        companyId: row.companyId,
+        lineCount: 0,
+        prices: [],
+      };
+      summary.lineCount += 1;
+      summary.prices.push({ total: row.total, currency: row.currency });
+      summaries.set(row.cartId, summary);
     }
     return summaries;
   }

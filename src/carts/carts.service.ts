@@ -154,11 +154,8 @@ export class CartsService {
           ),
         ),
     );
-    const [prices, summaries] = await Promise.all([
-      this.carts.pricesOf(cart.id),
-      this.summaries.summaries([cart.id]),
-    ]);
-    const detail = CartDetailDto.withLines(cart, prices, lines, summaries.get(cart.id));
+    const summary = (await this.summaries.summaries([cart.id])).get(cart.id);
+    const detail = CartDetailDto.withLines(cart, summary?.prices ?? [], lines, summary);
     return new PagedObject(detail, query.page, query.per_page, total);
   }
 }

@@ -1710,6 +1710,22 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+            /**
+             * Format: int32
+             * @description How many lines the cart holds
+             * @example 2
+             */
+            line_count: number;
+            /**
+             * @description The currency of its lines; null while the cart is empty (or if it held several)
+             * @example EUR
+             */
+            currency: string | null;
+            /**
+             * @description Exact sum of the line totals (as stored); "0" when empty, null if currencies were mixed
+             * @example 617.04
+             */
+            total: string | null;
         };
         CreateCartDto: {
             /** @example Showroom order 2026-11 */
@@ -2051,13 +2067,19 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description Null while the cart is empty (or if it held several currencies)
+             * Format: int32
+             * @description How many lines the cart holds
+             * @example 2
+             */
+            line_count: number;
+            /**
+             * @description The currency of its lines; null while the cart is empty (or if it held several)
              * @example EUR
              */
             currency: string | null;
             /**
-             * @description Exact sum of the line totals; "0" when empty, null if currencies were mixed
-             * @example 1234.50
+             * @description Exact sum of the line totals (as stored); "0" when empty, null if currencies were mixed
+             * @example 617.04
              */
             total: string | null;
             /** @description One total per currency */
@@ -2247,13 +2269,19 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description Null while the cart is empty (or if it held several currencies)
+             * Format: int32
+             * @description How many lines the cart holds
+             * @example 2
+             */
+            line_count: number;
+            /**
+             * @description The currency of its lines; null while the cart is empty (or if it held several)
              * @example EUR
              */
             currency: string | null;
             /**
-             * @description Exact sum of the line totals; "0" when empty, null if currencies were mixed
-             * @example 1234.50
+             * @description Exact sum of the line totals (as stored); "0" when empty, null if currencies were mixed
+             * @example 617.04
              */
             total: string | null;
             /** @description One total per currency */

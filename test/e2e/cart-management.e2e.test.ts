@@ -74,9 +74,19 @@ describe('carts: PATCH and DELETE /v1/carts/{cart_id}, and the company of a cart
       string,
       unknown
     >;
-    expect(byDefault).toMatchObject({ cart_id: cartId, company_id: world.company.id });
+    expect(byDefault).toMatchObject({
+      cart_id: cartId,
+      company_id: world.company.id,
+      line_count: 1,
+      currency: 'EUR',
+      total: '253.44',
+    });
     const list = expectEnvelope(await http().get('/v1/carts').set(bearer(buyer.token)), 200);
-    expect((list.data as Array<{ company_id: number }>)[0].company_id).toBe(world.company.id);
+    expect((list.data as Array<Record<string, unknown>>)[0]).toMatchObject({
+      company_id: world.company.id,
+      line_count: 1,
+      total: '253.44',
+    });
     const detail = expectEnvelope(
       await http().get(`/v1/carts/${cartId}`).set(bearer(buyer.token)),
       200,

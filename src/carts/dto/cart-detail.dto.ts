@@ -93,19 +93,6 @@ export type CartDetailWith<L> = Omit<CartDetailDto, 'lines'> & { lines: L[] };
 
 /** GET /v1/carts/{cart_id}: the cart, its lines and what they add up to. */
 export class CartDetailDto extends CartDto {
-  @ApiNullableString({
-    example: 'EUR',
-    description: 'Null while the cart is empty (or if it held several currencies)',
-  })
-  currency: string | null;
-
-  @ApiNullableString({
-    pattern: '^-?\\d+(\\.\\d+)?$',
-    example: '1234.50',
-    description: 'Exact sum of the line totals; "0" when empty, null if currencies were mixed',
-  })
-  total: string | null;
-
   @ApiProperty({ type: () => [CurrencyTotalDto], description: 'One total per currency' })
   totals: CurrencyTotalDto[];
 
