@@ -145,17 +145,17 @@ export class CartLinesService {
     if (!configured.evaluation.valid) throw invalidConfiguration(configured.evaluation.errors);
     const row = lineRow(line.cartId, input, configured);
     // Same version or newer, same model: same currency and company, so the cart's rules
-    // hold; the revision condition makes a concurrent replacement lose with a 409.
-    const replaced = await this.carts.withCartLocked(line.cartId, async (locked) => {
-      if (await locked.replaceLine(line.id, line.revision, row)) return true;
+    // hold. With If-Match the replacement is conditional on the revision read, so that a
+    // concurrent one makes it lose with a 409; without, the last one wins.
+    const expected = how.ifMatch === undefined ? null : line.revision;
+    const revision = await this.carts.withCartLocked(line.cartId, async (locked) => {
+      const replaced = await locked.replaceLine(line.id, expected, row);
+      if (replaced !== null) return replaced;
       return (await locked.findLine(line.cartId, line.id)) === null ? null : false;
     });
-    if (replaced === null) throw lineNotFound();
-    if (!replaced) throw staleLine(line.revision + 1);
-    return {
-      line: storedAnswer(line.id, line.cartId, configured),
-      etag: lineEtag(line.revision + 1),
-    };
+    if (revision === null) throw lineNotFound();
+    if (revision === false) throw staleLine(line.revision + 1);
+    return { line: storedAnswer(line.id, line.cartId, configured), etag: lineEtag(revision) };
   }
 
   /** POST /v1/carts/preview: the same evaluation, nothing stored. */

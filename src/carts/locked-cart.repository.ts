@@ -30,10 +30,11 @@ export interface LockedCart extends CartLineReader {
   /** The line of this cart (null when it has none with this id). */
   findLine(cartId: string, lineId: number): Promise<CartLineEntity | null>;
   /**
-   * Replaces what `row` holds of the line, keeping its id and place, and counts the
-   * revision up; only while the line is still at `revision` (false otherwise).
+   * Replaces what `row` holds of the line, keeping its id and place, and counts its
+   * revision up; when `revision` is given, only while the line is still at it. The new
+   * revision, or null when nothing was replaced.
    */
-  replaceLine(lineId: number, revision: number, row: NewCartLineRow): Promise<boolean>;
+  replaceLine(lineId: number, revision: number | null, row: NewCartLineRow): Promise<number | null>;
 }
 
 /** The fixed SQL (database/fixed-sql.ts) of a line joining a cart: every POST /v1/carts runs it. */
@@ -135,12 +136,19 @@ export function lockedCart(manager: EntityManager, sql: LineSql): LockedCart {
     },
     findLine: (cartId, lineId) => manager.findOneBy(CartLineEntity, { id: lineId, cartId }),
     replaceLine: async (lineId, revision, row) => {
+      const where = { id: lineId, cartId: row.cartId, ...(revision === null ? {} : { revision }) };
+      const changes = { ...row, revision: () => '"revision" + 1' };
       const result = await manager.update(
         CartLineEntity,
-        { id: lineId, cartId: row.cartId, revision },
-        { ...row, revision: revision + 1 } as QueryDeepPartialEntity<CartLineEntity>,
+        where,
+        changes as QueryDeepPartialEntity<CartLineEntity>,
       );
-      return Boolean(result.affected);
+      if (!result.affected) return null;
+      const replaced = await manager.findOne(CartLineEntity, {
+        select: { id: true, revision: true },
+        where: { id: lineId },
+      });
+      return replaced?.revision ?? null;
     },
     insertLineIfAdmitted: async (row, maxLines) => {
       const { line, values } = rowOf(row);

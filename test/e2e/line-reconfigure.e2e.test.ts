@@ -124,6 +124,26 @@ describe('PUT /v1/carts/{cart_id}/lines/{line_id}: reconfigure a line', () => {
     expect(last.lines[0]).toMatchObject({ etag: '"4"', language_code: 'nl', total: '253.44' });
   });
 
+  it('lets one of two concurrent replacements of the same ETag through; the other is 409', async () => {
+    const buyer = await createCompanyMember(ctx, world);
+    const { lineId, cartId } = await lineOf(buyer);
+    const results = await Promise.all([
+      put(buyer.token, cartId, lineId, { questions: ALU_ANTHRACITE }, '"1"'),
+      put(buyer.token, cartId, lineId, { questions: PVC_WHITE, language_code: 'nl' }, '"1"'),
+    ]);
+    expect(results.map((res) => res.status).sort()).toEqual([200, 409]);
+    const winner = results.find((res) => res.status === 200)!;
+    const cart = await cartOf(buyer.token, cartId);
+    expect(cart.lines[0].etag).toBe('"2"');
+    expect(cart.lines[0].total).toBe((winner.body.data as any).pricing.total);
+    // Without If-Match the last one wins, each counted.
+    await Promise.all([
+      put(buyer.token, cartId, lineId, { questions: PVC_WHITE }),
+      put(buyer.token, cartId, lineId, { questions: PVC_WHITE }),
+    ]).then((all) => expect(all.map((res) => res.status)).toEqual([200, 200]));
+    expect((await cartOf(buyer.token, cartId)).lines[0].etag).toBe('"4"');
+  });
+
   it('refuses like POST /v1/carts and stores nothing', async () => {
     const buyer = await createCompanyMember(ctx, world);
     const { lineId, cartId } = await lineOf(buyer);

@@ -16,6 +16,7 @@ import type {
   RecheckQueryDto,
 } from '../dto/recheck.dto.js';
 import { compareLines } from './compare-lines.js';
+import { lineEtag } from '../line-etag.js';
 
 /**
  * A stored line's answers on another version of its model (DESIGN.md: lines are
@@ -120,9 +121,11 @@ export class RecheckService {
     ifMatch: string | undefined,
   ): Promise<LineRecheckDto> {
     const answers = { questions: line.answers, language_code: line.languageCode };
+    // Conditional on the line as read, If-Match or not: the move carries the answers it
+    // checked, and must not undo a reconfiguration that landed meanwhile.
     const replaced = await this.lines.replace(principal, line, answers, {
       versionNumber: result.to_version,
-      ifMatch,
+      ifMatch: ifMatch ?? lineEtag(line.revision),
       view: 'compact',
     });
     return { ...result, applied: true, etag: replaced.etag };
