@@ -7,8 +7,8 @@
  *            preview or a POST /v1/carts cannot avoid: the answer's JSON and its bytes).
  *   default: GET /v1/carts/default by hand: the same JWT check (HS256 with a secret
  *            KeyObject, issuer, audience, expiry, typ, session family), one joined read
- *            of the session and its user, one indexed read of the default cart, and the
- *            same envelope.
+ *            of the session and its user, one indexed read of the default cart, one of its
+ *            lines' company, currency and total (the cart's totals), and the same envelope.
  *
  * Configuration: one JSON argument (see http.bench.mjs); prints `listening <port>`.
  */
@@ -55,6 +55,7 @@ function openDatabase() {
   const cartSql =
     'SELECT id, user_id, company_id, reference, is_default, created_at FROM carts ' +
     'WHERE user_id = ';
+  const linesSql = 'SELECT company_id, currency, total FROM cart_lines WHERE cart_id = ';
   if (config.databaseUrl) {
     const { Pool } = require('pg');
     const pool = new Pool({ connectionString: config.databaseUrl, max: 10 });
@@ -62,21 +63,44 @@ function openDatabase() {
       session: async (id) => (await pool.query(`${sessionSql}$1`, [id])).rows[0],
       cart: async (userId) =>
         (await pool.query(`${cartSql}$1 AND is_default = true`, [userId])).rows[0],
+      lines: async (cartId) => (await pool.query(`${linesSql}$1`, [cartId])).rows,
     };
   }
   const Database = require('better-sqlite3');
   const db = new Database(config.sqliteFile, { readonly: true });
   const session = db.prepare(`${sessionSql}?`);
   const cart = db.prepare(`${cartSql}? AND is_default = 1`);
+  const lines = db.prepare(`${linesSql}?`);
   return {
     session: async (id) => session.get(id),
     cart: async (userId) => cart.get(userId),
+    lines: async (cartId) => lines.all(cartId),
   };
 }
 
 /** SQLite keeps dates as text in UTC, PostgreSQL as timestamps: both become ISO strings. */
 const iso = (value) =>
   (value instanceof Date ? value : new Date(`${String(value).replace(' ', 'T')}Z`)).toISOString();
+
+/** The cart's line count, company, currency and exact total, as the service sums them. */
+function summed(lines) {
+  const Decimal = require('decimal.js');
+  const currencies = new Set(lines.map((line) => line.currency));
+  let sum = new Decimal(0);
+  let scale = 0;
+  for (const line of lines) {
+    sum = sum.plus(line.total);
+    const point = line.total.indexOf('.');
+    scale = Math.max(scale, point < 0 ? 0 : line.total.length - point - 1);
+  }
+  const single = currencies.size === 1;
+  return {
+    company: lines.length > 0 ? lines[0].company_id : null,
+    line_count: lines.length,
+    currency: single ? lines[0].currency : null,
+    total: lines.length === 0 ? '0' : single ? sum.toFixed(scale) : null,
+  };
+}
 
 function defaultCartFloor() {
   const jwt = require('jsonwebtoken');
@@ -105,6 +129,7 @@ function defaultCartFloor() {
     if (session.disabled_at) return sendJson(res, 403, denied);
     const cart = await db.cart(session.user_id);
     if (!cart) return sendJson(res, 400, { ...denied, code: 400 });
+    const { company, ...totals } = summed(await db.lines(cart.id));
     sendJson(res, 200, {
       code: 200,
       message: 'Cart found',
@@ -112,8 +137,9 @@ function defaultCartFloor() {
         cart_id: cart.id,
         reference: cart.reference,
         default: Boolean(cart.is_default),
-        company_id: cart.company_id,
+        company_id: cart.company_id ?? company,
         created_at: iso(cart.created_at),
+        ...totals,
       },
       links: {},
       errors: [],

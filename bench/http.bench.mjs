@@ -34,7 +34,8 @@
  * indexed reads; POST /v1/carts/preview (full view, no compression) against a floor that
  * only stringifies and sends the very same answer; the same preview with
  * `?view=compact` and `Accept-Encoding: gzip` against the full view; POST /v1/carts
- * against the preview of the same configuration (each run starts a new default cart).
+ * against the preview of the same configuration (each run starts a new default cart); PUT
+ * of a stored line (reconfigured with the same answers) against the same preview.
  * For every service run, its longest event-loop delay (`loop max ms`, from its /metrics).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -417,6 +418,17 @@ async function benchDatabase(database) {
         headers: { ...json, 'Accept-Encoding': 'gzip' },
       };
       const post = { method: 'POST', path: '/v1/carts', headers: json, body };
+      // PUT (issue #29): one stored line reconfigured with the same answers, again and again.
+      const added = await call(base, 'POST', '/v1/carts', { body, headers: json });
+      if (added.status !== 201)
+        throw new Error(`add ${size}: ${added.status} ${added.text.slice(0, 300)}`);
+      const stored = JSON.parse(added.text).data;
+      const put = {
+        method: 'PUT',
+        path: `/v1/carts/${stored.cart_id}/lines/${stored.id}`,
+        headers: json,
+        body: JSON.stringify({ questions: answers }),
+      };
       // --detail: where the compact + gzip difference comes from.
       const details = detail
         ? [
@@ -460,6 +472,7 @@ async function benchDatabase(database) {
         ...(hasCompact ? [{ name: 'compact + gzip', base, pid, request: compactGzip }] : []),
         ...(hasCompact ? details.map((one) => ({ ...one, base, pid })) : []),
         { name: 'post', base, pid, request: post, before: newDefaultCart },
+        { name: 'put', base, pid, request: put },
       ];
       const stats = await measure(targets);
       const statsOf = (name) => stats[targets.findIndex((target) => target.name === name)];
@@ -494,6 +507,16 @@ async function benchDatabase(database) {
       const posts = `POST /v1/carts ${label}`;
       row(database, posts, 'service (vs the preview)', postStats, previewStats, 'time', '≤ 1.3');
       row(database, posts, 'service (vs the send floor)', postStats, floorStats, 'time');
+      const puts = `PUT /v1/carts/{cart_id}/lines/{line_id} ${label}`;
+      row(
+        database,
+        puts,
+        'service (vs the preview)',
+        statsOf('put'),
+        previewStats,
+        'time',
+        '≤ 1.3',
+      );
       await sendFloor.stop();
       if (!flag('no-engine')) {
         const format = model.trimStart().startsWith('{') ? 'json' : 'yaml';

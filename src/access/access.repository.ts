@@ -9,6 +9,8 @@ export interface ConfigurableModel {
   id: number;
   supplierId: number;
   versionNumber: number;
+  /** The supplier retired it: no new lines (the caller words the refusal). */
+  retired: boolean;
 }
 
 /** The EXISTS that reads each company fact (the company id, then the user id). */
@@ -47,7 +49,8 @@ export class AccessRepository {
     const configuration = (fact: string, factParameters: number) =>
       fixedSql(
         dataSource,
-        'SELECT "m"."id", "m"."supplier_id", "m"."version_number", EXISTS (SELECT 1 FROM ' +
+        'SELECT "m"."id", "m"."supplier_id", "m"."version_number", "m"."retired_at", ' +
+          'EXISTS (SELECT 1 FROM ' +
           '"company_suppliers" "cs" WHERE "cs"."company_id" = $1 AND "cs"."supplier_id" = ' +
           `"m"."supplier_id") AS "linked"${fact} FROM "models" "m" ` +
           `WHERE "m"."id" = $${factParameters + 2}`,
@@ -118,6 +121,7 @@ export class AccessRepository {
         id: Number(row.id),
         supplierId: Number(row.supplier_id),
         versionNumber: Number(row.version_number),
+        retired: row.retired_at !== null && row.retired_at !== undefined,
       },
       linked: truthy(row.linked),
     };

@@ -36,6 +36,10 @@ export class CartLineEntity {
   @Column({ type: 'varchar', length: 3 })
   currency: string;
 
+  /** 1 when added, +1 each time the line is replaced (reconfigured, moved): its ETag. */
+  @Column({ type: 'integer', default: 1 })
+  revision: number = 1;
+
   /** Set here, not by the database, so that SQLite keeps milliseconds too. */
   @Column({ type: Date })
   createdAt: Date = new Date();

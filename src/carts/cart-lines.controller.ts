@@ -33,7 +33,7 @@ export class CartLinesController {
   })
   @ApiLineView()
   @ApiEnvelope({ full: AddedCartLineDto, compact: CompactAddedCartLineDto }, { status: 201 })
-  @ApiErrors(400, 401, 403, 404)
+  @ApiErrors(400, 401, 403, 404, 409)
   add(
     @CurrentPrincipal() principal: Principal,
     @Body() body: AddCartLineDto,
@@ -53,7 +53,7 @@ export class CartLinesController {
   })
   @ApiLineView()
   @ApiEnvelope({ full: PreviewLineDto, compact: CompactPreviewLineDto })
-  @ApiErrors(400, 401, 403)
+  @ApiErrors(400, 401, 403, 409)
   preview(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ConfigurationDto,

@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
 import type { Principal } from '../principal/principal.js';
-import { ApiError } from '../common/errors/api-error.js';
+import { ApiError, type Problem } from '../common/errors/api-error.js';
 import {
   evaluateConfigurationInSlices,
   type CartLine,
@@ -16,29 +16,49 @@ import { MetricsService } from '../metrics/metrics.service.js';
 import { AssetUrls } from '../models/asset-urls.js';
 import { ModelsService } from '../models/models.service.js';
 import type { CartLineEntity } from './cart-line.entity.js';
-import { CartRepository, type NewCartLineRow } from './cart.repository.js';
+import { CartRepository } from './cart.repository.js';
 import { AppConfig } from '../config/app-config.js';
-import { DefaultCarts } from './default-carts.service.js';
+import { cartNotFound, DefaultCarts } from './default-carts.service.js';
+import { lineEtag, lineIfMatchAccepts, staleLine } from './line-etag.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
 import type { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
 import type { CompactAddedCartLineDto, CompactPreviewLineDto } from './dto/compact-line.dto.js';
 import { lineInView } from './compact-line.js';
+import { lineRow, storedAnswer, type Configured, type LineInput } from './line-rows.js';
 import { slicingOf } from '../common/event-loop/slices.js';
 
-/** The `line` column of a compactly stored row: nothing the model version can recompute. */
-const COMPACT_LINE: Record<string, unknown> = {};
+const lineNotFound = () =>
+  ApiError.notFound('Cart line not found', [cartNotFound('Cart line not found', 'line_id')]);
 
 const cartFull = (max: number) =>
   ApiError.conflict('The cart is full', [
     { code: 'cart_full', message: `A cart holds at most ${max} lines (CART_MAX_LINES)` },
   ]);
 
+/** POST /v1/models/{id}/retire: no new lines (nor previews, nor reconfigured ones). */
+export const modelRetired = () =>
+  ApiError.conflict('The model is retired', [
+    { code: 'model_retired', message: 'The supplier retired this model: it takes no new lines' },
+  ]);
+
 /** What a configuration was evaluated against and what came out, in the asked view. */
-interface Configured {
-  modelId: number;
-  versionNumber: number;
-  evaluation: Evaluation<CartLine | CompactCartLine>;
+/** PUT /v1/carts/{cart_id}/lines/{line_id}: the new line and its ETag (a header). */
+export interface ReplacedLine {
+  line: AddedCartLineDto | CompactAddedCartLineDto;
+  etag: string;
 }
+
+/** How a stored line is replaced: on which version, and against which revision. */
+export interface Replacement {
+  /** The model version to evaluate on (the line's own, or a newer one to move to). */
+  versionNumber: number;
+  /** The caller's `If-Match` header, if any. */
+  ifMatch: string | undefined;
+  view: LineView;
+}
+
+const invalidConfiguration = (errors: Problem[]) =>
+  new ApiError(HttpStatus.UNAUTHORIZED, 'The configuration is not valid', errors);
 
 /**
  * Turns a configuration into a cart line: access checks, evaluation with the model's
@@ -67,30 +87,12 @@ export class CartLinesService {
     input: AddCartLineDto,
     view: LineView = 'full',
   ): Promise<AddedCartLineDto | CompactAddedCartLineDto> {
-    const { modelId, versionNumber, evaluation } = await this.configure(principal, input, view);
-    if (!evaluation.valid) {
-      throw new ApiError(
-        HttpStatus.UNAUTHORIZED,
-        'The configuration is not valid',
-        evaluation.errors,
-      );
-    }
+    const configured = await this.configure(principal, input, view);
+    const { evaluation } = configured;
+    if (!evaluation.valid) throw invalidConfiguration(evaluation.errors);
     const cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
     const pricing = evaluation.line.pricing;
-    // Check and insert under the cart's lock: two lines in different currencies racing
-    // into one cart must not both get in.
-    const row: NewCartLineRow = {
-      cartId: cart.id,
-      modelId,
-      versionNumber,
-      companyId: input.company_id,
-      languageCode: input.language_code ?? null,
-      answers: input.questions,
-      // Compact: the line is rebuilt from the compiled version on read (see lineView).
-      line: COMPACT_LINE,
-      total: pricing.total,
-      currency: pricing.currency,
-    };
+    const row = lineRow(cart.id, input, configured);
     // Check and insert under the cart's lock: two lines in different currencies racing
     // into one cart must not both get in.
     const stored = await this.carts.withCartLocked(cart.id, async (locked) => {
@@ -117,15 +119,47 @@ export class CartLinesService {
         throw cartFull(this.config.cartMaxLines);
       return locked.insertLine(row);
     });
+    return storedAnswer(stored.id, cart.id, configured, view);
+  }
+
+  /**
+   * Replaces a stored line with `answers` evaluated on `how.versionNumber` (PUT: the
+   * line's own version; a recheck's apply: a newer one), through the path POST /v1/carts
+   * takes: the same access check, evaluation and row. Refused like POST /v1/carts (401
+   * with every problem, 403, 409 retired), storing nothing; 409 `stale_line` when
+   * `If-Match` names an older revision, also when another replacement wins meanwhile.
+   */
+  async replace(
+    principal: Principal,
+    line: CartLineEntity,
+    answers: Pick<ConfigurationDto, 'questions' | 'language_code'>,
+    how: Replacement,
+  ): Promise<ReplacedLine> {
+    if (!lineIfMatchAccepts(how.ifMatch, line.revision)) throw staleLine(line.revision);
+    const input: LineInput = {
+      model_id: line.modelId,
+      company_id: line.companyId,
+      questions: answers.questions,
+      language_code: answers.language_code,
+    };
+    const configured = await this.configure(principal, input, how.view, how.versionNumber);
+    if (!configured.evaluation.valid) throw invalidConfiguration(configured.evaluation.errors);
+    const row = lineRow(line.cartId, input, configured);
+    // Same version or newer, same model: same currency and company, so the cart's rules
+    // hold. With If-Match the replacement is conditional on the revision read, so that a
+    // concurrent one makes it lose with a 409; without, the last one wins.
+    const expected = how.ifMatch === undefined ? null : line.revision;
+    const revision = await this.carts.withCartLocked(line.cartId, async (locked) => {
+      const replaced = await locked.replaceLine(line.id, expected, row);
+      if (replaced !== null) return replaced;
+      return (await locked.findLine(line.cartId, line.id)) === null ? null : false;
+    });
+    if (revision === null) throw lineNotFound();
+    if (revision === false) throw staleLine(line.revision + 1);
     return {
-      ...evaluation.line,
-      view,
-      id: stored.id,
-      cart_id: cart.id,
-      model_id: modelId,
-      company_id: input.company_id,
-      warnings: evaluation.warnings,
-    } as AddedCartLineDto | CompactAddedCartLineDto; // the line was evaluated in `view`
+      line: storedAnswer(line.id, line.cartId, configured, how.view),
+      etag: lineEtag(revision),
+    };
   }
 
   /** POST /v1/carts/preview: the same evaluation, nothing stored. */
@@ -177,11 +211,15 @@ export class CartLinesService {
     return evaluation.line;
   }
 
-  /** Evaluates against the model's compiled current version, once AccessService allows it. */
-  private async configure(
+  /**
+   * Evaluates against the model's compiled current version (or `pinned`, a stored line's
+   * version), once AccessService allows it; a retired model takes no new configuration.
+   */
+  async configure(
     principal: Principal,
-    input: ConfigurationDto,
+    input: LineInput,
     view: LineView,
+    pinned?: number,
   ): Promise<Configured> {
     // Company, model and link in one query; the compiled version from the cache.
     const model = await this.access.requireConfigurable(
@@ -189,11 +227,13 @@ export class CartLinesService {
       input.company_id,
       input.model_id,
     );
-    const compiled = await this.models.compiledVersion(model.id, model.versionNumber);
+    if (model.retired) throw modelRetired();
+    const versionNumber = pinned ?? model.versionNumber;
+    const compiled = await this.models.compiledVersion(model.id, versionNumber);
     const started = performance.now();
     const evaluation = await this.evaluate(compiled, {
       modelId: model.id,
-      versionNumber: model.versionNumber,
+      versionNumber,
       questions: input.questions,
       languageCode: input.language_code ?? null,
       // Company-scoped, so that whoever may use the line (an intent token too) may load them.
@@ -201,7 +241,7 @@ export class CartLinesService {
         this.urls.url({
           companyId: input.company_id,
           modelId: model.id,
-          versionNumber: model.versionNumber,
+          versionNumber,
           path,
         }),
       view,
@@ -210,7 +250,25 @@ export class CartLinesService {
       performance.now() - started,
       evaluation.valid ? 'valid' : 'invalid',
     );
-    return { modelId: model.id, versionNumber: model.versionNumber, evaluation };
+    return { modelId: model.id, versionNumber, companyId: input.company_id, evaluation };
+  }
+
+  /**
+   * A stored line's answers evaluated on `versionNumber`, in the full view. No access
+   * check: for callers that decided already (a version's impact for its supplier).
+   */
+  async evaluateStored(row: CartLineEntity, versionNumber: number): Promise<Evaluation> {
+    const compiled = await this.models.compiledVersion(row.modelId, versionNumber);
+    const evaluation = await this.evaluate(compiled, {
+      modelId: row.modelId,
+      versionNumber,
+      questions: row.answers,
+      languageCode: row.languageCode,
+      assetUrl: (path) =>
+        this.urls.url({ companyId: row.companyId, modelId: row.modelId, versionNumber, path }),
+      view: 'full',
+    });
+    return evaluation as Evaluation;
   }
 
   private evaluate(

@@ -17,6 +17,7 @@ import { CartLineEntity } from './cart-line.entity.js';
 import {
   lineSql,
   lockedCart,
+  otherCompanyIn,
   otherCurrencyIn,
   type CartLineReader,
   type LineSql,
@@ -154,6 +155,11 @@ export class CartRepository implements CartLineReader {
     return this.lines.find({ where: { cartId }, select: { total: true, currency: true } });
   }
 
+  /** The cart's line with this id (null when it has none). */
+  findLine(cartId: string, lineId: number): Promise<CartLineEntity | null> {
+    return this.lines.findOneBy({ id: lineId, cartId });
+  }
+
   /** False when the cart has no such line. */
   async deleteLine(cartId: string, lineId: number): Promise<boolean> {
     const { affected } = await this.lines.delete({ id: lineId, cartId });
@@ -162,6 +168,10 @@ export class CartRepository implements CartLineReader {
 
   otherCurrency(cartId: string, currency: string): Promise<string | null> {
     return otherCurrencyIn(this.dataSource.manager, this.lineSql, cartId, currency);
+  }
+
+  otherCompany(cartId: string, companyId: number): Promise<number | null> {
+    return otherCompanyIn(this.dataSource.manager, this.lineSql, cartId, companyId);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { Auth } from '../principal/auth.decorator.js';
 import { IdParam } from '../common/http/id-param.js';
@@ -15,6 +15,7 @@ import { CompactCartLineDto } from './dto/compact-line.dto.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import { CreateCartDto } from './dto/create-cart.dto.js';
+import { UpdateCartDto } from './dto/update-cart.dto.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 
 @ApiTags('carts')
@@ -79,6 +80,46 @@ export class CartsController {
     @Query() query: CartLinesQueryDto,
   ): Promise<CartPage> {
     return this.carts.get(principal, cartId, query);
+  }
+
+  @Patch(':cart_id')
+  @Auth('jwt', 'intent')
+  @ResponseMessage('Cart updated')
+  @ApiOperation({
+    summary: 'Rename a cart, or make it (or stop it being) the default',
+    description:
+      '`default: true` moves the default here; `default: false` on the default cart leaves ' +
+      'the caller without one until one is chosen or POST /v1/carts creates one.',
+  })
+  @ApiParam({ name: 'cart_id', format: 'uuid' })
+  @ApiEnvelope(CartDto)
+  @ApiErrors(400, 401, 404, 409)
+  update(
+    @CurrentPrincipal() principal: Principal,
+    @Param('cart_id') cartId: string,
+    @Body() body: UpdateCartDto,
+  ): Promise<CartDto> {
+    return this.carts.update(principal, cartId, body);
+  }
+
+  @Delete(':cart_id')
+  @Auth('jwt', 'intent')
+  @ResponseMessage('Cart deleted')
+  @ApiOperation({
+    summary: 'Delete a cart and its lines; answers the cart as it was',
+    description:
+      'After deleting the default cart the caller has no default until one is chosen ' +
+      '(PATCH `default: true`, POST /v1/carts/new `default: true`) or POST /v1/carts ' +
+      'creates one ("default") as on first use; GET /v1/carts/default answers 400 meanwhile.',
+  })
+  @ApiParam({ name: 'cart_id', format: 'uuid' })
+  @ApiEnvelope(CartDto)
+  @ApiErrors(401, 404)
+  remove(
+    @CurrentPrincipal() principal: Principal,
+    @Param('cart_id') cartId: string,
+  ): Promise<CartDto> {
+    return this.carts.remove(principal, cartId);
   }
 
   @Delete(':cart_id/lines/:line_id')

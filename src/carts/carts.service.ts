@@ -13,6 +13,9 @@ import { DeferredJson } from '../common/event-loop/deferred-json.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
+import type { UpdateCartDto } from './dto/update-cart.dto.js';
+import { CartSummaryRepository } from './cart-summary.repository.js';
+import { ModelVersionsService } from '../models/versions/model-versions.service.js';
 
 type FullLinesQuery = CartLinesQueryDto & { view: 'full' };
 
@@ -38,6 +41,8 @@ export class CartsService {
     private readonly defaults: DefaultCarts,
     private readonly access: AccessService,
     private readonly lines: CartLinesService,
+    private readonly summaries: CartSummaryRepository,
+    private readonly versions: ModelVersionsService,
   ) {}
 
   async create(principal: Principal, input: CreateCartDto): Promise<CartDto> {
@@ -54,8 +59,9 @@ export class CartsService {
     if (total === 0) {
       throw ApiError.badRequest('Carts not found', [cartNotFound('Carts not found')]);
     }
+    const summaries = await this.summaries.summaries(carts.map((cart) => cart.id));
     return new Page(
-      carts.map((cart) => CartDto.from(cart)),
+      carts.map((cart) => CartDto.from(cart, summaries.get(cart.id))),
       query.page,
       query.per_page,
       total,
@@ -68,7 +74,49 @@ export class CartsService {
     if (!cart) {
       throw ApiError.badRequest('Cart was not found', [cartNotFound('Cart was not found')]);
     }
-    return CartDto.from(cart);
+    return this.summarized(cart);
+  }
+
+  /**
+   * PATCH /v1/carts/{cart_id}: a new reference, and `default` true (the default moves
+   * here) or false (a default cart stops being one: the caller has none until one is
+   * chosen or POST /v1/carts makes one).
+   */
+  async update(principal: Principal, cartId: string, input: UpdateCartDto): Promise<CartDto> {
+    const cart = await this.defaults.getVisible(principal, cartId);
+    if (input.reference !== undefined) {
+      await this.summaries.rename(cart.id, input.reference);
+      cart.reference = input.reference;
+    }
+    if (input.default === true && !cart.isDefault) {
+      await this.carts.moveDefault(cart.userId, cart.id);
+      cart.isDefault = true;
+    } else if (input.default === false && cart.isDefault) {
+      await this.summaries.clearDefault(cart.id);
+      cart.isDefault = false;
+    }
+    return this.summarized(cart);
+  }
+
+  /**
+   * DELETE /v1/carts/{cart_id}: the cart and its lines; answers the cart as it was.
+   * Deleting the default cart leaves the caller without one until one is chosen
+   * (PATCH `default: true`, POST /v1/carts/new `default: true`) or POST /v1/carts
+   * creates one ("default") as on first use.
+   */
+  async remove(principal: Principal, cartId: string): Promise<CartDto> {
+    const cart = await this.defaults.getVisible(principal, cartId);
+    const before = await this.summarized(cart);
+    if (!(await this.summaries.remove(cart.id))) {
+      throw ApiError.notFound('Cart not found', [cartNotFound('Cart not found', 'cart_id')]);
+    }
+    return before;
+  }
+
+  /** The cart with what its lines say (its company). */
+  private async summarized(cart: CartEntity): Promise<CartDto> {
+    const summaries = await this.summaries.summaries([cart.id]);
+    return CartDto.from(cart, summaries.get(cart.id));
   }
 
   /** A visible cart with one page of its lines (oldest first) and the totals of all of them. */
@@ -95,13 +143,20 @@ export class CartsService {
    */
   private async detail(cart: CartEntity, query: CartLinesQueryDto): Promise<CartPage> {
     const [rows, total] = await this.carts.pageOfLines(cart.id, query.offset, query.per_page);
+    const latest = await this.versions.currentVersions(rows.map((row) => row.modelId));
     const lines = rows.map(
       (row) =>
         new DeferredJson(async () =>
-          CartLineDto.from(row, await this.lines.lineView(row, query.view), query.view),
+          CartLineDto.from(
+            row,
+            await this.lines.lineView(row, query.view),
+            query.view,
+            latest.get(row.modelId),
+          ),
         ),
     );
-    const detail = CartDetailDto.withLines(cart, await this.carts.pricesOf(cart.id), lines);
+    const summary = (await this.summaries.summaries([cart.id])).get(cart.id);
+    const detail = CartDetailDto.withLines(cart, summary?.prices ?? [], lines, summary);
     return new PagedObject(detail, query.page, query.per_page, total);
   }
 }

@@ -97,9 +97,10 @@ export class DefaultCarts {
   }
 
   /**
-   * Why a line may not go into `cart` (empty when it may). A cart holds one currency,
-   * and a cart recorded with a company only holds that company's lines (AccessService),
-   * so that an intent token never sees another company's configurations.
+   * Why a line may not go into `cart` (empty when it may). A cart holds one currency
+   * and one company's lines: a cart recorded with a company (an intent token's) only
+   * that company's (AccessService), so that an intent token never sees another
+   * company's configurations; any other cart the company of its first line.
    */
   async lineProblems(
     cart: CartEntity,
@@ -108,6 +109,13 @@ export class DefaultCarts {
     lines: CartLineReader = this.carts,
   ): Promise<Problem[]> {
     const problems = this.access.cartCompanyProblems(cart, companyId);
+    // A cart holds one company's lines: its company is what they say (CartDto.company_id).
+    const otherCompany = problems.length > 0 ? null : await lines.otherCompany(cart.id, companyId);
+    if (otherCompany !== null) {
+      problems.push(
+        ...this.access.cartCompanyProblems({ ...cart, companyId: otherCompany }, companyId),
+      );
+    }
     const other = await lines.otherCurrency(cart.id, currency);
     if (other !== null) {
       problems.push({

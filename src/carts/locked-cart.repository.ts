@@ -1,14 +1,17 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata.js';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { fixedSql } from '../database/fixed-sql.js';
 import { CartLineEntity } from './cart-line.entity.js';
 
-export type NewCartLineRow = Omit<CartLineEntity, 'id' | 'createdAt'>;
+export type NewCartLineRow = Omit<CartLineEntity, 'id' | 'createdAt' | 'revision'>;
 
 /** Reads a line admission check needs: inside the locked transaction, or outside one. */
 export interface CartLineReader {
   /** A currency of the cart's lines other than `currency` (null when there is none). */
   otherCurrency(cartId: string, currency: string): Promise<string | null>;
+  /** A company of the cart's lines other than `companyId` (null when there is none). */
+  otherCompany(cartId: string, companyId: number): Promise<number | null>;
 }
 
 /** The cart's lines while its row is locked: check, then insert. */
@@ -18,16 +21,26 @@ export interface LockedCart extends CartLineReader {
   insertLine(row: NewCartLineRow): Promise<CartLineEntity>;
   /**
    * The usual case of POST /v1/carts in one statement: inserts the line only when the
-   * cart holds no line in another currency and fewer than `maxLines` lines (the checks
+   * cart holds no line in another currency or of another company and fewer than
+   * `maxLines` lines (the checks
    * DefaultCarts.lineProblems and CART_MAX_LINES make, read in the same statement).
    * Null when it inserted nothing: the caller then asks why with the reads above.
    */
   insertLineIfAdmitted(row: NewCartLineRow, maxLines: number): Promise<CartLineEntity | null>;
+  /** The line of this cart (null when it has none with this id). */
+  findLine(cartId: string, lineId: number): Promise<CartLineEntity | null>;
+  /**
+   * Replaces what `row` holds of the line, keeping its id and place, and counts its
+   * revision up; when `revision` is given, only while the line is still at it. The new
+   * revision, or null when nothing was replaced.
+   */
+  replaceLine(lineId: number, revision: number | null, row: NewCartLineRow): Promise<number | null>;
 }
 
 /** The fixed SQL (database/fixed-sql.ts) of a line joining a cart: every POST /v1/carts runs it. */
 export interface LineSql {
   otherCurrency: string;
+  otherCompany: string;
   count: string;
   insert: string;
   insertIfAdmitted: string;
@@ -47,6 +60,10 @@ export function lineSql(dataSource: DataSource): LineSql {
       dataSource,
       'SELECT "currency" FROM "cart_lines" WHERE "cart_id" = $1 AND "currency" <> $2 LIMIT 1',
     ),
+    otherCompany: fixedSql(
+      dataSource,
+      'SELECT "company_id" FROM "cart_lines" WHERE "cart_id" = $1 AND "company_id" <> $2 LIMIT 1',
+    ),
     count: fixedSql(
       dataSource,
       'SELECT COUNT(1) AS "lines" FROM "cart_lines" WHERE "cart_id" = $1',
@@ -58,11 +75,25 @@ export function lineSql(dataSource: DataSource): LineSql {
     insertIfAdmitted: fixedSql(
       dataSource,
       `INSERT INTO "cart_lines" (${names}) SELECT ${marks} WHERE NOT EXISTS (SELECT 1 FROM ` +
-        `"cart_lines" WHERE "cart_id" = $${next} AND "currency" <> $${next + 1}) AND (SELECT ` +
-        `COUNT(1) FROM "cart_lines" WHERE "cart_id" = $${next + 2}) < $${next + 3} RETURNING "id"`,
+        `"cart_lines" WHERE "cart_id" = $${next} AND ("currency" <> $${next + 1} OR ` +
+        `"company_id" <> $${next + 2})) AND (SELECT COUNT(1) FROM "cart_lines" WHERE ` +
+        `"cart_id" = $${next + 3}) < $${next + 4} RETURNING "id"`,
     ),
     insertColumns,
   };
+}
+
+export async function otherCompanyIn(
+  manager: EntityManager,
+  sql: LineSql,
+  cartId: string,
+  companyId: number,
+): Promise<number | null> {
+  const rows: { company_id: number | string }[] = await manager.query(sql.otherCompany, [
+    cartId,
+    companyId,
+  ]);
+  return rows.length === 0 ? null : Number(rows[0].company_id);
 }
 
 export async function otherCurrencyIn(
@@ -94,6 +125,7 @@ export function lockedCart(manager: EntityManager, sql: LineSql): LockedCart {
   };
   return {
     otherCurrency: (cartId, currency) => otherCurrencyIn(manager, sql, cartId, currency),
+    otherCompany: (cartId, companyId) => otherCompanyIn(manager, sql, cartId, companyId),
     lineCount: async (cartId) => {
       const rows: { lines: number | string }[] = await manager.query(sql.count, [cartId]);
       return Number(rows[0].lines);
@@ -102,9 +134,25 @@ export function lockedCart(manager: EntityManager, sql: LineSql): LockedCart {
       const { line, values } = rowOf(row);
       return inserted(line, await manager.query(sql.insert, values))!;
     },
+    findLine: (cartId, lineId) => manager.findOneBy(CartLineEntity, { id: lineId, cartId }),
+    replaceLine: async (lineId, revision, row) => {
+      const where = { id: lineId, cartId: row.cartId, ...(revision === null ? {} : { revision }) };
+      const changes = { ...row, revision: () => '"revision" + 1' };
+      const result = await manager.update(
+        CartLineEntity,
+        where,
+        changes as QueryDeepPartialEntity<CartLineEntity>,
+      );
+      if (!result.affected) return null;
+      const replaced = await manager.findOne(CartLineEntity, {
+        select: { id: true, revision: true },
+        where: { id: lineId },
+      });
+      return replaced?.revision ?? null;
+    },
     insertLineIfAdmitted: async (row, maxLines) => {
       const { line, values } = rowOf(row);
-      const admission = [row.cartId, row.currency, row.cartId, maxLines];
+      const admission = [row.cartId, row.currency, row.companyId, row.cartId, maxLines];
       return inserted(line, await manager.query(sql.insertIfAdmitted, [...values, ...admission]));
     },
   };

@@ -34,6 +34,10 @@ export class ModelEntity {
   @Column({ type: Date })
   createdAt: Date = new Date();
 
+  /** Set by POST /v1/models/{id}/retire: no new cart lines; stored lines stay readable. */
+  @Column({ type: Date, nullable: true })
+  retiredAt: Date | null = null;
+
   /** Null until a second version is stored. */
   @Column({ type: Date, nullable: true })
   updatedAt: Date | null;

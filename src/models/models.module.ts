@@ -11,6 +11,9 @@ import { ModelsService } from './models.service.js';
 import { SupplierModelsController } from './supplier-models.controller.js';
 import { AssetUrls } from './asset-urls.js';
 import { SignedAssetsController } from './signed-assets.controller.js';
+import { ModelVersionRepository } from './versions/model-version.repository.js';
+import { ModelVersionsController } from './versions/model-versions.controller.js';
+import { ModelVersionsService } from './versions/model-versions.service.js';
 
 /**
  * Models: upload (JSON, YAML, zip), immutable versions, the edit lock, assets, and the
@@ -21,6 +24,7 @@ import { SignedAssetsController } from './signed-assets.controller.js';
   controllers: [
     SupplierModelsController,
     ModelsController,
+    ModelVersionsController,
     CompanyModelsController,
     SignedAssetsController,
   ],
@@ -33,7 +37,9 @@ import { SignedAssetsController } from './signed-assets.controller.js';
     CompanyModelsService,
     CompiledModels,
     AssetUrls,
+    ModelVersionsService,
+    ModelVersionRepository,
   ],
-  exports: [ModelsService, AssetUrls],
+  exports: [ModelsService, AssetUrls, ModelVersionsService],
 })
 export class ModelsModule {}

@@ -492,6 +492,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/models/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A model's versions, newest first, with who stored each and when */
+        get: operations["listModelVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One version of a model with its definition (versions are immutable) */
+        get: operations["getModelVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed between two versions of a model, each change with its path
+         * @description Questions, options, variables, rules, compatibility-table rows, triggers, BOM items, prices, translations, images and general, compared by key (a reordering is no change). At most 2000 changes are listed (`truncated`). The impact on stored cart lines: GET /v1/models/{id}/versions/{version}/impact (supplier members).
+         */
+        get: operations["diffModelVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}/retire": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retire a model (supplier members): no new cart lines, stored lines stay
+         * @description POST /v1/carts, the preview and reconfiguring a line answer 409 `model_retired`; stored lines stay readable and removable. The model stays listed, with `retired_at`. Retiring a retired model changes nothing; DELETE reinstates it.
+         */
+        post: operations["retireModel"];
+        /** Reinstate a retired model (supplier members): new lines again */
+        delete: operations["reinstateModel"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/companies/{id}/models": {
         parameters: {
             query?: never;
@@ -621,10 +696,18 @@ export interface paths {
         get: operations["getCart"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a cart and its lines; answers the cart as it was
+         * @description After deleting the default cart the caller has no default until one is chosen (PATCH `default: true`, POST /v1/carts/new `default: true`) or POST /v1/carts creates one ("default") as on first use; GET /v1/carts/default answers 400 meanwhile.
+         */
+        delete: operations["deleteCart"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a cart, or make it (or stop it being) the default
+         * @description `default: true` moves the default here; `default: false` on the default cart leaves the caller without one until one is chosen or POST /v1/carts creates one.
+         */
+        patch: operations["updateCart"];
         trace?: never;
     };
     "/v1/carts/{cart_id}/lines/{line_id}": {
@@ -635,7 +718,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        put?: never;
+        /**
+         * Reconfigure a line: new answers on its own model version, in place
+         * @description Evaluates the answers on the version the line was configured with and replaces the line (same id, same place in the cart), as POST /v1/carts would store it. Refused like POST /v1/carts, storing nothing: 401 with every problem of an invalid configuration, 403 when the caller may no longer configure the model for the line's company, 409 `model_retired`. The answer's ETag (also each line's `etag`) goes into `If-Match`: 409 `stale_line` when the line changed meanwhile.
+         */
+        put: operations["reconfigureCartLine"];
         post?: never;
         /** Remove a line from a cart; answers the updated cart */
         delete: operations["removeCartLine"];
@@ -658,6 +745,66 @@ export interface paths {
          * @description The line as POST /v1/carts would store it, with `valid`, `errors` and `warnings`.
          */
         post: operations["previewCartLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/carts/{cart_id}/lines/{line_id}/recheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A line's answers on another version of its model: what would change
+         * @description Evaluates the stored answers on `version` (default `latest`) without storing anything: price before and after, the answers no longer valid (with reason and conflict set), questions newly required, defaults and triggers that would now fill a question. `apply: true` moves the line there when valid (a new ETag; `If-Match` as on PUT), else 409 with the problems. 403/409 `model_retired` like POST /v1/carts.
+         */
+        post: operations["recheckCartLine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/carts/{cart_id}/recheck": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every line whose model has moved on, against the model's current version
+         * @description The line recheck for each such line; `apply: true` moves every line that is valid there and leaves the others as they are (`applied: false`, with their problems).
+         */
+        post: operations["recheckCart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{id}/versions/{version}/impact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many stored cart lines a version would refuse, per company (supplier members)
+         * @description Evaluates every stored line of the model on other versions against this one. Counts per buying company and per problem code only: never a line, an answer or a user. 403 for the model's readers, 404 for anyone else.
+         */
+        get: operations["getModelVersionImpact"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1202,6 +1349,12 @@ export interface components {
              */
             lock_expires_at: string | null;
             /**
+             * Format: date-time
+             * @description When the supplier retired the model (POST /v1/models/{id}/retire): no new cart lines; null while it is active
+             * @example null
+             */
+            retired_at: string | null;
+            /**
              * @description The general section of the current version, as uploaded
              * @example {
              *       "name": "Casement window",
@@ -1254,6 +1407,12 @@ export interface components {
              * @example null
              */
             lock_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the supplier retired the model (POST /v1/models/{id}/retire): no new cart lines; null while it is active
+             * @example null
+             */
+            retired_at: string | null;
             /**
              * @description The general section of the current version, as uploaded
              * @example {
@@ -1346,6 +1505,12 @@ export interface components {
              */
             lock_expires_at: string | null;
             /**
+             * Format: date-time
+             * @description When the supplier retired the model (POST /v1/models/{id}/retire): no new cart lines; null while it is active
+             * @example null
+             */
+            retired_at: string | null;
+            /**
              * @description The general section of the current version, as uploaded
              * @example {
              *       "name": "Casement window",
@@ -1359,6 +1524,151 @@ export interface components {
             definition: components["schemas"]["ModelDefinition"];
             /** @description The analysis of the current version (docs/model-format.md "Model analysis") */
             analysis: components["schemas"]["ModelAnalysisDto"];
+        };
+        ModelVersionDto: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            model_id: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            version_number: number;
+            /**
+             * Format: date-time
+             * @description When the version was stored
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: int32
+             * @description The user who stored it (null: stored by the CLI without a user)
+             * @example 7
+             */
+            created_by_id: number | null;
+            /**
+             * @example yaml
+             * @enum {string}
+             */
+            source_format: "json" | "yaml" | "zip";
+            /**
+             * @description The model's current version
+             * @example true
+             */
+            current: boolean;
+        };
+        ModelVersionDetailDto: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            model_id: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            version_number: number;
+            /**
+             * Format: date-time
+             * @description When the version was stored
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: int32
+             * @description The user who stored it (null: stored by the CLI without a user)
+             * @example 7
+             */
+            created_by_id: number | null;
+            /**
+             * @example yaml
+             * @enum {string}
+             */
+            source_format: "json" | "yaml" | "zip";
+            /**
+             * @description The model's current version
+             * @example true
+             */
+            current: boolean;
+            /**
+             * @description The model document of this version, imports merged (docs/model-format.md)
+             * @example {
+             *       "general": {
+             *         "name": "Casement window",
+             *         "code": "WIN-CASEMENT"
+             *       },
+             *       "questions": []
+             *     }
+             */
+            definition: {
+                [key: string]: unknown;
+            };
+        };
+        ModelChangeDto: {
+            /**
+             * @example changed
+             * @enum {string}
+             */
+            change: "added" | "removed" | "changed";
+            /**
+             * @example price
+             * @enum {string}
+             */
+            kind: "general" | "import" | "question" | "option" | "variable" | "rule" | "table_row" | "trigger" | "bom_item" | "price" | "translation" | "image";
+            /**
+             * @description Dotted path in the model document; list items by key, table rows by index (`rules.frame_colors.allowed.rows[6]`), translations by language and text path
+             * @example questions.frame.options.alu.price
+             */
+            path: string;
+            /**
+             * @description Before (absent when added)
+             * @example 85.00
+             */
+            from?: string | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+            /**
+             * @description After (absent when removed)
+             * @example 95.00
+             */
+            to?: string | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+        };
+        ModelDiffDto: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            model_id: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            from: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            to: number;
+            /**
+             * @description How many changes of each kind
+             * @example {
+             *       "price": 1,
+             *       "option": 1
+             *     }
+             */
+            counts: {
+                [key: string]: number;
+            };
+            changes: components["schemas"]["ModelChangeDto"][];
+            /**
+             * @description More changes than listed (the first 2,000 are)
+             * @example false
+             */
+            truncated: boolean;
         };
         /** @enum {string} */
         QuestionType: "choice" | "multi_choice" | "number" | "integer" | "boolean" | "text";
@@ -1470,6 +1780,12 @@ export interface components {
              */
             lock_expires_at: string | null;
             /**
+             * Format: date-time
+             * @description When the supplier retired the model (POST /v1/models/{id}/retire): no new cart lines; null while it is active
+             * @example null
+             */
+            retired_at: string | null;
+            /**
              * @description The general section of the current version, as uploaded
              * @example {
              *       "name": "Casement window",
@@ -1498,7 +1814,7 @@ export interface components {
             default: boolean;
             /**
              * Format: int32
-             * @description The company of the intent token the cart was created with
+             * @description The company whose lines the cart holds (a cart holds one company’s lines). A cart created with an intent token has its company from the start; any other cart is null until its first line and again once its last line is removed.
              * @example null
              */
             company_id: number | null;
@@ -1507,6 +1823,22 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+            /**
+             * Format: int32
+             * @description How many lines the cart holds
+             * @example 2
+             */
+            line_count: number;
+            /**
+             * @description The currency of its lines; null while the cart is empty (or if it held several)
+             * @example EUR
+             */
+            currency: string | null;
+            /**
+             * @description Exact sum of the line totals (as stored); "0" when empty, null if currencies were mixed
+             * @example 617.04
+             */
+            total: string | null;
         };
         CreateCartDto: {
             /** @example Showroom order 2026-11 */
@@ -1535,7 +1867,7 @@ export interface components {
             default: boolean;
             /**
              * Format: int32
-             * @description The company of the intent token the cart was created with
+             * @description The company whose lines the cart holds (a cart holds one company’s lines). A cart created with an intent token has its company from the start; any other cart is null until its first line and again once its last line is removed.
              * @example null
              */
             company_id: number | null;
@@ -1545,13 +1877,19 @@ export interface components {
              */
             created_at: string;
             /**
-             * @description Null while the cart is empty (or if it held several currencies)
+             * Format: int32
+             * @description How many lines the cart holds
+             * @example 2
+             */
+            line_count: number;
+            /**
+             * @description The currency of its lines; null while the cart is empty (or if it held several)
              * @example EUR
              */
             currency: string | null;
             /**
-             * @description Exact sum of the line totals; "0" when empty, null if currencies were mixed
-             * @example 1234.50
+             * @description Exact sum of the line totals (as stored); "0" when empty, null if currencies were mixed
+             * @example 617.04
              */
             total: string | null;
             /** @description One total per currency */
@@ -1864,6 +2202,17 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+            /**
+             * @description The line's ETag: `If-Match` of PUT /v1/carts/{cart_id}/lines/{line_id}
+             * @example "1"
+             */
+            etag: string;
+            /**
+             * Format: int32
+             * @description The model’s current version when it has moved on from the line’s (null while the line is on it): POST …/lines/{line_id}/recheck tells what moving there changes
+             * @example null
+             */
+            latest_version_number: number | null;
         };
         CompactLineOptionDto: {
             /** @example wood */
@@ -2010,6 +2359,17 @@ export interface components {
              */
             created_at: string;
             /**
+             * @description The line's ETag: `If-Match` of PUT /v1/carts/{cart_id}/lines/{line_id}
+             * @example "1"
+             */
+            etag: string;
+            /**
+             * Format: int32
+             * @description The model’s current version when it has moved on from the line’s (null while the line is on it): POST …/lines/{line_id}/recheck tells what moving there changes
+             * @example null
+             */
+            latest_version_number: number | null;
+            /**
              * @description The view of this line (`?view=compact`): what tells it from the full line (enum property replaced by openapi-typescript)
              * @enum {string}
              */
@@ -2021,6 +2381,21 @@ export interface components {
         };
         /** @enum {string} */
         LineView: "full" | "compact";
+        /**
+         * @example {
+         *       "reference": "Showroom order 2026-12",
+         *       "default": true
+         *     }
+         */
+        UpdateCartDto: {
+            /** @example Showroom order 2026-12 */
+            reference?: string;
+            /**
+             * @description true: make this the caller's default cart (the previous default stops being one). false on the default cart: the caller has no default cart until one is chosen or POST /v1/carts creates one; false on another cart changes nothing.
+             * @example true
+             */
+            default?: boolean;
+        };
         AddedCartLineDto: {
             /**
              * @description The view of this line (`?view=`): `full`, or `compact` in the compact schemas (enum property replaced by openapi-typescript)
@@ -2414,6 +2789,244 @@ export interface components {
                     values: (number | string | boolean)[];
                 };
             };
+        };
+        /**
+         * @example {
+         *       "language_code": "en",
+         *       "questions": {
+         *         "width": {
+         *           "values": [
+         *             1400
+         *           ]
+         *         },
+         *         "height": {
+         *           "values": [
+         *             1000
+         *           ]
+         *         },
+         *         "frame": {
+         *           "values": [
+         *             "alu"
+         *           ]
+         *         },
+         *         "color": {
+         *           "values": [
+         *             "anthracite"
+         *           ]
+         *         }
+         *       }
+         *     }
+         */
+        ReconfigureLineDto: {
+            /**
+             * @description Labels in this language, falling back to the model’s default language
+             * @example nl
+             */
+            language_code?: string | null;
+            /**
+             * @description Answers by question key; `values` is always an array ([] = unanswered)
+             * @example {
+             *       "width": {
+             *         "values": [
+             *           1200
+             *         ]
+             *       },
+             *       "height": {
+             *         "values": [
+             *           1000
+             *         ]
+             *       },
+             *       "frame": {
+             *         "values": [
+             *           "alu"
+             *         ]
+             *       },
+             *       "color": {
+             *         "values": [
+             *           "white"
+             *         ]
+             *       }
+             *     }
+             */
+            questions: {
+                [key: string]: {
+                    values: (number | string | boolean)[];
+                };
+            };
+        };
+        PriceDto: {
+            /** @example 372.60 */
+            total: string;
+            /** @example EUR */
+            currency: string;
+        };
+        InvalidAnswerDto: {
+            /** @example color */
+            question: string;
+            /**
+             * @example [
+             *       "oak"
+             *     ]
+             */
+            values: (number | string | boolean)[];
+            /** @example unknown_option */
+            code: string;
+            /** @example oak is not an option of color */
+            message: string;
+            /** @example questions.color.values[0] */
+            path: string;
+            /**
+             * @example [
+             *       "frame_colors"
+             *     ]
+             */
+            unavailable_because: string[];
+            /**
+             * @example [
+             *       "frame"
+             *     ]
+             */
+            conflicts_with: string[];
+        };
+        NewlyRequiredDto: {
+            /** @example handle_side */
+            question: string;
+            /** @example Handle side */
+            label: string;
+        };
+        SoftValueDto: {
+            /** @example glazing */
+            question: string;
+            /**
+             * @example [
+             *       "triple"
+             *     ]
+             */
+            values: (number | string | boolean)[];
+            /**
+             * @example default
+             * @enum {string}
+             */
+            source: "default" | "trigger";
+            /**
+             * @example [
+             *       "double"
+             *     ]
+             */
+            previous: (number | string | boolean)[];
+        };
+        LineRecheckDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            line_id: number;
+            /**
+             * Format: int32
+             * @description The line's version
+             * @example 1
+             */
+            from_version: number;
+            /**
+             * Format: int32
+             * @description The version evaluated
+             * @example 2
+             */
+            to_version: number;
+            /** @description Whether the answers are a valid configuration of to_version */
+            valid: boolean;
+            /** @description As stored */
+            price_before: components["schemas"]["PriceDto"];
+            /** @description On to_version */
+            price_after: components["schemas"]["PriceDto"];
+            invalid_answers: components["schemas"]["InvalidAnswerDto"][];
+            newly_required: components["schemas"]["NewlyRequiredDto"][];
+            soft_defaults: components["schemas"]["SoftValueDto"][];
+            /** @description Every problem on to_version */
+            errors: components["schemas"]["ProblemDto"][];
+            /** @description The line was moved to to_version (apply: true) */
+            applied: boolean;
+            /**
+             * @description The line's ETag after the move (null when not applied)
+             * @example "2"
+             */
+            etag: string | null;
+        };
+        /**
+         * @example {
+         *       "apply": false
+         *     }
+         */
+        RecheckBodyDto: {
+            /**
+             * @description Move the line to the version when it is valid there (else 409 with the problems)
+             * @default false
+             */
+            apply: boolean;
+        };
+        CartRecheckDto: {
+            /** Format: uuid */
+            cart_id: string;
+            /** @description Lines whose model has moved on */
+            lines: components["schemas"]["LineRecheckDto"][];
+            /**
+             * Format: int32
+             * @description Lines already on their model’s current version
+             * @example 0
+             */
+            current: number;
+        };
+        CompanyImpactDto: {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            company_id: number;
+            /**
+             * Format: int32
+             * @description Its lines on other versions of the model
+             * @example 3
+             */
+            lines: number;
+            /**
+             * Format: int32
+             * @description Of those, the lines the version refuses
+             * @example 1
+             */
+            invalid: number;
+            /**
+             * @description Per problem code, how many of its lines fail with it
+             * @example {
+             *       "unknown_option": 1
+             *     }
+             */
+            problems: {
+                [key: string]: number;
+            };
+        };
+        VersionImpactDto: {
+            /**
+             * Format: int32
+             * @example 12
+             */
+            model_id: number;
+            /**
+             * Format: int32
+             * @example 2
+             */
+            version_number: number;
+            /**
+             * Format: int32
+             * @description Stored lines on other versions, checked
+             * @example 3
+             */
+            lines: number;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            invalid: number;
+            companies: components["schemas"]["CompanyImpactDto"][];
         };
         LivenessDto: {
             /**
@@ -10849,6 +11462,763 @@ export interface operations {
             };
         };
     };
+    listModelVersions: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["ModelVersionDto"][];
+                        links: components["schemas"]["LinksDto"];
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getModelVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+                /**
+                 * @description Version number
+                 * @example 1
+                 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["ModelVersionDetailDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    diffModelVersions: {
+        parameters: {
+            query?: {
+                /** @description Default: to − 1 */
+                from?: number;
+                /** @description Default: the current version */
+                to?: number;
+            };
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["ModelDiffDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    retireModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["ModelDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request entity too large",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "Expected application/json, got text/plain",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unsupported_media_type",
+                     *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reinstateModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["ModelDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     listCompanyModels: {
         parameters: {
             query?: {
@@ -12154,6 +13524,549 @@ export interface operations {
             };
         };
     };
+    deleteCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cart_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["CartDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    updateCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cart_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCartDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["CartDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Conflicts with an existing resource",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "duplicate",
+                     *           "message": "Conflicts with an existing resource"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request entity too large",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "Expected application/json, got text/plain",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unsupported_media_type",
+                     *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    reconfigureCartLine: {
+        parameters: {
+            query?: {
+                /** @description `full` (default): the whole line. `compact`: without what the model already says (labels, option prices, passed rules, triggers that did not fire): per question `key, values, source, visible, required` and only the unavailable options. */
+                view?: components["schemas"]["LineView"];
+            };
+            header?: {
+                /** @description The line's ETag, e.g. "1" */
+                "If-Match"?: string;
+            };
+            path: {
+                cart_id: string;
+                /** @example 1 */
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReconfigureLineDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["AddedCartLineDto"] | components["schemas"]["CompactAddedCartLineDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Conflicts with an existing resource",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "duplicate",
+                     *           "message": "Conflicts with an existing resource"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request entity too large",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "Expected application/json, got text/plain",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unsupported_media_type",
+                     *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     removeCartLine: {
         parameters: {
             query?: never;
@@ -12380,6 +14293,30 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Conflicts with an existing resource",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "duplicate",
+                     *           "message": "Conflicts with an existing resource"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Payload too large */
             413: {
                 headers: {
@@ -12423,6 +14360,616 @@ export interface operations {
                      *           "message": "Expected application/json, got text/plain"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recheckCartLine: {
+        parameters: {
+            query?: {
+                /** @description `latest`: the model's current version; or a version number */
+                version?: string;
+            };
+            header?: {
+                /** @description With apply: the line's ETag */
+                "If-Match"?: string;
+            };
+            path: {
+                cart_id: string;
+                /** @example 1 */
+                line_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecheckBodyDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["LineRecheckDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Conflicts with an existing resource",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "duplicate",
+                     *           "message": "Conflicts with an existing resource"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request entity too large",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "Expected application/json, got text/plain",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unsupported_media_type",
+                     *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    recheckCart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                cart_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecheckBodyDto"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["CartRecheckDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 409,
+                     *       "message": "Conflicts with an existing resource",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "duplicate",
+                     *           "message": "Conflicts with an existing resource"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Payload too large */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 413,
+                     *       "message": "request entity too large",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "payload_too_large",
+                     *           "message": "request entity too large"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unsupported media type */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 415,
+                     *       "message": "Expected application/json, got text/plain",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unsupported_media_type",
+                     *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Service unavailable */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 503,
+                     *       "message": "Service unavailable",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getModelVersionImpact: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /**
+                 * @description Model id
+                 * @example 1
+                 */
+                id: number;
+                /** @example 1 */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: int32
+                         * @description Mirrors the HTTP status
+                         * @example 200
+                         */
+                        code: number;
+                        /** @example OK */
+                        message: string;
+                        data: components["schemas"]["VersionImpactDto"];
+                        /** @description Empty */
+                        links: Record<string, never>;
+                        /**
+                         * @description Empty on success
+                         * @example []
+                         */
+                        errors: components["schemas"]["ProblemDto"][];
+                    };
+                };
+            };
+            /** @description Not Modified: the answer is the one whose ETag was sent in If-None-Match (no body). Measurements in it (a cart line's `cache.evaluated_in_ms`) do not count as changes */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 401,
+                     *       "message": "Missing, invalid, expired or revoked credential",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "unauthenticated",
+                     *           "message": "Missing, invalid, expired or revoked credential"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 403,
+                     *       "message": "Only admins may do this",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "forbidden",
+                     *           "message": "Only admins may do this"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

@@ -52,6 +52,10 @@ describe('carts', () => {
         default: true,
         company_id: null,
         created_at: expect.stringMatching(ISO),
+        // A new cart: no lines yet.
+        line_count: 0,
+        currency: null,
+        total: '0',
       });
       const second = await createCart(ctx, user.token, { reference: 'Two', default: false });
       expect(second.default).toBe(false);

@@ -137,6 +137,7 @@ describe('migrations', () => {
         // The queries CartRepository runs for the checks and totals: answered by the index.
         for (const sql of [
           'SELECT "currency" FROM "cart_lines" WHERE "cart_id" = ? AND "currency" <> ? LIMIT 1',
+          'SELECT "company_id" FROM "cart_lines" WHERE "cart_id" = ? AND "company_id" <> ? LIMIT 1',
           'SELECT COUNT(1) FROM "cart_lines" WHERE "cart_id" = ?',
           'SELECT "id", "total", "currency" FROM "cart_lines" WHERE "cart_id" = ?',
         ]) {

@@ -45,6 +45,7 @@ describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
       updated_at: null,
       locked_by_id: null,
       lock_expires_at: null,
+      retired_at: null,
       general: expect.objectContaining({ name: 'Casement window', code: 'WIN-CASEMENT' }),
       // Issue #6: the analysis' warnings (dead options) are part of the upload answer.
       warnings: [],

@@ -17,6 +17,17 @@ export { DOOR_DIR, EXAMPLES_DIR, WINDOW_YAML_PATH, zipFolder } from './examples.
 
 export const windowYaml = (): string => readFileSync(WINDOW_YAML_PATH, 'utf8');
 
+/** Version 2 of the window: aluminium 85.00 → 95.00, a new colour "black" (50.00) made for alu. */
+export const windowV2 = (): string =>
+  windowYaml()
+    .replace('price: "85.00"', 'price: "95.00"')
+    .replace(
+      '      - key: oak\n        label: Oak finish\n        price: "60.00"\n',
+      '      - key: oak\n        label: Oak finish\n        price: "60.00"\n' +
+        '      - key: black\n        label: Black\n        price: "50.00"\n',
+    )
+    .replace('        - [wood, oak]\n', '        - [wood, oak]\n        - [alu, black]\n');
+
 /** The model object of POST /v1/suppliers/{id}/models and friends. */
 export interface TestModel {
   id: number;

@@ -1,6 +1,8 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { lineEtag } from '../line-etag.js';
 import {
   ApiDecimal,
+  INT32,
   ApiId,
   ApiNullableString,
   ApiTimestamp,
@@ -10,6 +12,7 @@ import type { CartLineEntity } from '../cart-line.entity.js';
 import type { LineView } from '../compact-line.js';
 import type { CartEntity } from '../cart.entity.js';
 import { cartTotals } from '../cart-totals.js';
+import type { CartLineSummary } from '../cart-summary.repository.js';
 import { CartDto } from './cart.dto.js';
 import { EvaluatedLineDto } from './cart-line-result.dto.js';
 
@@ -54,6 +57,20 @@ export class CartLineDto extends EvaluatedLineDto {
   })
   answers: Record<string, unknown>;
   @ApiTimestamp() created_at: string;
+  @ApiProperty({
+    example: '"1"',
+    description: "The line's ETag: `If-Match` of PUT /v1/carts/{cart_id}/lines/{line_id}",
+  })
+  etag: string;
+  @ApiProperty({
+    ...INT32,
+    nullable: true,
+    example: null,
+    description:
+      'The model’s current version when it has moved on from the line’s (null while the ' +
+      'line is on it): POST …/lines/{line_id}/recheck tells what moving there changes',
+  })
+  latest_version_number: number | null;
 
   /**
    * `evaluated`: the line as evaluated (rebuilt from the model version for compact rows),
@@ -64,6 +81,7 @@ export class CartLineDto extends EvaluatedLineDto {
     line: CartLineEntity,
     evaluated: CartLine | CompactCartLine,
     view: LineView = 'full',
+    latestVersion?: number,
   ): CartLineDto {
     return {
       // The stored columns are authoritative, so they are spread over the line JSON.
@@ -78,6 +96,9 @@ export class CartLineDto extends EvaluatedLineDto {
       currency: line.currency,
       answers: line.answers,
       created_at: line.createdAt.toISOString(),
+      etag: lineEtag(line.revision),
+      latest_version_number:
+        latestVersion !== undefined && latestVersion > line.versionNumber ? latestVersion : null,
     };
   }
 }
@@ -87,19 +108,6 @@ export type CartDetailWith<L> = Omit<CartDetailDto, 'lines'> & { lines: L[] };
 
 /** GET /v1/carts/{cart_id}: the cart, its lines and what they add up to. */
 export class CartDetailDto extends CartDto {
-  @ApiNullableString({
-    example: 'EUR',
-    description: 'Null while the cart is empty (or if it held several currencies)',
-  })
-  currency: string | null;
-
-  @ApiNullableString({
-    pattern: '^-?\\d+(\\.\\d+)?$',
-    example: '1234.50',
-    description: 'Exact sum of the line totals; "0" when empty, null if currencies were mixed',
-  })
-  total: string | null;
-
   @ApiProperty({ type: () => [CurrencyTotalDto], description: 'One total per currency' })
   totals: CurrencyTotalDto[];
 
@@ -120,7 +128,8 @@ export class CartDetailDto extends CartDto {
     cart: CartEntity,
     prices: Array<{ total: string; currency: string }>,
     lines: L[],
+    summary?: CartLineSummary,
   ): CartDetailWith<L> {
-    return { ...CartDto.from(cart), ...cartTotals(prices), lines };
+    return { ...CartDto.from(cart, summary), ...cartTotals(prices), lines };
   }
 }

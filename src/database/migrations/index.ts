@@ -7,6 +7,8 @@ import { PlatformHardening1764300000000 } from './1764300000000-platform-hardeni
 import { CartLineChecksIndex1764501000000 } from './1764501000000-cart-line-checks-index.js';
 import { DeflatedDefinitions1764600000000 } from './1764600000000-deflated-definitions.js';
 import { DeviceTokens1764700000000 } from './1764700000000-device-tokens.js';
+import { ModelRetired1764705000000 } from './1764705000000-model-retired.js';
+import { CartLineLifecycle1764710000000 } from './1764710000000-cart-line-lifecycle.js';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -19,4 +21,6 @@ export const MIGRATIONS = [
   CartLineChecksIndex1764501000000,
   DeflatedDefinitions1764600000000,
   DeviceTokens1764700000000,
+  ModelRetired1764705000000,
+  CartLineLifecycle1764710000000,
 ];

@@ -47,6 +47,14 @@ export class ModelDto {
     description: 'When the edit lock lapses unless renewed',
   })
   lock_expires_at: string | null;
+  @ApiNullableString({
+    format: 'date-time',
+    example: null,
+    description:
+      'When the supplier retired the model (POST /v1/models/{id}/retire): no new cart lines; ' +
+      'null while it is active',
+  })
+  retired_at: string | null;
   @ApiProperty({
     allOf: [MODEL_GENERAL_REF],
     example: GENERAL_EXAMPLE,
@@ -68,6 +76,7 @@ export class ModelDto {
       updated_at: model.updatedAt ? model.updatedAt.toISOString() : null,
       locked_by_id: activeLockHolder(model, now),
       lock_expires_at: lockExpiry(model, now)?.toISOString() ?? null,
+      retired_at: model.retiredAt ? model.retiredAt.toISOString() : null,
       general: isRecord(general) ? general : {},
     };
   }

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { In, MoreThan, type DataSource } from 'typeorm';
+import { TransactionRunner } from '../database/transaction-runner.js';
+import { CartLineEntity } from './cart-line.entity.js';
+import { CartEntity } from './cart.entity.js';
+
+/** What a cart's lines say about it, without reading a line's JSON. */
+export interface CartLineSummary {
+  /** The company of its lines (a cart holds one company's lines); null without lines. */
+  companyId: number | null;
+  lineCount: number;
+  /** Every line's total and currency, for the cart's totals. */
+  prices: Array<{ total: string; currency: string }>;
+}
+
+/** Managing carts as a whole: their lines summed up, renaming, deleting. */
+@Injectable()
+export class CartSummaryRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {}
+
+  /**
+   * Per cart id: the company of its lines, their count and every line's price (carts
+   * without lines absent). One query over the covering index of the line checks
+   * (cart_id, currency, total, company_id): no line's row is read.
+   */
+  async summaries(cartIds: string[]): Promise<Map<string, CartLineSummary>> {
+    const summaries = new Map<string, CartLineSummary>();
+    if (cartIds.length === 0) return summaries;
+    const rows = await this.dataSource.getRepository(CartLineEntity).find({
+      select: { cartId: true, companyId: true, currency: true, total: true },
+      where: { cartId: In(cartIds) },
+    });
+    for (const row of rows) {
+      const summary = summaries.get(row.cartId) ?? {
+        companyId: row.companyId,
+        lineCount: 0,
+        prices: [],
+      };
+      summary.lineCount += 1;
+      summary.prices.push({ total: row.total, currency: row.currency });
+      summaries.set(row.cartId, summary);
+    }
+    return summaries;
+  }
+
+  /** A batch of a model's stored lines, by id after `afterId` (the supplier's impact). */
+  linesOfModel(modelId: number, afterId: number, limit: number): Promise<CartLineEntity[]> {
+    return this.dataSource.getRepository(CartLineEntity).find({
+      where: { modelId, id: MoreThan(afterId) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+  }
+
+  async rename(cartId: string, reference: string): Promise<void> {
+    await this.dataSource.getRepository(CartEntity).update({ id: cartId }, { reference });
+  }
+
+  /** Clears the user's default flag (the user then has no default cart). */
+  async clearDefault(cartId: string): Promise<void> {
+    await this.dataSource.getRepository(CartEntity).update({ id: cartId }, { isDefault: false });
+  }
+
+  /**
+   * The cart and its lines, in one transaction holding the cart row on PostgreSQL, so
+   * that a line being added meanwhile either lands before (and goes with it) or finds
+   * no cart. False when it was gone already.
+   */
+  remove(cartId: string): Promise<boolean> {
+    return this.transactions.run(async (manager) => {
+      if (manager.connection.options.type === 'postgres') {
+        await manager.query('SELECT "id" FROM "carts" WHERE "id" = $1 FOR UPDATE', [cartId]);
+      }
+      await manager.delete(CartLineEntity, { cartId });
+      const { affected } = await manager.delete(CartEntity, { id: cartId });
+      return Boolean(affected);
+    });
+  }
+}

@@ -1,0 +1,90 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsBoolean, IsOptional, Matches } from 'class-validator';
+import { ANSWER_VALUE } from '../../common/swagger/engine-enums.js';
+import { ProblemDto } from '../../common/swagger/envelope.schema.js';
+import { ApiDecimal, ApiId, ApiInt, ApiSchemaExample } from '../../common/swagger/schema-types.js';
+
+/** `?version=` of the rechecks: `latest` (default) or a version number. */
+export class RecheckQueryDto {
+  @ApiPropertyOptional({
+    example: 'latest',
+    default: 'latest',
+    pattern: '^(latest|[1-9][0-9]{0,8})$',
+    description: "`latest`: the model's current version; or a version number",
+  })
+  @IsOptional()
+  @Matches(/^(latest|[1-9][0-9]{0,8})$/, { message: 'version must be latest or a version number' })
+  version?: string;
+}
+
+@ApiSchemaExample({ apply: false })
+export class RecheckBodyDto {
+  @ApiPropertyOptional({
+    default: false,
+    description: 'Move the line to the version when it is valid there (else 409 with the problems)',
+  })
+  @IsOptional()
+  @IsBoolean()
+  apply?: boolean;
+}
+
+export class PriceDto {
+  @ApiDecimal({ example: '372.60' }) total: string;
+  @ApiProperty({ example: 'EUR' }) currency: string;
+}
+
+export class InvalidAnswerDto {
+  @ApiProperty({ example: 'color' }) question: string;
+  @ApiProperty({ type: 'array', items: ANSWER_VALUE, example: ['oak'] }) values: unknown[];
+  @ApiProperty({ example: 'unknown_option' }) code: string;
+  @ApiProperty({ example: 'oak is not an option of color' }) message: string;
+  @ApiProperty({ example: 'questions.color.values[0]' }) path: string;
+  @ApiProperty({ type: [String], example: ['frame_colors'] }) unavailable_because: string[];
+  @ApiProperty({ type: [String], example: ['frame'] }) conflicts_with: string[];
+}
+
+export class NewlyRequiredDto {
+  @ApiProperty({ example: 'handle_side' }) question: string;
+  @ApiProperty({ example: 'Handle side' }) label: string;
+}
+
+export class SoftValueDto {
+  @ApiProperty({ example: 'glazing' }) question: string;
+  @ApiProperty({ type: 'array', items: ANSWER_VALUE, example: ['triple'] }) values: unknown[];
+  @ApiProperty({ enum: ['default', 'trigger'], example: 'default' }) source: string;
+  @ApiProperty({ type: 'array', items: ANSWER_VALUE, example: ['double'] }) previous: unknown[];
+}
+
+/** What moving a line to another version of its model changes. */
+export class LineRecheckDto {
+  @ApiId() line_id: number;
+  @ApiInt({ minimum: 1, example: 1, description: "The line's version" }) from_version: number;
+  @ApiInt({ minimum: 1, example: 2, description: 'The version evaluated' }) to_version: number;
+  @ApiProperty({ description: 'Whether the answers are a valid configuration of to_version' })
+  valid: boolean;
+  @ApiProperty({ type: () => PriceDto, description: 'As stored' }) price_before: PriceDto;
+  @ApiProperty({ type: () => PriceDto, description: 'On to_version' }) price_after: PriceDto;
+  @ApiProperty({ type: () => [InvalidAnswerDto] }) invalid_answers: InvalidAnswerDto[];
+  @ApiProperty({ type: () => [NewlyRequiredDto] }) newly_required: NewlyRequiredDto[];
+  @ApiProperty({ type: () => [SoftValueDto] }) soft_defaults: SoftValueDto[];
+  @ApiProperty({ type: [ProblemDto], description: 'Every problem on to_version' })
+  errors: ProblemDto[];
+  @ApiProperty({ description: 'The line was moved to to_version (apply: true)' })
+  applied: boolean;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '"2"',
+    description: "The line's ETag after the move (null when not applied)",
+  })
+  etag: string | null;
+}
+
+/** POST /v1/carts/{cart_id}/recheck: every line against its model's current version. */
+export class CartRecheckDto {
+  @ApiProperty({ format: 'uuid' }) cart_id: string;
+  @ApiProperty({ type: () => [LineRecheckDto], description: 'Lines whose model has moved on' })
+  lines: LineRecheckDto[];
+  @ApiInt({ minimum: 0, example: 0, description: 'Lines already on their model’s current version' })
+  current: number;
+}

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../principal/principal.js';
+import { ApiError } from '../common/errors/api-error.js';
+import type { CartLineEntity } from './cart-line.entity.js';
+import { CartRepository } from './cart.repository.js';
+import { CartLinesService, type ReplacedLine } from './cart-lines.service.js';
+import { cartNotFound, DefaultCarts } from './default-carts.service.js';
+import type { LineView } from './compact-line.js';
+import type { ReconfigureLineDto } from './dto/reconfigure-line.dto.js';
+
+/**
+ * Changes to stored lines: reconfiguring one with new answers on its own model version,
+ * and (recheck) the same answers on a newer version. The line is found in a cart the
+ * caller may see (404 otherwise, as if it did not exist); the change itself goes through
+ * CartLinesService.replace, the path of POST /v1/carts.
+ */
+@Injectable()
+export class LineChangesService {
+  constructor(
+    private readonly carts: CartRepository,
+    private readonly defaults: DefaultCarts,
+    private readonly lines: CartLinesService,
+  ) {}
+
+  /** PUT /v1/carts/{cart_id}/lines/{line_id}. */
+  async reconfigure(
+    principal: Principal,
+    cartId: string,
+    lineId: number,
+    input: ReconfigureLineDto,
+    ifMatch: string | undefined,
+    view: LineView,
+  ): Promise<ReplacedLine> {
+    const line = await this.visibleLine(principal, cartId, lineId);
+    return this.lines.replace(principal, line, input, {
+      versionNumber: line.versionNumber,
+      ifMatch,
+      view,
+    });
+  }
+
+  /** A line of a cart the caller may see; 404 for either, as if it did not exist. */
+  async visibleLine(principal: Principal, cartId: string, lineId: number): Promise<CartLineEntity> {
+    const cart = await this.defaults.getVisible(principal, cartId);
+    const line = await this.carts.findLine(cart.id, lineId);
+    if (!line) {
+      throw ApiError.notFound('Cart line not found', [
+        cartNotFound('Cart line not found', 'line_id'),
+      ]);
+    }
+    return line;
+  }
+}

@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../../principal/principal.js';
+import { ApiError } from '../../common/errors/api-error.js';
+import type { CartLine } from '../../engine/index.js';
+import { AppConfig } from '../../config/app-config.js';
+import { ModelVersionsService } from '../../models/versions/model-versions.service.js';
+import type { CartLineEntity } from '../cart-line.entity.js';
+import { CartRepository } from '../cart.repository.js';
+import { CartLinesService } from '../cart-lines.service.js';
+import { DefaultCarts } from '../default-carts.service.js';
+import { LineChangesService } from '../line-changes.service.js';
+import type {
+  CartRecheckDto,
+  LineRecheckDto,
+  RecheckBodyDto,
+  RecheckQueryDto,
+} from '../dto/recheck.dto.js';
+import { compareLines } from './compare-lines.js';
+import { lineEtag } from '../line-etag.js';
+
+/**
+ * A stored line's answers on another version of its model (DESIGN.md: lines are
+ * snapshots; re-checking and moving are explicit): what would change, and, asked to,
+ * the move itself through CartLinesService.replace (the path of POST /v1/carts).
+ */
+@Injectable()
+export class RecheckService {
+  constructor(
+    private readonly changes: LineChangesService,
+    private readonly lines: CartLinesService,
+    private readonly versions: ModelVersionsService,
+    private readonly carts: CartRepository,
+    private readonly defaults: DefaultCarts,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** POST /v1/carts/{cart_id}/lines/{line_id}/recheck. */
+  async recheckLine(
+    principal: Principal,
+    cartId: string,
+    lineId: number,
+    query: RecheckQueryDto,
+    body: RecheckBodyDto,
+    ifMatch: string | undefined,
+  ): Promise<LineRecheckDto> {
+    const line = await this.changes.visibleLine(principal, cartId, lineId);
+    const target = await this.targetVersion(line.modelId, query.version);
+    const result = await this.check(principal, line, target);
+    if (body.apply !== true) return result;
+    if (!result.valid) {
+      throw ApiError.conflict(`The line is not valid on version ${target}`, result.errors);
+    }
+    return this.move(principal, line, result, ifMatch);
+  }
+
+  /**
+   * POST /v1/carts/{cart_id}/recheck: every line whose model has moved on, against its
+   * model's current version; `apply` moves those valid there and leaves the others.
+   */
+  async recheckCart(
+    principal: Principal,
+    cartId: string,
+    body: RecheckBodyDto,
+  ): Promise<CartRecheckDto> {
+    const cart = await this.defaults.getVisible(principal, cartId);
+    const [rows] = await this.carts.pageOfLines(cart.id, 0, this.config.cartMaxLines);
+    const latest = await this.versions.currentVersions(rows.map((row) => row.modelId));
+    const results: LineRecheckDto[] = [];
+    let current = 0;
+    // One after the other: each is an evaluation (in a worker), a cart holds at most 500.
+    for (const line of rows) {
+      const target = latest.get(line.modelId) ?? line.versionNumber;
+      if (target <= line.versionNumber) {
+        current += 1;
+        continue;
+      }
+      const result = await this.check(principal, line, target);
+      results.push(
+        body.apply === true && result.valid
+          ? await this.move(principal, line, result, undefined)
+          : result,
+      );
+    }
+    return { cart_id: cart.id, lines: results, current };
+  }
+
+  /** The line's answers on `target`, compared with the line as stored; nothing stored. */
+  private async check(
+    principal: Principal,
+    line: CartLineEntity,
+    target: number,
+  ): Promise<LineRecheckDto> {
+    const before = (await this.lines.lineView(line, 'full')) as CartLine;
+    const input = {
+      model_id: line.modelId,
+      company_id: line.companyId,
+      questions: line.answers,
+      language_code: line.languageCode,
+    };
+    // The access check of POST /v1/carts: the caller must still be allowed the model.
+    const { evaluation } = await this.lines.configure(principal, input, 'full', target);
+    const after = evaluation as { line: CartLine } & typeof evaluation;
+    return {
+      line_id: line.id,
+      from_version: line.versionNumber,
+      to_version: target,
+      valid: evaluation.valid,
+      price_before: { total: line.total, currency: line.currency },
+      price_after: { total: after.line.pricing.total, currency: after.line.pricing.currency },
+      ...compareLines(line.answers, before, { ...evaluation, line: after.line }),
+      errors: evaluation.errors,
+      applied: false,
+      etag: null,
+    };
+  }
+
+  private async move(
+    principal: Principal,
+    line: CartLineEntity,
+    result: LineRecheckDto,
+    ifMatch: string | undefined,
+  ): Promise<LineRecheckDto> {
+    const answers = { questions: line.answers, language_code: line.languageCode };
+    // Conditional on the line as read, If-Match or not: the move carries the answers it
+    // checked, and must not undo a reconfiguration that landed meanwhile.
+    const replaced = await this.lines.replace(principal, line, answers, {
+      versionNumber: result.to_version,
+      ifMatch: ifMatch ?? lineEtag(line.revision),
+      view: 'compact',
+    });
+    return { ...result, applied: true, etag: replaced.etag };
+  }
+
+  private async targetVersion(modelId: number, version: string | undefined): Promise<number> {
+    if (version !== undefined && version !== 'latest') return Number(version);
+    const current = (await this.versions.currentVersions([modelId])).get(modelId);
+    if (current === undefined) throw ApiError.notFound('No model found');
+    return current;
+  }
+}

@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, expectEnvelope } from '../support/factories.js';
+import {
+  createCompanyMember,
+  createModelWorld,
+  sendModel,
+  uploadModel,
+  windowV2,
+  windowYaml,
+  type ModelWorld,
+  type TestModel,
+} from '../support/model.factories.js';
+import { createApiToken, createIntent } from '../support/org.factories.js';
+import { createTestApp, type TestContext } from '../support/test-app.js';
+
+/**
+ * Version 2 of the window for these tests: windowV2 (alu 95.00, black), oak removed, a
+ * sill with a default, and a wood finish required for wooden frames.
+ */
+const recheckV2 = (): string =>
+  windowV2()
+    .replace('      - key: oak\n        label: Oak finish\n        price: "60.00"\n', '')
+    .replace('        - [wood, oak]\n', '')
+    .replace(
+      '\nvariables:\n',
+      '  - key: sill\n    type: choice\n    label: Window sill\n    default: none\n' +
+        '    options:\n      - key: none\n        label: No sill\n' +
+        '      - key: stone\n        label: Stone sill\n        price: "30.00"\n' +
+        '  - key: finish\n    type: choice\n    label: Wood finish\n    required: true\n' +
+        '    visible_if: "frame == \'wood\'"\n    options:\n      - key: oiled\n        label: Oiled\n' +
+        '\nvariables:\n',
+    );
+
+const ALU_WHITE = {
+  width: { values: [1200] },
+  height: { values: [1000] },
+  frame: { values: ['alu'] },
+  color: { values: ['white'] },
+};
+const WOOD_OAK = { ...ALU_WHITE, frame: { values: ['wood'] }, color: { values: ['oak'] } };
+
+describe('rechecking lines against a newer model version, and its impact', () => {
+  let ctx: TestContext;
+  let world: ModelWorld;
+  let other: ModelWorld;
+  let window: TestModel;
+  let cartId: string;
+  let aluLine: number;
+  let oakLine: number;
+  let buyerToken: string;
+
+  const recheck = (token: string, cart: string, line: number, body = {}, query = '') =>
+    ctx.http.post(`/v1/carts/${cart}/lines/${line}/recheck${query}`).set(bearer(token)).send(body);
+  const impact = (token: string, version = 2) =>
+    ctx.http.get(`/v1/models/${window.id}/versions/${version}/impact`).set(bearer(token));
+
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    world = await createModelWorld(ctx);
+    other = await createModelWorld(ctx);
+    const supplier = world.supplierMember.token;
+    window = await uploadModel(ctx, world.supplier.id, supplier, windowYaml());
+    const buyer = await createCompanyMember(ctx, world);
+    buyerToken = buyer.token;
+    const add = async (questions: Record<string, unknown>) =>
+      expectEnvelope(
+        await ctx.http
+          .post('/v1/carts')
+          .set(bearer(buyerToken))
+          .send({ model_id: window.id, company_id: world.company.id, questions }),
+        201,
+      ).data as { id: number; cart_id: string };
+    const alu = await add(ALU_WHITE);
+    const oak = await add(WOOD_OAK);
+    [cartId, aluLine, oakLine] = [alu.cart_id, alu.id, oak.id];
+    expectEnvelope(
+      await sendModel(ctx, 'put', `/v1/models/${window.id}`, supplier, recheckV2()),
+      200,
+    );
+  });
+  afterAll(() => ctx?.close());
+
+  it('tells what moving a valid line changes, storing nothing', async () => {
+    const body = expectEnvelope(await recheck(buyerToken, cartId, aluLine), 200);
+    expect(body.data).toEqual({
+      line_id: aluLine,
+      from_version: 1,
+      to_version: 2,
+      valid: true,
+      // 150 + 85 + BOM 169.00 = 404.00, −10 % → 363.60; with alu at 95.00: 372.60.
+      price_before: { total: '363.60', currency: 'EUR' },
+      price_after: { total: '372.60', currency: 'EUR' },
+      invalid_answers: [],
+      newly_required: [],
+      soft_defaults: [{ question: 'sill', values: ['none'], source: 'default', previous: [] }],
+      errors: [],
+      applied: false,
+      etag: null,
+    });
+    const cart = expectEnvelope(
+      await ctx.http.get(`/v1/carts/${cartId}`).set(bearer(buyerToken)),
+      200,
+    ).data as { lines: Array<Record<string, unknown>> };
+    expect(cart.lines[0]).toMatchObject({
+      version_number: 1,
+      latest_version_number: 2,
+      etag: '"1"',
+    });
+  });
+
+  it('reports an answer the new version removed, with its reason, and refuses to apply it', async () => {
+    const body = expectEnvelope(
+      await recheck(buyerToken, cartId, oakLine, {}, '?version=latest'),
+      200,
+    );
+    const data = body.data as Record<string, any>;
+    expect(data.valid).toBe(false);
+    expect(data.invalid_answers).toEqual([
+      expect.objectContaining({
+        question: 'color',
+        values: ['oak'],
+        path: expect.stringMatching(/^questions\.color/),
+      }),
+    ]);
+    expect(data.newly_required).toEqual([{ question: 'finish', label: 'Wood finish' }]);
+    const refused = expectEnvelope(
+      await recheck(buyerToken, cartId, oakLine, { apply: true }),
+      409,
+    );
+    expect((refused.errors as Array<{ path: string }>).map((p) => p.path)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^questions\.color/),
+        expect.stringMatching(/^questions\.finish/),
+      ]),
+    );
+    const cart = expectEnvelope(
+      await ctx.http.get(`/v1/carts/${cartId}`).set(bearer(buyerToken)),
+      200,
+    ).data as { lines: Array<Record<string, unknown>> };
+    expect(cart.lines[1]).toMatchObject({ id: oakLine, version_number: 1, etag: '"1"' });
+    // Its own version still takes it: rechecking against version 1 finds nothing wrong.
+    const same = expectEnvelope(await recheck(buyerToken, cartId, oakLine, {}, '?version=1'), 200);
+    expect((same.data as { valid: boolean }).valid).toBe(true);
+    expectEnvelope(await recheck(buyerToken, cartId, oakLine, {}, '?version=9'), 404);
+    expectEnvelope(await recheck(buyerToken, cartId, oakLine, {}, '?version=two'), 400);
+  });
+
+  it("counts the version's impact per company for the supplier, leaking no buyer data", async () => {
+    const res = await impact(world.supplierMember.token);
+    const body = expectEnvelope(res, 200);
+    expect(body.data).toEqual({
+      model_id: window.id,
+      version_number: 2,
+      lines: 2,
+      invalid: 1,
+      companies: [
+        {
+          company_id: world.company.id,
+          lines: 2,
+          invalid: 1,
+          problems: expect.any(Object),
+        },
+      ],
+    });
+    const problems = (body.data as any).companies[0].problems as Record<string, number>;
+    expect(Object.values(problems).every((count) => count === 1)).toBe(true);
+    // Nothing of the lines themselves: no answer, cart or user.
+    const text = JSON.stringify(body);
+    for (const secret of ['oak', 'wood', 'width', '1200', cartId, 'answers', 'user']) {
+      expect(text).not.toContain(secret);
+    }
+    // An API token of the supplier's member too; the buyer (a reader) may not; others 404.
+    expectEnvelope(await impact(await createApiToken(ctx, world.supplierMember)), 200);
+    expectEnvelope(await impact(buyerToken), 403);
+    expectEnvelope(await impact(other.supplierMember.token), 404);
+    expectEnvelope(await impact(other.companyMember.token), 404);
+    expectEnvelope(
+      await impact(await createIntent(ctx, world.companyMember, world.company.id)),
+      401,
+    );
+    expectEnvelope(await impact(world.supplierMember.token, 7), 404);
+  });
+
+  it('keeps rechecks to the line’s user, and intent tokens to their company', async () => {
+    for (const token of [other.companyMember.token, world.companyMember.token, world.admin.token]) {
+      expectEnvelope(await recheck(token, cartId, aluLine), 404);
+      expectEnvelope(
+        await ctx.http.post(`/v1/carts/${cartId}/recheck`).set(bearer(token)).send({}),
+        404,
+      );
+    }
+    const intent = await createIntent(ctx, other.companyMember, other.company.id);
+    expectEnvelope(await recheck(intent, cartId, aluLine, { apply: true }), 404);
+    // This JWT cart is not recorded with a company: the buyer's own intent token does not see it either.
+    const ownIntent = await createIntent(ctx, world.companyMember, world.company.id);
+    expectEnvelope(await recheck(ownIntent, cartId, aluLine), 404);
+  });
+
+  it('moves a valid line to version 2 (apply), and the cart-level recheck moves what it can', async () => {
+    const stale = expectEnvelope(
+      await recheck(buyerToken, cartId, aluLine, { apply: true }, ''),
+      200,
+    );
+    expect(stale.data).toMatchObject({ applied: true, etag: '"2"', to_version: 2 });
+    const cart = expectEnvelope(
+      await ctx.http.get(`/v1/carts/${cartId}`).set(bearer(buyerToken)),
+      200,
+    ).data as { total: string; lines: Array<Record<string, unknown>> };
+    expect(cart.lines[0]).toMatchObject({
+      id: aluLine,
+      version_number: 2,
+      latest_version_number: null,
+      total: '372.60',
+      etag: '"2"',
+    });
+    // The cart-level recheck: only the oak line has not moved; it cannot.
+    const all = expectEnvelope(
+      await ctx.http
+        .post(`/v1/carts/${cartId}/recheck`)
+        .set(bearer(buyerToken))
+        .send({ apply: true }),
+      200,
+    );
+    expect(all.data).toMatchObject({
+      cart_id: cartId,
+      current: 1,
+      lines: [expect.objectContaining({ line_id: oakLine, valid: false, applied: false })],
+    });
+    // After the move, the impact counts the one line left on version 1.
+    const counted = expectEnvelope(await impact(world.supplierMember.token), 200);
+    expect(counted.data).toMatchObject({ lines: 1, invalid: 1 });
+  });
+});
