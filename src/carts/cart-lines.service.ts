@@ -2,28 +2,18 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
 import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
-import {
-  evaluateConfigurationInSlices,
-  type CartLine,
-  type CompactCartLine,
-  type CompiledModel,
-  type Evaluation,
-  type EvaluationRequest,
-  type LineView,
-  type Slicing,
-} from '../engine/index.js';
+import type { CartLine, CompactCartLine, LineView } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { companyAssetUrl } from '../models/asset-urls.js';
+import type { EvaluatedLine } from '../models/compiled-models.service.js';
 import { ModelsService } from '../models/models.service.js';
+import type { JsonText } from '../common/http/json-text.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import { CartRepository, type NewCartLineRow } from './cart.repository.js';
 import { AppConfig } from '../config/app-config.js';
 import { DefaultCarts } from './default-carts.service.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
-import type { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
-import type { CompactAddedCartLineDto, CompactPreviewLineDto } from './dto/compact-line.dto.js';
 import { lineInView } from './compact-line.js';
-import { slicingOf } from '../common/event-loop/slices.js';
+import { lineWith } from './line-answer.js';
 
 /** The `line` column of a compactly stored row: nothing the model version can recompute. */
 const COMPACT_LINE: Record<string, unknown> = {};
@@ -37,18 +27,15 @@ const cartFull = (max: number) =>
 interface Configured {
   modelId: number;
   versionNumber: number;
-  evaluation: Evaluation<CartLine | CompactCartLine>;
+  evaluation: EvaluatedLine;
 }
 
 /**
- * Turns a configuration into a cart line: access checks, evaluation with the model's
- * compiled current version (from the cache: no parsing per request), and storage.
+ * Turns a configuration into a cart line: access checks, evaluation of the model's current
+ * version in the worker that holds it compiled (ModelsService.evaluateVersion), and storage.
  */
 @Injectable()
 export class CartLinesService {
-  /** Evaluations pause for the event loop every EVENT_LOOP_SLICE_MS (large models). */
-  private readonly slicing: Slicing;
-
   constructor(
     private readonly carts: CartRepository,
     private readonly defaults: DefaultCarts,
@@ -56,16 +43,14 @@ export class CartLinesService {
     private readonly access: AccessService,
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
-  ) {
-    this.slicing = slicingOf(config.eventLoopSliceMs);
-  }
+  ) {}
 
   /** POST /v1/carts: an invalid configuration answers 401 (seed contract) and stores nothing. */
   async add(
     principal: Principal,
     input: AddCartLineDto,
     view: LineView = 'full',
-  ): Promise<AddedCartLineDto | CompactAddedCartLineDto> {
+  ): Promise<JsonText> {
     const { modelId, versionNumber, evaluation } = await this.configure(principal, input, view);
     if (!evaluation.valid) {
       throw new ApiError(
@@ -75,7 +60,7 @@ export class CartLinesService {
       );
     }
     const cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
-    const pricing = evaluation.line.pricing;
+    const pricing = { total: evaluation.total, currency: evaluation.currency };
     // Check and insert under the cart's lock: two lines in different currencies racing
     // into one cart must not both get in.
     const row: NewCartLineRow = {
@@ -116,14 +101,14 @@ export class CartLinesService {
         throw cartFull(this.config.cartMaxLines);
       return locked.insertLine(row);
     });
-    return {
-      ...evaluation.line,
+    // The line's bytes as the worker wrote them, with the members of the stored row.
+    return lineWith(evaluation.line, {
       id: stored.id,
       cart_id: cart.id,
       model_id: modelId,
       company_id: input.company_id,
       warnings: evaluation.warnings,
-    };
+    });
   }
 
   /** POST /v1/carts/preview: the same evaluation, nothing stored. */
@@ -131,15 +116,14 @@ export class CartLinesService {
     principal: Principal,
     input: ConfigurationDto,
     view: LineView = 'full',
-  ): Promise<PreviewLineDto | CompactPreviewLineDto> {
+  ): Promise<JsonText> {
     const { evaluation } = await this.configure(principal, input, view);
-    return {
-      ...evaluation.line,
+    return lineWith(evaluation.line, {
       id: null,
       valid: evaluation.valid,
       errors: evaluation.errors,
       warnings: evaluation.warnings,
-    };
+    });
   }
 
   /**
@@ -155,17 +139,14 @@ export class CartLinesService {
     view: LineView = 'full',
   ): Promise<CartLine | CompactCartLine> {
     if (Object.keys(row.line).length > 0) return lineInView(row.line as unknown as CartLine, view);
-    // By the row's ids: a cached version costs no query (the model row is not needed).
-    const compiled = await this.models.compiledVersion(row.modelId, row.versionNumber);
-    const evaluation = await this.evaluate(compiled, {
-      modelId: row.modelId,
-      versionNumber: row.versionNumber,
-      questions: row.answers,
-      languageCode: row.languageCode,
-      assetUrl: (path) => companyAssetUrl(row.companyId, row.modelId, row.versionNumber, path),
-      view,
-    });
-    return evaluation.line;
+    // By the row's ids: a version its worker holds costs no query.
+    const evaluation = await this.models.evaluateVersion(
+      row.modelId,
+      row.versionNumber,
+      row.companyId,
+      { questions: row.answers, languageCode: row.languageCode, view },
+    );
+    return JSON.parse(Buffer.from(evaluation.line).toString('utf8')) as CartLine;
   }
 
   /** Evaluates against the model's compiled current version, once AccessService allows it. */
@@ -180,28 +161,17 @@ export class CartLinesService {
       input.company_id,
       input.model_id,
     );
-    const compiled = await this.models.compiledVersion(model.id, model.versionNumber);
     const started = performance.now();
-    const evaluation = await this.evaluate(compiled, {
-      modelId: model.id,
-      versionNumber: model.versionNumber,
-      questions: input.questions,
-      languageCode: input.language_code ?? null,
-      // Company-scoped, so that whoever may use the line (an intent token too) may load them.
-      assetUrl: (path) => companyAssetUrl(input.company_id, model.id, model.versionNumber, path),
-      view,
-    });
+    const evaluation = await this.models.evaluateVersion(
+      model.id,
+      model.versionNumber,
+      input.company_id,
+      { questions: input.questions, languageCode: input.language_code ?? null, view },
+    );
     this.metrics.observeEvaluation(
       performance.now() - started,
       evaluation.valid ? 'valid' : 'invalid',
     );
     return { modelId: model.id, versionNumber: model.versionNumber, evaluation };
-  }
-
-  private evaluate(
-    compiled: CompiledModel,
-    request: EvaluationRequest,
-  ): Promise<Evaluation<CartLine | CompactCartLine>> {
-    return evaluateConfigurationInSlices(compiled, request, this.slicing);
   }
 }
