@@ -14,6 +14,7 @@ import { ApiLineView, LineViewQuery } from './dto/line-view-query.js';
 import type { LineView } from './compact-line.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import type { JsonText } from '../common/http/json-text.js';
+import type { Referenced } from '../idempotency/replays.js';
 
 @ApiTags('carts')
 @Controller('v1/carts')
@@ -39,7 +40,7 @@ export class CartLinesController {
     @CurrentPrincipal() principal: Principal,
     @Body() body: AddCartLineDto,
     @LineViewQuery() view: LineView,
-  ): Promise<JsonText> {
+  ): Promise<Referenced<JsonText>> {
     return this.cartLines.add(principal, body, view);
   }
 

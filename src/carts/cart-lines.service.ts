@@ -1,8 +1,8 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable, type OnModuleInit } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
 import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
-import type { CartLine, CompactCartLine, LineView } from '../engine/index.js';
+import type { CartLine, LineView } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import type { EvaluatedLine } from '../models/compiled-models.service.js';
 import { ModelsService } from '../models/models.service.js';
@@ -14,14 +14,40 @@ import { DefaultCarts } from './default-carts.service.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
 import { lineInView } from './compact-line.js';
 import { lineWith } from './line-answer.js';
+import { CartLineDto } from './dto/cart-detail.dto.js';
+import { snapshotBytes, storedLine, type SnapshotColumns } from './stored-line.js';
+import { Referenced, Replays, type IdempotencyReference } from '../idempotency/replays.js';
+import type { Request } from 'express';
+import type { Problem } from '../engine/index.js';
 
-/** The `line` column of a compactly stored row: nothing the model version can recompute. */
-const COMPACT_LINE: Record<string, unknown> = {};
+/** The legacy `line` column of a new row: the line is in its snapshot columns. */
+const NO_LINE: Record<string, unknown> = {};
 
 const cartFull = (max: number) =>
   ApiError.conflict('The cart is full', [
     { code: 'cart_full', message: `A cart holds at most ${max} lines (CART_MAX_LINES)` },
   ]);
+
+/** What an Idempotency-Key of POST /v1/carts keeps: the line it added. */
+const LINE_REFERENCE = 'cart_line';
+interface LineReference extends IdempotencyReference {
+  cart_id: string;
+  line_id: number;
+  warnings: Problem[];
+}
+
+/** The members POST /v1/carts adds to the evaluated line. */
+const addedMembers = (row: Omit<CartLineEntity, 'createdAt'>, warnings: Problem[]) => ({
+  id: row.id,
+  cart_id: row.cartId,
+  model_id: row.modelId,
+  company_id: row.companyId,
+  warnings,
+});
+
+/** `?view=` of the request being replayed (validated when it was first made). */
+const viewOf = (request: Request): LineView =>
+  request.query.view === 'compact' ? 'compact' : 'full';
 
 /** What a configuration was evaluated against and what came out, in the asked view. */
 interface Configured {
@@ -35,7 +61,7 @@ interface Configured {
  * version in the worker that holds it compiled (ModelsService.evaluateVersion), and storage.
  */
 @Injectable()
-export class CartLinesService {
+export class CartLinesService implements OnModuleInit {
   constructor(
     private readonly carts: CartRepository,
     private readonly defaults: DefaultCarts,
@@ -43,15 +69,27 @@ export class CartLinesService {
     private readonly access: AccessService,
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
+    private readonly replays: Replays,
   ) {}
+
+  onModuleInit(): void {
+    this.replays.register(LINE_REFERENCE, (principal, reference, request) =>
+      this.replayAdd(principal, reference as LineReference, viewOf(request)),
+    );
+  }
 
   /** POST /v1/carts: an invalid configuration answers 401 (seed contract) and stores nothing. */
   async add(
     principal: Principal,
     input: AddCartLineDto,
     view: LineView = 'full',
-  ): Promise<JsonText> {
-    const { modelId, versionNumber, evaluation } = await this.configure(principal, input, view);
+  ): Promise<Referenced<JsonText>> {
+    const { modelId, versionNumber, evaluation } = await this.configure(
+      principal,
+      input,
+      view,
+      true,
+    );
     if (!evaluation.valid) {
       throw new ApiError(
         HttpStatus.UNAUTHORIZED,
@@ -70,10 +108,10 @@ export class CartLinesService {
       companyId: input.company_id,
       languageCode: input.language_code ?? null,
       answers: input.questions,
-      // Compact: the line is rebuilt from the compiled version on read (see lineView).
-      line: COMPACT_LINE,
+      line: NO_LINE,
       total: pricing.total,
       currency: pricing.currency,
+      ...snapshotColumns(evaluation),
     };
     // Check and insert under the cart's lock: two lines in different currencies racing
     // into one cart must not both get in.
@@ -101,14 +139,38 @@ export class CartLinesService {
         throw cartFull(this.config.cartMaxLines);
       return locked.insertLine(row);
     });
-    // The line's bytes as the worker wrote them, with the members of the stored row.
-    return lineWith(evaluation.line, {
-      id: stored.id,
+    // The line's bytes as the worker wrote them, with the members of the stored row; an
+    // Idempotency-Key keeps only the reference (replayAdd).
+    const answer = lineWith(evaluation.line, addedMembers(stored, evaluation.warnings));
+    const reference: LineReference = {
+      kind: LINE_REFERENCE,
       cart_id: cart.id,
-      model_id: modelId,
-      company_id: input.company_id,
+      line_id: stored.id,
       warnings: evaluation.warnings,
-    });
+    };
+    return new Referenced(answer, reference);
+  }
+
+  /**
+   * A retry of POST /v1/carts with the same Idempotency-Key: the answer rebuilt from the
+   * stored line, once the caller passes the checks a fresh request would (the cart is
+   * theirs to see; they may configure the model for the line's company). 404 once the
+   * line is gone.
+   */
+  private async replayAdd(
+    principal: Principal,
+    reference: LineReference,
+    view: LineView,
+  ): Promise<JsonText> {
+    const row = await this.carts.findLine(reference.cart_id, reference.line_id);
+    if (row === null) throw ApiError.notFound('Cart line not found');
+    // In the order of a fresh request: the configuration's access, then the cart's.
+    await this.access.requireConfigurable(principal, row.companyId, row.modelId);
+    await this.defaults.getVisible(principal, reference.cart_id);
+    const snapshot = await snapshotBytes(row, view);
+    if (snapshot === null) throw ApiError.notFound('Cart line not found');
+    const members = { version_number: row.versionNumber, ...addedMembers(row, reference.warnings) };
+    return lineWith(snapshot, members);
   }
 
   /** POST /v1/carts/preview: the same evaluation, nothing stored. */
@@ -127,26 +189,25 @@ export class CartLinesService {
   }
 
   /**
-   * The evaluated line of a stored row. Rows store what the model version cannot
-   * recompute (answers, language, version, total and currency); the line itself is
-   * evaluated again from the compiled version (cached), which gives the very line that
-   * was stored, since versions are immutable and evaluation is deterministic. Rows
-   * stored whole before this (a non-empty `line`) are served as stored (trimmed to the
-   * compact view when asked).
+   * A stored row as GET /v1/carts/{id} answers it: its snapshot (storedLine), never
+   * evaluated again. Rows stored before snapshots: a whole `line` is served as stored; an
+   * empty one (the compact rows of the release before) is evaluated once more and its
+   * snapshot kept, so that it too is evaluated no more.
    */
-  async lineView(
-    row: CartLineEntity,
-    view: LineView = 'full',
-  ): Promise<CartLine | CompactCartLine> {
-    if (Object.keys(row.line).length > 0) return lineInView(row.line as unknown as CartLine, view);
-    // By the row's ids: a version its worker holds costs no query.
+  async lineAnswer(row: CartLineEntity, view: LineView = 'full'): Promise<JsonText | CartLineDto> {
+    const stored = await storedLine(row, view);
+    if (stored !== null) return stored;
+    if (Object.keys(row.line).length > 0)
+      return CartLineDto.from(row, lineInView(row.line as unknown as CartLine, view));
     const evaluation = await this.models.evaluateVersion(
       row.modelId,
       row.versionNumber,
       row.companyId,
-      { questions: row.answers, languageCode: row.languageCode, view },
+      { questions: row.answers, languageCode: row.languageCode, view, snapshot: true },
     );
-    return JSON.parse(Buffer.from(evaluation.line).toString('utf8')) as CartLine;
+    const columns = snapshotColumns(evaluation);
+    await this.carts.saveSnapshot(row.id, columns);
+    return (await storedLine(Object.assign(row, columns), view)) as JsonText;
   }
 
   /** Evaluates against the model's compiled current version, once AccessService allows it. */
@@ -154,6 +215,7 @@ export class CartLinesService {
     principal: Principal,
     input: ConfigurationDto,
     view: LineView,
+    snapshot = false,
   ): Promise<Configured> {
     // Company, model and link in one query; the compiled version from the cache.
     const model = await this.access.requireConfigurable(
@@ -166,7 +228,7 @@ export class CartLinesService {
       model.id,
       model.versionNumber,
       input.company_id,
-      { questions: input.questions, languageCode: input.language_code ?? null, view },
+      { questions: input.questions, languageCode: input.language_code ?? null, view, snapshot },
     );
     this.metrics.observeEvaluation(
       performance.now() - started,
@@ -174,4 +236,15 @@ export class CartLinesService {
     );
     return { modelId: model.id, versionNumber: model.versionNumber, evaluation };
   }
+}
+
+/** The snapshot columns of a row, from an evaluation that made its snapshot. */
+function snapshotColumns(evaluation: EvaluatedLine): SnapshotColumns {
+  const snapshot = evaluation.snapshot;
+  if (snapshot === undefined) throw new Error('The evaluation made no snapshot');
+  return {
+    snapshot: snapshot.full,
+    compactSnapshot: snapshot.compact,
+    engineVersion: snapshot.engineVersion,
+  };
 }

@@ -13,7 +13,6 @@ import {
   type ModelDescription,
   type ModelSourceFormat,
 } from '../engine/index.js';
-import { ownedBytes } from '../workers/owned-bytes.js';
 import { WorkerFailure, WorkerPool, type WorkerEntry } from '../workers/worker-pool.js';
 import type { BuildOutcome, BuildTask, Refusal, StoredImport } from './compile/build-model.js';
 import type {
@@ -68,6 +67,8 @@ export interface LineRequest {
   questions: unknown;
   languageCode: string | null;
   view: LineView;
+  /** Also the snapshot a cart row stores (both views, deflated). */
+  snapshot?: boolean;
 }
 
 /** What a compile may spend besides the consistency form. */
@@ -204,6 +205,7 @@ export class CompiledModels implements OnModuleDestroy {
       questions: request.questions,
       languageCode: request.languageCode,
       view: request.view,
+      ...(request.snapshot ? { snapshot: true } : {}),
     }));
     return result as EvaluatedLine;
   }
@@ -281,7 +283,8 @@ export class CompiledModels implements OnModuleDestroy {
     const load = (async () => {
       const stored = await version.load();
       if (stored === undefined) throw ApiError.notFound('No such model version');
-      const definition = ownedBytes(stored.definition);
+      // A copy moves to the worker: the caller may still need its bytes (GET /v1/models/{id}).
+      const definition = new Uint8Array(stored.definition);
       const consistency = stored.consistency;
       const transfer = [definition.buffer as ArrayBuffer];
       const task: EngineTask = {

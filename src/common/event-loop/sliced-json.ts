@@ -219,6 +219,10 @@ function writeGroup(frame: Frame, stack: Frame[], out: ByteWriter): boolean | Aw
 
 /** One element at the split depth, written on its own (a cart line, or a deferred value). */
 function writeElement(element: unknown, stack: Frame[], out: ByteWriter): boolean {
+  if (element instanceof JsonText) {
+    out.writeBytes(element.bytes);
+    return false;
+  }
   if (holdsLineQuestions(element) && splittable(element)) {
     // At the depth of the answer's `data`: its `questions` elements are leaves.
     stack.push(open(element, SPLIT_DEPTH - 2, out));

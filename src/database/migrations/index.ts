@@ -6,6 +6,7 @@ import { IdempotencyKeys1764200000000 } from './1764200000000-idempotency-keys.j
 import { PlatformHardening1764300000000 } from './1764300000000-platform-hardening.js';
 import { CartLineChecksIndex1764501000000 } from './1764501000000-cart-line-checks-index.js';
 import { DeflatedDefinitions1764600000000 } from './1764600000000-deflated-definitions.js';
+import { CartLineSnapshots1764700000000 } from './1764700000000-cart-line-snapshots.js';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   PlatformHardening1764300000000,
   CartLineChecksIndex1764501000000,
   DeflatedDefinitions1764600000000,
+  CartLineSnapshots1764700000000,
 ];

@@ -1,5 +1,9 @@
+import { deflateSync } from 'node:zlib';
 import {
   CompiledModelCache,
+  compactLine,
+  ENGINE_VERSION,
+  type CartLine,
   describeModel,
   evaluateConfiguration,
   reviveModel,
@@ -52,6 +56,18 @@ export interface EvaluateTask {
   readonly questions: unknown;
   readonly languageCode: string | null;
   readonly view: LineView;
+  /** Also the line to store (add to cart): both views, deflated (LineSnapshot). */
+  readonly snapshot?: boolean;
+}
+
+/**
+ * A line as a cart row stores it: its JSON without `version_number` (a column of the row),
+ * deflated and base64, in both views, with the engine version that made it.
+ */
+export interface LineSnapshot {
+  readonly full: string;
+  readonly compact: string;
+  readonly engineVersion: string;
 }
 
 export interface DescribeTask {
@@ -84,6 +100,8 @@ export interface EvaluatedLine {
   readonly currency: string;
   /** UTF-8 JSON of the line (MODEL_FORMAT.md "The cart line"), in the asked view. */
   readonly line: Uint8Array;
+  /** When the task asked for it. */
+  readonly snapshot?: LineSnapshot;
 }
 
 export interface Loaded {
@@ -164,10 +182,10 @@ export class EngineTasks {
     if (outcome.kind === 'refused')
       throw new Error(`Stored model ${task.version.key} no longer compiles`);
     this.keep(task.version, outcome.compiled);
-    const consistency = outcome.consistency;
+    const consistency = outcome.consistency && ownedBytes(outcome.consistency);
     return {
       value: { kind: 'loaded', ...(consistency ? { consistency } : {}) },
-      transfer: consistency ? [ownedBytes(consistency).buffer as ArrayBuffer] : [],
+      transfer: consistency ? [consistency.buffer as ArrayBuffer] : [],
     };
   }
 
@@ -191,10 +209,19 @@ function evaluate(model: CompiledModel, task: EvaluateTask): Answer {
     languageCode: task.languageCode,
     // Company-scoped, so that whoever may use the line (an intent token too) may load them.
     assetUrl: (path) => companyAssetUrl(task.companyId, modelId, versionNumber, path),
-    view: task.view,
+    // A snapshot keeps both views: the compact one is cut from the full line.
+    view: task.snapshot ? 'full' : task.view,
   });
-  const line = new TextEncoder().encode(JSON.stringify(evaluation.line));
+  const full = evaluation.line as CartLine;
+  const compact = task.snapshot ? compactLine(full) : undefined;
+  const asked = task.view === 'compact' && compact ? compact : evaluation.line;
+  const line = new TextEncoder().encode(JSON.stringify(asked));
   const { total, currency } = evaluation.line.pricing;
+  const snapshot: LineSnapshot | undefined = compact && {
+    full: stored(full),
+    compact: stored(compact),
+    engineVersion: ENGINE_VERSION,
+  };
   return {
     value: {
       kind: 'evaluated',
@@ -204,9 +231,16 @@ function evaluate(model: CompiledModel, task: EvaluateTask): Answer {
       total,
       currency,
       line,
+      ...(snapshot ? { snapshot } : {}),
     },
     transfer: [line.buffer as ArrayBuffer],
   };
+}
+
+/** A line as a row stores it (LineSnapshot): `version_number` is the row's column. */
+function stored(line: { version_number: number }): string {
+  const { version_number: _version, ...rest } = line;
+  return deflateSync(JSON.stringify(rest)).toString('base64');
 }
 
 function plain(value: TaskResult): Answer {
