@@ -1,11 +1,6 @@
 import { Readable } from 'node:stream';
-import {
-  holdsLineQuestions,
-  isMeasuredMember,
-  lineListJson,
-  SliceClock,
-  type Slicing,
-} from '../../engine/index.js';
+import { holdsLineQuestions, isMeasuredMember, lineListJson } from '../../engine/index.js';
+import { SliceClock, type Slicing } from './slice-clock.js';
 import { JsonText } from '../http/json-text.js';
 import { ByteWriter, type SerializedJson } from './byte-writer.js';
 import { DeferredJson } from './deferred-json.js';
