@@ -12,6 +12,31 @@ const TYPEORM_IN_REPOSITORIES = {
   message: 'Only repositories (*.repository.ts), entities and src/database touch TypeORM.',
 };
 
+/**
+ * Engine work runs in worker threads only (src/models/compile/engine-tasks.ts, through
+ * CompiledModels): the main thread may use the engine's types and small helpers, never
+ * compile, revive, describe or evaluate a model (docs/adr/0050-engine-worker-runtime.md).
+ */
+const ENGINE_WORK_IN_WORKERS = {
+  regex: '(^|/)engine/index\\.js$',
+  importNames: [
+    'compileModel',
+    'evaluateConfiguration',
+    'evaluateConfigurationInSlices',
+    'describeModel',
+    'reviveModel',
+    'reviveSteps',
+    'toTransferable',
+    'CompiledModelCache',
+    'readModelSource',
+    'mergeImports',
+  ],
+  message: 'Engine work runs in the engine workers (CompiledModels), never on the main thread.',
+};
+
+/** Where engine work may be imported: the worker's tasks, and the CLI's own process. */
+const ENGINE_WORK_ALLOWED = ['src/models/compile/**', 'src/cli/**'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', 'coverage/**', 'node_modules/**', 'data/**'] },
   js.configs.recommended,
@@ -53,6 +78,13 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_INDEX_ONLY] }] },
   },
   {
+    files: ['src/**/*.ts'],
+    ignores: ['src/engine/**', ...ENGINE_WORK_ALLOWED],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [ENGINE_INDEX_ONLY, ENGINE_WORK_IN_WORKERS] }],
+    },
+  },
+  {
     // Repositories (and entities, and the database plumbing) are the only TypeORM code.
     files: ['src/**/*.ts'],
     ignores: [
@@ -64,6 +96,17 @@ export default tseslint.config(
       'src/cli/database.ts',
       'src/cli/services.ts',
     ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [ENGINE_INDEX_ONLY, TYPEORM_IN_REPOSITORIES, ENGINE_WORK_IN_WORKERS] },
+      ],
+    },
+  },
+  {
+    // The same without the engine-work rule where engine work belongs.
+    files: ENGINE_WORK_ALLOWED.map((glob) => `${glob}/*.ts`),
+    ignores: ['src/cli/database.ts', 'src/cli/services.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Every answer of a test app is checked against openapi.json (test/support).
-    setupFiles: ['test/support/contract-setup.ts'],
+    setupFiles: ['test/support/worker-setup.ts', 'test/support/contract-setup.ts'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,

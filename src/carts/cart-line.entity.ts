@@ -25,9 +25,32 @@ export class CartLineEntity {
   @Column({ type: 'simple-json' })
   answers: Record<string, unknown>;
 
-  /** The evaluated cart line (docs/model-format.md, "The cart line"), without its id. */
+  /**
+   * Rows stored before snapshots: the evaluated line (older rows), or `{}` (rows evaluated
+   * again on read, until their first read stores a snapshot). New rows store `{}`.
+   */
   @Column({ type: 'simple-json' })
   line: Record<string, unknown>;
+
+  /**
+   * The line as evaluated at add time (MODEL_FORMAT.md "The cart line", without
+   * `version_number`, which is a column): its JSON deflated, base64. Reads serve it as it
+   * is; no engine runs and no engine upgrade changes it. Null on rows stored before.
+   */
+  @Column({ type: 'text', nullable: true })
+  snapshot: string | null = null;
+
+  /** The same line in the compact view. */
+  @Column({ type: 'text', nullable: true })
+  compactSnapshot: string | null = null;
+
+  /** The engine version that evaluated the snapshot. */
+  @Column({ type: 'varchar', length: 20, nullable: true })
+  engineVersion: string | null = null;
+
+  /** Whether the configuration was valid when stored (a line is only added valid). */
+  @Column({ type: 'boolean', default: true })
+  valid: boolean = true;
 
   /** `pricing.total` as a decimal string, so cart totals need no JSON parsing. */
   @Column({ type: 'varchar', length: 40 })

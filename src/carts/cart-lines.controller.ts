@@ -13,6 +13,8 @@ import { CompactAddedCartLineDto, CompactPreviewLineDto } from './dto/compact-li
 import { ApiLineView, LineViewQuery } from './dto/line-view-query.js';
 import type { LineView } from './compact-line.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import type { JsonText } from '../common/http/json-text.js';
+import type { Referenced } from '../idempotency/replays.js';
 
 @ApiTags('carts')
 @Controller('v1/carts')
@@ -33,12 +35,12 @@ export class CartLinesController {
   })
   @ApiLineView()
   @ApiEnvelope({ full: AddedCartLineDto, compact: CompactAddedCartLineDto }, { status: 201 })
-  @ApiErrors(400, 401, 403, 404, 409)
+  @ApiErrors(400, 401, 403, 404, 409, 422)
   add(
     @CurrentPrincipal() principal: Principal,
     @Body() body: AddCartLineDto,
     @LineViewQuery() view: LineView,
-  ): Promise<AddedCartLineDto | CompactAddedCartLineDto> {
+  ): Promise<Referenced<JsonText>> {
     return this.cartLines.add(principal, body, view);
   }
 
@@ -53,12 +55,12 @@ export class CartLinesController {
   })
   @ApiLineView()
   @ApiEnvelope({ full: PreviewLineDto, compact: CompactPreviewLineDto })
-  @ApiErrors(400, 401, 403, 409)
+  @ApiErrors(400, 401, 403, 409, 422)
   preview(
     @CurrentPrincipal() principal: Principal,
     @Body() body: ConfigurationDto,
     @LineViewQuery() view: LineView,
-  ): Promise<PreviewLineDto | CompactPreviewLineDto> {
+  ): Promise<JsonText> {
     return this.cartLines.preview(principal, body, view);
   }
 }

@@ -1,31 +1,32 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Request } from 'express';
 import { AccessService } from '../access/access.service.js';
 import type { Principal } from '../principal/principal.js';
-import { ApiError, type Problem } from '../common/errors/api-error.js';
-import {
-  evaluateConfigurationInSlices,
-  type CartLine,
-  type CompactCartLine,
-  type CompiledModel,
-  type Evaluation,
-  type EvaluationRequest,
-  type LineView,
-  type Slicing,
-} from '../engine/index.js';
+import { ApiError } from '../common/errors/api-error.js';
+import type { JsonText } from '../common/http/json-text.js';
+import type { CartLine, Evaluation, LineView, Problem } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { AssetUrls } from '../models/asset-urls.js';
 import { ModelsService } from '../models/models.service.js';
+import { Referenced, Replays, type IdempotencyReference } from '../idempotency/replays.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import { CartRepository } from './cart.repository.js';
 import { AppConfig } from '../config/app-config.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { lineEtag, lineIfMatchAccepts, staleLine } from './line-etag.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
-import type { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
-import type { CompactAddedCartLineDto, CompactPreviewLineDto } from './dto/compact-line.dto.js';
+import { CartLineDto } from './dto/cart-detail.dto.js';
 import { lineInView } from './compact-line.js';
-import { lineRow, storedAnswer, type Configured, type LineInput } from './line-rows.js';
-import { slicingOf } from '../common/event-loop/slices.js';
+import { lineWith } from './line-answer.js';
+import {
+  addedMembers,
+  lineRow,
+  snapshotColumns,
+  storedAnswer,
+  type Configured,
+  type LineInput,
+} from './line-rows.js';
+import { snapshotBytes, storedLine } from './stored-line.js';
 
 const lineNotFound = () =>
   ApiError.notFound('Cart line not found', [cartNotFound('Cart line not found', 'line_id')]);
@@ -41,10 +42,9 @@ export const modelRetired = () =>
     { code: 'model_retired', message: 'The supplier retired this model: it takes no new lines' },
   ]);
 
-/** What a configuration was evaluated against and what came out, in the asked view. */
 /** PUT /v1/carts/{cart_id}/lines/{line_id}: the new line and its ETag (a header). */
 export interface ReplacedLine {
-  line: AddedCartLineDto | CompactAddedCartLineDto;
+  line: JsonText;
   etag: string;
 }
 
@@ -60,15 +60,31 @@ export interface Replacement {
 const invalidConfiguration = (errors: Problem[]) =>
   new ApiError(HttpStatus.UNAUTHORIZED, 'The configuration is not valid', errors);
 
+/** What an Idempotency-Key of POST /v1/carts keeps: the line it added. */
+const LINE_REFERENCE = 'cart_line';
+interface LineReference extends IdempotencyReference {
+  cart_id: string;
+  line_id: number;
+  warnings: Problem[];
+}
+
+/** `?view=` of the request being replayed (validated when it was first made). */
+const viewOf = (request: Request): LineView =>
+  request.query.view === 'compact' ? 'compact' : 'full';
+
+/** An evaluated line's bytes as the engine's line (recheck and impact compare members). */
+const parsedLine = (line: Uint8Array): CartLine =>
+  JSON.parse(
+    Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8'),
+  ) as CartLine;
+
 /**
- * Turns a configuration into a cart line: access checks, evaluation with the model's
- * compiled current version (from the cache: no parsing per request), and storage.
+ * Turns a configuration into a cart line: access checks, evaluation of the model's version
+ * in the worker that holds it compiled (ModelsService.evaluateVersion), and storage of
+ * the line as the buyer saw it (its snapshot).
  */
 @Injectable()
-export class CartLinesService {
-  /** Evaluations pause for the event loop every EVENT_LOOP_SLICE_MS (large models). */
-  private readonly slicing: Slicing;
-
+export class CartLinesService implements OnModuleInit {
   constructor(
     private readonly carts: CartRepository,
     private readonly defaults: DefaultCarts,
@@ -76,9 +92,14 @@ export class CartLinesService {
     private readonly access: AccessService,
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
+    private readonly replays: Replays,
     private readonly urls: AssetUrls,
-  ) {
-    this.slicing = slicingOf(config.eventLoopSliceMs);
+  ) {}
+
+  onModuleInit(): void {
+    this.replays.register(LINE_REFERENCE, (principal, reference, request) =>
+      this.replayAdd(principal, reference as LineReference, viewOf(request)),
+    );
   }
 
   /** POST /v1/carts: an invalid configuration answers 401 (seed contract) and stores nothing. */
@@ -86,12 +107,11 @@ export class CartLinesService {
     principal: Principal,
     input: AddCartLineDto,
     view: LineView = 'full',
-  ): Promise<AddedCartLineDto | CompactAddedCartLineDto> {
-    const configured = await this.configure(principal, input, view);
+  ): Promise<Referenced<JsonText>> {
+    const configured = await this.configure(principal, input, view, undefined, true);
     const { evaluation } = configured;
     if (!evaluation.valid) throw invalidConfiguration(evaluation.errors);
     const cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
-    const pricing = evaluation.line.pricing;
     const row = lineRow(cart.id, input, configured);
     // Check and insert under the cart's lock: two lines in different currencies racing
     // into one cart must not both get in.
@@ -106,7 +126,7 @@ export class CartLinesService {
       const mismatch = await this.defaults.lineProblems(
         cart,
         input.company_id,
-        pricing.currency,
+        evaluation.currency,
         locked,
       );
       if (mismatch.length > 0) {
@@ -119,15 +139,49 @@ export class CartLinesService {
         throw cartFull(this.config.cartMaxLines);
       return locked.insertLine(row);
     });
-    return storedAnswer(stored.id, cart.id, configured, view);
+    // The line's bytes as the worker wrote them, with the members of the stored row; an
+    // Idempotency-Key keeps only the reference (replayAdd).
+    const reference: LineReference = {
+      kind: LINE_REFERENCE,
+      cart_id: cart.id,
+      line_id: stored.id,
+      warnings: evaluation.warnings,
+    };
+    return new Referenced(storedAnswer(stored.id, cart.id, configured, view), reference);
+  }
+
+  /**
+   * A retry of POST /v1/carts with the same Idempotency-Key: the answer rebuilt from the
+   * stored line, once the caller passes the checks a fresh request would (the cart is
+   * theirs to see; they may configure the model for the line's company). 404 once the
+   * line is gone.
+   */
+  private async replayAdd(
+    principal: Principal,
+    reference: LineReference,
+    view: LineView,
+  ): Promise<JsonText> {
+    const row = await this.carts.findLine(reference.cart_id, reference.line_id);
+    if (row === null) throw lineNotFound();
+    // In the order of a fresh request: the configuration's access, then the cart's.
+    await this.access.requireConfigurable(principal, row.companyId, row.modelId);
+    await this.defaults.getVisible(principal, reference.cart_id);
+    const snapshot = await snapshotBytes(row, view, this.urls);
+    if (snapshot === null) throw lineNotFound();
+    const members = {
+      version_number: row.versionNumber,
+      ...addedMembers(row, reference.warnings, view),
+    };
+    return lineWith(snapshot, members);
   }
 
   /**
    * Replaces a stored line with `answers` evaluated on `how.versionNumber` (PUT: the
    * line's own version; a recheck's apply: a newer one), through the path POST /v1/carts
-   * takes: the same access check, evaluation and row. Refused like POST /v1/carts (401
-   * with every problem, 403, 409 retired), storing nothing; 409 `stale_line` when
-   * `If-Match` names an older revision, also when another replacement wins meanwhile.
+   * takes: the same access check, evaluation and row (snapshot included). Refused like
+   * POST /v1/carts (401 with every problem, 403, 409 retired), storing nothing; 409
+   * `stale_line` when `If-Match` names an older revision, also when another replacement
+   * wins meanwhile.
    */
   async replace(
     principal: Principal,
@@ -142,7 +196,7 @@ export class CartLinesService {
       questions: answers.questions,
       language_code: answers.language_code,
     };
-    const configured = await this.configure(principal, input, how.view, how.versionNumber);
+    const configured = await this.configure(principal, input, how.view, how.versionNumber, true);
     if (!configured.evaluation.valid) throw invalidConfiguration(configured.evaluation.errors);
     const row = lineRow(line.cartId, input, configured);
     // Same version or newer, same model: same currency and company, so the cart's rules
@@ -167,61 +221,80 @@ export class CartLinesService {
     principal: Principal,
     input: ConfigurationDto,
     view: LineView = 'full',
-  ): Promise<PreviewLineDto | CompactPreviewLineDto> {
+  ): Promise<JsonText> {
     const { evaluation } = await this.configure(principal, input, view);
-    return {
-      ...evaluation.line,
+    return lineWith(evaluation.line, {
       view,
       id: null,
       valid: evaluation.valid,
       errors: evaluation.errors,
       warnings: evaluation.warnings,
-    } as PreviewLineDto | CompactPreviewLineDto; // the line was evaluated in `view`
+    });
   }
 
   /**
-   * The evaluated line of a stored row. Rows store what the model version cannot
-   * recompute (answers, language, version, total and currency); the line itself is
-   * evaluated again from the compiled version (cached), which gives the very line that
-   * was stored, since versions are immutable and evaluation is deterministic. Rows
-   * stored whole before this (a non-empty `line`) are served as stored (trimmed to the
-   * compact view when asked).
+   * A stored row as GET /v1/carts/{id} answers it: its snapshot (storedLine), never
+   * evaluated again. Rows stored before snapshots: a whole `line` is served as stored; an
+   * empty one (the compact rows of the release before) is evaluated once more and its
+   * snapshot kept, so that it too is evaluated no more.
    */
-  async lineView(
+  async lineAnswer(
     row: CartLineEntity,
     view: LineView = 'full',
-  ): Promise<CartLine | CompactCartLine> {
-    if (Object.keys(row.line).length > 0) return lineInView(row.line as unknown as CartLine, view);
-    // By the row's ids: a cached version costs no query (the model row is not needed).
-    const compiled = await this.models.compiledVersion(row.modelId, row.versionNumber);
-    const evaluation = await this.evaluate(compiled, {
-      modelId: row.modelId,
-      versionNumber: row.versionNumber,
-      questions: row.answers,
-      languageCode: row.languageCode,
-      assetUrl: (path) =>
-        this.urls.url({
-          companyId: row.companyId,
-          modelId: row.modelId,
-          versionNumber: row.versionNumber,
-          path,
-        }),
+    latestVersion?: number,
+  ): Promise<JsonText | CartLineDto> {
+    const stored = await storedLine(row, view, this.urls, latestVersion);
+    if (stored !== null) return stored;
+    if (Object.keys(row.line).length > 0)
+      return CartLineDto.from(
+        row,
+        lineInView(row.line as unknown as CartLine, view),
+        view,
+        latestVersion,
+      );
+    const evaluation = await this.models.evaluateVersion(
+      row.modelId,
+      row.versionNumber,
+      row.companyId,
+      { questions: row.answers, languageCode: row.languageCode, view, snapshot: true },
+    );
+    const columns = snapshotColumns(evaluation);
+    await this.carts.saveSnapshot(row.id, columns);
+    return (await storedLine(
+      Object.assign(row, columns),
       view,
-    });
-    return evaluation.line;
+      this.urls,
+      latestVersion,
+    )) as JsonText;
+  }
+
+  /** A stored line in the full view, as the engine's line (what a recheck compares). */
+  async storedCartLine(row: CartLineEntity): Promise<CartLine> {
+    if (Object.keys(row.line).length > 0) return row.line as unknown as CartLine;
+    const bytes = await snapshotBytes(row, 'full', this.urls);
+    if (bytes !== null) return parsedLine(bytes);
+    const evaluation = await this.models.evaluateVersion(
+      row.modelId,
+      row.versionNumber,
+      row.companyId,
+      { questions: row.answers, languageCode: row.languageCode, view: 'full' },
+    );
+    return parsedLine(evaluation.line);
   }
 
   /**
-   * Evaluates against the model's compiled current version (or `pinned`, a stored line's
-   * version), once AccessService allows it; a retired model takes no new configuration.
+   * Evaluates against the model's current version (or `pinned`, a stored line's version),
+   * once AccessService allows it; a retired model takes no new configuration. `snapshot`:
+   * the worker also makes the line to store.
    */
   async configure(
     principal: Principal,
     input: LineInput,
     view: LineView,
     pinned?: number,
+    snapshot = false,
   ): Promise<Configured> {
-    // Company, model and link in one query; the compiled version from the cache.
+    // Company, model and link in one query.
     const model = await this.access.requireConfigurable(
       principal,
       input.company_id,
@@ -229,23 +302,18 @@ export class CartLinesService {
     );
     if (model.retired) throw modelRetired();
     const versionNumber = pinned ?? model.versionNumber;
-    const compiled = await this.models.compiledVersion(model.id, versionNumber);
     const started = performance.now();
-    const evaluation = await this.evaluate(compiled, {
-      modelId: model.id,
+    const evaluation = await this.models.evaluateVersion(
+      model.id,
       versionNumber,
-      questions: input.questions,
-      languageCode: input.language_code ?? null,
-      // Company-scoped, so that whoever may use the line (an intent token too) may load them.
-      assetUrl: (path) =>
-        this.urls.url({
-          companyId: input.company_id,
-          modelId: model.id,
-          versionNumber,
-          path,
-        }),
-      view,
-    });
+      input.company_id,
+      {
+        questions: input.questions,
+        languageCode: input.language_code ?? null,
+        view,
+        snapshot,
+      },
+    );
     this.metrics.observeEvaluation(
       performance.now() - started,
       evaluation.valid ? 'valid' : 'invalid',
@@ -253,28 +321,27 @@ export class CartLinesService {
     return { modelId: model.id, versionNumber, companyId: input.company_id, evaluation };
   }
 
+  /** `configure` in the full view, with the line parsed (a recheck compares its members). */
+  async configureParsed(
+    principal: Principal,
+    input: LineInput,
+    pinned: number,
+  ): Promise<Evaluation> {
+    const { evaluation } = await this.configure(principal, input, 'full', pinned);
+    return { ...evaluation, line: parsedLine(evaluation.line) } as unknown as Evaluation;
+  }
+
   /**
    * A stored line's answers evaluated on `versionNumber`, in the full view. No access
    * check: for callers that decided already (a version's impact for its supplier).
    */
   async evaluateStored(row: CartLineEntity, versionNumber: number): Promise<Evaluation> {
-    const compiled = await this.models.compiledVersion(row.modelId, versionNumber);
-    const evaluation = await this.evaluate(compiled, {
-      modelId: row.modelId,
+    const evaluation = await this.models.evaluateVersion(
+      row.modelId,
       versionNumber,
-      questions: row.answers,
-      languageCode: row.languageCode,
-      assetUrl: (path) =>
-        this.urls.url({ companyId: row.companyId, modelId: row.modelId, versionNumber, path }),
-      view: 'full',
-    });
-    return evaluation as Evaluation;
-  }
-
-  private evaluate(
-    compiled: CompiledModel,
-    request: EvaluationRequest,
-  ): Promise<Evaluation<CartLine | CompactCartLine>> {
-    return evaluateConfigurationInSlices(compiled, request, this.slicing);
+      row.companyId,
+      { questions: row.answers, languageCode: row.languageCode, view: 'full' },
+    );
+    return { ...evaluation, line: parsedLine(evaluation.line) } as unknown as Evaluation;
   }
 }

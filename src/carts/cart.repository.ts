@@ -147,17 +147,25 @@ export class CartRepository implements CartLineReader {
     });
   }
 
+  /** One line of the cart, or null. */
+  findLine(cartId: string, lineId: number): Promise<CartLineEntity | null> {
+    return this.lines.findOne({ where: { id: lineId, cartId } });
+  }
+
+  /** Stores the snapshot of a row stored before snapshots existed (at its first read). */
+  async saveSnapshot(
+    lineId: number,
+    snapshot: Pick<CartLineEntity, 'snapshot' | 'compactSnapshot' | 'engineVersion'>,
+  ): Promise<void> {
+    await this.lines.update({ id: lineId }, snapshot);
+  }
+
   /**
    * Every line's total and currency, for the cart's totals over all its lines: from the
    * index ix_cart_lines_cart_currency_total (on SQLite the row id is in every index).
    */
   pricesOf(cartId: string): Promise<LinePrice[]> {
     return this.lines.find({ where: { cartId }, select: { total: true, currency: true } });
-  }
-
-  /** The cart's line with this id (null when it has none). */
-  findLine(cartId: string, lineId: number): Promise<CartLineEntity | null> {
-    return this.lines.findOneBy({ id: lineId, cartId });
   }
 
   /** False when the cart has no such line. */

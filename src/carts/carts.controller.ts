@@ -73,7 +73,7 @@ export class CartsController {
   @ApiParam({ name: 'cart_id', format: 'uuid' })
   @ApiExtraModels(CartLineDto, CompactCartLineDto)
   @ApiEnvelope(CartDetailDto, { pagedObject: true })
-  @ApiErrors(400, 401, 404)
+  @ApiErrors(400, 401, 404, 422)
   get(
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,

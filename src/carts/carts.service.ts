@@ -8,7 +8,8 @@ import type { CartEntity } from './cart.entity.js';
 import { CartRepository } from './cart.repository.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { CartLinesService } from './cart-lines.service.js';
-import { CartDetailDto, CartLineDto, type CartDetailWith } from './dto/cart-detail.dto.js';
+import { CartDetailDto, type CartDetailWith, type CartLineDto } from './dto/cart-detail.dto.js';
+import type { JsonText } from '../common/http/json-text.js';
 import { DeferredJson } from '../common/event-loop/deferred-json.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import { CartDto } from './dto/cart.dto.js';
@@ -23,7 +24,7 @@ type FullLinesQuery = CartLinesQueryDto & { view: 'full' };
  * A cart with one page of its lines (CartLineDto, or CompactCartLineDto for the compact
  * view: each line's `view` says which), each line written when the answer is.
  */
-export type CartPage = PagedObject<CartDetailWith<DeferredJson<CartLineDto>>>;
+export type CartPage = PagedObject<CartDetailWith<DeferredJson<CartLineDto | JsonText>>>;
 
 /** The cart a line removal answers: its first page of lines, in the full view. */
 const FULL_FIRST_PAGE: FullLinesQuery = Object.freeze(
@@ -137,23 +138,15 @@ export class CartsService {
   }
 
   /**
-   * One page of the cart's lines in the query's view. Each line is evaluated when the
-   * answer is written (DeferredJson), one after the other: a page of 50 lines of a large
-   * model is never held evaluated all at once.
+   * One page of the cart's lines in the query's view: each line is its stored snapshot
+   * (no engine runs), inflated when the answer is written (DeferredJson), one at a time.
    */
   private async detail(cart: CartEntity, query: CartLinesQueryDto): Promise<CartPage> {
     const [rows, total] = await this.carts.pageOfLines(cart.id, query.offset, query.per_page);
     const latest = await this.versions.currentVersions(rows.map((row) => row.modelId));
     const lines = rows.map(
       (row) =>
-        new DeferredJson(async () =>
-          CartLineDto.from(
-            row,
-            await this.lines.lineView(row, query.view),
-            query.view,
-            latest.get(row.modelId),
-          ),
-        ),
+        new DeferredJson(() => this.lines.lineAnswer(row, query.view, latest.get(row.modelId))),
     );
     const summary = (await this.summaries.summaries([cart.id])).get(cart.id);
     const detail = CartDetailDto.withLines(cart, summary?.prices ?? [], lines, summary);

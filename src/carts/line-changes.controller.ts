@@ -1,6 +1,7 @@
 import { Body, Controller, Headers, Param, Put, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
+import type { JsonText } from '../common/http/json-text.js';
 import { Auth } from '../principal/auth.decorator.js';
 import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
 import type { Principal } from '../principal/principal.js';
@@ -46,7 +47,7 @@ export class LineChangesController {
     @Headers('if-match') ifMatch: string | undefined,
     @LineViewQuery() view: LineView,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<AddedCartLineDto | CompactAddedCartLineDto> {
+  ): Promise<JsonText> {
     const replaced = await this.changes.reconfigure(principal, cartId, lineId, body, ifMatch, view);
     res.setHeader('ETag', replaced.etag);
     return replaced.line;

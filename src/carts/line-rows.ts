@@ -1,18 +1,21 @@
-import type { CartLine, CompactCartLine, Evaluation } from '../engine/index.js';
+import type { JsonText } from '../common/http/json-text.js';
+import type { Problem } from '../engine/index.js';
+import type { EvaluatedLine } from '../models/compiled-models.service.js';
+import type { CartLineEntity } from './cart-line.entity.js';
 import type { NewCartLineRow } from './cart.repository.js';
 import type { LineView } from './compact-line.js';
 import type { ConfigurationDto } from './dto/add-cart-line.dto.js';
-import type { AddedCartLineDto } from './dto/cart-line-result.dto.js';
-import type { CompactAddedCartLineDto } from './dto/compact-line.dto.js';
+import { lineWith } from './line-answer.js';
+import type { SnapshotColumns } from './stored-line.js';
 
-/** The `line` column of a compactly stored row: nothing the model version can recompute. */
-const COMPACT_LINE: Record<string, unknown> = {};
+/** The legacy `line` column of a new row: the line is in its snapshot columns. */
+const NO_LINE: Record<string, unknown> = {};
 
 export interface Configured {
   modelId: number;
   versionNumber: number;
   companyId: number;
-  evaluation: Evaluation<CartLine | CompactCartLine>;
+  evaluation: EvaluatedLine;
 }
 
 /** The answers of a line to evaluate: a configuration, or a stored line's new answers. */
@@ -23,10 +26,11 @@ export type LineInput = Pick<
 
 /**
  * The row POST /v1/carts stores for a configuration, and a replacement stores in place
- * of a line: one builder, so both store lines alike.
+ * of a line: one builder, so both store lines alike (the snapshot the worker made, its
+ * price and currency).
  */
 export function lineRow(cartId: string, input: LineInput, configured: Configured): NewCartLineRow {
-  const pricing = configured.evaluation.line.pricing;
+  const { evaluation } = configured;
   return {
     cartId,
     modelId: configured.modelId,
@@ -34,27 +38,46 @@ export function lineRow(cartId: string, input: LineInput, configured: Configured
     companyId: input.company_id,
     languageCode: input.language_code ?? null,
     answers: input.questions,
-    // Compact: the line is rebuilt from the compiled version on read (see lineView).
-    line: COMPACT_LINE,
-    total: pricing.total,
-    currency: pricing.currency,
+    line: NO_LINE,
+    total: evaluation.total,
+    currency: evaluation.currency,
+    ...snapshotColumns(evaluation),
   };
 }
 
-/** What POST /v1/carts (and a replacement) answer: the evaluated line and where it is stored. */
+/** The snapshot columns of a row, from an evaluation that made its snapshot. */
+export function snapshotColumns(evaluation: EvaluatedLine): SnapshotColumns {
+  const snapshot = evaluation.snapshot;
+  if (snapshot === undefined) throw new Error('The evaluation made no snapshot');
+  return {
+    snapshot: snapshot.full,
+    compactSnapshot: snapshot.compact,
+    engineVersion: snapshot.engineVersion,
+  };
+}
+
+/** The members POST /v1/carts (and a replacement) add to the evaluated line. */
+export const addedMembers = (
+  row: Pick<CartLineEntity, 'id' | 'cartId' | 'modelId' | 'companyId'>,
+  warnings: Problem[],
+  view: LineView,
+) => ({
+  view,
+  id: row.id,
+  cart_id: row.cartId,
+  model_id: row.modelId,
+  company_id: row.companyId,
+  warnings,
+});
+
+/** What POST /v1/carts (and a replacement) answer: the worker's line bytes and where it is stored. */
 export function storedAnswer(
   id: number,
   cartId: string,
   configured: Configured,
   view: LineView,
-): AddedCartLineDto | CompactAddedCartLineDto {
-  return {
-    ...configured.evaluation.line,
-    view,
-    id,
-    cart_id: cartId,
-    model_id: configured.modelId,
-    company_id: configured.companyId,
-    warnings: configured.evaluation.warnings,
-  } as AddedCartLineDto | CompactAddedCartLineDto; // the line was evaluated in `view`
+): JsonText {
+  const { evaluation } = configured;
+  const row = { id, cartId, modelId: configured.modelId, companyId: configured.companyId };
+  return lineWith(evaluation.line, addedMembers(row, evaluation.warnings, view));
 }

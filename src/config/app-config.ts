@@ -58,6 +58,19 @@ export class AppConfig {
   readonly compileQueueSize: number;
   /** Old-generation heap of each compile worker: a model that needs more is refused (413). */
   readonly compileWorkerHeapMb: number;
+  /** Worker threads that evaluate and describe (each holds the versions hashed to it). */
+  readonly evaluationWorkers: number;
+  /** Evaluations one company may have waiting (503 past it). */
+  readonly evaluationQueueSize: number;
+  /** Old-generation heap of each evaluation worker (its cache share lives in it). */
+  readonly evaluationWorkerHeapMb: number;
+  /** Wall-clock time one evaluation (or description) may run in its worker (422 past it). */
+  readonly evaluationTimeoutMs: number;
+  /**
+   * A module the workers import first: set by the tests only, to run the worker from the
+   * TypeScript sources (test/support/worker-ts-loader.mjs); the built service never needs it.
+   */
+  readonly engineWorkerLoader: string | null;
   readonly swaggerEnabled: boolean;
   /** gzip/brotli answers as Accept-Encoding asks (HTTP_COMPRESSION, on by default). */
   readonly httpCompression: boolean;
@@ -198,6 +211,11 @@ export class AppConfig {
     this.compileWorkers = read.int('COMPILE_WORKERS', 1, 1, 64);
     this.compileQueueSize = read.int('COMPILE_QUEUE_SIZE', 8, 0, 10_000);
     this.compileWorkerHeapMb = read.int('COMPILE_WORKER_HEAP_MB', 256, 64, 16_384);
+    this.evaluationWorkers = read.int('EVALUATION_WORKERS', 2, 1, 64);
+    this.evaluationQueueSize = read.int('EVALUATION_QUEUE_SIZE', 32, 0, 10_000);
+    this.evaluationWorkerHeapMb = read.int('EVALUATION_WORKER_HEAP_MB', 192, 32, 16_384);
+    this.evaluationTimeoutMs = read.int('EVALUATION_TIMEOUT_MS', 2000, 10, 600_000);
+    this.engineWorkerLoader = env.ENGINE_WORKER_LOADER || null;
     this.swaggerEnabled = read.bool('SWAGGER_ENABLED', true);
     this.httpCompression = read.bool('HTTP_COMPRESSION', true);
     this.logLevel = read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log');

@@ -13,7 +13,7 @@ export {
   serializeConsistency,
   storedEngineVersion,
 } from './consistency/serialize.js';
-export { evaluateConfiguration, evaluateConfigurationInSlices } from './evaluate/evaluate.js';
+export { evaluateConfiguration } from './evaluate/evaluate.js';
 export { holdsLineQuestions, lineListJson } from './evaluate/line-json.js';
 export { isMeasuredMember } from './evaluate/measured.js';
 export {
@@ -22,7 +22,6 @@ export {
   type CompactCartLine,
   type CompactLine,
 } from './evaluate/compact-line.js';
-export { runAsSlicedStep, runInSlices, SliceClock, type Slicing } from './slices.js';
 export {
   describeModel,
   type DescribedOption,
@@ -31,7 +30,7 @@ export {
   type ModelDescription,
 } from './describe.js';
 export { CompiledModelCache, type CacheEntryOptions } from './cache.js';
-export { reviveModel, reviveSteps, toTransferable, type RevivedModel } from './transfer.js';
+export { reviveModel, toTransferable, type RevivedModel } from './transfer.js';
 export { DEFAULT_ENGINE_LIMITS, resolveLimits, type EngineLimits } from './limits.js';
 export { MAX_REPORTED_PROBLEMS, ProblemList, type Problem } from './problems.js';
 export { QUESTION_TYPES, type QuestionType } from './cel/environment.js';

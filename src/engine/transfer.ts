@@ -46,9 +46,6 @@ const SLICE_ELEMENTS = 200;
 /** Expressions per serialized value. */
 const EXPRESSIONS_PER_SLICE = 100;
 
-/** Expressions parsed and checked between two yields (10–100 µs each). */
-const EXPRESSIONS_PER_STEP = 20;
-
 const slicesOf = <T>(items: readonly T[], size = SLICE_ELEMENTS): T[][] => {
   const slices: T[][] = [];
   for (let i = 0; i < items.length; i += size) slices.push(items.slice(i, i + size));
@@ -126,15 +123,13 @@ export const SLICE_ITEMS = 1_000;
  * Revives a transferable model in slices: iterate the generator, yielding to the event
  * loop between steps; its return value is the model, ready to evaluate.
  */
-export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
+export function reviveModel(bytes: Uint8Array): RevivedModel {
   const deserializer = new Deserializer(bytes);
   deserializer.readHeader();
   const header = deserializer.readValue() as Header;
   const environment = createEnvironments().evaluate;
-  let work = 0;
   for (const name of header.names) {
     environment.registerVariable(name, 'dyn');
-    if (++work % SLICE_ITEMS === 0) yield;
   }
   const expressions: Expression[] = [];
   const size = new SizeEstimate();
@@ -145,20 +140,17 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
       expressions.push(Expression.compile(source, path, names, cost, environment));
       size.expression(source, path, names);
       // A cel-js parse and check takes 10–100 µs.
-      if (++work % EXPRESSIONS_PER_STEP === 0) yield;
     }
   }
   const rest: Record<string, unknown> = {};
   for (const key of header.members) {
     rest[key] = deserializer.readValue();
-    yield;
   }
   const chunked: unknown[][] = [];
   for (const slices of header.chunked) {
     const items: unknown[] = [];
     for (let i = 0; i < slices; i++) {
       for (const item of deserializer.readValue() as unknown[]) items.push(item);
-      yield;
     }
     chunked.push(items);
   }
@@ -192,7 +184,6 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
         size.value(key);
         const revived = visit(item);
         if (revived !== item) node.set(key, revived);
-        if (++work % SLICE_ITEMS === 0) yield;
       }
     } else {
       const record = node as Record<string, unknown>;
@@ -200,10 +191,8 @@ export function* reviveSteps(bytes: Uint8Array): Generator<void, RevivedModel> {
         const item = record[key];
         const revived = visit(item);
         if (revived !== item) record[key] = revived;
-        if (++work % SLICE_ITEMS === 0) yield;
       }
     }
-    if (++work % SLICE_ITEMS === 0) yield;
   }
   size.value(JSON.stringify(extensions ?? {}));
   const model = { ...rest, extensions } as unknown as CompiledModel;
@@ -256,12 +245,3 @@ class SizeEstimate {
 
 const isWalkable = (value: unknown): value is object =>
   value !== null && typeof value === 'object' && !ArrayBuffer.isView(value);
-
-/** Revives a transferable model at once (tests, tools, worker-less callers). */
-export function reviveModel(bytes: Uint8Array): RevivedModel {
-  const steps = reviveSteps(bytes);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}

@@ -9,7 +9,7 @@ import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
 import { Reflector } from '@nestjs/core';
 import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { catchError, from, mergeMap, of, throwError, type Observable } from 'rxjs';
+import { catchError, from, map, mergeMap, throwError, type Observable } from 'rxjs';
 import type { Principal } from '../principal/principal.js';
 import { Reply } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -17,6 +17,7 @@ import { AppConfig } from '../config/app-config.js';
 import { canonicalJson } from './canonical-json.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 import { IDEMPOTENT_KEY, type IdempotentOptions } from './idempotency-options.js';
+import { Referenced, Replays, type IdempotencyReference } from './replays.js';
 
 /** 1–255 printable ASCII characters (docs/api.md, "Retrying safely"). */
 const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
@@ -25,14 +26,20 @@ const VALID_KEY = /^[\x20-\x7E]{1,255}$/;
 const REPLAYED_HEADERS = ['etag', 'location'] as const;
 
 /**
- * What is stored of a successful answer: the handler's result, before the envelope, and
- * the answer headers it set.
+ * What is stored of a successful answer: the handler's result, before the envelope, or
+ * the reference to what it made (Referenced: rebuilt on replay, after the same access
+ * checks), and the answer headers it set.
  */
 interface StoredAnswer {
-  data: unknown;
+  data?: unknown;
+  reference?: IdempotencyReference;
   message?: string;
   headers?: Record<string, string>;
 }
+
+/** The answer of a handler result (a Referenced one's own). */
+const answerOf = (result: unknown): unknown =>
+  result instanceof Referenced ? result.answer : result;
 
 /**
  * Runs inside the envelope interceptor, after the guard: the caller is known, and the
@@ -46,12 +53,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     private readonly reflector: Reflector,
     private readonly keys: IdempotencyRepository,
     private readonly config: AppConfig,
+    private readonly replays: Replays,
   ) {}
 
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     const request = context.switchToHttp().getRequest<Request & { user?: Principal }>();
     const key = request.headers['idempotency-key'];
-    if (key === undefined || request.user === undefined) return next.handle();
+    if (key === undefined || request.user === undefined) return next.handle().pipe(map(answerOf));
     if (typeof key !== 'string' || !VALID_KEY.test(key)) {
       throw ApiError.badRequest('Invalid Idempotency-Key', [
         {
@@ -89,10 +97,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
       case 'replay': {
         const stored = JSON.parse(claim.body) as StoredAnswer;
         const response = context.switchToHttp().getResponse<Response>();
+        const principal = request.user;
+        const data = stored.reference
+          ? await this.replays.of(stored.reference.kind)(principal, stored.reference, request)
+          : stored.data;
         for (const [name, value] of Object.entries(stored.headers ?? {}))
           response.setHeader(name, value);
         response.setHeader('Idempotent-Replayed', 'true');
-        return of(new Reply(stored.data, stored.message));
+        return from([new Reply(answerOf(data), stored.message)]);
       }
       case 'claimed': {
         const status = this.successStatus(context, request);
@@ -101,7 +113,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
           mergeMap(async (result: unknown) => {
             const stored = toStored(result, response);
             await this.keys.complete(claim.id, status, JSON.stringify(stored));
-            return result;
+            return answerOf(result);
           }),
           catchError((error: unknown) =>
             from(this.keys.release(claim.id)).pipe(mergeMap(() => throwError(() => error))),
@@ -134,6 +146,7 @@ function toStored(result: unknown, response: Response): StoredAnswer {
     const value = response.getHeader(name);
     if (value !== undefined) headers[name] = String(value);
   }
+  if (result instanceof Referenced) return { reference: result.reference, headers };
   const answer =
     result instanceof Reply ? { data: result.data, message: result.message } : { data: result };
   return { ...answer, headers };

@@ -35,7 +35,7 @@ export class CompanyModelsController {
   })
   @ApiParam({ name: 'id', description: 'Company id' })
   @ApiEnvelope(CompanyModelDto, { paginated: true })
-  @ApiErrors(400, 401, 404)
+  @ApiErrors(400, 401, 404, 422)
   list(
     @IdParam() id: number,
     @Query() query: CompanyModelsQueryDto,

@@ -2,9 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
 import { DeferredJson } from '../common/event-loop/deferred-json.js';
-import { describeModel } from '../engine/index.js';
 import type { Principal } from '../principal/principal.js';
-import { AssetUrls } from './asset-urls.js';
 import { CompanyModelDto, type CompanyModelsQueryDto } from './dto/company-model.dto.js';
 import { ModelRepository } from './model.repository.js';
 import { ModelsService } from './models.service.js';
@@ -16,7 +14,6 @@ export class CompanyModelsService {
     private readonly models: ModelRepository,
     private readonly modelsService: ModelsService,
     private readonly access: AccessService,
-    private readonly urls: AssetUrls,
   ) {}
 
   async list(
@@ -31,11 +28,13 @@ export class CompanyModelsService {
     const items = rows.map(
       (row) =>
         new DeferredJson(async () => {
-          // Compiled once per version (cache); describing is a walk over the compiled model.
-          const { compiled, versionNumber } = await this.modelsService.compiledFor(row);
-          const assetUrl = (path: string) =>
-            this.urls.url({ companyId, modelId: row.id, versionNumber, path });
-          const description = describeModel(compiled, query.language_code, { assetUrl });
+          // Described in the worker that holds the version compiled.
+          const description = await this.modelsService.describeVersion(
+            row.id,
+            row.versionNumber,
+            companyId,
+            query.language_code,
+          );
           return CompanyModelDto.describe(row, description);
         }),
     );

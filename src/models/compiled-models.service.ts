@@ -1,45 +1,48 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HttpStatus, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { Piscina } from 'piscina';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
+import { AssetUrls } from './asset-urls.js';
 import {
-  CompiledModelCache,
   consistencyTimeLimitMs,
-  reviveSteps,
-  runInSlices,
-  type CompiledModel,
   type EngineLimits,
+  type LineView,
+  type ModelAnalysis,
   type ModelAsset,
+  type ModelDescription,
   type ModelSourceFormat,
-  type Slicing,
 } from '../engine/index.js';
-import { slicingOf } from '../common/event-loop/slices.js';
+import { WorkerFailure, WorkerPool, type WorkerEntry } from '../workers/worker-pool.js';
+import type { BuildOutcome, BuildTask, Refusal, StoredImport } from './compile/build-model.js';
 import type {
-  BuildOutcome,
-  BuildTask,
-  CompileOutcome,
-  CompileTask,
-  Refusal,
-  StoredImport,
-} from './compile/build-model.js';
+  EngineTask,
+  EngineWorkerData,
+  EvaluatedLine,
+  TaskResult,
+  VersionRef,
+} from './compile/engine-tasks.js';
+import { compileProblem, evaluationProblem, evaluationTimeout } from './engine-problems.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
+
+export type { EvaluatedLine };
 
 /** An upload turned into a stored-ready version: the merged definition, compiled. */
 export interface BuiltModel {
-  /**
-   * The merged definition to store, deflated in the worker (definition-bytes.ts): parsing,
-   * cloning, re-serializing or writing megabytes of it on the event loop is what this avoids.
-   */
+  /** The merged definition to store, deflated in the worker (definition-bytes.ts). */
   definition: Uint8Array;
   /** Its consistency form to store (serialized in the worker). */
   consistency: Uint8Array;
   /** Its `general` section (validated by the compile). */
   general: Record<string, unknown>;
-  compiled: CompiledModel;
-  /** Estimated heap the compiled model holds (its weight in the cache). */
-  bytes: number;
+  /** The compiled form as transferable bytes: handed to the worker that will evaluate it. */
+  compiled: Uint8Array;
+  /** Options no valid configuration can use (the upload's warnings). */
+  deadOptions: string[];
+  /** `general.name` and `general.code` as the compile read them. */
+  name: string;
+  code?: string;
   assets: Map<string, ModelAsset>;
   format: ModelSourceFormat;
 }
@@ -50,100 +53,98 @@ export interface LoadedImports {
   assets: Map<string, ModelAsset>;
 }
 
-const RETRY_AFTER_SECONDS = '5';
-/** What a compile may spend besides the consistency form (it was the whole budget before). */
+/** A stored version as the runtime needs it on a cache miss (ModelsService reads it). */
+export interface StoredVersion {
+  modelId: number;
+  versionNumber: number;
+  /** Its definition and its consistency form if this engine built it; undefined: no such version. */
+  load: () => Promise<{ definition: Uint8Array; consistency?: Uint8Array } | undefined>;
+  /** Stores a consistency form built afresh. */
+  save: (form: Uint8Array) => Promise<void>;
+}
+
+/** What a configuration is evaluated with. */
+export interface LineRequest {
+  questions: unknown;
+  languageCode: string | null;
+  view: LineView;
+  /** Also the snapshot a cart row stores (both views, deflated). */
+  snapshot?: boolean;
+}
+
+/** What a compile may spend besides the consistency form. */
 export const COMPILE_REST_MS = 30_000;
 
+/** Evaluations of one version past their deadline in a row before it is quarantined. */
+export const QUARANTINE_AFTER = 3;
+
 /**
- * The time limit of one compile in a worker, past which piscina ends it (413). The
- * consistency budget (MODEL_CONSISTENCY_MS, docs/model-format.md "Limits") is soft: past it the
- * model is still accepted with `exact: false`, after a fallback with the budget counted
- * afresh. So the hard limit is derived from it and outlasts both (consistencyTimeLimitMs),
- * plus COMPILE_REST_MS for the rest of the compile; a fixed 30 s, equal to the default
- * consistency budget, answered 413 to the models the spec accepts inexact.
+ * The time limit of one compile, counted from when a worker starts it. The consistency
+ * budget (MODEL_CONSISTENCY_MS) is soft: past it the model is still accepted with
+ * `exact: false`, so the hard limit outlasts it (consistencyTimeLimitMs) plus
+ * COMPILE_REST_MS for the rest of the compile.
  */
 export function compileTimeoutMs(limits: EngineLimits): number {
   return consistencyTimeLimitMs(limits) + COMPILE_REST_MS;
 }
 
-type Task = BuildTask | CompileTask;
-type Runner = (task: Task) => Promise<unknown>;
-
-/** A version's stored consistency form: read before a compile, written after a rebuild. */
-export interface StoredConsistency {
-  /** The stored form if this engine version built it (else undefined: rebuilt). */
-  load: () => Promise<Uint8Array | undefined>;
-  save: (form: Uint8Array) => Promise<void>;
-}
-
 /**
- * Compiled models: the worker pool that compiles them and the cache that keeps them
- * (docs/ENGINE.md "Compiling off the event loop"). Uploads, new versions and cache misses
- * are validated and compiled in a worker thread; the main thread only revives the
- * transferable result, in slices of a few milliseconds, so no compile blocks the event
- * loop. When every worker is busy and the queue is full, the request answers 503 with
- * Retry-After. The cache is bounded by estimated bytes (COMPILED_MODEL_CACHE_BYTES) and
- * entries (COMPILED_MODEL_CACHE_SIZE); superseded versions are evicted first.
+ * All engine work, in worker threads (docs/adr/0050-engine-worker-runtime.md): uploads
+ * compile in the compile pool (fair between suppliers); evaluations, descriptions and
+ * analyses run in the evaluation pool, each version in the worker its key hashes to, which
+ * keeps it compiled (fair between companies). Every task has a wall-clock deadline past
+ * which its worker is terminated; a version whose evaluations keep running past theirs is
+ * quarantined until a new version is uploaded. The main thread sends plain data and gets
+ * bytes and a few fields back: it never compiles, revives or evaluates a model.
  */
 @Injectable()
 export class CompiledModels implements OnModuleDestroy {
   private readonly logger = new Logger(CompiledModels.name);
-  private readonly cache: CompiledModelCache;
-  private readonly pool: Piscina | undefined;
-  private readonly run: Runner;
-  /** Cache misses being compiled: concurrent requests for one version share the compile. */
-  private readonly pending = new Map<string, Promise<CompiledModel>>();
-  /**
-   * Compiles running or waiting. Counted here rather than left to piscina's `maxQueue`,
-   * which tasks run with an AbortSignal (our time budget) bypass.
-   */
-  private inFlight = 0;
-  private readonly capacity: number;
-  /** The time limit of one compile (compileTimeoutMs). */
-  private readonly timeoutMs: number;
+  private readonly compilePool: WorkerPool;
+  private readonly evaluationPool: WorkerPool;
+  private readonly compileTimeout: number;
+  /** Versions being compiled into their worker: concurrent misses share one compile. */
+  private readonly loading = new Map<string, Promise<void>>();
+  /** Deadlines in a row per version; at QUARANTINE_AFTER it is quarantined. */
+  private readonly strikes = new Map<string, number>();
 
-  /** A compiled model is revived on this thread in slices (EVENT_LOOP_SLICE_MS). */
-  private readonly slicing: Slicing;
-
-  constructor(private readonly config: AppConfig) {
-    this.slicing = slicingOf(config.eventLoopSliceMs);
-    this.capacity = config.compileWorkers + config.compileQueueSize;
-    this.timeoutMs = compileTimeoutMs(config.engineLimits);
-    this.cache = new CompiledModelCache(
-      config.compiledModelCacheSize,
-      config.compiledModelCacheBytes,
-    );
-    const worker = fileURLToPath(new URL('./compile/compile.worker.js', import.meta.url));
-    if (existsSync(worker)) {
-      this.pool = new Piscina({
-        filename: worker,
-        minThreads: 0,
-        maxThreads: config.compileWorkers,
-        maxQueue: config.compileQueueSize,
-        idleTimeout: 60_000,
-        // A model that would exhaust a worker's heap fails that compile, not the service.
-        resourceLimits: { maxOldGenerationSizeMb: config.compileWorkerHeapMb },
-      });
-      // A compile past its time budget is aborted (piscina ends that worker).
-      this.run = (task) =>
-        (this.pool as Piscina).run(task, { signal: AbortSignal.timeout(this.timeoutMs) });
-    } else {
-      // Running from TypeScript sources (unit and in-process e2e tests): no worker file
-      // to start, so the same task runs in this thread; the built service always pools.
-      this.run = async (task) => {
-        const { runTask } = await import('./compile/build-model.js');
-        return runTask(task);
-      };
-    }
+  constructor(
+    private readonly config: AppConfig,
+    urls: AssetUrls,
+  ) {
+    this.compileTimeout = compileTimeoutMs(config.engineLimits);
+    const entry = workerEntry(config);
+    const workerData: EngineWorkerData = {
+      cacheEntries: config.compiledModelCacheSize,
+      cacheBytes: Math.floor(config.compiledModelCacheBytes / config.evaluationWorkers),
+      assetUrls: urls.signing,
+    };
+    this.compilePool = new WorkerPool({
+      name: 'compile',
+      entry,
+      workers: config.compileWorkers,
+      heapMb: config.compileWorkerHeapMb,
+      perTenant: config.compileQueueSize,
+      workerData,
+    });
+    this.evaluationPool = new WorkerPool({
+      name: 'evaluation',
+      entry,
+      workers: config.evaluationWorkers,
+      heapMb: config.evaluationWorkerHeapMb,
+      perTenant: config.evaluationQueueSize,
+      workerData,
+    });
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.pool?.destroy();
+    await Promise.all([this.compilePool.close(), this.evaluationPool.close()]);
   }
 
-  /** Reads, merges and compiles an upload; `loadImports` fetches the models it imports. */
+  /** Reads, merges and compiles an upload of `supplierId` (whose queue it waits in). */
   async build(
     upload: ModelUpload,
+    supplierId: number,
     loadImports: (ids: number[]) => Promise<LoadedImports>,
   ): Promise<BuiltModel> {
     const task: BuildTask = {
@@ -152,16 +153,15 @@ export class CompiledModels implements OnModuleDestroy {
       format: upload.format,
       limits: this.config.engineLimits,
     };
-    let outcome = (await this.submit(task)) as BuildOutcome;
+    let outcome = await this.compile(task, supplierId);
     let imported: LoadedImports | undefined;
     if (outcome.kind === 'needs_imports') {
       imported = await loadImports(outcome.ids);
       const withImports = { models: imported.models, assetPaths: [...imported.assets.keys()] };
-      outcome = (await this.submit({ ...task, imported: withImports })) as BuildOutcome;
+      outcome = await this.compile({ ...task, imported: withImports }, supplierId);
     }
     if (outcome.kind === 'refused') throw refusalError(outcome);
     if (outcome.kind !== 'built') throw new Error('the compile worker asked for imports twice');
-    const revived = await runInSlices(reviveSteps(outcome.compiled), this.slicing);
     const assets = new Map(outcome.assets.map(([path, asset]) => [path, toAsset(asset)]));
     for (const [path, asset] of imported?.assets ?? [])
       if (!assets.has(path)) assets.set(path, asset);
@@ -169,134 +169,189 @@ export class CompiledModels implements OnModuleDestroy {
       definition: outcome.definition,
       consistency: outcome.consistency,
       general: outcome.general,
-      compiled: revived.model,
-      bytes: revived.bytes,
+      compiled: outcome.compiled,
+      deadOptions: outcome.deadOptions,
+      name: outcome.name,
+      ...(outcome.code === undefined ? {} : { code: outcome.code }),
       assets,
       format: outcome.format,
     };
   }
 
-  /** Keeps a version just stored (uploads compile once). */
+  /**
+   * Hands a version just stored to the worker that will evaluate it (uploads compile
+   * once). Best effort: should it fail, the first evaluation compiles the stored version.
+   */
   remember(modelId: number, versionNumber: number, built: BuiltModel): void {
-    this.cache.set(cacheKey(modelId, versionNumber), built.compiled, {
-      bytes: built.bytes,
-      group: String(modelId),
-      version: versionNumber,
-    });
+    const version = refOf(modelId, versionNumber);
+    const compiled = built.compiled;
+    this.evaluationPool
+      .run<TaskResult>({ kind: 'adopt', version, compiled } satisfies EngineTask, {
+        tenant: `model:${modelId}`,
+        deadlineMs: this.compileTimeout,
+        affinity: version.key,
+        transfer: [compiled.buffer as ArrayBuffer],
+      })
+      .catch((error: unknown) =>
+        this.logger.warn(`Keeping ${version.key} failed: ${String(error)}`),
+      );
+  }
+
+  /** Evaluates a configuration for `companyId` (its queue, its asset URLs). */
+  async evaluate(
+    version: StoredVersion,
+    companyId: number,
+    request: LineRequest,
+  ): Promise<EvaluatedLine> {
+    const result = await this.onVersion(version, `company:${companyId}`, (ref) => ({
+      kind: 'evaluate',
+      version: ref,
+      companyId,
+      questions: request.questions,
+      languageCode: request.languageCode,
+      view: request.view,
+      ...(request.snapshot ? { snapshot: true } : {}),
+    }));
+    return result as EvaluatedLine;
+  }
+
+  /** The version's questions and options as a company sees them (GET …/companies/{id}/models). */
+  async describe(
+    version: StoredVersion,
+    companyId: number,
+    languageCode: string | null | undefined,
+  ): Promise<ModelDescription> {
+    const result = await this.onVersion(version, `company:${companyId}`, (ref) => ({
+      kind: 'describe',
+      version: ref,
+      companyId,
+      languageCode,
+    }));
+    return (result as Extract<TaskResult, { kind: 'described' }>).description;
+  }
+
+  /** The version's consistency analysis (GET /v1/models/{id}). */
+  async analysis(version: StoredVersion, tenant: string): Promise<ModelAnalysis> {
+    const result = await this.onVersion(version, tenant, (ref) => ({
+      kind: 'analysis',
+      version: ref,
+    }));
+    return (result as Extract<TaskResult, { kind: 'analysed' }>).analysis;
+  }
+
+  /** The evaluation workers running a task now (tests stop one mid-request). */
+  busyEvaluationWorkers(): Worker[] {
+    return this.evaluationPool.busyWorkers();
   }
 
   /**
-   * A version compiled, from the cache or, on a miss, compiled in a worker from the
-   * stored definition that `loadDefinition` reads (undefined: no such version), reusing
-   * the consistency form `stored.load` gives (one this engine built) or building it
-   * afresh and handing its bytes to `stored.save`.
+   * Runs a task on a version in its worker; a miss compiles the stored version there
+   * first (once for concurrent misses), then runs the task again.
    */
-  async get(
-    modelId: number,
-    versionNumber: number,
-    loadDefinition: () => Promise<Uint8Array | undefined>,
-    stored?: StoredConsistency,
-  ): Promise<CompiledModel | undefined> {
-    const key = cacheKey(modelId, versionNumber);
-    const cached = this.cache.get(key);
-    if (cached !== undefined) return cached;
-    const running = this.pending.get(key);
-    if (running !== undefined) return running;
-    const definition = await loadDefinition();
-    if (definition === undefined) return undefined;
-    const consistency = await stored?.load();
-    const compile = this.compileStored(key, definition, modelId, versionNumber, consistency).then(
-      async ({ model, rebuilt }) => {
-        if (rebuilt && stored) await stored.save(rebuilt);
-        return model;
-      },
-    );
-    this.pending.set(key, compile);
-    try {
-      return await compile;
-    } finally {
-      this.pending.delete(key);
+  private async onVersion(
+    version: StoredVersion,
+    tenant: string,
+    task: (ref: VersionRef) => EngineTask,
+  ): Promise<TaskResult> {
+    const ref = refOf(version.modelId, version.versionNumber);
+    if ((this.strikes.get(ref.key) ?? 0) >= QUARANTINE_AFTER) throw quarantined();
+    // Twice at most: the version may be evicted between its load and the task, once.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const result = await this.evaluationTask(ref, tenant, task(ref));
+      if (result.kind !== 'miss') return result;
+      await this.load(version, ref, tenant);
     }
+    throw new Error(`Model ${ref.key} was evicted from its worker as soon as it was compiled`);
   }
 
-  private async compileStored(
-    key: string,
-    definition: Uint8Array,
-    modelId: number,
-    versionNumber: number,
-    consistency: Uint8Array | undefined,
-  ): Promise<{ model: CompiledModel; rebuilt?: Uint8Array }> {
-    const task: CompileTask = {
-      kind: 'compile',
-      definition,
-      limits: this.config.engineLimits,
-      ...(consistency === undefined ? {} : { consistency }),
-    };
-    const outcome = (await this.submit(task)) as CompileOutcome;
-    // Stored definitions compiled at upload; failing now means the engine changed.
-    if (outcome.kind === 'refused') throw new Error(`Stored model ${key} no longer compiles`);
-    const revived = await runInSlices(reviveSteps(outcome.compiled), this.slicing);
-    this.cache.set(key, revived.model, {
-      bytes: revived.bytes,
-      group: String(modelId),
-      version: versionNumber,
-    });
-    return { model: revived.model, rebuilt: outcome.consistency };
-  }
-
-  private async submit(task: Task): Promise<unknown> {
-    if (this.inFlight >= this.capacity) throw busy();
-    this.inFlight++;
+  private async evaluationTask(ref: VersionRef, tenant: string, task: EngineTask) {
+    const timeout = this.config.evaluationTimeoutMs;
     try {
-      return await this.run(task);
+      const options = { tenant, deadlineMs: timeout, affinity: ref.key };
+      const result = await this.evaluationPool.run<TaskResult>(task, options);
+      // An answer ends a run of deadlines; a miss (a replaced worker's empty cache) does not.
+      if (result.kind !== 'miss') this.strikes.delete(ref.key);
+      return result;
     } catch (error) {
-      throw this.poolError(error);
-    } finally {
-      this.inFlight--;
+      if (error instanceof WorkerFailure && ['deadline', 'out_of_memory'].includes(error.reason)) {
+        const strikes = (this.strikes.get(ref.key) ?? 0) + 1;
+        this.strikes.set(ref.key, strikes);
+        this.logger.warn(`An evaluation of model ${ref.key} ran past its deadline (${strikes})`);
+      }
+      throw evaluationProblem(error, timeout);
     }
   }
 
-  private poolError(error: unknown): unknown {
-    const message = error instanceof Error ? error.message : '';
-    // piscina's refusals: a full queue, or no queue (COMPILE_QUEUE_SIZE=0) and no idle worker.
-    if (/queue is at limit|no task queue available/i.test(message)) return busy();
-    const code = (error as { code?: unknown } | undefined)?.code;
-    if (code === 'ERR_WORKER_OUT_OF_MEMORY') {
-      this.logger.warn('A model compile ran out of its worker heap');
-      const heap = this.config.compileWorkerHeapMb;
-      return tooLarge(
-        `The model needs more memory to compile than a compile worker has (${heap} MB)`,
-      );
+  private load(version: StoredVersion, ref: VersionRef, tenant: string): Promise<void> {
+    const running = this.loading.get(ref.key);
+    if (running) return running;
+    const load = (async () => {
+      const stored = await version.load();
+      if (stored === undefined) throw ApiError.notFound('No such model version');
+      // A copy moves to the worker: the caller may still need its bytes (GET /v1/models/{id}).
+      const definition = new Uint8Array(stored.definition);
+      const consistency = stored.consistency;
+      const transfer = [definition.buffer as ArrayBuffer];
+      const task: EngineTask = {
+        kind: 'load',
+        version: ref,
+        definition,
+        limits: this.config.engineLimits,
+        ...(consistency === undefined ? {} : { consistency }),
+      };
+      const result = await this.evaluationPool
+        .run<TaskResult>(task, {
+          tenant,
+          deadlineMs: this.compileTimeout,
+          affinity: ref.key,
+          transfer,
+        })
+        .catch((error: unknown) => {
+          throw compileProblem(error, this.compileTimeout, this.config.evaluationWorkerHeapMb);
+        });
+      if (result.kind === 'loaded' && result.consistency) await version.save(result.consistency);
+    })();
+    this.loading.set(ref.key, load);
+    return load.finally(() => this.loading.delete(ref.key));
+  }
+
+  private async compile(task: BuildTask, supplierId: number): Promise<BuildOutcome> {
+    try {
+      return await this.compilePool.run<BuildOutcome>(task, {
+        tenant: `supplier:${supplierId}`,
+        deadlineMs: this.compileTimeout,
+      });
+    } catch (error) {
+      if (error instanceof WorkerFailure && error.reason !== 'busy')
+        this.logger.warn(`A model compile failed in its worker: ${error.reason}`);
+      throw compileProblem(error, this.compileTimeout, this.config.compileWorkerHeapMb);
     }
-    if (error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError')) {
-      this.logger.warn('A model compile ran past its time budget');
-      return tooLarge(`The model takes longer than ${this.timeoutMs / 1000} s to compile`);
-    }
-    return error;
   }
 }
 
-const cacheKey = (modelId: number, versionNumber: number) => `${modelId}:${versionNumber}`;
+const refOf = (modelId: number, versionNumber: number): VersionRef => ({
+  key: `${modelId}:${versionNumber}`,
+  modelId,
+  versionNumber,
+});
 
-/** 503: every compiler busy and the queue full. */
-function busy(): ApiError {
-  return new ApiError(
-    HttpStatus.SERVICE_UNAVAILABLE,
-    'Service busy',
-    [
-      {
-        code: 'compile_queue_full',
-        message: 'Every model compiler is busy and the queue is full; retry shortly',
-      },
-    ],
-    { 'Retry-After': RETRY_AFTER_SECONDS },
+/** The built worker (dist), or the TypeScript sources through the tests' loader. */
+function workerEntry(config: AppConfig): WorkerEntry {
+  const built = new URL('./compile/engine.worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(built))) return { filename: built };
+  if (config.engineWorkerLoader === null)
+    throw new Error('compile/engine.worker.js is missing: run `npm run build` first');
+  return {
+    filename: new URL('./compile/engine.worker.ts', import.meta.url),
+    execArgv: ['--import', config.engineWorkerLoader],
+  };
+}
+
+function quarantined(): ApiError {
+  return evaluationTimeout(
+    'Evaluations of this model version keep running past their time limit; it is ' +
+      'refused until a new version is uploaded',
   );
-}
-
-function tooLarge(message: string): ApiError {
-  return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, 'Payload too large', [
-    { code: 'limit_exceeded', message },
-  ]);
 }
 
 function refusalError(refusal: Refusal): ApiError {

@@ -20,7 +20,9 @@ export class ModelBuilderService {
   ) {}
 
   build(upload: ModelUpload, supplierId: number): Promise<BuiltModel> {
-    return this.compiledModels.build(upload, (ids) => this.loadImports(ids, supplierId));
+    return this.compiledModels.build(upload, supplierId, (ids) =>
+      this.loadImports(ids, supplierId),
+    );
   }
 
   /**

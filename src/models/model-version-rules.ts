@@ -9,7 +9,7 @@ const CODE_LENGTH = 100;
 
 /** The name, code and `general` section a version gives its model row. */
 export function modelIdentity(built: BuiltModel): ModelIdentity {
-  const { name, code } = built.compiled.general;
+  const { name, code } = built;
   const problems = [];
   if (name.length > NAME_LENGTH) {
     problems.push({

@@ -58,7 +58,7 @@ export class ModelsController {
   })
   @ApiParam({ name: 'id', description: 'Model id' })
   @ApiEnvelope(ModelDetailDto)
-  @ApiErrors(401, 404)
+  @ApiErrors(401, 404, 422)
   async get(
     @IdParam() id: number,
     @CurrentPrincipal() principal: Principal,

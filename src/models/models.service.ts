@@ -3,10 +3,15 @@ import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
-import type { CompiledModel } from '../engine/index.js';
+import type { ModelDescription } from '../engine/index.js';
 import type { Principal } from '../principal/principal.js';
 import { JsonText } from '../common/http/json-text.js';
-import { CompiledModels } from './compiled-models.service.js';
+import {
+  CompiledModels,
+  type EvaluatedLine,
+  type LineRequest,
+  type StoredVersion,
+} from './compiled-models.service.js';
 import { inflateDefinition } from './definition-bytes.js';
 import { isCurrentConsistency } from './version-bytes.repository.js';
 import { ModelAnalysisDto } from './dto/model-analysis.dto.js';
@@ -20,16 +25,8 @@ import {
   lockedError,
 } from './model-lock.js';
 import { modelIdentity, storingVersion, versionConflict } from './model-version-rules.js';
-import type { ModelEntity } from './model.entity.js';
 import { ModelRepository, type NewVersion } from './model.repository.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
-
-/** A model version ready to evaluate: compiled once, then shared from the cache. */
-export interface LoadedModel {
-  model: ModelEntity;
-  versionNumber: number;
-  compiled: CompiledModel;
-}
 
 /** Reads the upload body; called only once the caller may upload at all. */
 export type UploadReader = () => Promise<ModelUpload>;
@@ -68,7 +65,7 @@ export class ModelsService {
     );
     this.compiledModels.remember(model.id, 1, built);
     const dto = ModelDto.from(model, built.general, now);
-    return ModelUploadDto.withWarnings(dto, built.compiled);
+    return ModelUploadDto.withWarnings(dto, built.deadOptions);
   }
 
   /**
@@ -101,7 +98,7 @@ export class ModelsService {
     const updated = await this.models.findById(model.id);
     if (!updated) throw ApiError.notFound('No model found');
     const dto = ModelDto.from(updated, built.general);
-    return ModelUploadDto.withWarnings(dto, built.compiled);
+    return ModelUploadDto.withWarnings(dto, built.deadOptions);
   }
 
   async listForSupplier(
@@ -128,51 +125,60 @@ export class ModelsService {
     );
     const definition = await this.models.findDefinition(modelId, model.versionNumber);
     if (!definition) throw ApiError.notFound('No model found');
-    // A cache miss compiles the definition just read rather than reading it again.
-    const compiled = await this.compiledVersion(modelId, model.versionNumber, definition);
-    const analysis = ModelAnalysisDto.from(compiled.consistency.analysis);
+    // A miss compiles the definition just read rather than reading it again.
+    const version = this.stored(modelId, model.versionNumber, definition);
+    const analysis = ModelAnalysisDto.from(
+      await this.compiledModels.analysis(version, `user:${principal.userId}`),
+    );
     // Sent as the stored JSON text: never parsed (nor re-serialized) on the event loop.
     const json = new JsonText(await inflateDefinition(definition));
     return ModelDetailDto.withDefinition(model, json, analysis);
   }
 
   /**
-   * The model's current version compiled, from the cache when it is there; a miss loads
-   * the stored definition and compiles it once, in a worker (CompiledModels). No access
-   * check: callers decide who may use the model.
+   * Evaluates a configuration against a version, in the worker that holds it (a miss
+   * compiles the stored version there first). No access check: callers decide who may
+   * use the model; `companyId` is whose queue it waits in and whose asset URLs it gets.
    */
-  async compiledFor(model: ModelEntity): Promise<LoadedModel> {
-    const versionNumber = model.versionNumber;
-    return { model, versionNumber, compiled: await this.compiledVersion(model.id, versionNumber) };
+  evaluateVersion(
+    modelId: number,
+    versionNumber: number,
+    companyId: number,
+    request: LineRequest,
+  ): Promise<EvaluatedLine> {
+    return this.compiledModels.evaluate(this.stored(modelId, versionNumber), companyId, request);
+  }
+
+  /** The version's questions and options as `companyId` sees them. No access check. */
+  describeVersion(
+    modelId: number,
+    versionNumber: number,
+    companyId: number,
+    languageCode: string | null | undefined,
+  ): Promise<ModelDescription> {
+    const version = this.stored(modelId, versionNumber);
+    return this.compiledModels.describe(version, companyId, languageCode);
   }
 
   /**
-   * A version compiled, by its ids alone: a cached one costs no query (cart reads and
-   * configurations ask per line and per request). 404 when there is no such version.
-   * `definition`: the version's stored definition when the caller has read it already.
+   * A version as the runtime reads it on a miss. The consistency form stored with it is
+   * reused by the compile; one built by another engine version (or none) is rebuilt
+   * there and stored again. `definition`: when the caller has read it already.
    */
-  async compiledVersion(
-    modelId: number,
-    versionNumber: number,
-    definition?: Uint8Array,
-  ): Promise<CompiledModel> {
-    // The consistency form stored with the version is reused by the compile; one built by
-    // another engine version (or none) is rebuilt there, serialized in the worker and
-    // stored again.
-    const compiled = await this.compiledModels.get(
+  private stored(modelId: number, versionNumber: number, definition?: Uint8Array): StoredVersion {
+    return {
       modelId,
       versionNumber,
-      async () => definition ?? (await this.models.findDefinition(modelId, versionNumber)),
-      {
-        load: async () => {
-          const bytes = await this.models.findConsistency(modelId, versionNumber);
-          return isCurrentConsistency(bytes) ? bytes : undefined;
-        },
-        save: (form) => this.models.saveConsistency(modelId, versionNumber, form),
+      load: async () => {
+        const bytes = definition ?? (await this.models.findDefinition(modelId, versionNumber));
+        if (bytes === undefined) return undefined;
+        const form = await this.models.findConsistency(modelId, versionNumber);
+        return isCurrentConsistency(form)
+          ? { definition: bytes, consistency: form }
+          : { definition: bytes };
       },
-    );
-    if (!compiled) throw ApiError.notFound('No such model version');
-    return compiled;
+      save: (form) => this.models.saveConsistency(modelId, versionNumber, form),
+    };
   }
 
   /** Why the conditional version update matched no row: a lock taken meanwhile, or a newer version. */

@@ -9662,6 +9662,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Unprocessable entity */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 422,
+                     *       "message": "Idempotency-Key reused",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "idempotency_key_reused",
+                     *           "message": "This Idempotency-Key was used with another request",
+                     *           "path": "Idempotency-Key"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Service unavailable */
             503: {
                 headers: {
@@ -12346,6 +12371,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Unprocessable entity */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 422,
+                     *       "message": "Idempotency-Key reused",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "idempotency_key_reused",
+                     *           "message": "This Idempotency-Key was used with another request",
+                     *           "path": "Idempotency-Key"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Service unavailable */
             503: {
                 headers: {
@@ -13502,6 +13552,31 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description Unprocessable entity */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 422,
+                     *       "message": "Idempotency-Key reused",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "idempotency_key_reused",
+                     *           "message": "This Idempotency-Key was used with another request",
+                     *           "path": "Idempotency-Key"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             /** @description Service unavailable */
             503: {
                 headers: {
@@ -14358,6 +14433,31 @@ export interface operations {
                      *         {
                      *           "code": "unsupported_media_type",
                      *           "message": "Expected application/json, got text/plain"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable entity */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 422,
+                     *       "message": "Idempotency-Key reused",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "idempotency_key_reused",
+                     *           "message": "This Idempotency-Key was used with another request",
+                     *           "path": "Idempotency-Key"
                      *         }
                      *       ]
                      *     }

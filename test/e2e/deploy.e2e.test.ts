@@ -145,7 +145,7 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
     }
   });
 
-  it('keeps the compiled-model cache and a compile worker within the pod memory limit', () => {
+  it('keeps the engine workers (their caches inside them) within the pod memory limit', () => {
     const deployment = k8s('deployment.yaml');
     const limit = get(
       deployment,
@@ -163,13 +163,17 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
     const limitBytes = Number(mebibytes?.[1]) * 1024 * 1024;
     const settings = k8s('configmap.yaml').data as Record<string, string>;
     const config = new AppConfig({ ...settings, JWT_SECRET: 'x'.repeat(32) });
+    const mb = 1024 * 1024;
+    // Each evaluation worker holds its share of the cache in its heap, with room to evaluate.
+    const share = config.compiledModelCacheBytes / config.evaluationWorkers;
+    expect(share).toBeLessThanOrEqual((config.evaluationWorkerHeapMb * mb) / 1.5);
     // An answer held whole while it is written costs about twice its size; larger ones stream.
     const bounded =
-      config.compiledModelCacheBytes +
-      config.compileWorkerHeapMb * 1024 * 1024 +
+      config.compileWorkers * config.compileWorkerHeapMb * mb +
+      config.evaluationWorkers * config.evaluationWorkerHeapMb * mb +
       2 * config.answerStreamBytes;
     // The rest (the service's own heap, code, buffers) needs ~150 MB.
-    expect(bounded + 150 * 1024 * 1024).toBeLessThanOrEqual(limitBytes);
+    expect(bounded + 150 * mb).toBeLessThanOrEqual(limitBytes);
   });
 
   it('points the Service, PodDisruptionBudget and autoscaler at the Deployment', () => {

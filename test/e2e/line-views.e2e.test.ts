@@ -211,7 +211,12 @@ describe('cart line views: ?view=compact', () => {
     } = added;
     // What such a row holds: the evaluated line itself, here with a mark of its own.
     const storedWhole = { ...evaluated, cache: { ...evaluated.cache, evaluated_in_ms: 123.5 } };
-    await ctx.app.get(DataSource).getRepository(CartLineEntity).update(id, { line: storedWhole });
+    await ctx.app.get(DataSource).getRepository(CartLineEntity).update(id, {
+      line: storedWhole,
+      snapshot: null,
+      compactSnapshot: null,
+      engineVersion: null,
+    });
 
     const read = async (query: string) => {
       const res = await ctx.http.get(`/v1/carts/${cart_id}${query}`).set(bearer(user.token));

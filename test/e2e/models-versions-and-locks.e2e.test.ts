@@ -73,8 +73,9 @@ describe('models: reading, versions, the edit lock, assets', () => {
       const detail = expectEnvelope(await get(url(), world.companyMember.token), 200);
       expect((detail.data as TestModel).general.name).toBe('Version two');
       const service = ctx.app.get(ModelsService);
-      expect((await service.compiledVersion(model.id, 1)).general.name).toBe('Version one');
-      expect((await service.compiledVersion(model.id, 2)).general.name).toBe('Version two');
+      const described = (n: number) => service.describeVersion(model.id, n, 1, null);
+      expect((await described(1)).general.name).toBe('Version one');
+      expect((await described(2)).general.name).toBe('Version two');
     });
 
     it('honours If-Match: the current version passes (quoted or weak), a stale one is 409', async () => {

@@ -5,7 +5,7 @@ import {
   PAIR_CACHE_BYTES,
   SEGMENT_CACHE_BYTES,
 } from '../../src/engine/consistency/form.js';
-import { reviveModel, reviveSteps, toTransferable } from '../../src/engine/transfer.js';
+import { reviveModel, toTransferable } from '../../src/engine/transfer.js';
 import { compileOk, doorDocument, evaluate, model, windowDocument } from './helpers.js';
 
 const lineOf = (evaluation: ReturnType<typeof evaluate>) => {
@@ -25,24 +25,6 @@ describe('transferable compiled models', () => {
     }
   });
 
-  it('revives in many slices for a large model', () => {
-    const questions = Array.from({ length: 1500 }, (_, i) => ({
-      key: `q${i}`,
-      type: 'integer',
-      label: `Q${i}`,
-      visible_if: i > 0 ? `q${i - 1} == null || q${i - 1} > 0` : undefined,
-    }));
-    const steps = reviveSteps(toTransferable(compileOk(model({ questions }))));
-    let slices = 0;
-    let step = steps.next();
-    while (!step.done) {
-      slices++;
-      step = steps.next();
-    }
-    expect(slices).toBeGreaterThan(10);
-    expect(step.value.model.questions).toHaveLength(1500);
-  });
-
   it('long arrays at any depth (a text catalog) travel in slices and arrive whole', () => {
     const questions = Array.from({ length: 300 }, (_, i) => ({
       key: `q${i}`,
@@ -54,10 +36,7 @@ describe('transferable compiled models', () => {
       ],
     }));
     const compiled = compileOk(model({ questions }));
-    const steps = reviveSteps(toTransferable(compiled));
-    let step = steps.next();
-    while (!step.done) step = steps.next();
-    const revived = step.value.model;
+    const revived = reviveModel(toTransferable(compiled)).model;
     expect(revived.text).toEqual(compiled.text);
     expect(revived.questions).toHaveLength(300);
     const answers = { q0: { values: ['b'] }, q299: { values: ['a'] } };

@@ -36,6 +36,9 @@ export function testEnv(
     ADMIN_PASSWORD,
     LOGIN_RATE_LIMIT: '1000',
     LOG_LEVEL: 'error',
+    ...(process.env.ENGINE_WORKER_LOADER
+      ? { ENGINE_WORKER_LOADER: process.env.ENGINE_WORKER_LOADER }
+      : {}),
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,
   };

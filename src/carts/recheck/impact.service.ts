@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../principal/principal.js';
-import { ModelsService } from '../../models/models.service.js';
 import { ModelVersionsService } from '../../models/versions/model-versions.service.js';
 import { CartSummaryRepository } from '../cart-summary.repository.js';
 import { CartLinesService } from '../cart-lines.service.js';
@@ -18,7 +17,6 @@ const BATCH = 200;
 export class ImpactService {
   constructor(
     private readonly versions: ModelVersionsService,
-    private readonly models: ModelsService,
     private readonly summaries: CartSummaryRepository,
     private readonly lines: CartLinesService,
   ) {}
@@ -29,7 +27,7 @@ export class ImpactService {
     versionNumber: number,
   ): Promise<VersionImpactDto> {
     const model = await this.versions.writable(principal, modelId);
-    await this.models.compiledVersion(model.id, versionNumber); // 404 for no such version
+    await this.versions.requireVersion(model.id, versionNumber);
     const companies = new Map<number, CompanyImpactDto>();
     let afterId = 0;
     for (;;) {

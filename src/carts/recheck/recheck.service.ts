@@ -90,7 +90,7 @@ export class RecheckService {
     line: CartLineEntity,
     target: number,
   ): Promise<LineRecheckDto> {
-    const before = (await this.lines.lineView(line, 'full')) as CartLine;
+    const before = await this.lines.storedCartLine(line);
     const input = {
       model_id: line.modelId,
       company_id: line.companyId,
@@ -98,7 +98,7 @@ export class RecheckService {
       language_code: line.languageCode,
     };
     // The access check of POST /v1/carts: the caller must still be allowed the model.
-    const { evaluation } = await this.lines.configure(principal, input, 'full', target);
+    const evaluation = await this.lines.configureParsed(principal, input, target);
     const after = evaluation as { line: CartLine } & typeof evaluation;
     return {
       line_id: line.id,

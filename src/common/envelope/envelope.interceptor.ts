@@ -22,7 +22,7 @@ import { serializeInSlices } from '../event-loop/sliced-json.js';
 import { weakEtag } from '../http/read-etag.js';
 import { JsonBytes } from '../http/json-bytes.js';
 import { slicingOf } from '../event-loop/slices.js';
-import type { Slicing } from '../../engine/index.js';
+import type { Slicing } from '../event-loop/slice-clock.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -1,5 +1,5 @@
 import { createHash, hash, type Hash } from 'node:crypto';
-import type { SliceClock } from '../../engine/index.js';
+import type { SliceClock } from './slice-clock.js';
 
 /** Text collected before it is turned into bytes. */
 const FLUSH_CHARS = 16 * 1024;

@@ -1,11 +1,6 @@
 import { Readable } from 'node:stream';
-import {
-  holdsLineQuestions,
-  isMeasuredMember,
-  lineListJson,
-  SliceClock,
-  type Slicing,
-} from '../../engine/index.js';
+import { holdsLineQuestions, isMeasuredMember, lineListJson } from '../../engine/index.js';
+import { SliceClock, type Slicing } from './slice-clock.js';
 import { JsonText } from '../http/json-text.js';
 import { ByteWriter, type SerializedJson } from './byte-writer.js';
 import { DeferredJson } from './deferred-json.js';
@@ -219,6 +214,10 @@ function writeGroup(frame: Frame, stack: Frame[], out: ByteWriter): boolean | Aw
 
 /** One element at the split depth, written on its own (a cart line, or a deferred value). */
 function writeElement(element: unknown, stack: Frame[], out: ByteWriter): boolean {
+  if (element instanceof JsonText) {
+    out.writeBytes(element.bytes);
+    return false;
+  }
   if (holdsLineQuestions(element) && splittable(element)) {
     // At the depth of the answer's `data`: its `questions` elements are leaves.
     stack.push(open(element, SPLIT_DEPTH - 2, out));

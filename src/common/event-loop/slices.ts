@@ -1,5 +1,5 @@
 import { setImmediate } from 'node:timers/promises';
-import type { Slicing } from '../../engine/index.js';
+import type { Slicing } from './slice-clock.js';
 
 /**
  * How long work that can pause (reviving or evaluating a large model, serializing a large

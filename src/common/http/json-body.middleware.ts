@@ -1,6 +1,6 @@
 import { parse as parseContentType } from 'content-type';
 import express, { type Request, type RequestHandler } from 'express';
-import { runAsSlicedStep, type Slicing } from '../../engine/index.js';
+import { runAsSlicedStep, type Slicing } from '../event-loop/slice-clock.js';
 
 const PARSE_ERROR = Symbol('body-parse-error');
 type WithParseError = Request & { [PARSE_ERROR]?: string };

@@ -1,11 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { RequestValidationError } from '../errors/api-error.js';
-import {
-  runAsSlicedStep,
-  unsafeTextProblems,
-  type Problem,
-  type Slicing,
-} from '../../engine/index.js';
+import { unsafeTextProblems, type Problem } from '../../engine/index.js';
+import { runAsSlicedStep, type Slicing } from '../event-loop/slice-clock.js';
 import { isLargeJsonBody } from '../http/json-body.middleware.js';
 import { isPlainObject, passThroughFields, passThroughProblems } from './pass-through.js';
 import { validationProblems } from './validation-problems.js';

@@ -9,6 +9,7 @@ import { DeflatedDefinitions1764600000000 } from './1764600000000-deflated-defin
 import { DeviceTokens1764700000000 } from './1764700000000-device-tokens.js';
 import { ModelRetired1764705000000 } from './1764705000000-model-retired.js';
 import { CartLineLifecycle1764710000000 } from './1764710000000-cart-line-lifecycle.js';
+import { CartLineSnapshots1764720000000 } from './1764720000000-cart-line-snapshots.js';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   DeviceTokens1764700000000,
   ModelRetired1764705000000,
   CartLineLifecycle1764710000000,
+  CartLineSnapshots1764720000000,
 ];

@@ -16,7 +16,6 @@ import {
 import type { CompactLineBomItem, LineBomItem } from '../types.js';
 import { empty } from './empty.js';
 import { notePartList, sharePart } from './shared-parts.js';
-import { STEP_ITEMS } from '../slices.js';
 import { exactLineTotal, type LineTotal } from '../line-total.js';
 import type { EvaluationState } from './state.js';
 
@@ -37,14 +36,14 @@ const ONE = new Money(1);
  * scale; a CEL double enters quantities and prices rounded to 6 decimals. `compact`: the
  * compact view's items, with `children` only when some are included.
  */
-export function* evaluateBom(
+export function evaluateBom(
   items: readonly CompiledBomItem[],
   state: EvaluationState,
   pricing: CompiledPricing,
   texts: LanguageTexts,
   compact = false,
   prepared = false,
-): Generator<void, BomResult> {
+): BomResult {
   const level: Level = {
     state,
     pricing,
@@ -55,12 +54,7 @@ export function* evaluateBom(
   };
   const slots: number[] = [];
   const lines: CompactLineBomItem[] = [];
-  // Top-level items in slices (a pause may come between two); children at once.
-  for (let start = 0; start < items.length; start += STEP_ITEMS) {
-    const slice = items.slice(start, start + STEP_ITEMS);
-    for (const line of evaluateLevel(slice, ONE, level, slots, start)) lines.push(line);
-    yield;
-  }
+  for (const line of evaluateLevel(items, ONE, level, slots, 0)) lines.push(line);
   return { lines: notePartList(lines), total: level.sum.total, slots };
 }
 

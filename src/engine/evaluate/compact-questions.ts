@@ -20,7 +20,7 @@ import { unavailableValues } from './value-availability.js';
 export function compactQuestions(
   model: CompiledModel,
   state: EvaluationState,
-): Generator<void, CompactLineQuestion[]> {
+): CompactLineQuestion[] {
   return eachQuestion(model, (question) => {
     const index = question.index;
     const value = state.values[index];

@@ -17,7 +17,7 @@ import {
   pairConflict,
   unitsByQuestion,
 } from './option-availability.js';
-import { mentionsInSteps } from './rule-mentions.js';
+import { mentionsOf } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
 import { propagatedCheck } from './propagated.js';
 import { computeValues } from './values.js';
@@ -128,14 +128,13 @@ export function reportConflict(state: EvaluationState): void {
  * Step 3 with a diagram (option-availability.ts): exact support, `conflicts_with` a
  * minimal set of the user's other answers (explainOption).
  */
-export function* exactAvailability(
+export function exactAvailability(
   model: CompiledModel,
   state: EvaluationState,
   { units, fixed }: Settled,
-): Generator<void, void> {
+): void {
   const form = model.consistency;
   const domains = supports(form, fixed);
-  yield;
   const { supported, consistent } = domains;
   state.valueSupport = supported;
   state.consistency = {
@@ -144,7 +143,7 @@ export function* exactAvailability(
     configurations: domains.configurations(),
   };
   if (!consistent) state.answerReasons = [...state.unavailableBecause];
-  const mentions = yield* mentionsInSteps(model);
+  const mentions = mentionsOf(model);
   const context: Explaining = {
     model,
     mentions,
@@ -154,8 +153,7 @@ export function* exactAvailability(
     scratch: freeAssignment(form),
     consistent,
   };
-  yield;
-  yield* optionAvailability(context, state, supported, (option, localReasons) =>
+  optionAvailability(context, state, supported, (option, localReasons) =>
     explainOption(context, option, localReasons),
   );
 }

@@ -2,9 +2,8 @@ import type { CompiledModel } from '../model.js';
 import { firedTrigger, keptInCompact, type CompactCartLine } from './compact-line.js';
 import type { CartLine, Evaluation, EvaluationRequest } from '../types.js';
 import { ENGINE_VERSION } from '../version.js';
-import { runAtOnce, runInSlices, type Slicing } from '../slices.js';
 import { readAnswers } from './answers.js';
-import { computeValuesInSteps } from './values.js';
+import { computeValues } from './values.js';
 import { computeAvailability, gateRules } from './availability.js';
 import { exactAvailability, reportConflict, settleConsistency } from './consistency.js';
 import { propagatedAvailability } from './propagated.js';
@@ -54,50 +53,14 @@ export function evaluateConfiguration(
   model: CompiledModel,
   request: EvaluationRequest,
 ): Evaluation<AnyLine> {
-  return runAtOnce(evaluationSteps(model, request));
+  return evaluationSteps(model, request);
 }
 
-/**
- * The same evaluation in slices: between two phases (values, consistency, rules, BOM,
- * the line's questions ...) it pauses once `sliceMs` have passed, so that a large model's
- * evaluation does not hold the event loop for its whole length. Another evaluation of the
- * same model may run during a pause: each one has its own state (state.ts pools a context
- * only while no evaluation uses it). `cache.evaluated_in_ms` counts the pauses too.
- */
-export async function evaluateConfigurationInSlices(
-  model: CompiledModel,
-  request: CompactRequest,
-  slicing: Slicing,
-): Promise<Evaluation<CompactCartLine>>;
-export async function evaluateConfigurationInSlices(
-  model: CompiledModel,
-  request: FullRequest,
-  slicing: Slicing,
-): Promise<Evaluation>;
-export async function evaluateConfigurationInSlices(
-  model: CompiledModel,
-  request: EvaluationRequest,
-  slicing: Slicing,
-): Promise<Evaluation<AnyLine>>;
-export async function evaluateConfigurationInSlices(
-  model: CompiledModel,
-  request: EvaluationRequest,
-  slicing: Slicing,
-): Promise<Evaluation<AnyLine>> {
-  // After a turn of the event loop: the caller's turn has already parsed, authorized
-  // and validated the request (tens of ms for thousands of answers).
-  return runInSlices(evaluationSteps(model, request), slicing, true);
-}
-
-/** The evaluation as phases: each `yield` is a point where a driver may pause. */
-function* evaluationSteps(
-  model: CompiledModel,
-  request: EvaluationRequest,
-): Generator<void, Evaluation<AnyLine>> {
+function evaluationSteps(model: CompiledModel, request: EvaluationRequest): Evaluation<AnyLine> {
   const started = performance.now();
   const state = new EvaluationState(model);
   try {
-    const line = yield* buildLine(model, request, state);
+    const line = buildLine(model, request, state);
     reportExhaustedBudget(state);
     line.cache.evaluated_in_ms = Math.round((performance.now() - started) * 1000) / 1000;
     noteMeasuredCache(line.cache);
@@ -112,11 +75,11 @@ function* evaluationSteps(
   }
 }
 
-function* buildLine(
+function buildLine(
   model: CompiledModel,
   request: EvaluationRequest,
   state: EvaluationState,
-): Generator<void, AnyLine> {
+): AnyLine {
   const language = resolveLanguage(model, request.languageCode);
   const texts = language.texts;
   const compact = request.view === 'compact';
@@ -125,22 +88,16 @@ function* buildLine(
 
   checkValidity(model, request.now ?? new Date(), state);
   readAnswers(model, request.questions, state);
-  yield;
-  yield* computeValuesInSteps(model, state);
+  computeValues(model, state);
   const settled = settleConsistency(model, state);
-  yield;
   gateRules(model, state);
-  yield;
   computeAvailability(model, state);
-  yield;
-  if (model.consistency.compiled) yield* exactAvailability(model, state, settled);
-  else yield* propagatedAvailability(model, state, settled.units);
-  yield;
+  if (model.consistency.compiled) exactAvailability(model, state, settled);
+  else propagatedAvailability(model, state, settled.units);
   checkAnswers(model, state);
   reportConflict(state);
   const rules = evaluateRules(model, state, texts, prepared);
-  yield;
-  const bom = yield* evaluateBom(model.bomItems, state, model.pricing, texts, compact, prepared);
+  const bom = evaluateBom(model.bomItems, state, model.pricing, texts, compact, prepared);
   const dynamicSlots = bom.slots;
   const pricing = evaluatePricing(model, state, bom.total, texts, dynamicSlots);
   const images = lineImages(
@@ -155,10 +112,9 @@ function* buildLine(
   const variables: Record<string, unknown> = {};
   for (const variable of model.variables)
     variables[variable.key] = toJsonValue(state.variables[variable.index]);
-  yield;
   const questions = compact
-    ? yield* compactQuestions(model, state)
-    : yield* lineQuestions(model, state, texts, prepared);
+    ? compactQuestions(model, state)
+    : lineQuestions(model, state, texts, prepared);
   const triggers = lineTriggers(model, state, texts);
 
   const line = {

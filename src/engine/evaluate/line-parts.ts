@@ -7,7 +7,6 @@ import { empty } from './empty.js';
 import { noteLineQuestions } from './questions-json.js';
 import { unavailableValues } from './value-availability.js';
 import type { EvaluationState } from './state.js';
-import { STEP_ITEMS } from '../slices.js';
 
 export interface ResolvedLanguage {
   /** The language asked for (default_language when none): part of the fingerprint. */
@@ -58,13 +57,12 @@ export function lineGeneral(
  * Step 9's walk, shared by both views: one line per question, in model order, a pause
  * possible every STEP_ITEMS questions.
  */
-export function* eachQuestion<Line>(
+export function eachQuestion<Line>(
   model: CompiledModel,
   lineOf: (question: CompiledQuestion) => Line,
-): Generator<void, Line[]> {
+): Line[] {
   const lines = new Array<Line>(model.questions.length);
   for (const question of model.questions) {
-    if (question.index % STEP_ITEMS === STEP_ITEMS - 1) yield;
     lines[question.index] = lineOf(question);
   }
   noteLineQuestions(lines, null);
@@ -75,14 +73,14 @@ export function* eachQuestion<Line>(
  * Step 9 for the full view; `prepared`: the list is noted for its JSON text
  * (questions-json.ts).
  */
-export function* lineQuestions(
+export function lineQuestions(
   model: CompiledModel,
   state: EvaluationState,
   texts: LanguageTexts,
   prepared = false,
-): Generator<void, LineQuestion[]> {
+): LineQuestion[] {
   const labels = texts.texts;
-  const lines = yield* eachQuestion(model, (question): LineQuestion => {
+  const lines = eachQuestion(model, (question): LineQuestion => {
     const index = question.index;
     const value = state.values[index];
     const visible = state.visible[index];

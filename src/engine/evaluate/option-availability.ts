@@ -1,5 +1,4 @@
 import type { CompiledModel } from '../model.js';
-import { STEP_ITEMS } from '../slices.js';
 import type { AnswerUnit } from './answer-units.js';
 import { explainRules, type Mentions, mentionsOf, outsideDiagram } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
@@ -35,16 +34,15 @@ export type ExplainOption = (
  * gets `conflicts_with`. A supported option keeps the local reasons that come from
  * parts the check does not hold (e.g. a rule whose `when` reads a number).
  */
-export function* optionAvailability(
+export function optionAvailability(
   { model, mentions }: Pick<AnswersToExplain, 'model' | 'mentions'>,
   state: EvaluationState,
   supported: Uint8Array,
   explain: ExplainOption,
-): Generator<void, void> {
+): void {
   const form = model.consistency;
   for (const question of model.questions) {
     // A pause point every few questions: explaining a large model's options takes long.
-    if (question.index % STEP_ITEMS === STEP_ITEMS - 1) yield;
     if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
     const first = form.firstLayer[question.index];
     if (first < 0) continue;

@@ -12,7 +12,7 @@ import {
   pairConflict,
   unitsByQuestion,
 } from './option-availability.js';
-import { mentionsInSteps } from './rule-mentions.js';
+import { mentionsOf } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
 
 /**
@@ -44,17 +44,16 @@ export function propagatedCheck(form: ConsistencyForm): (set: readonly AnswerUni
  * product of the propagated domains: an upper bound ('0' when propagation refutes the
  * answers).
  */
-export function* propagatedAvailability(
+export function propagatedAvailability(
   model: CompiledModel,
   state: EvaluationState,
   units: readonly AnswerUnit[],
-): Generator<void, void> {
+): void {
   const form = model.consistency;
   const propagator = propagatorOf(form);
   const fixed = restrict(form, units);
   const full = propagator.closure(fixed);
   const supported = supportedValues(form, propagator, fixed, full);
-  yield;
   state.valueSupport = supported;
   state.consistency = {
     exact: false,
@@ -64,7 +63,7 @@ export function* propagatedAvailability(
   if (full === undefined) state.answerReasons = [...state.unavailableBecause];
   const context: Explaining = {
     model,
-    mentions: yield* mentionsInSteps(model),
+    mentions: mentionsOf(model),
     propagator,
     units,
     unitOf: unitsByQuestion(model, units),
@@ -72,8 +71,7 @@ export function* propagatedAvailability(
     withOption: freeAssignment(form),
     scratch: freeAssignment(form),
   };
-  yield;
-  yield* optionAvailability(context, state, supported, (option, localReasons) =>
+  optionAvailability(context, state, supported, (option, localReasons) =>
     explainOption(context, option, localReasons),
   );
 }

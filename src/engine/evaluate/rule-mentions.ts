@@ -1,6 +1,5 @@
 import type { Expression } from '../cel/expression.js';
 import type { CompiledModel } from '../model.js';
-import { runAtOnce, STEP_ITEMS } from '../slices.js';
 
 /** What the diagram's rules name, per model (built once). */
 export interface Mentions {
@@ -34,22 +33,15 @@ export interface Mentions {
 
 const mentionsByModel = new WeakMap<CompiledModel, Mentions>();
 
+/** Built once per model (a few ms per thousand questions and rules), then kept with it. */
 export function mentionsOf(model: CompiledModel): Mentions {
-  return mentionsByModel.get(model) ?? runAtOnce(mentionsInSteps(model));
-}
-
-/**
- * The same, built in steps the first time (a few ms per thousand questions and rules:
- * an evaluation of a large model pauses between them).
- */
-export function* mentionsInSteps(model: CompiledModel): Generator<void, Mentions> {
   const known = mentionsByModel.get(model);
   if (known !== undefined) return known;
   const lists: string[][] = model.questions.map(() => []);
   const byRule = new Map<string, number[]>();
   const unconditionalTables = new Set<string>();
   const inDiagram = new Set(model.consistency.partSources);
-  const questionsOf = yield* variableQuestions(model);
+  const questionsOf = variableQuestions(model);
   const read = (expression: Expression | boolean | undefined, into: Set<number>): void => {
     if (typeof expression !== 'object') return;
     for (const name of expression.names) {
@@ -59,7 +51,6 @@ export function* mentionsInSteps(model: CompiledModel): Generator<void, Mentions
     }
   };
   for (const rule of model.rules) {
-    if (rule.index % STEP_ITEMS === STEP_ITEMS - 1) yield;
     if (!inDiagram.has(`rules.${rule.key}`)) continue;
     const named = new Set<number>();
     if (rule.table !== undefined) for (const column of rule.table.columns) named.add(column);
@@ -73,7 +64,6 @@ export function* mentionsInSteps(model: CompiledModel): Generator<void, Mentions
   const reads: number[][] = [];
   const readBy: number[][] = model.questions.map(() => []);
   for (const question of model.questions) {
-    if (question.index % STEP_ITEMS === STEP_ITEMS - 1) yield;
     const inputs = new Set<number>();
     if (inDiagram.has(`questions.${question.key}`)) {
       read(question.visibleIf, inputs);
@@ -122,14 +112,12 @@ export function* mentionsInSteps(model: CompiledModel): Generator<void, Mentions
  * Per variable key: the questions it reads, through other variables too (variables in
  * the value order, so each one's inputs are known before it).
  */
-function* variableQuestions(model: CompiledModel): Generator<void, Map<string, number[]>> {
+function variableQuestions(model: CompiledModel): Map<string, number[]> {
   const result = new Map<string, number[]>();
   const questionCount = model.questions.length;
-  let step = 0;
   for (const node of model.valueOrder) {
     const variable = model.variables[node - questionCount];
     if (node < questionCount || variable === undefined) continue;
-    if (++step % STEP_ITEMS === 0) yield;
     const inputs = new Set<number>();
     for (const name of variable.expr.names) {
       const q = model.questionIndex.get(name);

@@ -3,7 +3,6 @@ import type { CompiledModel, CompiledQuestion, CompiledTrigger, CelValue } from 
 import { fromCel } from '../question-values.js';
 import { toJsonValue } from './json.js';
 import type { EvaluationState } from './state.js';
-import { runAtOnce, STEP_ITEMS } from '../slices.js';
 
 /**
  * Step 2: defaults, triggers, visibility and variables in the dependency order
@@ -13,14 +12,6 @@ import { runAtOnce, STEP_ITEMS } from '../slices.js';
  * outputs: warnings, applied trigger values and the cost it charged.
  */
 export function computeValues(model: CompiledModel, state: EvaluationState): void {
-  runAtOnce(computeValuesInSteps(model, state));
-}
-
-/** computeValues with a point to pause after every STEP_ITEMS questions, variables, triggers. */
-export function* computeValuesInSteps(
-  model: CompiledModel,
-  state: EvaluationState,
-): Generator<void, void> {
   state.startValuePhase();
   state.sources.fill('none');
   const questionCount = model.questions.length;
@@ -31,7 +22,6 @@ export function* computeValuesInSteps(
     if (node < questionCount) computeQuestion(model.questions[node], state);
     else if (node < triggerBase) computeVariable(model, node - questionCount, state);
     else runTrigger(model, model.triggers[node - triggerBase], state);
-    if (i % STEP_ITEMS === STEP_ITEMS - 1) yield;
   }
 }
 

@@ -17,7 +17,7 @@ import {
 import { deflateDefinition, inflateDefinitionSync } from '../definition-bytes.js';
 
 /**
- * The upload pipeline without I/O, run in a compile worker (compiled-models.service.ts):
+ * The upload pipeline without I/O, run in an engine worker (engine-tasks.ts):
  * bytes → document (+ fragments, assets) → merged with the imported models → stored-ready
  * definition → compiled model as transferable bytes. Imports of other models need the
  * database: the first run answers `needs_imports` with their ids, and the caller runs it
@@ -62,6 +62,11 @@ export type BuildOutcome =
       compiled: Uint8Array;
       /** Its consistency form to store (serializeConsistency). */
       consistency: Uint8Array;
+      /** Options no valid configuration can use (the upload's warnings). */
+      deadOptions: string[];
+      /** `general.name` and `general.code` as the compile read them (the model row's). */
+      name: string;
+      code?: string;
       assets: Array<[string, ModelAsset]>;
       format: ModelSourceFormat;
     };
@@ -74,11 +79,6 @@ export type CompileOutcome =
       /** The consistency form built afresh (the task had none): to store with the version. */
       consistency?: Uint8Array;
     };
-
-/** One task of either kind (the worker's, or the calling thread's without a worker). */
-export function runTask(task: BuildTask | CompileTask): Promise<BuildOutcome | CompileOutcome> {
-  return task.kind === 'build' ? runBuild(task) : Promise.resolve(runCompile(task));
-}
 
 export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   const source = await readModelSource(Buffer.from(task.bytes), task.format, task.limits);
@@ -116,6 +116,9 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     general: definition.general as Record<string, unknown>,
     compiled: toTransferable(compiled.model),
     consistency: serializeConsistency(compiled.model.consistency),
+    deadOptions: [...compiled.model.consistency.analysis.dead_options],
+    name: compiled.model.general.name,
+    ...(compiled.model.general.code === undefined ? {} : { code: compiled.model.general.code }),
     assets: [...source.value.assets],
     format: task.format,
   };

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ProblemDto } from '../../common/swagger/envelope.schema.js';
-import type { CompiledModel, Problem } from '../../engine/index.js';
+import type { Problem } from '../../engine/index.js';
 import { ModelDto } from './model.dto.js';
 
 /** The answer of an upload: the model, with the warnings of the analysis (dead options). */
@@ -11,13 +11,13 @@ export class ModelUploadDto extends ModelDto {
   })
   warnings: Problem[];
 
-  static withWarnings(model: ModelDto, compiled: CompiledModel): ModelUploadDto {
-    return { ...model, warnings: deadOptionWarnings(compiled) };
+  static withWarnings(model: ModelDto, deadOptions: readonly string[]): ModelUploadDto {
+    return { ...model, warnings: deadOptionWarnings(deadOptions) };
   }
 }
 
-export function deadOptionWarnings(compiled: CompiledModel): Problem[] {
-  return compiled.consistency.analysis.dead_options.map((path) => ({
+export function deadOptionWarnings(deadOptions: readonly string[]): Problem[] {
+  return deadOptions.map((path) => ({
     code: 'dead_option',
     message: 'no valid configuration can use this option',
     path,

@@ -117,6 +117,11 @@ export class ModelVersionsService {
     return ModelDto.fromRow(model);
   }
 
+  /** 404 when the model has no such version. No access check: the caller decided. */
+  async requireVersion(modelId: number, versionNumber: number): Promise<void> {
+    if ((await this.versions.find(modelId, versionNumber)) === null) throw noVersion();
+  }
+
   /** A version's document, parsed (inflated off the event loop). */
   private async document(modelId: number, versionNumber: number): Promise<Record<string, unknown>> {
     const bytes = await this.versions.definition(modelId, versionNumber);

@@ -42,7 +42,7 @@ describe('CartLinesService.add refusals', () => {
 
   it('a cart of another currency: 401 currency_mismatch, the cart unchanged', async () => {
     const principal = w.alice;
-    const preview = (await lines.preview(principal, configuration())) as PreviewLineDto;
+    const preview = (await lines.preview(principal, configuration())).toJSON() as PreviewLineDto;
     const other = preview.pricing.currency === 'USD' ? 'CHF' : 'USD';
     const cart = await ctx.get(DefaultCarts).create(principal, { reference: 'r', default: true });
     await carts.withCartLocked(cart.id, (locked) => locked.insertLine(lineRow(w, cart.id, other)));

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { runAsSlicedStep, runInSlices, type Slicing } from '../../src/engine/index.js';
+import {
+  runAsSlicedStep,
+  runInSlices,
+  type Slicing,
+} from '../../src/common/event-loop/slice-clock.js';
 
 /**
  * Several pieces of sliced work at once, on a fake clock: every step takes STEP_MS, and

@@ -1,9 +1,5 @@
-/**
- * Items (questions, variables, BOM items) an evaluation phase handles between two points
- * where it may pause: a look at the clock per item would cost more than it saves.
- */
-export const STEP_ITEMS = 16;
-
+// The main thread's remaining cooperative slicing (answer serialization, large bodies):
+// engine work no longer runs here (docs/adr/0050-engine-worker-runtime.md).
 /** How work done in steps gives the event loop its turn. */
 export interface Slicing {
   /** Run steps for about this long before pausing (ms). */
@@ -204,13 +200,5 @@ export async function runAsSlicedStep<T>(work: () => T, slicing: Slicing): Promi
     return work();
   } finally {
     clock.end();
-  }
-}
-
-/** The same steps at once, for a caller that cannot pause. */
-export function runAtOnce<T>(steps: Generator<void, T>): T {
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
   }
 }

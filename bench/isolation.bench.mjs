@@ -1,0 +1,255 @@
+/**
+ * `npm run bench:isolation` (issue #27): one tenant attacks, another lives beside it, on the
+ * built service (SQLite in a temporary directory, loopback only, every loop bounded).
+ * The attacker uploads and previews expensive models (8 choice questions x 50 options
+ * with one 5,000-row allowed table; a graph-colouring model), sends 10 compiles at once
+ * and 1,000 parallel previews. Meanwhile the victim probes GET /health/live and a small
+ * preview every 50 ms, and uploads a small model once during the compile flood.
+ * Reported: victim liveness and preview latencies, attacker statuses and durations
+ * against their deadline, the victim upload's status.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BENCH_ADMIN, BENCH_SERVICE_ENV, call, data, startService } from './service-fixture.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const EVALUATION_TIMEOUT_MS = 2000;
+const ATTACK_LIMIT_MS = 90_000;
+
+function tableModel(code) {
+  const keys = Array.from({ length: 8 }, (_, i) => `q${i}`);
+  let s = 7;
+  const rnd = (n) => (
+    (s = (Math.imul(s, 1664525) + 1013904223) >>> 0),
+    Math.floor((s / 2 ** 32) * n)
+  );
+  const rows = [];
+  const seen = new Set();
+  while (rows.length < 5000) {
+    const row = keys.map(() => `o${rnd(50)}`);
+    if (seen.has(row.join())) continue;
+    seen.add(row.join());
+    rows.push(row);
+  }
+  const options = Array.from({ length: 50 }, (_, o) => ({ key: `o${o}`, label: `${o}` }));
+  return {
+    general: { name: `Table ${code}`, code },
+    questions: keys.map((key) => ({ key, type: 'choice', label: key, options })),
+    rules: [{ key: 't', message: 'incompatible', allowed: { columns: keys, rows } }],
+  };
+}
+
+function colouringModel(code, nodes = 24, colours = 4) {
+  let s = 11;
+  const rnd = (n) => (
+    (s = (Math.imul(s, 1664525) + 1013904223) >>> 0),
+    Math.floor((s / 2 ** 32) * n)
+  );
+  const options = Array.from({ length: colours }, (_, c) => ({ key: `c${c}`, label: `C${c}` }));
+  const edges = new Set();
+  while (edges.size < nodes * 2) {
+    const a = rnd(nodes);
+    const b = rnd(nodes);
+    if (a !== b) edges.add(a < b ? `${a}-${b}` : `${b}-${a}`);
+  }
+  return {
+    general: { name: `Colouring ${code}`, code },
+    questions: Array.from({ length: nodes }, (_, i) => ({
+      key: `n${i}`,
+      type: 'choice',
+      label: `Node ${i}`,
+      options,
+    })),
+    rules: [...edges].map((edge, i) => {
+      const [a, b] = edge.split('-');
+      return { key: `e${i}`, assert: `n${a} == null || n${a} != n${b}`, message: 'same colour' };
+    }),
+  };
+}
+
+function slowCompileModel(code) {
+  const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
+  return {
+    general: { name: `Slow ${code}`, code },
+    questions: Array.from({ length: 300 }, (_, q) => ({
+      key: `q${q}`,
+      type: 'choice',
+      label: `Q${q}`,
+      options,
+    })),
+    rules: Array.from({ length: 300 }, (_, r) => ({
+      key: `r${r}`,
+      when: `q${r} != null`,
+      assert: `q${r} != 'o9' || q${(r + 1) % 300} != 'o9'`,
+      message: 'not both',
+    })),
+  };
+}
+
+const smallModel = (code) => ({
+  general: { name: `Small ${code}`, code },
+  questions: [
+    {
+      key: 'size',
+      type: 'choice',
+      label: 'Size',
+      required: true,
+      options: [
+        { key: 's', label: 'S' },
+        { key: 'l', label: 'L', price: '10.00' },
+      ],
+    },
+  ],
+  pricing: { base_price: '100.00' },
+});
+
+async function tenant(base, token, me, name) {
+  const company = await data(base, 'POST', '/v1/companies', {
+    token,
+    body: JSON.stringify({
+      email: `${name}@bench.test`,
+      name,
+      vat_number: `NL-${name}`,
+      coc_number: `COC-${name}`,
+    }),
+  });
+  const supplier = await data(base, 'POST', `/v1/suppliers/${company.id}`, {
+    token,
+    body: JSON.stringify({
+      email: `s-${name}@bench.test`,
+      name: `S ${name}`,
+      website: 'https://b.test',
+    }),
+  });
+  await data(base, 'POST', `/v1/suppliers/${supplier.id}/members`, {
+    token,
+    body: JSON.stringify({ user_id: me.id }),
+  });
+  return { company, supplier };
+}
+
+const timed = async (work) => {
+  const started = performance.now();
+  const res = await work();
+  return { status: res.status, ms: performance.now() - started };
+};
+const upload = (base, token, supplier, model) =>
+  call(base, 'POST', `/v1/suppliers/${supplier.id}/models`, { token, body: JSON.stringify(model) });
+const preview = (base, token, company, modelId, questions) =>
+  call(base, 'POST', '/v1/carts/preview', {
+    token,
+    body: JSON.stringify({ model_id: modelId, company_id: company.id, questions }),
+  });
+const quantile = (values, q) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+};
+const summary = (values) =>
+  `n=${values.length} p50=${quantile(values, 0.5).toFixed(1)} p99=${quantile(values, 0.99).toFixed(1)} max=${Math.max(...values).toFixed(1)} ms`;
+const statuses = (results) => {
+  const counts = {};
+  for (const { status } of results) counts[status] = (counts[status] ?? 0) + 1;
+  return JSON.stringify(counts);
+};
+
+const dataDir = mkdtempSync(join(tmpdir(), 'isolation-bench-'));
+try {
+  const service = await startService(root, {
+    ...BENCH_SERVICE_ENV,
+    DATA_DIR: dataDir,
+    EVALUATION_TIMEOUT_MS: String(EVALUATION_TIMEOUT_MS),
+  });
+  const { base } = service;
+  const { access_token: token } = await data(base, 'POST', '/v1/login', {
+    body: JSON.stringify(BENCH_ADMIN),
+  });
+  const me = await data(base, 'GET', '/v1/users/me', { token });
+  const attacker = await tenant(base, token, me, 'attacker');
+  const victim = await tenant(base, token, me, 'victim');
+  const small = await upload(base, token, victim.supplier, smallModel('V0'));
+  const smallId = JSON.parse(small.text).data.id;
+
+  // The victim's probes, every 50 ms until the attack ends (bounded by ATTACK_LIMIT_MS).
+  const live = [];
+  const previews = [];
+  let attacking = true;
+  const probing = (async () => {
+    const until = Date.now() + ATTACK_LIMIT_MS;
+    while (attacking && Date.now() < until) {
+      const [l, p] = await Promise.all([
+        timed(() => call(base, 'GET', '/health/live')),
+        timed(() => preview(base, token, victim.company, smallId, { size: { values: ['l'] } })),
+      ]);
+      live.push(l);
+      previews.push(p);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+  })();
+
+  const attack = [];
+  const started = Date.now();
+  // Expensive uploads, then previews of them.
+  const table = await timed(() => upload(base, token, attacker.supplier, tableModel('T1')));
+  const tableRes = await upload(base, token, attacker.supplier, tableModel('T2'));
+  const colour = await upload(base, token, attacker.supplier, colouringModel('G1'));
+  attack.push({ kind: 'table upload', ...table });
+  const ids = [];
+  for (const res of [tableRes, colour])
+    if (res.status === 201) ids.push(JSON.parse(res.text).data.id);
+  for (let round = 0; round < 6; round++) {
+    const results = await Promise.all(
+      ids.flatMap((id) => [
+        timed(() => preview(base, token, attacker.company, id, {})),
+        timed(() =>
+          preview(base, token, attacker.company, id, {
+            q0: { values: ['o1'] },
+            n0: { values: ['c1'] },
+          }),
+        ),
+      ]),
+    );
+    for (const r of results) attack.push({ kind: 'expensive preview', ...r });
+  }
+  // Ten compiles at once; the victim uploads once during the flood.
+  const flood = Array.from({ length: 10 }, (_, i) =>
+    timed(() => upload(base, token, attacker.supplier, slowCompileModel(`F${i}`))),
+  );
+  await new Promise((done) => setTimeout(done, 200));
+  const victimUpload = await timed(() => upload(base, token, victim.supplier, smallModel('V1')));
+  for (const r of await Promise.all(flood)) attack.push({ kind: 'compile flood', ...r });
+  // 1,000 parallel previews of a cheap attacker model.
+  const cheap = await upload(base, token, attacker.supplier, smallModel('A0'));
+  const cheapId = JSON.parse(cheap.text).data.id;
+  const burst = await Promise.all(
+    Array.from({ length: 1000 }, () =>
+      timed(() => preview(base, token, attacker.company, cheapId, { size: { values: ['s'] } })),
+    ),
+  );
+  for (const r of burst) attack.push({ kind: 'parallel preview', ...r });
+  attacking = false;
+  await probing;
+
+  console.log(`attack ran ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `victim GET /health/live: ${summary(live.map((r) => r.ms))} statuses ${statuses(live)}`,
+  );
+  console.log(
+    `victim small preview:    ${summary(previews.map((r) => r.ms))} statuses ${statuses(previews)}`,
+  );
+  console.log(
+    `victim upload during the compile flood: ${victimUpload.status} in ${victimUpload.ms.toFixed(0)} ms`,
+  );
+  for (const kind of ['table upload', 'expensive preview', 'compile flood', 'parallel preview']) {
+    const runs = attack.filter((r) => r.kind === kind);
+    console.log(`attacker ${kind}: ${summary(runs.map((r) => r.ms))} statuses ${statuses(runs)}`);
+  }
+  const previewsPastDeadline = attack.filter(
+    (r) => r.kind === 'expensive preview' && r.ms > EVALUATION_TIMEOUT_MS + 500,
+  );
+  console.log(`expensive previews past deadline + 500 ms: ${previewsPastDeadline.length}`);
+  service.child.kill('SIGTERM');
+} finally {
+  rmSync(dataDir, { recursive: true, force: true });
+}
