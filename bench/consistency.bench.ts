@@ -256,9 +256,9 @@ function benchGenerated(): void {
     // A byte budget only: the propagation form then gets the default time.
     const { model } = compileTimed(document, { consistencyBytes: 4 * 1024 * 1024 });
     const line = evaluate(model, {}).line;
-    const { configurations, ...rest } = line.consistency;
+    const { configurations_at_most: bound, ...rest } = line.consistency;
     console.log(
-      `  line consistency ${JSON.stringify(rest)}, configurations (upper bound) ${digits(configurations)}`,
+      `  line consistency ${JSON.stringify(rest)}, configurations at most ${digits(bound ?? '?')}`,
     );
     sample(model, samples, 'first steps of a random walk (propagation)');
   }

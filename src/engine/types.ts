@@ -117,8 +117,13 @@ export interface LineImage {
 export interface LineConsistency {
   exact: boolean;
   reason?: string;
-  /** Valid completions of the user's answers over the finite questions (decimal string). */
-  configurations: string;
+  /**
+   * Valid completions of the user's answers over the finite questions (decimal string),
+   * only when exact; null otherwise (docs/model-format.md "Consistency").
+   */
+  configurations: string | null;
+  /** When not exact: an upper bound of the completions (the propagated domains' product). */
+  configurations_at_most?: string;
 }
 
 export interface LineCache {

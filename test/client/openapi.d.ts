@@ -2101,10 +2101,15 @@ export interface components {
              */
             reason?: string;
             /**
-             * @description How many complete configurations remain (decimal string)
+             * @description How many complete configurations remain (decimal string), only when `exact`; null otherwise
              * @example 1296
              */
-            configurations: string;
+            configurations: string | null;
+            /**
+             * @description When not exact: an upper bound of the complete configurations that remain
+             * @example 5184
+             */
+            configurations_at_most?: string;
         };
         LineCacheDto: {
             /**

@@ -15,10 +15,12 @@ export function grouped(decimal: string): string {
 export function countView(line: Line): TemplateResult {
   const c = line.consistency;
   if (!c) return html``;
+  const count = c.configurations ?? c.configurations_at_most;
+  if (count === null || count === undefined) return html``;
   return html`<p class="count" data-testid="configurations">
-    <strong>${grouped(c.configurations)}</strong>
-    ${c.configurations === '1' ? 'configuration remains' : 'configurations remain'}${
-      c.exact ? '' : ' (at most: availability is approximate for this model)'
+    ${c.configurations === null ? 'at most ' : ''}<strong>${grouped(count)}</strong>
+    ${count === '1' ? 'configuration remains' : 'configurations remain'}${
+      c.exact ? '' : ' (availability is approximate for this model)'
     }
   </p>`;
 }

@@ -209,11 +209,21 @@ export class LineConsistencyDto {
   })
   reason?: string;
   @ApiProperty({
+    type: String,
+    nullable: true,
     pattern: '^\\d+$',
     example: '1296',
-    description: 'How many complete configurations remain (decimal string)',
+    description:
+      'How many complete configurations remain (decimal string), only when `exact`; null ' +
+      'otherwise',
   })
-  configurations: string;
+  configurations: string | null;
+  @ApiPropertyOptional({
+    pattern: '^\\d+$',
+    example: '5184',
+    description: 'When not exact: an upper bound of the complete configurations that remain',
+  })
+  configurations_at_most?: string;
 }
 
 export class LineCacheDto {

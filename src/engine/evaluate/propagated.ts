@@ -40,9 +40,9 @@ export function propagatedCheck(form: ConsistencyForm): (set: readonly AnswerUni
  * Step 3 past the budget (option-availability.ts): an option (a boolean or integer
  * value too, see `state.valueSupport`) is available when propagation keeps it with the
  * user's other answers (its own question's answer left out, as with the diagram), and
- * gets `conflicts_with` minimal for propagation. `consistency.configurations` is the
- * product of the propagated domains: an upper bound ('0' when propagation refutes the
- * answers).
+ * gets `conflicts_with` minimal for propagation. `consistency.configurations` is null
+ * and `configurations_at_most` the product of the propagated domains: an upper bound ('0'
+ * when propagation refutes the answers), never reported as the count.
  */
 export function propagatedAvailability(
   model: CompiledModel,
@@ -58,7 +58,8 @@ export function propagatedAvailability(
   state.consistency = {
     exact: false,
     ...(form.reason === undefined ? {} : { reason: form.reason }),
-    configurations: domainProduct(form, full),
+    configurations: null,
+    configurations_at_most: domainProduct(form, full),
   };
   if (full === undefined) state.answerReasons = [...state.unavailableBecause];
   const context: Explaining = {
