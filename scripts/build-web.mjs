@@ -17,7 +17,7 @@ export const BUNDLE_BUDGET_GZIP = 80 * 1024;
 const stamp = join(APP_OUT, '.build-stamp');
 
 /** The newest modification time under `path` (directories count: a deleted file changes them). */
-function newest(path) {
+export function newest(path) {
   if (!existsSync(path)) return 0;
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;

@@ -5,25 +5,15 @@
 // when a source, tsconfig or the lockfile changed since that stamp, so a start with a
 // current build does not spend ~20 s in tsc.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildWeb, webIsStale } from './build-web.mjs';
+import { buildWeb, newest, webIsStale } from './build-web.mjs';
 import { removeOrphans } from './remove-orphans.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
 const inputs = ['src', 'ormconfig.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
-
-/** The newest modification time under `path` (directories count: a deleted file changes them). */
-function newest(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let latest = stat.mtimeMs;
-  for (const name of readdirSync(path)) latest = Math.max(latest, newest(join(path, name)));
-  return latest;
-}
 
 const ifStale = process.argv.includes('--if-stale');
 /** Whether src/ needs tsc: always without --if-stale, else when a source is newer than the stamp. */
