@@ -33,7 +33,7 @@ export class CartLineEntity {
   line: Record<string, unknown>;
 
   /**
-   * The line as evaluated at add time (MODEL_FORMAT.md "The cart line", without
+   * The line as evaluated at add time (docs/model-format.md "The cart line", without
    * `version_number`, which is a column): its JSON deflated, base64. Reads serve it as it
    * is; no engine runs and no engine upgrade changes it. Null on rows stored before.
    */

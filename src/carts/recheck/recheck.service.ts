@@ -19,7 +19,7 @@ import { compareLines } from './compare-lines.js';
 import { lineEtag } from '../line-etag.js';
 
 /**
- * A stored line's answers on another version of its model (DESIGN.md: lines are
+ * A stored line's answers on another version of its model (docs/adr/0051: lines are
  * snapshots; re-checking and moving are explicit): what would change, and, asked to,
  * the move itself through CartLinesService.replace (the path of POST /v1/carts).
  */

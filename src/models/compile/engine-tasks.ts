@@ -98,7 +98,7 @@ export interface EvaluatedLine {
   readonly warnings: Problem[];
   readonly total: string;
   readonly currency: string;
-  /** UTF-8 JSON of the line (MODEL_FORMAT.md "The cart line"), in the asked view. */
+  /** UTF-8 JSON of the line (docs/model-format.md "The cart line"), in the asked view. */
   readonly line: Uint8Array;
   /** When the task asked for it. */
   readonly snapshot?: LineSnapshot;
