@@ -2,6 +2,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
 import {
+  axeViolations,
   changeAfter,
   hasChromium,
   launchChromium,
@@ -122,6 +123,7 @@ describe.skipIf(!hasChromium)('reconfiguring a cart line in headless Chromium', 
     expect(await page.getByLabel('Aluminium').isChecked()).toBe(true);
     expect(await page.getByLabel('White').isChecked()).toBe(true);
     expect(await page.getByRole('button', { name: 'Add to cart' }).count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
 
     const changed = await changeAfter(page, () => page.getByLabel('Wood').check());
     expect(changed).toEqual({ valid: true, total: woodTotal });
