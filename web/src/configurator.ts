@@ -18,7 +18,7 @@ import {
   type Value,
 } from './api.js';
 import { AssetCache } from './assets.js';
-import { answersOf, saveLine, type LineEdit } from './line-edit.js';
+import { actionsView, answersOf, saveLine, type LineEdit } from './line-edit.js';
 import {
   bomView,
   countView,
@@ -278,28 +278,6 @@ export class ProductConfigurator extends LitElement {
     }
   }
 
-  /** "Add to cart", or while a stored line is reconfigured "Save changes" and "Cancel". */
-  private actionsView(line: Line) {
-    if (!this.editing)
-      return html`<button
-        type="button"
-        class="primary add"
-        ?disabled=${!line.valid}
-        @click=${() => this.addToCart()}
-      >
-        Add to cart
-      </button>`;
-    return html`<button
-        type="button"
-        class="primary add"
-        ?disabled=${!line.valid}
-        @click=${() => this.saveChanges()}
-      >
-        Save changes
-      </button>
-      <button type="button" @click=${() => this.emit('edit-cancelled', {})}>Cancel</button>`;
-  }
-
   private offerView(q: LineQuestion) {
     const offer = this.offer;
     if (!offer || offer.question.key !== q.key) return nothing;
@@ -337,7 +315,11 @@ export class ProductConfigurator extends LitElement {
       </form>
       <aside class="summary" aria-label="Summary">
         ${imagesView(line, (url) => this.assets.src(url))} ${priceView(line)} ${messagesView(line)}
-        ${this.actionsView(line)}
+        ${actionsView(line.valid, this.editing !== undefined, {
+          add: () => this.addToCart(),
+          save: () => this.saveChanges(),
+          cancel: () => this.emit('edit-cancelled', {}),
+        })}
         ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
         ${bomView(line)}
       </aside>

@@ -1,5 +1,6 @@
 // Reconfiguring a stored cart line: the configurator opens on the line's model with its
 // stored answers and saves through PUT /v1/carts/{cart_id}/lines/{line_id}.
+import { html, type TemplateResult } from 'lit';
 import {
   dataOf,
   type AddedLine,
@@ -43,4 +44,20 @@ export async function saveLine(
     body: { questions, ...(language ? { language_code: language } : {}) },
   });
   return dataOf(result) as AddedLine;
+}
+
+/** "Add to cart", or while a stored line is reconfigured "Save changes" and "Cancel". */
+export function actionsView(
+  valid: boolean,
+  editing: boolean,
+  on: { add(): void; save(): void; cancel(): void },
+): TemplateResult {
+  if (!editing)
+    return html`<button type="button" class="primary add" ?disabled=${!valid} @click=${on.add}>
+      Add to cart
+    </button>`;
+  return html`<button type="button" class="primary add" ?disabled=${!valid} @click=${on.save}>
+      Save changes
+    </button>
+    <button type="button" @click=${on.cancel}>Cancel</button>`;
 }
