@@ -15,7 +15,7 @@ import {
   type PagesWorld,
 } from '../support/browser.js';
 import { bearer } from '../support/factories.js';
-import { windowYaml } from '../support/model.factories.js';
+import { windowV2, windowYaml } from '../support/model.factories.js';
 import { createIntent } from '../support/org.factories.js';
 
 /** The window with a question type the format does not have: one problem, with its path. */
@@ -92,14 +92,23 @@ describe.skipIf(!hasChromium)('the workbench and an embedding shop, in headless 
       );
       expect(await result.textContent()).toContain(analysis.exact ? 'exact' : 'approximate');
 
-      // The same file again: the code exists, so the page offers a new version of that model.
+      // Version 2 of the file (same code): the page offers a new version of that model, then
+      // shows its changes against version 1 as the API's diff gives them.
       await page.getByLabel('Choose a model file').setInputFiles({
         name: 'window.yaml',
         mimeType: 'application/yaml',
-        buffer: Buffer.from(model),
+        buffer: Buffer.from(windowV2().replace('code: WIN-CASEMENT', 'code: WIN-WORKBENCH')),
       });
       await page.getByRole('button', { name: `Upload as a new version of model #${id}` }).click();
       await page.getByText(`Model #${id}, version 2`).waitFor();
+      const diff = await world.server.http
+        .get(`/v1/models/${id}/diff`)
+        .set(bearer(world.admin.token));
+      const paths = (diff.body.data.changes as { path: string }[]).map((c) => c.path);
+      expect(paths.length).toBeGreaterThan(0);
+      const changes = page.getByRole('region', { name: 'Changes' });
+      expect(await changes.getByRole('heading').textContent()).toContain('from version 1 to 2');
+      expect(await changes.locator('code.path').allTextContents()).toEqual(paths);
 
       await page.getByRole('button', { name: 'Open in the configurator' }).click();
       await page.locator('product-configurator .count').waitFor();

@@ -5,6 +5,7 @@ import { html, LitElement, nothing } from 'lit';
 import { ApiFailure, dataOf, Session, type Schemas } from './api.js';
 import './cart.js';
 import './configurator.js';
+import type { LineEdit } from './line-edit.js';
 import { baseStyles } from './styles.js';
 import { shellStyles } from './shell-styles.js';
 import './workbench.js';
@@ -30,6 +31,7 @@ export class ConfiguratorApp extends LitElement {
     models: { state: true },
     modelId: { state: true },
     language: { state: true },
+    editing: { state: true },
     failure: { state: true },
   };
 
@@ -40,6 +42,8 @@ export class ConfiguratorApp extends LitElement {
   declare models: Model[];
   declare modelId: number | undefined;
   declare language: string;
+  /** The cart line being reconfigured in the configurator, if any. */
+  declare editing: LineEdit | undefined;
   declare failure: ApiFailure | undefined;
 
   constructor() {
@@ -121,6 +125,23 @@ export class ConfiguratorApp extends LitElement {
     this.view = 'configure';
   }
 
+  /** The cart's "Reconfigure": the configurator on the line's company, model and language. */
+  private async reconfigure(event: CustomEvent<LineEdit>): Promise<void> {
+    const { line } = event.detail;
+    this.companyId = line.company_id;
+    this.language = line.language_code ?? '';
+    await this.loadModels();
+    this.modelId = line.model_id;
+    this.editing = event.detail;
+    this.view = 'configure';
+  }
+
+  /** Saved or cancelled: back to the cart, which reads the cart again. */
+  private endEdit(): void {
+    this.editing = undefined;
+    this.view = 'cart';
+  }
+
   private signInView() {
     return html`<main class="signin card">
       <h1>Sign in</h1>
@@ -148,6 +169,7 @@ export class ConfiguratorApp extends LitElement {
       <select
         id="company"
         @change=${(e: Event) => {
+          this.editing = undefined;
           this.companyId = Number((e.target as HTMLSelectElement).value);
           void this.loadModels();
         }}
@@ -157,7 +179,10 @@ export class ConfiguratorApp extends LitElement {
       <label for="model">Model</label>
       <select
         id="model"
-        @change=${(e: Event) => (this.modelId = Number((e.target as HTMLSelectElement).value))}
+        @change=${(e: Event) => {
+          this.editing = undefined;
+          this.modelId = Number((e.target as HTMLSelectElement).value);
+        }}
       >
         ${this.models.map(
           (m) =>
@@ -182,10 +207,13 @@ export class ConfiguratorApp extends LitElement {
     if (!this.modelId)
       return html`${this.pickers()}
         <p>This company may use no model yet.</p>`;
-    return html`<h1>Configure</h1>
+    return html`<h1>
+        ${this.editing ? `Reconfigure cart line ${this.editing.line.id}` : 'Configure'}
+      </h1>
       ${this.pickers()}
       <product-configurator
         .session=${this.session}
+        .editing=${this.editing}
         model-id=${this.modelId}
         company-id=${this.companyId}
         language=${this.language || nothing}
@@ -198,7 +226,10 @@ export class ConfiguratorApp extends LitElement {
       html`<button
         type="button"
         aria-current=${this.view === view ? 'page' : nothing}
-        @click=${() => (this.view = view)}
+        @click=${() => {
+          this.editing = undefined;
+          this.view = view;
+        }}
       >
         ${label}
       </button>`;
@@ -212,6 +243,9 @@ export class ConfiguratorApp extends LitElement {
       </header>
       <main
         @open-model=${(e: CustomEvent<{ modelId: number; companyId?: number }>) => this.open(e)}
+        @reconfigure-line=${(e: CustomEvent<LineEdit>) => this.reconfigure(e)}
+        @saved=${() => this.endEdit()}
+        @edit-cancelled=${() => this.endEdit()}
       >
         ${this.failure ? html`<p class="failure" role="alert">${this.failure.message}</p>` : nothing}
         ${this.view === 'configure' ? this.configureView() : nothing}

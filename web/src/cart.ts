@@ -1,8 +1,9 @@
-// <cfg-cart>: the caller's default cart, its lines and totals; a line can be removed.
-// Reconfiguring a line waits for the lifecycle endpoint (PUT of a line), which the API
-// does not have yet.
+// <cfg-cart>: the caller's default cart, its lines and totals; a line can be removed, or
+// reconfigured: the `reconfigure-line` event ({cartId, line}) asks the pages to open it in
+// the configurator.
 import { html, LitElement, nothing } from 'lit';
 import { ApiFailure, dataOf, type Cart, type CartLine, type Session } from './api.js';
+import type { LineEdit } from './line-edit.js';
 import { baseStyles } from './styles.js';
 import { shellStyles } from './shell-styles.js';
 
@@ -64,6 +65,14 @@ export class CartView extends LitElement {
     }
   }
 
+  private reconfigure(line: CartLine): void {
+    if (!this.cart) return;
+    const detail: LineEdit = { cartId: this.cart.cart_id, line };
+    this.dispatchEvent(
+      new CustomEvent('reconfigure-line', { detail, bubbles: true, composed: true }),
+    );
+  }
+
   private answers(line: CartLine): string {
     return line.questions
       .filter((q) => q.visible && q.values.length > 0)
@@ -100,6 +109,13 @@ export class CartView extends LitElement {
                   <p class="answers">${this.answers(line)}</p>
                 </div>
                 <span class="amount">${line.pricing.currency} ${line.pricing.total}</span>
+                <button
+                  type="button"
+                  @click=${() => this.reconfigure(line)}
+                  aria-label="Reconfigure ${line.general.name} (${line.pricing.currency} ${line.pricing.total})"
+                >
+                  Reconfigure
+                </button>
                 <button
                   type="button"
                   @click=${() => this.removeLine(line)}

@@ -1,7 +1,8 @@
 // <product-configurator model-id base-url token company-id language>: configures one
 // model through the public API (preview on each change, add to cart). The pages use it
 // with a signed-in session (property `session`); a shop with an intent token (attribute).
-// Events: `change` {line, valid} after each preview is shown, `added` {line} with the cart line.
+// Events: `change` {line, valid} after each preview is shown, `added` {line} with the cart line;
+// when reconfiguring a stored line (property `editing`), `saved` {line} and `edit-cancelled`.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import {
   actionKey,
@@ -17,6 +18,7 @@ import {
   type Value,
 } from './api.js';
 import { AssetCache } from './assets.js';
+import { actionsView, answersOf, saveLine, type LineEdit } from './line-edit.js';
 import {
   bomView,
   countView,
@@ -46,6 +48,7 @@ export class ProductConfigurator extends LitElement {
     language: { type: String },
     cartId: { type: String, attribute: 'cart-id' },
     session: { attribute: false },
+    editing: { attribute: false },
     described: { state: true },
     line: { state: true },
     failure: { state: true },
@@ -60,6 +63,7 @@ export class ProductConfigurator extends LitElement {
   declare language: string | undefined;
   declare cartId: string | undefined;
   declare session: Session | undefined;
+  declare editing: LineEdit | undefined;
   declare described: DescribedModel | undefined;
   declare line: Line | undefined;
   declare failure: ApiFailure | undefined;
@@ -85,7 +89,15 @@ export class ProductConfigurator extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('token') || changed.has('baseUrl')) this.ownSession = undefined;
-    const inputs = ['modelId', 'companyId', 'token', 'baseUrl', 'language', 'session'] as const;
+    const inputs = [
+      'modelId',
+      'companyId',
+      'token',
+      'baseUrl',
+      'language',
+      'session',
+      'editing',
+    ] as const;
     if (inputs.some((k) => changed.has(k)) && this.modelId) void this.load();
   }
 
@@ -106,7 +118,11 @@ export class ProductConfigurator extends LitElement {
       }
       if (!this.company) throw new ApiFailure(404, 'You may configure for no company.');
       this.described = await this.findModel(this.company);
-      this.answers = {};
+      // A stored line opens with its answers. The preview evaluates them on the model's
+      // current version (POST /v1/carts/preview takes no version); saving evaluates them on
+      // the line's own version, which the API keeps.
+      const edit = this.editing;
+      this.answers = edit && edit.line.model_id === this.modelId ? answersOf(edit.line) : {};
       this.typed = {};
       await this.preview();
     } catch (error) {
@@ -251,6 +267,17 @@ export class ProductConfigurator extends LitElement {
     }
   }
 
+  private async saveChanges(): Promise<void> {
+    if (!this.editing) return;
+    this.notice = undefined;
+    try {
+      const line = await saveLine(this.api, this.editing, this.body().questions, this.language);
+      this.emit('saved', { line });
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
   private offerView(q: LineQuestion) {
     const offer = this.offer;
     if (!offer || offer.question.key !== q.key) return nothing;
@@ -288,14 +315,11 @@ export class ProductConfigurator extends LitElement {
       </form>
       <aside class="summary" aria-label="Summary">
         ${imagesView(line, (url) => this.assets.src(url))} ${priceView(line)} ${messagesView(line)}
-        <button
-          type="button"
-          class="primary add"
-          ?disabled=${!line.valid}
-          @click=${() => this.addToCart()}
-        >
-          Add to cart
-        </button>
+        ${actionsView(line.valid, this.editing !== undefined, {
+          add: () => this.addToCart(),
+          save: () => this.saveChanges(),
+          cancel: () => this.emit('edit-cancelled', {}),
+        })}
         ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
         ${bomView(line)}
       </aside>

@@ -12,6 +12,7 @@ import {
   type Schemas,
   type Session,
 } from './api.js';
+import { diffView, loadDiff, type ModelDiff } from './diff-view.js';
 import { grouped } from './line-view.js';
 import { baseStyles } from './styles.js';
 import { shellStyles } from './shell-styles.js';
@@ -41,6 +42,7 @@ export class Workbench extends LitElement {
     supplierId: { state: true },
     failure: { state: true },
     model: { state: true },
+    diff: { state: true },
     warnings: { state: true },
     existing: { state: true },
     busy: { state: true },
@@ -52,6 +54,8 @@ export class Workbench extends LitElement {
   declare supplierId: number | undefined;
   declare failure: ApiFailure | undefined;
   declare model: ModelDetail | undefined;
+  /** After a new version of an existing model: its changes against the version before. */
+  declare diff: ModelDiff | undefined;
   declare warnings: Problem[];
   /** A model of the supplier with the dropped model's code: it may take the file as a new version. */
   declare existing: { id: number; file: File } | undefined;
@@ -91,6 +95,7 @@ export class Workbench extends LitElement {
     const type = modelContentType(file.name);
     this.failure = undefined;
     this.model = undefined;
+    this.diff = undefined;
     this.existing = undefined;
     if (!type) {
       this.failure = new ApiFailure(
@@ -123,6 +128,9 @@ export class Workbench extends LitElement {
       this.model = dataOf(
         await client.GET('/v1/models/{id}', { params: { path: { id: created.id } } }),
       );
+      // The version is stored: a diff that cannot be read must not look like a failed upload.
+      if (intoModel && this.model.version_number > 1)
+        this.diff = await loadDiff(this.session, this.model.id).catch(() => undefined);
     } catch (error) {
       this.failure = error instanceof ApiFailure ? error : new ApiFailure(0, String(error));
     } finally {
@@ -211,6 +219,7 @@ export class Workbench extends LitElement {
               </ul>`
           : nothing
       }
+      ${diffView(this.diff)}
       <button type="button" class="primary" @click=${() => this.open()}>
         Open in the configurator
       </button>

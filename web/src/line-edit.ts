@@ -1,0 +1,63 @@
+// Reconfiguring a stored cart line: the configurator opens on the line's model with its
+// stored answers and saves through PUT /v1/carts/{cart_id}/lines/{line_id}.
+import { html, type TemplateResult } from 'lit';
+import {
+  dataOf,
+  type AddedLine,
+  type Answers,
+  type CartLine,
+  type Session,
+  type Value,
+} from './api.js';
+
+/** The line being reconfigured and its cart (the cart page hands both to the configurator). */
+export interface LineEdit {
+  cartId: string;
+  line: CartLine;
+}
+
+/** The line's stored answers (`questions` input) as the configurator keeps them; [] = unanswered. */
+export function answersOf(line: CartLine): Answers {
+  const answers: Answers = {};
+  for (const [key, answer] of Object.entries(line.answers)) {
+    if (answer.values.length > 0) answers[key] = answer.values as Value[];
+  }
+  return answers;
+}
+
+/**
+ * Replaces the line with the new answers. The API evaluates them on the line's own model
+ * version; If-Match with the line's etag makes a change made elsewhere since the cart was
+ * read a 409 `stale_line` instead of a silent overwrite.
+ */
+export async function saveLine(
+  api: Session,
+  edit: LineEdit,
+  questions: Record<string, { values: Value[] }>,
+  language: string | undefined,
+): Promise<AddedLine> {
+  const result = await api.client.PUT('/v1/carts/{cart_id}/lines/{line_id}', {
+    params: {
+      path: { cart_id: edit.cartId, line_id: edit.line.id },
+      header: { 'If-Match': edit.line.etag },
+    },
+    body: { questions, ...(language ? { language_code: language } : {}) },
+  });
+  return dataOf(result) as AddedLine;
+}
+
+/** "Add to cart", or while a stored line is reconfigured "Save changes" and "Cancel". */
+export function actionsView(
+  valid: boolean,
+  editing: boolean,
+  on: { add(): void; save(): void; cancel(): void },
+): TemplateResult {
+  if (!editing)
+    return html`<button type="button" class="primary add" ?disabled=${!valid} @click=${on.add}>
+      Add to cart
+    </button>`;
+  return html`<button type="button" class="primary add" ?disabled=${!valid} @click=${on.save}>
+      Save changes
+    </button>
+    <button type="button" @click=${on.cancel}>Cancel</button>`;
+}
