@@ -21,7 +21,7 @@ export class ComputedTable {
   }
 
   /** Sized to the store (about one slot per node, between MIN_SLOTS and MAX_SLOTS); empties it. */
-  fit(nodes: number): void {
+  sizeFor(nodes: number): void {
     let slots = MIN_SLOTS;
     while (slots < nodes && slots < MAX_SLOTS) slots *= 2;
     if (slots !== this.a.length) this.resize(slots);

@@ -213,7 +213,7 @@ export class MddStore {
     let slots = 4096;
     while (slots < nodes * 2) slots *= 2;
     this.rehash(slots);
-    this.computed.fit(nodes);
+    this.computed.sizeFor(nodes);
     for (let i = 0; i < this.pins.length; i++) this.pins[i] = keep[this.pins[i]];
     return extra.map((id) => keep[id]);
   }

@@ -90,7 +90,7 @@ describe('the store during a compile', () => {
 
   it('the computed table is bounded whatever the store (no Map: no RangeError past 2^24)', () => {
     const table = new ComputedTable();
-    table.fit(1e9);
+    table.sizeFor(1e9);
     expect(table.bytes).toBeLessThanOrEqual(24 * 1024 * 1024);
     // Lossy, never wrong: an entry is either the value stored or absent.
     for (let i = 0; i < 100_000; i++) table.set(i % 3, i + 2, i * 7 + 2, i);
