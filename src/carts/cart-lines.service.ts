@@ -7,6 +7,7 @@ import type { JsonText } from '../common/http/json-text.js';
 import type { CartLine, Evaluation, LineView, Problem } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { AssetUrls } from '../models/asset-urls.js';
+import type { EvaluatedLine } from '../models/compiled-models.service.js';
 import { ModelsService } from '../models/models.service.js';
 import { Referenced, Replays, type IdempotencyReference } from '../idempotency/replays.js';
 import type { CartLineEntity } from './cart-line.entity.js';
@@ -77,6 +78,10 @@ const parsedLine = (line: Uint8Array): CartLine =>
   JSON.parse(
     Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8'),
   ) as CartLine;
+
+/** A worker's evaluation with its line parsed: the engine's Evaluation in the full view. */
+const parsedEvaluation = (evaluation: EvaluatedLine): Evaluation =>
+  ({ ...evaluation, line: parsedLine(evaluation.line) }) as unknown as Evaluation;
 
 /**
  * Turns a configuration into a cart line: access checks, evaluation of the model's version
@@ -328,7 +333,7 @@ export class CartLinesService implements OnModuleInit {
     pinned: number,
   ): Promise<Evaluation> {
     const { evaluation } = await this.configure(principal, input, 'full', pinned);
-    return { ...evaluation, line: parsedLine(evaluation.line) } as unknown as Evaluation;
+    return parsedEvaluation(evaluation);
   }
 
   /**
@@ -342,6 +347,6 @@ export class CartLinesService implements OnModuleInit {
       row.companyId,
       { questions: row.answers, languageCode: row.languageCode, view: 'full' },
     );
-    return { ...evaluation, line: parsedLine(evaluation.line) } as unknown as Evaluation;
+    return parsedEvaluation(evaluation);
   }
 }
