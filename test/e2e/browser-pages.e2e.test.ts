@@ -258,7 +258,7 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
     await page.getByRole('heading', { name: /^Cart/ }).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Model workbench' }).click();
-    await page.getByLabel('Supplier').waitFor();
+    await page.locator('#file:enabled').waitFor({ state: 'attached' });
     expect(await axeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('Email').waitFor();

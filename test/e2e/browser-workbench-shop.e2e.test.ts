@@ -41,7 +41,8 @@ describe.skipIf(!hasChromium)('the workbench and an embedding shop, in headless 
     const page = await browser.newPage();
     await signIn(page, world.server.baseUrl);
     await page.getByRole('button', { name: 'Model workbench' }).click();
-    await page.getByLabel('Supplier').waitFor();
+    // The file input is enabled once the caller's suppliers are loaded and one is chosen.
+    await page.locator('#file:enabled').waitFor({ state: 'attached' });
     return page;
   }
 

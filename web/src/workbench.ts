@@ -91,7 +91,17 @@ export class Workbench extends LitElement {
   }
 
   private async upload(file: File, intoModel?: number): Promise<void> {
-    if (!this.session || !this.supplierId) return;
+    if (!this.session) return;
+    // A file dropped before the suppliers are known (or with none) must not vanish silently.
+    if (!this.supplierId) {
+      this.failure = new ApiFailure(
+        0,
+        this.suppliers.length === 0
+          ? 'There is no supplier to upload this model for yet.'
+          : 'Choose a supplier first.',
+      );
+      return;
+    }
     const type = modelContentType(file.name);
     this.failure = undefined;
     this.model = undefined;
