@@ -14,8 +14,9 @@
  * ever be reported unavailable), and the budget fallback.
  * Exits non-zero when a random walk dead-ends or ends invalid, or a sold option is
  * reported unavailable (CI runs it on renault-medium and renault-megane when ../shared is
- * there). Past the budget (propagation) walks are reported, never failed: the fallback is
- * sound, not complete.
+ * there). Past the budget (propagation, then a completion search within a budget) walks
+ * are reported, never failed: an option the search's budget left unconfirmed may still
+ * dead-end (the line lists it in `consistency.unconfirmed`).
  * Env: WALKS (default 30), SALES_LIMIT (cars replayed, default 400), FALLBACK_WALKS
  * (walks with the model compiled past the budget, default 10; 0 skips),
  * SKIP_GENERATED=1, SKIP_PROPAGATION_COMPARE=1 (the walks' answer sets evaluated again

@@ -124,6 +124,11 @@ export interface LineConsistency {
   configurations: string | null;
   /** When not exact: an upper bound of the completions (the propagated domains' product). */
   configurations_at_most?: string;
+  /**
+   * When not exact: paths of the options and values shown available for which no valid
+   * completion was found within the evaluation's search budget (absent when every one was).
+   */
+  unconfirmed?: string[];
 }
 
 export interface LineCache {

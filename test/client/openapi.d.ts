@@ -2110,6 +2110,13 @@ export interface components {
              * @example 5184
              */
             configurations_at_most?: string;
+            /**
+             * @description When not exact: paths of the options (and boolean or integer values, `questions.<q>.values.<v>`) shown available for which no valid completion was found within the evaluation's search budget; absent when every one was confirmed
+             * @example [
+             *       "questions.color.options.oak"
+             *     ]
+             */
+            unconfirmed?: string[];
         };
         LineCacheDto: {
             /**

@@ -224,6 +224,15 @@ export class LineConsistencyDto {
     description: 'When not exact: an upper bound of the complete configurations that remain',
   })
   configurations_at_most?: string;
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['questions.color.options.oak'],
+    description:
+      'When not exact: paths of the options (and boolean or integer values, ' +
+      '`questions.<q>.values.<v>`) shown available for which no valid completion was found ' +
+      "within the evaluation's search budget; absent when every one was confirmed",
+  })
+  unconfirmed?: string[];
 }
 
 export class LineCacheDto {

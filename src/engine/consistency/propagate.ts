@@ -35,6 +35,10 @@ export class Propagator {
   readonly base: Uint8Array | undefined;
   private readonly pairs = new Map<number, Uint8Array | undefined>();
   private pairBytes = 0;
+  /** Nodes visited by revisions so far: the unit of the completion search's budget (search.ts). */
+  work = 0;
+  /** The nodes of all parts together: what one full propagation may visit per round. */
+  readonly size: number;
 
   private readonly roots: Int32Array;
 
@@ -65,6 +69,7 @@ export class Propagator {
       this.scopes.push(Int32Array.from(scope));
     }
     this.onLayer = layerParts.map((parts) => Int32Array.from(parts));
+    this.size = this.nodes.reduce((sum, part) => sum + part.length, 0);
     this.alive = new Uint8Array(nodeLayer.length);
     this.reach = new Uint8Array(nodeLayer.length);
     this.supported = new Uint8Array(form.valueBase[domain.length]);
@@ -97,6 +102,21 @@ export class Propagator {
     return this.fixpoint(domains, woken);
   }
 
+  /**
+   * A closure (`domains`, left as it is) with one more value fixed, propagated: only the
+   * parts on that layer are woken first (the completion search's step), or undefined on a
+   * wipe-out.
+   */
+  narrow(domains: Uint8Array, layer: number, value: number): Uint8Array | undefined {
+    const { valueBase } = this.form;
+    const at = valueBase[layer] + value;
+    if (domains[at] === 0) return undefined;
+    const next = domains.slice();
+    next.fill(0, valueBase[layer], valueBase[layer + 1]);
+    next[at] = 1;
+    return this.fixpoint(next, Array.from(this.onLayer[layer]));
+  }
+
   /** The closure with one value fixed: the pairwise relation by propagation, cached. */
   pairwise(layer: number, value: number): Uint8Array | undefined {
     const key = this.form.valueBase[layer] + value;
@@ -107,6 +127,11 @@ export class Propagator {
     this.pairBytes += row?.byteLength ?? 8;
     if (this.pairBytes <= PAIR_CACHE_BYTES) this.pairs.set(key, row);
     return row;
+  }
+
+  /** Whether some part constrains the layer (a layer no part reads takes any value of its domain). */
+  constrains(layer: number): boolean {
+    return this.onLayer[layer].length > 0;
   }
 
   /** Whether the parts in `active` alone (indexes into the roots) survive propagation. */
@@ -159,6 +184,7 @@ export class Propagator {
     const { alive, reach, supported, free } = this;
     const nodes = this.nodes[part];
     const scope = this.scopes[part];
+    this.work += nodes.length;
     // Backward: a node is alive when some value in its layer's domain leads to TRUE.
     for (let i = nodes.length - 1; i >= 0; i--) {
       const node = nodes[i];

@@ -2,8 +2,10 @@ import type { ConsistencyForm } from '../consistency/form.js';
 import { domainProduct, type Propagator, propagatorOf } from '../consistency/propagate.js';
 import { quickXplain } from '../consistency/quickxplain.js';
 import { freeAssignment } from '../consistency/query.js';
+import { CompletionSearch } from '../consistency/search.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, restrict } from './answer-units.js';
+import { confirmSupport, unconfirmedPaths } from './confirmed.js';
 import {
   type AnswersToExplain,
   excludingTables,
@@ -27,13 +29,18 @@ import type { EvaluationState } from './state.js';
  */
 
 /**
- * The check of the answers by propagation: false only when they have no completion.
- * Each check writes its restrictions into one buffer (no array per check).
+ * The check of the answers by propagation, then by a completion search within its budget
+ * (search.ts): false only when they are proven to have no completion. Each check writes
+ * its restrictions into one buffer (no array per check).
  */
 export function propagatedCheck(form: ConsistencyForm): (set: readonly AnswerUnit[]) => boolean {
   const propagator = propagatorOf(form);
+  const search = new CompletionSearch(form, propagator);
   const scratch = freeAssignment(form);
-  return (set) => propagator.closure(restrict(form, set, undefined, scratch)) !== undefined;
+  return (set) => {
+    const fixed = restrict(form, set, undefined, scratch);
+    return propagator.closure(fixed) !== undefined && search.find(fixed) !== 'none';
+  };
 }
 
 /**
@@ -54,18 +61,24 @@ export function propagatedAvailability(
   const fixed = restrict(form, units);
   const full = propagator.closure(fixed);
   const supported = supportedValues(form, propagator, fixed, full);
+  const byPropagation = supported.slice();
+  const search = new CompletionSearch(form, propagator);
+  const unconfirmed = unconfirmedPaths(model, confirmSupport(form, search, fixed, supported));
   state.valueSupport = supported;
   state.consistency = {
     exact: false,
     ...(form.reason === undefined ? {} : { reason: form.reason }),
     configurations: null,
     configurations_at_most: domainProduct(form, full),
+    ...(unconfirmed.length === 0 ? {} : { unconfirmed }),
   };
   if (full === undefined) state.answerReasons = [...state.unavailableBecause];
   const context: Explaining = {
     model,
     mentions: mentionsOf(model),
     propagator,
+    search,
+    byPropagation,
     units,
     unitOf: unitsByQuestion(model, units),
     values: state.values,
@@ -106,6 +119,10 @@ function supportedValues(
 
 interface Explaining extends AnswersToExplain {
   readonly propagator: Propagator;
+  /** Refutes what propagation keeps (an option the search proved has no completion). */
+  readonly search: CompletionSearch;
+  /** Per value: kept by propagation (before the search), so explained with the search. */
+  readonly byPropagation: Uint8Array;
   /** All free but the option being explained (restored after each). */
   readonly withOption: Int32Array;
   /** The restrictions of one check. */
@@ -114,11 +131,23 @@ interface Explaining extends AnswersToExplain {
 
 /** A set of the user's other answers that, with this value, propagation refutes (minimal for it). */
 function explainOption(
-  { model, mentions, propagator, units, unitOf, values, withOption, scratch }: Explaining,
+  {
+    model,
+    mentions,
+    propagator,
+    search,
+    byPropagation,
+    units,
+    unitOf,
+    values,
+    withOption,
+    scratch,
+  }: Explaining,
   { question, layer, value }: OptionValue,
   localReasons: readonly string[] | undefined,
 ): readonly string[] {
   const form = model.consistency;
+  const refutedBySearch = byPropagation[form.valueBase[layer] + value] === 1;
   const alone = propagator.pairwise(layer, value);
   if (alone === undefined) return []; // propagation excludes it with nothing answered
   const tables: AnswerUnit[][] = [];
@@ -134,7 +163,10 @@ function explainOption(
     // The option's own layer is written last: a candidate never overrides it.
     const consistentWith = (set: readonly AnswerUnit[]): boolean => {
       restrict(form, set, withOption, scratch)[layer] = value;
-      return propagator.closure(scratch) !== undefined;
+      if (propagator.closure(scratch) === undefined) return false;
+      // Refuted by propagation: minimal for it (each check a fixpoint). Refuted only by the
+      // search: the search decides, as propagation keeps every set with it.
+      return !refutedBySearch || search.find(scratch) !== 'none';
     };
     for (const columns of tables) {
       const found = quickXplain(columns, consistentWith);
@@ -150,7 +182,9 @@ function explainOption(
       const layers = unit.layers.filter((other) => other !== layer);
       if (layers.length > 0) candidates.push({ question, layers, values: layers.map(() => 1) });
     }
-    return keysOf(quickXplain(candidates, consistentWith));
+    // All of them conflict with it (propagation or the search refuted it): when the search's
+    // budget is spent before it can say so again, they are the explanation (not minimal).
+    return keysOf(quickXplain(candidates, consistentWith) ?? candidates);
   } finally {
     withOption[layer] = -1;
   }
