@@ -2,17 +2,14 @@ import { Expression } from '../cel/expression.js';
 import type {
   CompiledAdjustment,
   CompiledBomItem,
-  CompiledModel,
   CompiledOption,
   CompiledQuestion,
   CompiledRule,
   CompiledTrigger,
   CompiledVariable,
-} from '../model.js';
-import { copyTable } from './table-index.js';
-
-/** A compiled model before its consistency form is attached. */
-export type ModelCore = Omit<CompiledModel, 'consistency'>;
+  ModelCore,
+} from '../model-core.js';
+import { copyTable } from '../validate/table-index.js';
 
 /** The complete expression built for a validated draft (see compile-model.ts). */
 export type CompleteExpression = (draft: Expression) => Expression;

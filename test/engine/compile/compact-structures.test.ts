@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { indexTable } from '../../../src/engine/compile/table-index.js';
+import { indexTable } from '../../../src/engine/validate/table-index.js';
 import { evaluateConfiguration } from '../../../src/engine/index.js';
 import type { CompiledQuestion } from '../../../src/engine/model.js';
 import { MinorSum, minorUnits, minorUnitsOfText, Money } from '../../../src/engine/money.js';
