@@ -55,7 +55,7 @@ export interface CompatibilityTable {
   /** Cells row by row (`cells[row * columns.length + column]`), CEL values comparable with `===`. */
   readonly cells: readonly CelValue[];
   readonly rowCount: number;
-  /** Per column, per option: the rows holding it (layout: compile/table-index.ts). */
+  /** Per column, per option: the rows holding it (layout: validate/table-index.ts). */
   readonly offers: Int32Array;
 }
 

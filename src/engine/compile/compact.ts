@@ -10,15 +10,10 @@ import type {
   ModelCore,
 } from '../model-core.js';
 import { copyTable } from '../validate/table-index.js';
+import type { QuestionSetters } from '../validate/validate-model.js';
 
-/** The complete expression built for a validated draft (see compile-model.ts). */
+/** The complete expression built for a validated draft (see validate/validate-model.ts). */
 export type CompleteExpression = (draft: Expression) => Expression;
-
-/** The triggers that set a question, in list order, and the index of its target in each. */
-export interface QuestionSetters {
-  readonly triggers: number[];
-  readonly targets: number[];
-}
 
 /** What the compile adds to the validated model as it is compacted. */
 export interface Completion {
