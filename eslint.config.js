@@ -71,6 +71,13 @@ export default tseslint.config(
                 '^(@nestjs/|typeorm|express|passport|class-validator|class-transformer|rxjs|ioredis|pg$|better-sqlite3|multer|prom-client)',
               message: 'src/engine is plain TypeScript: no framework or database imports.',
             },
+            {
+              // The allow-list of what the engine may import besides itself (docs/adr/0065).
+              regex:
+                '^(?!\\.|(@marcbachmann/cel-js|re2js|decimal\\.js|js-yaml|jszip|node:(crypto|stream|v8))$)',
+              message:
+                'src/engine imports only its allow-list (cel-js, re2js, decimal.js, js-yaml, jszip, node:crypto/stream/v8); extend it in eslint.config.js and ADR 0065.',
+            },
           ],
         },
       ],
