@@ -2,9 +2,13 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * The engine's two entry points: its stages (src/engine/index.ts) and its runtime plumbing
+ * for the workers (src/engine/runtime.ts); docs/adr/0065.
+ */
 const ENGINE_INDEX_ONLY = {
-  regex: '(^|/)engine/(?!index\\.js$)',
-  message: 'Import the engine through src/engine/index.ts only.',
+  regex: '(^|/)engine/(?!(index|runtime)\\.js$)',
+  message: 'Import the engine through src/engine/index.ts (or runtime.ts for its plumbing) only.',
 };
 
 const TYPEORM_IN_REPOSITORIES = {
@@ -18,16 +22,17 @@ const TYPEORM_IN_REPOSITORIES = {
  * compile, revive, describe or evaluate a model (docs/adr/0050-engine-worker-runtime.md).
  */
 const ENGINE_WORK_IN_WORKERS = {
-  regex: '(^|/)engine/index\\.js$',
+  regex: '(^|/)engine/(index|runtime)\\.js$',
   importNames: [
+    'validateModel',
     'compileModel',
-    'evaluateConfiguration',
-    'evaluateConfigurationInSlices',
+    'compileDocument',
+    'evaluate',
     'describeModel',
     'reviveModel',
-    'reviveSteps',
     'toTransferable',
     'CompiledModelCache',
+    'deserializeConsistency',
     'readModelSource',
     'mergeImports',
   ],
@@ -65,6 +70,13 @@ export default tseslint.config(
               regex:
                 '^(@nestjs/|typeorm|express|passport|class-validator|class-transformer|rxjs|ioredis|pg$|better-sqlite3|multer|prom-client)',
               message: 'src/engine is plain TypeScript: no framework or database imports.',
+            },
+            {
+              // The allow-list of what the engine may import besides itself (docs/adr/0065).
+              regex:
+                '^(?!\\.|(@marcbachmann/cel-js|re2js|decimal\\.js|js-yaml|jszip|node:(crypto|stream|v8))$)',
+              message:
+                'src/engine imports only its allow-list (cel-js, re2js, decimal.js, js-yaml, jszip, node:crypto/stream/v8); extend it in eslint.config.js and ADR 0065.',
             },
           ],
         },

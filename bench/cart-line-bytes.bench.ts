@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { compileModel, evaluateConfiguration } from '../src/engine/index.js';
+import { compileDocument, evaluate } from '../src/engine/index.js';
 import { runGenerator } from './run-generator.js';
 
 const GENERATOR = resolve(process.env.GEN_MODEL ?? 'tools/gen-model.mjs');
@@ -21,9 +21,9 @@ try {
   const generated = runGenerator(GENERATOR, QUESTIONS, dir);
   const document = generated.document;
   const answers = generated.answers as Record<string, unknown>;
-  const compiled = compileModel(document);
+  const compiled = compileDocument(document);
   if (!compiled.ok) throw new Error('generated model rejected');
-  const evaluation = evaluateConfiguration(compiled.model, {
+  const evaluation = evaluate(compiled.model, {
     modelId: 1,
     versionNumber: 1,
     questions: answers,

@@ -2,15 +2,23 @@
  * The figures of the consistency benchmark for one engine build, and the table that puts
  * this build's beside a baseline build's (`--baseline`), both measured in the same run.
  */
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type * as engine from '../src/engine/index.js';
+import type * as runtime from '../src/engine/runtime.js';
 
-export type Engine = Pick<
-  typeof engine,
-  'compileModel' | 'evaluateConfiguration' | 'serializeConsistency'
->;
+/**
+ * What the benchmark needs of an engine build. engineOf adapts a build's entry points:
+ * this one's stages (compileDocument, evaluate; serializeConsistency in runtime.js) or an
+ * older build's (compileModel(document), evaluateConfiguration, all in index.js).
+ */
+export interface Engine {
+  compileDocument: typeof engine.compileDocument;
+  evaluate: typeof engine.evaluate;
+  serializeConsistency: typeof runtime.serializeConsistency;
+}
 export type Answers = Record<string, { values: unknown[] }>;
-type Compiled = Extract<ReturnType<Engine['compileModel']>, { ok: true }>['model'];
+type Compiled = Extract<ReturnType<Engine['compileDocument']>, { ok: true }>['model'];
 
 export interface CompileFigures {
   model: Compiled;
@@ -31,8 +39,26 @@ export interface CompileFigures {
 
 /** An engine build: a checkout (its dist-bench) or an index.js. */
 export async function loadEngine(path: string): Promise<Engine> {
-  const file = path.endsWith('.js') ? path : `${path}/dist-bench/src/engine/index.js`;
-  return (await import(resolve(file))) as Engine;
+  const file = resolve(path.endsWith('.js') ? path : `${path}/dist-bench/src/engine/index.js`);
+  const index = (await import(file)) as Record<string, unknown>;
+  const runtimeFile = join(dirname(file), 'runtime.js');
+  const plumbing = existsSync(runtimeFile)
+    ? ((await import(runtimeFile)) as Record<string, unknown>)
+    : {};
+  return engineOf(index, plumbing);
+}
+
+/** A build's entry points under the names of this one (see Engine). */
+export function engineOf(
+  index: Record<string, unknown>,
+  plumbing: Record<string, unknown> = {},
+): Engine {
+  return {
+    compileDocument: (index.compileDocument ?? index.compileModel) as Engine['compileDocument'],
+    evaluate: (index.evaluate ?? index.evaluateConfiguration) as Engine['evaluate'],
+    serializeConsistency: (plumbing.serializeConsistency ??
+      index.serializeConsistency) as Engine['serializeConsistency'],
+  };
 }
 
 /** A count as it is, or its first digits and length past 2^53 (16 digits). */
@@ -49,7 +75,7 @@ export function compileFigures(
   const heapBefore = process.memoryUsage().heapUsed;
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const result = build.compileModel(document, limits);
+  const result = build.compileDocument(document, limits);
   const compileMs = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const cpuMs = (used.user + used.system) / 1000;
@@ -117,7 +143,7 @@ export function timeClicks(
     const request = { modelId: 1, versionNumber: 1, questions };
     builds.forEach(({ build, model }, i) => {
       const started = performance.now();
-      build.evaluateConfiguration(model, request);
+      build.evaluate(model, request);
       timings[i].push(performance.now() - started);
     });
   }

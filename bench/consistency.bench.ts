@@ -25,13 +25,15 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import * as engine from '../src/engine/index.js';
-import { type CompiledModel, evaluateConfiguration } from '../src/engine/index.js';
+import * as stages from '../src/engine/index.js';
+import { type CompiledModel } from '../src/engine/index.js';
+import * as runtime from '../src/engine/runtime.js';
 import {
   type Answers,
   compileFigures,
   digits,
   type Engine,
+  engineOf,
   loadEngine,
   percentile,
   printFigures,
@@ -55,13 +57,16 @@ function shuffle<T>(items: T[]): T[] {
   return items;
 }
 
+/** This build, under the names the figures use (consistency-figures.ts engineOf). */
+const engine = engineOf(stages, runtime);
+
 const timings: number[] = [];
 /** The answer sets evaluated while recording (for the same-run comparison). */
 let recorded: Answers[] | undefined;
 function evaluate(model: CompiledModel, answers: Answers) {
   recorded?.push({ ...answers });
   const started = performance.now();
-  const result = evaluateConfiguration(model, { modelId: 1, versionNumber: 1, questions: answers });
+  const result = stages.evaluate(model, { modelId: 1, versionNumber: 1, questions: answers });
   timings.push(performance.now() - started);
   return result;
 }
@@ -214,7 +219,7 @@ function sample(model: CompiledModel, count: number, label: string): void {
 
 /** The walks' answer sets again, alternately with the diagram and without it (propagation). */
 function compareSameRun(document: unknown, model: CompiledModel, answerSets: Answers[]): void {
-  const fallback = engine.compileModel(document, { consistencyMs: 0 });
+  const fallback = engine.compileDocument(document, { consistencyMs: 0 });
   if (!fallback.ok) throw new Error('model rejected without the diagram');
   const [exact, local] = timeClicks(
     [

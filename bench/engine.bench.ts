@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import * as engine from '../src/engine/index.js';
-import { compileModel, type CompiledModel, evaluateConfiguration } from '../src/engine/index.js';
+import { compileDocument, type CompiledModel } from '../src/engine/index.js';
 import { runGenerator } from './run-generator.js';
 
 const SIZES = [100, 1000, 5000];
@@ -25,10 +25,18 @@ const runsFor = (questions: number): number => (questions >= 5000 ? Math.min(RUN
 const GENERATOR = resolve(process.env.GEN_MODEL ?? 'tools/gen-model.mjs');
 
 /** The engine to compare with (BASE_ENGINE), same entry points. */
-type Engine = Pick<typeof engine, 'compileModel' | 'evaluateConfiguration'>;
+type Engine = Pick<typeof engine, 'compileDocument' | 'evaluate'>;
 const BASE_PATH = process.env.BASE_ENGINE;
+/** An older build names them compileModel(document) and evaluateConfiguration. */
 const base: Engine | undefined =
-  BASE_PATH === undefined ? undefined : ((await import(resolve(BASE_PATH))) as Engine);
+  BASE_PATH === undefined ? undefined : baseEngine(await import(resolve(BASE_PATH)));
+
+function baseEngine(index: Record<string, unknown>): Engine {
+  return {
+    compileDocument: (index.compileDocument ?? index.compileModel) as Engine['compileDocument'],
+    evaluate: (index.evaluate ?? index.evaluateConfiguration) as Engine['evaluate'],
+  };
+}
 
 interface Comparison {
   baseMedianMs: number;
@@ -49,7 +57,7 @@ interface Row {
 }
 
 function compileOrThrow(document: unknown): CompiledModel {
-  const result = compileModel(document);
+  const result = compileDocument(document);
   if (!result.ok)
     throw new Error(`generated model rejected: ${JSON.stringify(result.problems.slice(0, 3))}`);
   return result.model;
@@ -84,22 +92,22 @@ function bench(questions: number, dir: string): Row {
   const { model, heapMb } = heapHeldBy(document);
   const request = { modelId: 1, versionNumber: 1, questions: answers };
   let valid = true;
-  for (let i = 0; i < WARM_UP; i++) valid = evaluateConfiguration(model, request).valid && valid;
+  for (let i = 0; i < WARM_UP; i++) valid = engine.evaluate(model, request).valid && valid;
   const times: number[] = [];
   const runs = runsFor(questions);
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    evaluateConfiguration(model, request);
+    engine.evaluate(model, request);
     times.push(performance.now() - started);
   }
   times.sort((a, b) => a - b);
   compileTimes.sort((a, b) => a - b);
   const empty = { modelId: 1, versionNumber: 1, questions: {} };
-  for (let i = 0; i < WARM_UP; i++) evaluateConfiguration(model, empty);
+  for (let i = 0; i < WARM_UP; i++) engine.evaluate(model, empty);
   const emptyTimes: number[] = [];
   for (let i = 0; i < runs; i++) {
     const started = performance.now();
-    evaluateConfiguration(model, empty);
+    engine.evaluate(model, empty);
     emptyTimes.push(performance.now() - started);
   }
   emptyTimes.sort((a, b) => a - b);
@@ -121,20 +129,20 @@ function bench(questions: number, dir: string): Row {
 function compare(
   other: Engine,
   document: unknown,
-  request: Parameters<typeof evaluateConfiguration>[1],
+  request: Parameters<typeof engine.evaluate>[1],
   runs: number,
 ): Comparison {
   const mine = compileOrThrow(document);
-  const theirs = other.compileModel(document);
+  const theirs = other.compileDocument(document);
   if (!theirs.ok) throw new Error('the base engine rejected the generated model');
   const baseTimes: number[] = [];
   const times: number[] = [];
   for (let i = 0; i < WARM_UP + runs; i++) {
     let started = performance.now();
-    other.evaluateConfiguration(theirs.model, request);
+    other.evaluate(theirs.model, request);
     const baseMs = performance.now() - started;
     started = performance.now();
-    evaluateConfiguration(mine, request);
+    engine.evaluate(mine, request);
     const ms = performance.now() - started;
     if (i < WARM_UP) continue;
     baseTimes.push(baseMs);

@@ -244,17 +244,16 @@ async function compareEngine(database, label, source, format, body, call) {
     const answer = await call();
     if (i >= ENGINE_SAMPLES / 4) inService.push(JSON.parse(answer.text).data.cache.evaluated_in_ms);
   }
-  const { readModelSource, compileModel, evaluateConfiguration, DEFAULT_ENGINE_LIMITS } =
-    await loadEngine();
+  const { readModelSource, compileDocument, evaluate, DEFAULT_ENGINE_LIMITS } = await loadEngine();
   const read = await readModelSource(Buffer.from(source), format, DEFAULT_ENGINE_LIMITS);
-  const compiled = compileModel(read.value.document, DEFAULT_ENGINE_LIMITS);
+  const compiled = compileDocument(read.value.document, DEFAULT_ENGINE_LIMITS);
   if (!compiled.ok) throw new Error(`engine alone: ${label} does not compile`);
   const alone = [];
   for (let i = 0; i < ENGINE_SAMPLES * 2; i++) {
     const { questions } = JSON.parse(body);
     const request = { modelId: 1, versionNumber: 1, questions, languageCode: null };
     const startedAt = performance.now();
-    evaluateConfiguration(compiled.model, request);
+    evaluate(compiled.model, request);
     if (i >= ENGINE_SAMPLES) alone.push(performance.now() - startedAt);
   }
   const service = median(inService);

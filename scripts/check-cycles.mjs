@@ -1,7 +1,9 @@
 // `npm run check:cycles`: no import cycle between files (dependency-cruiser's no-circular
-// rule) and none between the folders under src/ (each src/<folder> collapsed to one node,
-// its strongly connected components found with Tarjan's algorithm). `--graph` prints the
-// folder graph. Exits 1 on any cycle.
+// rule), none between the folders under src/ (each src/<folder> collapsed to one node,
+// its strongly connected components found with Tarjan's algorithm), and none between the
+// engine's subfolders (each src/engine/<folder> one node, each file directly in src/engine
+// its own node: the layers source → cel → validate → consistency → compile → evaluate of
+// docs/ENGINE.md). `--graph` prints both folder graphs. Exits 1 on any cycle.
 import { cruise } from 'dependency-cruiser';
 import { createRequire } from 'node:module';
 
@@ -22,29 +24,46 @@ const folderOf = (path) => {
   return match ? match[1] : path.replace(/^src\//, '');
 };
 
-const graph = new Map();
-for (const module of modules) {
-  if (!module.source.startsWith('src/')) continue;
-  const from = folderOf(module.source);
-  if (!graph.has(from)) graph.set(from, new Set());
-  for (const dependency of module.dependencies) {
-    if (!dependency.resolved.startsWith('src/')) continue;
-    const to = folderOf(dependency.resolved);
-    if (to !== from) graph.get(from).add(to);
-  }
-}
+/** `src/engine/validate/rules.ts` → `engine/validate`; `src/engine/model.ts` stays itself. */
+const engineFolderOf = (path) => {
+  const match = /^src\/engine\/([^/]+)\//.exec(path);
+  return match ? `engine/${match[1]}` : path.replace(/^src\//, '');
+};
 
-if (process.argv.includes('--graph')) {
-  for (const [from, targets] of [...graph].sort(([a], [b]) => a.localeCompare(b))) {
-    console.log(`${from} -> ${[...targets].sort().join(', ') || '(nothing)'}`);
+/** The folder graph of the files under `root`, each file mapped to a node by `nodeOf`. */
+const folderGraph = (root, nodeOf) => {
+  const graph = new Map();
+  for (const module of modules) {
+    if (!module.source.startsWith(root)) continue;
+    const from = nodeOf(module.source);
+    if (!graph.has(from)) graph.set(from, new Set());
+    for (const dependency of module.dependencies) {
+      if (!dependency.resolved.startsWith(root)) continue;
+      const to = nodeOf(dependency.resolved);
+      if (to !== from) graph.get(from).add(to);
+    }
   }
-}
+  return graph;
+};
 
-const cycles = stronglyConnected(graph).filter((component) => component.length > 1);
+const graph = folderGraph('src/', folderOf);
+const engineGraph = folderGraph('src/engine/', engineFolderOf);
+
 let failed = false;
-for (const component of cycles) {
-  failed = true;
-  console.error(`folder cycle: ${component.sort().join(' <-> ')}`);
+for (const [name, folders] of [
+  ['folder', graph],
+  ['engine folder', engineGraph],
+]) {
+  if (process.argv.includes('--graph')) {
+    for (const [from, targets] of [...folders].sort(([a], [b]) => a.localeCompare(b))) {
+      console.log(`${from} -> ${[...targets].sort().join(', ') || '(nothing)'}`);
+    }
+  }
+  for (const component of stronglyConnected(folders)) {
+    if (component.length < 2) continue;
+    failed = true;
+    console.error(`${name} cycle: ${component.sort().join(' <-> ')}`);
+  }
 }
 for (const violation of summary.violations) {
   failed = true;
@@ -54,7 +73,9 @@ for (const violation of summary.violations) {
   );
 }
 if (failed) process.exit(1);
-console.log(`no import cycles (${summary.totalCruised} modules, ${graph.size} folders)`);
+console.log(
+  `no import cycles (${summary.totalCruised} modules, ${graph.size} folders, ${engineGraph.size} engine folders and files)`,
+);
 
 /** Tarjan's strongly connected components (R. Tarjan, SIAM J. Comput. 1972). */
 function stronglyConnected(edges) {

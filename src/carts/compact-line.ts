@@ -1,9 +1,5 @@
-import {
-  compactLine,
-  type CompactableLine,
-  type CompactLine,
-  type LineView,
-} from '../engine/index.js';
+import { type LineView } from '../engine/index.js';
+import { compactLine, type CompactableLine, type CompactLine } from '../engine/runtime.js';
 
 export type { LineView };
 

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config/app-config.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
-import { compileModel } from '../engine/index.js';
+import { compileDocument } from '../engine/index.js';
 import { inflateDefinitionSync } from '../models/definition-bytes.js';
 import { ModelRepository } from '../models/model.repository.js';
 import { CliError } from './cli-error.js';
@@ -47,7 +47,7 @@ function compileProblems(
 ): string[] {
   try {
     const document: unknown = JSON.parse(inflateDefinitionSync(definition));
-    const result = compileModel(document, config.engineLimits, { consistency });
+    const result = compileDocument(document, config.engineLimits, { consistency });
     if (result.ok) return [];
     return result.problems.map((p) => `${p.path ? `${p.path}: ` : ''}${p.message}`);
   } catch (error) {

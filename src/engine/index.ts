@@ -1,27 +1,28 @@
 /**
- * The configuration engine: compile a model document once per version, evaluate
- * configurations against it. Plain TypeScript, no framework or I/O.
+ * The configuration engine's boundary: three stages with a typed artifact between them
+ * (docs/ENGINE.md "Stages", docs/adr/0065), modelled on cel-es's parse → check → plan → run:
+ *
+ *   validateModel(document, limits) → Result<ValidatedModel>
+ *   compileModel(validated, options) → Result<CompiledModel>
+ *   evaluate(compiled, request) → Evaluation
+ *
+ * plus what callers need around them: the engine version, limits, problems, reading model
+ * sources, describing a compiled model, and the line and value types. Runtime plumbing
+ * (cache, transfer between threads, stored consistency forms, the JSON writer's hooks) is
+ * the worker's business and lives in ./runtime.ts. Plain TypeScript, no framework or I/O.
  */
-import type { CompiledModel } from './model.js';
-
 export { ENGINE_VERSION } from './version.js';
-export { compileModel, type CompileOptions, type CompileResult } from './compile/compile-model.js';
-export type { ConsistencyForm, ModelAnalysis } from './consistency/form.js';
-export { consistencyTimeLimitMs } from './consistency/fallback.js';
+export type { Result } from './result.js';
+export { validateModel, type ValidatedModel } from './stages/validate.js';
 export {
-  deserializeConsistency,
-  serializeConsistency,
-  storedEngineVersion,
-} from './consistency/serialize.js';
-export { evaluateConfiguration } from './evaluate/evaluate.js';
-export { holdsLineQuestions, lineListJson } from './evaluate/line-json.js';
-export { isMeasuredMember } from './evaluate/measured.js';
-export {
-  compactLine,
-  type CompactableLine,
-  type CompactCartLine,
-  type CompactLine,
-} from './evaluate/compact-line.js';
+  compileDocument,
+  compileModel,
+  type CompiledModel,
+  type CompileOptions,
+  type CompileResult,
+} from './stages/compile.js';
+export { evaluate } from './stages/evaluate.js';
+export type { ModelAnalysis } from './consistency/form.js';
 export {
   describeModel,
   type DescribedOption,
@@ -29,8 +30,6 @@ export {
   type DescribeOptions,
   type ModelDescription,
 } from './describe.js';
-export { CompiledModelCache, type CacheEntryOptions } from './cache.js';
-export { reviveModel, toTransferable, type RevivedModel } from './transfer.js';
 export { DEFAULT_ENGINE_LIMITS, resolveLimits, type EngineLimits } from './limits.js';
 export { MAX_REPORTED_PROBLEMS, ProblemList, type Problem } from './problems.js';
 export { QUESTION_TYPES, type QuestionType } from './cel/environment.js';
@@ -50,5 +49,5 @@ export {
   type ModelSourceFormat,
   type SourceResult,
 } from './source/index.js';
+export type { CompactCartLine } from './evaluate/compact-line.js';
 export type * from './types.js';
-export type { CompiledModel };

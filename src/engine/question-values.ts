@@ -1,4 +1,4 @@
-import type { CompiledQuestion, CelValue } from './model.js';
+import type { CompiledQuestion, CelValue } from './model-core.js';
 
 /** A raw JSON value turned into the CEL value of a question, or why it cannot be. */
 export type Conversion =

@@ -6,7 +6,6 @@ import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
 import { AssetUrls } from './asset-urls.js';
 import {
-  consistencyTimeLimitMs,
   type EngineLimits,
   type LineView,
   type ModelAnalysis,
@@ -14,6 +13,7 @@ import {
   type ModelDescription,
   type ModelSourceFormat,
 } from '../engine/index.js';
+import { consistencyTimeLimitMs } from '../engine/runtime.js';
 import { WorkerFailure, WorkerPool, type WorkerEntry } from '../workers/worker-pool.js';
 import type { BuildOutcome, BuildTask, Refusal, StoredImport } from './compile/build-model.js';
 import type {

@@ -1,6 +1,7 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { fixedSql } from '../database/fixed-sql.js';
-import { ENGINE_VERSION, storedEngineVersion } from '../engine/index.js';
+import { ENGINE_VERSION } from '../engine/index.js';
+import { storedEngineVersion } from '../engine/runtime.js';
 
 /**
  * The binary columns of a model version: its deflated definition

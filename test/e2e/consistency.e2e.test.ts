@@ -1,10 +1,7 @@
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  deserializeConsistency,
-  ENGINE_VERSION,
-  serializeConsistency,
-} from '../../src/engine/index.js';
+import { ENGINE_VERSION } from '../../src/engine/index.js';
+import { deserializeConsistency, serializeConsistency } from '../../src/engine/runtime.js';
 import { loadConsistency, storeConsistency } from '../../src/models/version-bytes.repository.js';
 import { bearer, errorPaths, expectEnvelope } from '../support/factories.js';
 import {

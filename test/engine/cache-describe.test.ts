@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CompiledModelCache, describeModel } from '../../src/engine/index.js';
+import { describeModel } from '../../src/engine/index.js';
+import { CompiledModelCache } from '../../src/engine/runtime.js';
 import { compileOk, doorDocument, model, windowDocument } from './helpers.js';
 
 describe('CompiledModelCache', () => {

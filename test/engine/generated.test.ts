@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileModel, evaluateConfiguration } from '../../src/engine/index.js';
+import { compileDocument } from '../../src/engine/index.js';
+import { evaluateConfiguration } from '../../src/engine/evaluate/evaluate.js';
 import { runGenerator } from '../../bench/run-generator.js';
 import { MODEL_GENERATOR } from '../support/examples.js';
 
@@ -14,7 +15,7 @@ const generate = (questions: number) => runGenerator(MODEL_GENERATOR, questions,
 describe('generated models (gen-model.mjs)', () => {
   it('a 200-question model compiles and its answers evaluate valid', () => {
     const { document, answers } = generate(200);
-    const compiled = compileModel(document);
+    const compiled = compileDocument(document);
     expect(compiled.ok).toBe(true);
     if (!compiled.ok) return;
     expect(compiled.model.questions).toHaveLength(200);
@@ -41,7 +42,7 @@ describe('generated models (gen-model.mjs)', () => {
 
   it('fires the generated triggers and keeps the line valid', () => {
     const { document, answers } = generate(60);
-    const compiled = compileModel(document);
+    const compiled = compileDocument(document);
     if (!compiled.ok) throw new Error('expected a valid model');
     // q00000 == 'o3' fires g00000, which sets the optional q00001 to o4 (its default is o2)
     const changed = { ...(answers as Record<string, unknown>), q00000: { values: ['o3'] } };

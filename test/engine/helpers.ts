@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { expect } from 'vitest';
 import {
-  compileModel,
+  compileDocument,
   type CompiledModel,
   type Evaluation,
-  evaluateConfiguration,
   type EvaluationRequest,
   type Problem,
 } from '../../src/engine/index.js';
+import { evaluateConfiguration } from '../../src/engine/evaluate/evaluate.js';
 import { DOOR_DIR, WINDOW_YAML_PATH } from '../support/examples.js';
 
 type Doc = Record<string, unknown>;
@@ -50,14 +50,14 @@ export function doorDocument(): Doc {
 }
 
 export function compileOk(document: unknown): CompiledModel {
-  const result = compileModel(document);
+  const result = compileDocument(document);
   if (!result.ok)
     throw new Error(`expected the model to compile: ${JSON.stringify(result.problems, null, 1)}`);
   return result.model;
 }
 
 export function compileProblems(document: unknown): Problem[] {
-  const result = compileModel(document);
+  const result = compileDocument(document);
   if (result.ok) throw new Error('expected the model to be rejected');
   return result.problems;
 }

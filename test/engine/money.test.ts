@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateConfiguration } from '../../src/engine/index.js';
+import { evaluate } from '../../src/engine/index.js';
 import { celNumberToMoney, formatMoney, Money, round } from '../../src/engine/money.js';
 import { compileOk, model } from './helpers.js';
 
@@ -47,7 +47,7 @@ describe('money helpers', () => {
         })),
       }),
     );
-    const line = evaluateConfiguration(compiled, {
+    const line = evaluate(compiled, {
       modelId: 1,
       versionNumber: 1,
       questions: {},
@@ -59,8 +59,7 @@ describe('money helpers', () => {
 describe('fingerprint canonical form', () => {
   const compiled = compileOk(model());
   const fp = (questions: unknown) =>
-    evaluateConfiguration(compiled, { modelId: 1, versionNumber: 1, questions }).line.cache
-      .fingerprint;
+    evaluate(compiled, { modelId: 1, versionNumber: 1, questions }).line.cache.fingerprint;
 
   it('ignores key order at every level and escapes unusual text', () => {
     expect(fp({ 'a"b': { values: ['x"y'], z: { q: 1, p: 2 } } })).toBe(

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lineInView } from '../../src/carts/compact-line.js';
-import { compactLine, type LineBomItem, type LineQuestion } from '../../src/engine/index.js';
+import { type LineBomItem, type LineQuestion } from '../../src/engine/index.js';
+import { compactLine } from '../../src/engine/runtime.js';
 
 const bom = (key: string, children: LineBomItem[] = []): LineBomItem => ({
   key,

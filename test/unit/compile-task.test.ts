@@ -1,10 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  consistencyTimeLimitMs,
-  DEFAULT_ENGINE_LIMITS,
-  deserializeConsistency,
-} from '../../src/engine/index.js';
+import { DEFAULT_ENGINE_LIMITS } from '../../src/engine/index.js';
+import { consistencyTimeLimitMs, deserializeConsistency } from '../../src/engine/runtime.js';
 import { runBuild, runCompile } from '../../src/models/compile/build-model.js';
 import { COMPILE_REST_MS, compileTimeoutMs } from '../../src/models/compiled-models.service.js';
 import { WINDOW_YAML_PATH } from '../support/examples.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileModel, evaluateConfiguration } from '../../src/engine/index.js';
+import { compileDocument, evaluate } from '../../src/engine/index.js';
 
 /**
  * docs/model-format.md, "Unanswered questions in expressions": the table of what a rule over
@@ -35,7 +35,7 @@ function tableRows(): { expressions: string[]; status: string }[] {
 }
 
 function ruleStatus(expression: string): string {
-  const compiled = compileModel({
+  const compiled = compileDocument({
     general: { name: 'Null semantics' },
     questions: [
       {
@@ -58,7 +58,7 @@ function ruleStatus(expression: string): string {
     rules: [{ key: 'r', severity: 'warning', assert: expression, message: 'm' }],
   });
   if (!compiled.ok) throw new Error(`${expression}: ${JSON.stringify(compiled.problems)}`);
-  const { line } = evaluateConfiguration(compiled.model, {
+  const { line } = evaluate(compiled.model, {
     modelId: 1,
     versionNumber: 1,
     questions: {},

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import express from 'express';
 import { describe, expect, it, vi } from 'vitest';
-import { compileModel, evaluateConfiguration } from '../../src/engine/index.js';
+import { compileDocument, evaluate } from '../../src/engine/index.js';
 import type { Slicing } from '../../src/common/event-loop/slice-clock.js';
 import { windowDocument } from '../engine/helpers.js';
 import { serializeInSlices } from '../../src/common/event-loop/sliced-json.js';
@@ -124,10 +124,10 @@ async function writtenTwice(value: unknown): Promise<{ text: string; arguments: 
 
 describe('a cart line in the envelope', () => {
   it('is written from the engine’s prepared text, and equals JSON.stringify', async () => {
-    const model = compileModel(windowDocument());
+    const model = compileDocument(windowDocument());
     if (!model.ok) throw new Error('the window example compiles');
     for (const questions of [{}, { width: { values: [2600] }, frame: { values: ['wood'] } }]) {
-      const line = evaluateConfiguration(model.model, {
+      const line = evaluate(model.model, {
         modelId: 1,
         versionNumber: 1,
         questions,
@@ -144,14 +144,13 @@ describe('a cart line in the envelope', () => {
 
 describe('a page of cart lines', () => {
   it('is written line by line, each line’s questions from the engine’s text', async () => {
-    const model = compileModel(windowDocument());
+    const model = compileDocument(windowDocument());
     if (!model.ok) throw new Error('the window example compiles');
     for (const view of ['full', 'compact'] as const) {
       const lines = [{}, { width: { values: [2600] } }, { frame: { values: ['wood'] } }].map(
         (questions, id) => ({
           id,
-          ...evaluateConfiguration(model.model, { modelId: 1, versionNumber: 1, questions, view })
-            .line,
+          ...evaluate(model.model, { modelId: 1, versionNumber: 1, questions, view }).line,
         }),
       );
       const page = { code: 200, data: { cart_id: 'c', lines, total: '1.00' }, errors: [] };
@@ -193,10 +192,10 @@ describe('serializeInSlices with a digest', () => {
   });
 
   it('leaves out what the engine measured: a line evaluated twice has one digest', async () => {
-    const model = compileModel(windowDocument());
+    const model = compileDocument(windowDocument());
     if (!model.ok) throw new Error('the window example compiles');
     const evaluated = (questions: Record<string, unknown>) =>
-      evaluateConfiguration(model.model, { modelId: 1, versionNumber: 1, questions }).line;
+      evaluate(model.model, { modelId: 1, versionNumber: 1, questions }).line;
     const answers = { width: { values: [2600] } };
     const [first, second] = [evaluated(answers), evaluated(answers)];
     // Different measurements, whatever the clock gave.
@@ -275,9 +274,9 @@ describe('DeferredJson elements', () => {
   });
 
   it('sit beside ordinary elements, and cart lines, in one list', async () => {
-    const model = compileModel(windowDocument());
+    const model = compileDocument(windowDocument());
     if (!model.ok) throw new Error('the window example compiles');
-    const line = evaluateConfiguration(model.model, {
+    const line = evaluate(model.model, {
       modelId: 1,
       versionNumber: 1,
       questions: {},

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { holdsLineQuestions, isMeasuredMember, lineListJson } from '../../engine/index.js';
+import { holdsLineQuestions, isMeasuredMember, lineListJson } from '../../engine/runtime.js';
 import { SliceClock, type Slicing } from './slice-clock.js';
 import { JsonText } from '../http/json-text.js';
 import { ByteWriter, type SerializedJson } from './byte-writer.js';

@@ -2,26 +2,18 @@ import { Expression } from '../cel/expression.js';
 import type {
   CompiledAdjustment,
   CompiledBomItem,
-  CompiledModel,
   CompiledOption,
   CompiledQuestion,
   CompiledRule,
   CompiledTrigger,
   CompiledVariable,
-} from '../model.js';
-import { copyTable } from './table-index.js';
+  ModelCore,
+} from '../model-core.js';
+import { copyTable } from '../validate/table-index.js';
+import type { QuestionSetters } from '../validate/validate-model.js';
 
-/** A compiled model before its consistency form is attached. */
-export type ModelCore = Omit<CompiledModel, 'consistency'>;
-
-/** The complete expression built for a validated draft (see compile-model.ts). */
+/** The complete expression built for a validated draft (see validate/validate-model.ts). */
 export type CompleteExpression = (draft: Expression) => Expression;
-
-/** The triggers that set a question, in list order, and the index of its target in each. */
-export interface QuestionSetters {
-  readonly triggers: number[];
-  readonly targets: number[];
-}
 
 /** What the compile adds to the validated model as it is compacted. */
 export interface Completion {

@@ -1,5 +1,5 @@
 import { Expression } from '../cel/expression.js';
-import type { CompiledBomItem, CompiledPricing, CompiledQuestion } from '../model.js';
+import type { CompiledBomItem, CompiledPricing, CompiledQuestion } from '../model-core.js';
 import {
   formatMoney,
   formatQuantity,

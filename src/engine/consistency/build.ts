@@ -1,6 +1,6 @@
 import { conditionOr, EvaluationContext, type Expression } from '../cel/expression.js';
-import type { CompiledQuestion } from '../model.js';
-import type { ModelCore } from '../compile/compact.js';
+import type { CompiledQuestion } from '../model-core.js';
+import type { ModelCore } from '../model-core.js';
 import { domainIndex, type FiniteDomain, type LayerPlan, questionValue } from './domains.js';
 import { FALSE, type MddStore, TRUE } from './mdd.js';
 import type { Part, Support } from './parts.js';

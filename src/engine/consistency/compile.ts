@@ -1,4 +1,4 @@
-import type { ModelCore } from '../compile/compact.js';
+import type { ModelCore } from '../model-core.js';
 import { PartBuilder } from './build.js';
 import { finiteDomain, type LayerPlan, layerFields, planLayers } from './domains.js';
 import { type ConsistencyForm, flatten } from './form.js';

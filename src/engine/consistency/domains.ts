@@ -1,5 +1,5 @@
-import type { CelValue, CompiledQuestion } from '../model.js';
-import type { ModelCore } from '../compile/compact.js';
+import type { CelValue, CompiledQuestion } from '../model-core.js';
+import type { ModelCore } from '../model-core.js';
 import { valueBases } from './form.js';
 
 /** Admissible values of an `integer` question at most this many to be finite (model-format.md). */

@@ -1,4 +1,4 @@
-import type { ModelCore } from '../compile/compact.js';
+import type { ModelCore } from '../model-core.js';
 import { PartBuilder } from './build.js';
 import type { LayerFields, LayerPlan } from './domains.js';
 import type { ConsistencyForm } from './form.js';

@@ -1,6 +1,6 @@
 import type { Expression } from '../cel/expression.js';
-import type { CompiledRule } from '../model.js';
-import type { ModelCore } from '../compile/compact.js';
+import type { CompiledRule } from '../model-core.js';
+import type { ModelCore } from '../model-core.js';
 import type { FiniteDomain } from './domains.js';
 
 /** Inputs of an expression: the finite questions it reads (through variables too). */

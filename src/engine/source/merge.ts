@@ -1,5 +1,5 @@
 import { ProblemList } from '../problems.js';
-import { isPositiveInteger } from '../validate/reader.js';
+import { isPositiveInteger } from './record.js';
 import type { ModelSourceFormat } from './content-type.js';
 import { invalid, ok, type SourceResult } from './result.js';
 import { unsafePathReason } from './paths.js';

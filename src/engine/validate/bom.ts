@@ -1,5 +1,5 @@
 import { Expression } from '../cel/expression.js';
-import type { CompiledBomItem } from '../model.js';
+import type { CompiledBomItem } from '../model-core.js';
 import { Money } from '../money.js';
 import type { Validation } from './context.js';
 import { childPath, type JsonRecord, SECTION_KEY_PATTERN } from './reader.js';

@@ -1,5 +1,5 @@
 import { Expression } from '../cel/expression.js';
-import { TextCatalogBuilder } from '../compile/text-catalog.js';
+import { TextCatalogBuilder } from './text-catalog.js';
 import type { EngineLimits } from '../limits.js';
 import type { ProblemList } from '../problems.js';
 import { childPath, type JsonRecord, Reader } from './reader.js';

@@ -1,4 +1,4 @@
-import type { CompiledGeneral, ImportRecord } from '../model.js';
+import type { CompiledGeneral, ImportRecord } from '../model-core.js';
 import type { Validation } from './context.js';
 import { childPath, isPositiveInteger, type JsonRecord } from './reader.js';
 

@@ -1,4 +1,4 @@
-import type { CompiledImage } from '../model.js';
+import type { CompiledImage } from '../model-core.js';
 import type { Validation } from './context.js';
 import { childPath, SECTION_KEY_PATTERN } from './reader.js';
 

@@ -1,4 +1,4 @@
-import type { CompiledAdjustment, CompiledPricing } from '../model.js';
+import type { CompiledAdjustment, CompiledPricing } from '../model-core.js';
 import { type RoundingMode, ZERO } from '../money.js';
 import type { Validation } from './context.js';
 import { SECTION_KEY_PATTERN } from './reader.js';

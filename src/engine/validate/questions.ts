@@ -1,6 +1,6 @@
 import { QUESTION_TYPES, type QuestionType } from '../cel/environment.js';
 import type { Expression } from '../cel/expression.js';
-import type { CompiledOption, CompiledQuestion, CelValue } from '../model.js';
+import type { CompiledOption, CompiledQuestion, CelValue } from '../model-core.js';
 import { convertLiteral } from '../question-values.js';
 import type { Validation } from './context.js';
 import { childPath, type JsonRecord, OPTION_KEY_PATTERN, QUESTION_KEY_PATTERN } from './reader.js';

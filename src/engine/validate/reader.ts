@@ -2,7 +2,10 @@ import { TEXT_MAX_LENGTHS, type EngineLimits } from '../limits.js';
 import { DECIMAL_PATTERN, Money } from '../money.js';
 import type { ProblemList } from '../problems.js';
 
-export type JsonRecord = Record<string, unknown>;
+import { isPositiveInteger, isRecord, type JsonRecord } from '../source/record.js';
+
+// Read by the source stage too (imports), so defined there: source/ sits below validate/.
+export { isPositiveInteger, isRecord, type JsonRecord };
 
 /** A CEL expression as written in the model, with the path that names it in problems. */
 export interface ExpressionSource {
@@ -30,17 +33,6 @@ const CEL_RESERVED = new Set(
  * named so, or it could never be answered. `__proto__` already fails the key pattern.
  */
 const ANSWER_RESERVED = new Set(['constructor', 'prototype']);
-
-export function isRecord(value: unknown): value is JsonRecord {
-  return (
-    typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Date)
-  );
-}
-
-/** A safe integer above 0 (`model_id`, `version_number`). */
-export function isPositiveInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-}
 
 export function childPath(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;

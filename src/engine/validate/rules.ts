@@ -1,5 +1,10 @@
-import type { CompatibilityTable, CompiledQuestion, CompiledRule, CelValue } from '../model.js';
-import { indexTable } from '../compile/table-index.js';
+import type {
+  CompatibilityTable,
+  CompiledQuestion,
+  CompiledRule,
+  CelValue,
+} from '../model-core.js';
+import { indexTable } from './table-index.js';
 import { convertElement } from '../question-values.js';
 import type { Validation } from './context.js';
 import { childPath, type JsonRecord, SECTION_KEY_PATTERN } from './reader.js';

@@ -1,4 +1,4 @@
-import type { CompiledQuestion, CompiledTrigger, TriggerTarget } from '../model.js';
+import type { CompiledQuestion, CompiledTrigger, TriggerTarget } from '../model-core.js';
 import { convertLiteral } from '../question-values.js';
 import type { Validation } from './context.js';
 import { childPath, isRecord, SECTION_KEY_PATTERN } from './reader.js';

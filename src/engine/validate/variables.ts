@@ -1,4 +1,4 @@
-import type { CompiledVariable } from '../model.js';
+import type { CompiledVariable } from '../model-core.js';
 import type { Validation } from './context.js';
 import { QUESTION_KEY_PATTERN } from './reader.js';
 

@@ -1,11 +1,9 @@
 import {
-  compileModel,
+  compileDocument,
   importedModelIds,
   MAX_REPORTED_PROBLEMS,
   mergeImports,
   readModelSource,
-  serializeConsistency,
-  toTransferable,
   unsafePathReason,
   type EngineLimits,
   type ImportedModel,
@@ -14,6 +12,7 @@ import {
   type Problem,
   type SourceResult,
 } from '../../engine/index.js';
+import { serializeConsistency, toTransferable } from '../../engine/runtime.js';
 import { deflateDefinition, inflateDefinitionSync } from '../definition-bytes.js';
 
 /**
@@ -100,7 +99,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   // Stored as JSON: compile exactly what a later load will read back.
   const text = JSON.stringify(merged.value);
   const definition = JSON.parse(text) as Record<string, unknown>;
-  const compiled = compileModel(definition, task.limits);
+  const compiled = compileDocument(definition, task.limits);
   const assetPaths = new Set([...source.value.assets.keys(), ...(task.imported?.assetPaths ?? [])]);
   const problems = [
     ...(compiled.ok ? [] : compiled.problems),
@@ -126,7 +125,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
 
 export function runCompile(task: CompileTask): CompileOutcome {
   const definition: unknown = JSON.parse(inflateDefinitionSync(task.definition));
-  const result = compileModel(definition, task.limits, { consistency: task.consistency });
+  const result = compileDocument(definition, task.limits, { consistency: task.consistency });
   if (!result.ok)
     return {
       kind: 'refused',

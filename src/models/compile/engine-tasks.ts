@@ -1,12 +1,9 @@
 import { deflateSync } from 'node:zlib';
 import {
-  CompiledModelCache,
-  compactLine,
   ENGINE_VERSION,
   type CartLine,
   describeModel,
-  evaluateConfiguration,
-  reviveModel,
+  evaluate,
   type CompiledModel,
   type EngineLimits,
   type LineView,
@@ -14,6 +11,7 @@ import {
   type ModelDescription,
   type Problem,
 } from '../../engine/index.js';
+import { CompiledModelCache, compactLine, reviveModel } from '../../engine/runtime.js';
 import { ownedBytes } from '../../workers/owned-bytes.js';
 import { AssetUrlSigner, type AssetUrlSigning } from '../asset-url-signer.js';
 import { runBuild, runCompile, type BuildOutcome, type BuildTask } from './build-model.js';
@@ -154,7 +152,7 @@ export class EngineTasks {
         this.keep(task.version, task.compiled);
         return plain({ kind: 'adopted' });
       case 'evaluate':
-        return this.withModel(task.version, (model) => evaluate(model, task, this.urls));
+        return this.withModel(task.version, (model) => evaluateTask(model, task, this.urls));
       case 'describe':
         return this.withModel(task.version, (model) => {
           const { modelId, versionNumber } = task.version;
@@ -204,9 +202,9 @@ export class EngineTasks {
   }
 }
 
-function evaluate(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSigner): Answer {
+function evaluateTask(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSigner): Answer {
   const { modelId, versionNumber } = task.version;
-  const evaluation = evaluateConfiguration(model, {
+  const evaluation = evaluate(model, {
     modelId,
     versionNumber,
     questions: task.questions,

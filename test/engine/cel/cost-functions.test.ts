@@ -20,13 +20,13 @@ import {
   COMPUTED_PATTERN_PER_CHAR,
   computedPatternProblem,
 } from '../../../src/engine/cel/regex.js';
-import { compileModel } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
 import { prng } from '../../support/prng.js';
 import { compileOk, compileProblems, evaluate, expectProblem, model } from '../helpers.js';
 
 /**
  * The functions of cel-js the estimator prices (issue: four under-estimates an attacker
- * used to stall or kill an evaluation): each attack is replayed through compileModel and
+ * used to stall or kill an evaluation): each attack is replayed through compileDocument and
  * must be refused with cost_limit, or run within its estimate.
  */
 
@@ -173,7 +173,7 @@ describe('matches', () => {
   });
 
   it('the attack — 140 such calls on a 1,000-character text — is refused at upload', () => {
-    const result = compileModel(
+    const result = compileDocument(
       model({
         questions: [text('t', 1000)],
         variables: Array.from({ length: 140 }, (_, i) => ({

@@ -8,7 +8,7 @@ import {
   type Shape,
   stringShape,
 } from '../../../src/engine/cel/cost.js';
-import { compileModel } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
 import { expectProblem, model } from '../helpers.js';
 
 const env = new Environment({ unlistedVariablesAreDyn: true });
@@ -109,7 +109,7 @@ describe('static cost at upload', () => {
         },
       ],
     });
-    const result = compileModel(document);
+    const result = compileDocument(document);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     const problem = expectProblem(result.problems, 'cost_limit', 'variables[1].expr');
@@ -125,7 +125,7 @@ describe('static cost at upload', () => {
         { key: 'n', expr: 'twice.map(a, twice.filter(b, b == a).size()).size()' },
       ],
     });
-    const result = compileModel(document);
+    const result = compileDocument(document);
     expect(result.ok).toBe(false);
     if (!result.ok) expectProblem(result.problems, 'cost_limit', 'variables[1].expr');
   });

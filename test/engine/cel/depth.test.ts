@@ -8,14 +8,14 @@
 import { describe, expect, it } from 'vitest';
 import { DEPTH_MESSAGE, deeperThan, MAX_EXPRESSION_DEPTH } from '../../../src/engine/cel/depth.js';
 import { createEnvironments } from '../../../src/engine/cel/environment.js';
-import { compileModel, type Problem } from '../../../src/engine/index.js';
+import { compileDocument, type Problem } from '../../../src/engine/index.js';
 import { compileOk, model } from '../helpers.js';
 
 const withVariable = (expr: string) => model({ variables: [{ key: 'v', expr }] });
 
 /** The problems of a compile that must not throw (a thrown RangeError fails the test). */
 function problemsOf(document: unknown): Problem[] {
-  const result = compileModel(document);
+  const result = compileDocument(document);
   return result.ok ? [] : result.problems;
 }
 

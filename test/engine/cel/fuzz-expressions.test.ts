@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compileModel, evaluateConfiguration } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
+import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
 import { prng } from '../../support/prng.js';
 
 /**
@@ -182,7 +183,7 @@ describe('fuzzed expressions', () => {
     let refused = 0;
     for (let seed = 1; seed <= 400; seed++) {
       const { document, answers } = randomModel(seed);
-      const result = compileModel(document);
+      const result = compileDocument(document);
       if (!result.ok) {
         refused++;
         for (const problem of result.problems)

@@ -3,7 +3,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import { RE2JS } from 're2js';
 import { CostBudget } from '../../../src/engine/cel/budget.js';
 import { EvaluationContext, Expression, UNKNOWN } from '../../../src/engine/cel/expression.js';
-import { compileModel } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
 import { OVERFLOW_ERRORS, OVERFLOW_SECTIONS } from '../../support/attack-models.js';
 import {
   compileOk,
@@ -28,7 +28,7 @@ describe('runtime cost budget', () => {
   });
 
   it('an expression the budget cannot pay for is unknown, with cost_limit on its path', () => {
-    const result = compileModel(document, { evaluationCost: 1_000_000 });
+    const result = compileDocument(document, { evaluationCost: 1_000_000 });
     if (!result.ok) throw new Error(JSON.stringify(result.problems));
     const cost = result.model.variables[0].expr.cost;
     const affordable = Math.floor(1_000_000 / cost);
@@ -80,7 +80,7 @@ describe('matches uses RE2', () => {
     });
 
   it('a pattern RE2 refuses (backreference) is an upload error with its path', () => {
-    const result = compileModel(regexModel('^(a+)\\\\1$'));
+    const result = compileDocument(regexModel('^(a+)\\\\1$'));
     expect(result.ok).toBe(false);
     if (!result.ok) {
       const problem = expectProblem(result.problems, 'invalid_regex', 'rules[0].assert');

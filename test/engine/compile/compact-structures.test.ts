@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { indexTable } from '../../../src/engine/compile/table-index.js';
-import { evaluateConfiguration } from '../../../src/engine/index.js';
+import { indexTable } from '../../../src/engine/validate/table-index.js';
+import { evaluate } from '../../../src/engine/index.js';
 import type { CompiledQuestion } from '../../../src/engine/model.js';
 import { MinorSum, minorUnits, minorUnitsOfText, Money } from '../../../src/engine/money.js';
 import { compileOk, model } from '../helpers.js';
@@ -60,12 +60,11 @@ describe('fingerprint of answers already in canonical order', () => {
   it('equals the sha256 of the sorted canonical JSON, whatever the insertion order', () => {
     const compiled = compileOk(model());
     const fp = (questions: unknown) =>
-      evaluateConfiguration(compiled, { modelId: 1, versionNumber: 2, questions }).line.cache
-        .fingerprint;
+      evaluate(compiled, { modelId: 1, versionNumber: 2, questions }).line.cache.fingerprint;
     const sorted = { a: { values: ['x'] }, b: { values: [1, true] }, c: { values: [] } };
     const reversed = { c: { values: [] }, b: { values: [1, true] }, a: { values: ['x'] } };
     const canonical = JSON.stringify([1, 2, sorted, 'en']);
-    const language = evaluateConfiguration(compiled, {
+    const language = evaluate(compiled, {
       modelId: 1,
       versionNumber: 2,
       questions: {},

@@ -1,12 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { compileModel, DEFAULT_ENGINE_LIMITS, resolveLimits } from '../../../src/engine/index.js';
+import {
+  compileDocument,
+  DEFAULT_ENGINE_LIMITS,
+  resolveLimits,
+} from '../../../src/engine/index.js';
 import { compileOk, expectProblem, model } from '../helpers.js';
 
 const text = (i: number) => ({ key: `q${i}`, type: 'text', label: 'Q' });
 const limits = (overrides: Parameters<typeof resolveLimits>[0]) => resolveLimits(overrides);
 
 function problemsOf(document: unknown, overrides: Parameters<typeof resolveLimits>[0]) {
-  const result = compileModel(document, limits(overrides));
+  const result = compileDocument(document, limits(overrides));
   if (result.ok) throw new Error('expected a limit problem');
   return result.problems;
 }
@@ -125,7 +129,8 @@ describe('limits', () => {
       },
     ]);
     expect(
-      compileModel(model({ questions, rules: [table(2), table(3)] }), limits({ tableRows: 5 })).ok,
+      compileDocument(model({ questions, rules: [table(2), table(3)] }), limits({ tableRows: 5 }))
+        .ok,
     ).toBe(true);
   });
 });

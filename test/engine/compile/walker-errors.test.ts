@@ -1,11 +1,11 @@
 /**
  * An AST walker that throws (a compile bug, a stack overflow the depth check should have
- * prevented) is a problem on its expression, never an exception out of compileModel (which
+ * prevented) is a problem on its expression, never an exception out of compileDocument (which
  * the service would answer with a 500). The walkers are replaced here by ones that throw a
  * RangeError for the sources containing `boom`.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { compileModel, type Problem } from '../../../src/engine/index.js';
+import { compileDocument, type Problem } from '../../../src/engine/index.js';
 import { model } from '../helpers.js';
 
 /** What a walker recursing past the stack throws. */
@@ -33,7 +33,7 @@ vi.mock('../../../src/engine/cel/cost.js', async (importOriginal) => {
 });
 
 function problemsOf(document: unknown): Problem[] {
-  const result = compileModel(document);
+  const result = compileDocument(document);
   return result.ok ? [] : result.problems;
 }
 

@@ -9,7 +9,7 @@ import { explainConflict, type Restriction } from '../../../src/engine/consisten
 import type { ConsistencyForm } from '../../../src/engine/consistency/form.js';
 import { freeAssignment, isConsistent } from '../../../src/engine/consistency/query.js';
 import { quickXplain } from '../../../src/engine/consistency/quickxplain.js';
-import { compileModel } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
 import { generateTableModel } from '../../../bench/generate-table-model.js';
 import { prng, randomModel } from './random-model.js';
 
@@ -114,7 +114,7 @@ describe('explainConflict', () => {
     let conflicts = 0;
     for (let seed = 1; seed <= 120; seed++) {
       const random = prng(seed);
-      const compiled = compileModel(randomModel(random).document);
+      const compiled = compileDocument(randomModel(random).document);
       if (!compiled.ok) continue;
       for (let round = 0; round < 4; round++)
         conflicts += compare(compiled.model.consistency, random, `seed ${seed}`, round === 3);
@@ -123,7 +123,7 @@ describe('explainConflict', () => {
   }, 120_000);
 
   it('gives QuickXplain’s conflict on a table model (long edges, a wide table)', () => {
-    const compiled = compileModel(generateTableModel(24, 5, 300, 3));
+    const compiled = compileDocument(generateTableModel(24, 5, 300, 3));
     if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
     const random = prng(9);
     let conflicts = 0;

@@ -4,12 +4,8 @@
  * (`unavailable_values`) in both modes.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  compileModel,
-  type CompiledModel,
-  deserializeConsistency,
-  serializeConsistency,
-} from '../../../src/engine/index.js';
+import { compileDocument, type CompiledModel } from '../../../src/engine/index.js';
+import { deserializeConsistency, serializeConsistency } from '../../../src/engine/runtime.js';
 import { choice, compileOk, compileProblems, evaluate, model, question } from '../helpers.js';
 
 const table = (key: string, columns: string[], rows: unknown[][]) => ({
@@ -28,7 +24,7 @@ const options = (result: Result, key: string) =>
 
 /** Past the budget: a zero budget compiles no diagram (propagation only). */
 function fallback(document: unknown): CompiledModel {
-  const result = compileModel(document, { consistencyMs: 0 });
+  const result = compileDocument(document, { consistencyMs: 0 });
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   expect(result.model.consistency.compiled).toBe(false);
   return result.model;
@@ -136,7 +132,7 @@ describe('consistency past the compile budget: propagation', () => {
   });
 
   it('refuses a model propagation proves inconsistent; dead options by propagation', () => {
-    const refused = compileModel(
+    const refused = compileDocument(
       model({
         questions: [choice('frame', ['pvc', 'alu'], { required: true })],
         rules: [
@@ -190,7 +186,7 @@ describe('consistency past the compile budget: propagation', () => {
         return table(`t${i}`, [other, key], rows);
       }),
     });
-    const result = compileModel(document, { consistencyBytes: 50_000 });
+    const result = compileDocument(document, { consistencyBytes: 50_000 });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     const form = result.model.consistency;
@@ -198,7 +194,7 @@ describe('consistency past the compile budget: propagation', () => {
     expect(form.reason).toMatch(/passed 50000 bytes; availability by propagation over each part$/);
     // The byte budget measures live nodes: the store freed during the compile fits in
     // 100 KB (it held 200 KB and more of dead intermediate nodes before issue #28).
-    const live = compileModel(document, { consistencyBytes: 100_000 });
+    const live = compileDocument(document, { consistencyBytes: 100_000 });
     expect(live.ok && live.model.consistency.compiled && live.model.consistency.exact).toBe(true);
     expect(live.ok && live.model.consistency.analysis.configurations).toBe(
       compileOk(document).consistency.analysis.configurations,
@@ -222,7 +218,7 @@ describe('consistency past the compile budget: propagation', () => {
     const back = deserializeConsistency(serializeConsistency(compiled.consistency));
     expect(back).toEqual(compiled.consistency);
     expect(back?.partRoots.length).toBe(5); // three statuses, two tables
-    const reused = compileModel(chain, undefined, { consistency: back });
+    const reused = compileDocument(chain, undefined, { consistency: back });
     expect(reused.ok && reused.model.consistency.compiled).toBe(false);
   });
 });

@@ -3,11 +3,8 @@
  * `configurations_at_most` (issue #28, part 3).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  compileModel,
-  deserializeConsistency,
-  serializeConsistency,
-} from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
+import { deserializeConsistency, serializeConsistency } from '../../../src/engine/runtime.js';
 import { ModelAnalysisDto } from '../../../src/models/dto/model-analysis.dto.js';
 import { choice, compileOk, model } from '../helpers.js';
 
@@ -32,7 +29,7 @@ describe('the analysis counts only when exact', () => {
   });
 
   it('a part left out of the diagram: null, and the diagram count as the bound', () => {
-    const result = compileModel(differ(), { consistencyEnumeration: 3 });
+    const result = compileDocument(differ(), { consistencyEnumeration: 3 });
     if (!result.ok) throw new Error('rejected');
     const { analysis } = result.model.consistency;
     expect(analysis.exact).toBe(false);
@@ -43,7 +40,7 @@ describe('the analysis counts only when exact', () => {
   });
 
   it('past the budget (propagation): null, and the product of the propagated domains', () => {
-    const result = compileModel(differ(), { consistencyMs: 0 });
+    const result = compileDocument(differ(), { consistencyMs: 0 });
     if (!result.ok) throw new Error('rejected');
     const { analysis } = result.model.consistency;
     expect(analysis.exact).toBe(false);
@@ -52,7 +49,7 @@ describe('the analysis counts only when exact', () => {
   });
 
   it('a stored form of format 2 is read with its bound moved out of `configurations`', () => {
-    const result = compileModel(differ(), { consistencyMs: 0 });
+    const result = compileDocument(differ(), { consistencyMs: 0 });
     if (!result.ok) throw new Error('rejected');
     const form = result.model.consistency;
     const { configurations_at_most: bound, ...rest } = form.analysis;

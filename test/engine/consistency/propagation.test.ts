@@ -8,7 +8,8 @@
  * and conflict sets are exact.
  */
 import { describe, expect, it } from 'vitest';
-import { compileModel, evaluateConfiguration, type CartLine } from '../../../src/engine/index.js';
+import { compileDocument, type CartLine } from '../../../src/engine/index.js';
+import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
 import type { CompiledModel } from '../../../src/engine/index.js';
 import type { AnswerUnit } from '../../../src/engine/evaluate/answer-units.js';
 import { restrict } from '../../../src/engine/evaluate/answer-units.js';
@@ -175,8 +176,8 @@ describe('propagation past the compile budget against brute force', () => {
       for (const document of [generated.document, singleTable(generated.document)]) {
         const specs = generated.specs;
         const context = `seed ${seed} ${document === generated.document ? 'model' : 'single table'}`;
-        const exactCompile = compileModel(document);
-        const fallback = compileModel(document, { consistencyMs: 0 });
+        const exactCompile = compileDocument(document);
+        const fallback = compileDocument(document, { consistencyMs: 0 });
         if (!fallback.ok) {
           // A refusal past the budget is proven: the exact compile refuses it too.
           expect(exactCompile.ok, context).toBe(false);

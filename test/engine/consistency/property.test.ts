@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileModel, evaluateConfiguration, type CartLine } from '../../../src/engine/index.js';
+import { compileDocument, evaluate, type CartLine } from '../../../src/engine/index.js';
 import {
   type Assignment,
   celValue,
@@ -31,7 +31,7 @@ describe('consistency against brute force on random small models', () => {
     for (let seed = 1; seed <= MODELS; seed++) {
       const random = prng(seed);
       const { document, specs } = randomModel(random);
-      const compiled = compileModel(document);
+      const compiled = compileDocument(document);
       if (!compiled.ok) {
         const codes = new Set(compiled.problems.map((problem) => problem.code));
         expect([...codes], `seed ${seed}: ${JSON.stringify(compiled.problems)}`).toEqual([
@@ -39,7 +39,7 @@ describe('consistency against brute force on random small models', () => {
         ]);
         // Past the budget propagation may refute it too (sound); when it does not, the
         // model compiles and brute force confirms it has no valid configuration.
-        const relaxed = compileModel(document, { consistencyMs: 0 });
+        const relaxed = compileDocument(document, { consistencyMs: 0 });
         if (relaxed.ok) expect(validAssignments(relaxed.model, specs), `seed ${seed}`).toEqual([]);
         else
           expect(new Set(relaxed.problems.map((p) => p.code))).toEqual(
@@ -80,7 +80,7 @@ describe('consistency against brute force on random small models', () => {
           };
           void q;
         });
-        const result = evaluateConfiguration(model, {
+        const result = evaluate(model, {
           modelId: 1,
           versionNumber: 1,
           questions: answers,

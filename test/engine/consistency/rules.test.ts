@@ -2,11 +2,8 @@
  * docs/model-format.md "Consistency: no dead ends", rule by rule (issue #6).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  compileModel,
-  deserializeConsistency,
-  serializeConsistency,
-} from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
+import { deserializeConsistency, serializeConsistency } from '../../../src/engine/runtime.js';
 import { choice, compileOk, evaluate, model, opts, question, rule } from '../helpers.js';
 
 const table = (key: string, columns: string[], rows: unknown[][], extra = {}) => ({
@@ -262,7 +259,7 @@ describe('consistency: soft values', () => {
         ),
       ],
     });
-    const propagated = compileModel(document, { consistencyMs: 0 });
+    const propagated = compileDocument(document, { consistencyMs: 0 });
     if (!propagated.ok) throw new Error('expected the model to compile');
     // With the diagram, and past the compile budget (propagation).
     for (const compiled of [compileOk(document), propagated.model]) {
@@ -297,7 +294,7 @@ describe('consistency: soft values', () => {
       ...unlimited.rules.map((r) => (r.when?.cost ?? 0) + (r.assert?.cost ?? 0)),
     ];
     const once = costs.reduce((sum, cost) => sum + cost, 0);
-    const compiled = compileModel(document, { evaluationCost: once });
+    const compiled = compileDocument(document, { evaluationCost: once });
     if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
     const pvc = evaluate(compiled.model, { frame: 'pvc' });
     expect(pvc.errors).toEqual([]);
@@ -311,7 +308,7 @@ describe('consistency: soft values', () => {
 
 describe('consistency: model analysis and the compiled form', () => {
   it('a model with no valid configuration is refused, naming a minimal set of rules', () => {
-    const result = compileModel(
+    const result = compileDocument(
       model({
         questions: [choice('frame', ['pvc', 'alu'], { required: true })],
         rules: [
@@ -332,7 +329,7 @@ describe('consistency: model analysis and the compiled form', () => {
 
   it('names at most 20 parts of a conflict in its message (each part is still a problem)', () => {
     const keys = Array.from({ length: 25 }, (_, i) => `q${i}`);
-    const result = compileModel(
+    const result = compileDocument(
       model({
         questions: keys.map((key) => choice(key, ['y', 'n'], { required: true })),
         // q0 is y, each q(i) y makes q(i+1) y, and q24 is not: every rule is needed.
@@ -386,7 +383,7 @@ describe('consistency: model analysis and the compiled form', () => {
   it('past the compile budget: accepted, not exact, availability by the local check', () => {
     const document = frameColor();
     const compiled = compileOk(document);
-    const result = compileModel(document, { consistencyMs: 0 });
+    const result = compileDocument(document, { consistencyMs: 0 });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.model.consistency.analysis).toMatchObject({
@@ -407,7 +404,7 @@ describe('consistency: model analysis and the compiled form', () => {
       questions: [choice('a', ['x', 'y']), choice('b', ['x', 'y'])],
       rules: [{ key: 'differ', message: 'm', assert: 'a != b' }],
     });
-    const result = compileModel(document, { consistencyEnumeration: 4 });
+    const result = compileDocument(document, { consistencyEnumeration: 4 });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.model.consistency.exact).toBe(false);
@@ -428,11 +425,11 @@ describe('consistency: model analysis and the compiled form', () => {
       ...compiled.consistency,
       analysis: { ...compiled.consistency.analysis, compile_ms: 123456 },
     });
-    const reused = compileModel(document, undefined, { consistency: marked });
+    const reused = compileDocument(document, undefined, { consistency: marked });
     expect(reused.ok && reused.model.consistency.analysis.compile_ms).toBe(123456);
     // A form of another model (other domains) is not used.
     const other = compileOk(model({ questions: [choice('a', ['x', 'y', 'z'])] }));
-    const fresh = compileModel(document, undefined, {
+    const fresh = compileDocument(document, undefined, {
       consistency: serializeConsistency(other.consistency),
     });
     expect(fresh.ok && fresh.model.consistency.analysis.configurations).toBe('4');

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConsistencyForm } from '../../../src/engine/consistency/form.js';
 import { compatibleWith, freeAssignment, supports } from '../../../src/engine/consistency/query.js';
 import { segmentsOf } from '../../../src/engine/consistency/segments.js';
-import { compileModel } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
 import { generateTableModel } from '../../../bench/generate-table-model.js';
 import { prng, randomModel } from './random-model.js';
 
@@ -91,7 +91,7 @@ describe('valid domains segment by segment', () => {
   it('match one pass over the whole diagram on random small models', () => {
     for (let seed = 1; seed <= 150; seed++) {
       const random = prng(seed);
-      const compiled = compileModel(randomModel(random).document);
+      const compiled = compileDocument(randomModel(random).document);
       if (!compiled.ok) continue;
       const form = compiled.model.consistency;
       for (let round = 0; round < 6; round++)
@@ -100,7 +100,7 @@ describe('valid domains segment by segment', () => {
   }, 60_000);
 
   it('match it on table models (many segments, memoized segments, counts past 2^53)', () => {
-    const compiled = compileModel(generateTableModel(60, 8, 2_000, 5));
+    const compiled = compileDocument(generateTableModel(60, 8, 2_000, 5));
     if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
     const form = compiled.model.consistency;
     expect(segmentsOf(form).fromLayer.length).toBeGreaterThan(5);
@@ -117,7 +117,7 @@ describe('valid domains segment by segment', () => {
     const keys = Array.from({ length: 30 }, (_, i) => `q${i}`);
     const options = ['a', 'b', 'c', 'd', 'e'];
     const rows = options.flatMap((a) => options.filter((b) => b !== a).map((b) => [a, b]));
-    const compiled = compileModel({
+    const compiled = compileDocument({
       general: { name: 'chain' },
       questions: keys.map((key) => ({
         key,
@@ -143,7 +143,7 @@ describe('valid domains segment by segment', () => {
   });
 
   it('gives the pairwise relation of one value fixed alone', () => {
-    const compiled = compileModel(generateTableModel(30, 6, 600, 11));
+    const compiled = compileDocument(generateTableModel(30, 6, 600, 11));
     if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
     const form = compiled.model.consistency;
     for (let layer = 0; layer < form.domain.length; layer++) {

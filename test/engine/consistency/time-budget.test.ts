@@ -6,7 +6,7 @@
  * against 30 s and came back exact. The enumeration now checks the deadline itself.
  */
 import { describe, expect, it } from 'vitest';
-import { compileModel, type CompiledModel } from '../../../src/engine/index.js';
+import { compileDocument, type CompiledModel } from '../../../src/engine/index.js';
 import { consistencyTimeLimitMs } from '../../../src/engine/consistency/fallback.js';
 import { TIME_BUDGET_REASON } from '../../../src/engine/consistency/mdd.js';
 import { choice, evaluate, model, rule } from '../helpers.js';
@@ -32,7 +32,7 @@ const costly = (n: number) =>
 
 function compiled(document: unknown, consistencyMs?: number): CompiledModel {
   const limits = consistencyMs === undefined ? {} : { consistencyMs };
-  const result = compileModel(document, limits);
+  const result = compileDocument(document, limits);
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.model;
 }

@@ -3,7 +3,7 @@
  * compiling; the computed table cannot hit an engine limit; the table builder.
  */
 import { describe, expect, it } from 'vitest';
-import { compileModel } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
 import { ComputedTable } from '../../../src/engine/consistency/computed-table.js';
 import { FALSE, MddStore, TRUE, WORK_BUDGET_REASON } from '../../../src/engine/consistency/mdd.js';
 import { tableDiagram } from '../../../src/engine/consistency/table-diagram.js';
@@ -35,11 +35,11 @@ const unlimitedTime = { consistencyMs: 3_600_000 };
 describe('the compile work budget', () => {
   it('decides exactness by steps, whatever the time: the same answer on every run', () => {
     const document = chainModel(12, 5);
-    const exact = compileModel(document, unlimitedTime);
+    const exact = compileDocument(document, unlimitedTime);
     if (!exact.ok) throw new Error('rejected');
     expect(exact.model.consistency.exact).toBe(true);
     const runs = [1, 2, 3].map(() => {
-      const result = compileModel(document, { ...unlimitedTime, consistencySteps: 2_000 });
+      const result = compileDocument(document, { ...unlimitedTime, consistencySteps: 2_000 });
       if (!result.ok) throw new Error('rejected');
       return result.model.consistency;
     });
@@ -52,7 +52,7 @@ describe('the compile work budget', () => {
   });
 
   it('a zero step budget compiles no diagram (like a zero time or byte budget)', () => {
-    const result = compileModel(chainModel(5, 1), { consistencySteps: 0 });
+    const result = compileDocument(chainModel(5, 1), { consistencySteps: 0 });
     expect(result.ok && result.model.consistency.compiled).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateConfiguration } from '../../../src/engine/index.js';
+import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
 import { compileOk, evaluate, model, question } from '../helpers.js';
 
 const compiled = compileOk(

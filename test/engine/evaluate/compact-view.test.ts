@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { generateModel } from '../../../tools/gen-model.mjs';
 import {
-  compactLine,
-  compileModel,
-  evaluateConfiguration,
+  compileDocument,
+  evaluate,
   type CompiledModel,
   type EvaluationRequest,
 } from '../../../src/engine/index.js';
+import { compactLine } from '../../../src/engine/runtime.js';
 import { prng } from '../consistency/random-model.js';
 import { randomAnswers, randomModelWithBom } from './random-configurations.js';
 import { compileOk, windowDocument } from '../helpers.js';
@@ -17,8 +17,8 @@ import { compileOk, windowDocument } from '../helpers.js';
  * order included, and the same validity and problems.
  */
 function expectSameCompactView(model: CompiledModel, request: EvaluationRequest, label: string) {
-  const full = evaluateConfiguration(model, { ...request, view: 'full' });
-  const compact = evaluateConfiguration(model, { ...request, view: 'compact' });
+  const full = evaluate(model, { ...request, view: 'full' });
+  const compact = evaluate(model, { ...request, view: 'compact' });
   const trimmed = compactLine(full.line);
   trimmed.cache = { ...trimmed.cache, evaluated_in_ms: 0 };
   compact.line.cache.evaluated_in_ms = 0;
@@ -36,16 +36,16 @@ describe('the compact view built by the engine equals the trimmed full line', ()
     for (let seed = 1; seed <= 150; seed++) {
       const random = prng(seed);
       const document = randomModelWithBom(random);
-      const compiled = compileModel(document);
+      const compiled = compileDocument(document);
       // Past the budget: the consistency members come from propagation instead.
-      const propagated = compileModel(document, { consistencyMs: 0 });
+      const propagated = compileDocument(document, { consistencyMs: 0 });
       if (!compiled.ok || !propagated.ok) continue;
       for (let i = 0; i < 4; i++) {
         const questions = randomAnswers(random, document);
         const request = { modelId: 1, versionNumber: 1, questions };
         expectSameCompactView(compiled.model, request, `seed ${seed}, answers ${i}`);
         expectSameCompactView(propagated.model, request, `seed ${seed}, answers ${i}, propagated`);
-        const compact = evaluateConfiguration(compiled.model, { ...request, view: 'compact' });
+        const compact = evaluate(compiled.model, { ...request, view: 'compact' });
         if (compact.line.questions.some((q) => q.discarded)) withDiscarded++;
         if (compact.line.questions.some((q) => (q.options?.length ?? 0) > 0)) withUnavailable++;
         compared++;
@@ -79,7 +79,7 @@ describe('the compact view built by the engine equals the trimmed full line', ()
     const model = compileOk(document);
     const fired = { ...answers, q00000: { values: ['o3'] }, q00003: { values: [9000] } };
     for (const questions of [answers, fired]) {
-      const compact = evaluateConfiguration(model, {
+      const compact = evaluate(model, {
         modelId: 1,
         versionNumber: 1,
         questions,
@@ -88,7 +88,7 @@ describe('the compact view built by the engine equals the trimmed full line', ()
       expect(compact.line.triggers.every((trigger) => trigger.fired)).toBe(true);
       expectSameCompactView(model, { modelId: 1, versionNumber: 1, questions }, 'generated');
     }
-    const withTrigger = evaluateConfiguration(model, {
+    const withTrigger = evaluate(model, {
       modelId: 1,
       versionNumber: 1,
       questions: fired,

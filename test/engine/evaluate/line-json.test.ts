@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { generateModel } from '../../../tools/gen-model.mjs';
 import {
-  compileModel,
-  evaluateConfiguration,
-  lineListJson,
-  reviveModel,
-  toTransferable,
+  compileDocument,
   type CompiledModel,
   type EvaluationRequest,
   type LineQuestion,
 } from '../../../src/engine/index.js';
+import { lineListJson, reviveModel, toTransferable } from '../../../src/engine/runtime.js';
+import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
 import { lineTextBytes } from '../../../src/engine/evaluate/line-json.js';
 import { prng } from '../consistency/random-model.js';
 import { randomAnswers, randomModelWithBom } from './random-configurations.js';
@@ -61,7 +59,7 @@ describe('lineListJson writes what JSON.stringify writes', () => {
     for (let seed = 1; seed <= 120; seed++) {
       const random = prng(seed);
       const document = randomModelWithBom(random);
-      const compiled = compileModel(document);
+      const compiled = compileDocument(document);
       if (!compiled.ok) continue;
       for (let i = 0; i < 4; i++) {
         const request = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ENGINE_VERSION, evaluateConfiguration } from '../../../src/engine/index.js';
+import { ENGINE_VERSION } from '../../../src/engine/index.js';
+import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
 import { answers, compileOk, evaluate, model, question, windowDocument } from '../helpers.js';
 
 describe('translation', () => {

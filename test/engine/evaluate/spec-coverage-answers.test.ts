@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { evaluateConfiguration } from '../../../src/engine/index.js';
+import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
 import { compileOk, evaluate, model, question } from '../helpers.js';
 
 const compiled = compileOk(

@@ -4,7 +4,8 @@
  * option's question only indirectly (rule-mentions.ts, indirectRules).
  */
 import { describe, expect, it } from 'vitest';
-import { compileModel, evaluateConfiguration } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
+import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
 import { choice, compileOk, evaluate, model, question } from '../helpers.js';
 import { celValue, domainCount, prng, randomModel } from '../consistency/random-model.js';
 
@@ -28,7 +29,7 @@ describe('unavailable_because when a rule reaches the question indirectly', () =
     expect(x.unavailable_because).toEqual(['needs_b']);
     expect(x.conflicts_with).toEqual([]);
     // The same past the compile budget (availability by propagation).
-    const relaxed = compileModel(document, { consistencyMs: 0 });
+    const relaxed = compileDocument(document, { consistencyMs: 0 });
     if (!relaxed.ok) throw new Error('no model');
     const result = evaluate(relaxed.model, {});
     expect(result.line.consistency.exact).toBe(false);
@@ -242,7 +243,7 @@ describe('unavailable_because on random small models (exact)', () => {
     for (let seed = 1; seed <= MODELS; seed++) {
       const random = prng(seed);
       const { document, specs } = randomModel(random);
-      const compiled = compileModel(document);
+      const compiled = compileDocument(document);
       if (!compiled.ok) continue;
       const model = compiled.model;
       expect(model.consistency.analysis.exact).toBe(true);

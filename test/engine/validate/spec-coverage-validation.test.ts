@@ -3,7 +3,7 @@
  * namespaces, types, cycles, limits) and expressions.
  */
 import { describe, expect, it } from 'vitest';
-import { compileModel } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
 import { compileOk, compileProblems, evaluate, expectProblem, model } from '../helpers.js';
 
 const choice = (key: string, keys = ['a', 'b'], extra: Record<string, unknown> = {}) => ({
@@ -52,9 +52,10 @@ describe('every upload problem is reported, each at its exact path', () => {
 });
 
 describe('identifiers', () => {
-  const questionKey = (key: string) => compileModel(model({ questions: [choice(key)] })).ok;
-  const variableKey = (key: string) => compileModel(model({ variables: [{ key, expr: '1' }] })).ok;
-  const optionKey = (key: string) => compileModel(model({ questions: [choice('q', [key])] })).ok;
+  const questionKey = (key: string) => compileDocument(model({ questions: [choice(key)] })).ok;
+  const variableKey = (key: string) =>
+    compileDocument(model({ variables: [{ key, expr: '1' }] })).ok;
+  const optionKey = (key: string) => compileDocument(model({ questions: [choice('q', [key])] })).ok;
 
   it('question and variable keys match ^[a-z][a-z0-9_]{0,63}$', () => {
     for (const ok of ['a', 'a1_b', `a${'b'.repeat(63)}`]) {

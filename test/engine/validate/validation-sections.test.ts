@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileModel } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
 import { compileProblems, expectProblem, model } from '../helpers.js';
 
 const choice = (key: string, options = ['a', 'b'], extra: Record<string, unknown> = {}) => ({
@@ -163,7 +163,7 @@ describe('model sections', () => {
       type: 'text',
       label: 'x',
     }));
-    const result = compileModel(model({ questions }));
+    const result = compileDocument(model({ questions }));
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems).toHaveLength(100);
   });

@@ -1,4 +1,4 @@
-import type { LanguageTexts, TextCatalog } from '../model.js';
+import type { LanguageTexts, TextCatalog } from '../model-core.js';
 
 /** Collects translatable texts during validation; each gets a slot number. */
 export class TextCatalogBuilder {

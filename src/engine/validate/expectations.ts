@@ -1,9 +1,9 @@
 import { Expression } from '../cel/expression.js';
-import type { CompiledBomItem, CompiledModel } from '../model.js';
+import type { CompiledBomItem, ModelCore } from '../model-core.js';
 import type { Expectation } from './expressions.js';
 
 type Sections = Pick<
-  CompiledModel,
+  ModelCore,
   'questions' | 'rules' | 'triggers' | 'bomItems' | 'pricing' | 'images'
 >;
 

@@ -1,5 +1,5 @@
 import type { Expression } from '../cel/expression.js';
-import type { CompiledQuestion, CompiledTrigger, CompiledVariable } from '../model.js';
+import type { CompiledQuestion, CompiledTrigger, CompiledVariable } from '../model-core.js';
 import type { ProblemList } from '../problems.js';
 
 /** An edge of the dependency graph: `from` needs `to` first; `path` is the expression that says so. */

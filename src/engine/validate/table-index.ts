@@ -1,4 +1,4 @@
-import type { CompatibilityTable, CompiledQuestion, CelValue } from '../model.js';
+import type { CompatibilityTable, CompiledQuestion, CelValue } from '../model-core.js';
 
 /**
  * A compatibility table in flat arrays: the cells row by row, and for every option of

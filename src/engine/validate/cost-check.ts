@@ -2,7 +2,7 @@ import type { ParseResult } from '@marcbachmann/cel-js';
 import { estimateCost, listShape, SCALAR, type Shape, stringShape } from '../cel/cost.js';
 import type { Expression } from '../cel/expression.js';
 import { isRegexProblem, literalPattern, literalProgram, matchesCalls } from '../cel/regex.js';
-import type { CompiledQuestion } from '../model.js';
+import type { CompiledQuestion } from '../model-core.js';
 import type { ProblemList } from '../problems.js';
 
 /**
