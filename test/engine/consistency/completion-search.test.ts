@@ -5,7 +5,7 @@
  * when the budget runs out — availability is never guessed.
  */
 import { describe, expect, it } from 'vitest';
-import { compileModel, type CompiledModel } from '../../../src/engine/index.js';
+import { compileDocument, type CompiledModel } from '../../../src/engine/index.js';
 import { propagatorOf } from '../../../src/engine/consistency/propagate.js';
 import { freeAssignment } from '../../../src/engine/consistency/query.js';
 import { CompletionSearch } from '../../../src/engine/consistency/search.js';
@@ -49,7 +49,7 @@ const triangle = model({
 });
 
 function fallback(document: unknown): CompiledModel {
-  const result = compileModel(document, { consistencyMs: 0 });
+  const result = compileDocument(document, { consistencyMs: 0 });
   if (!result.ok) throw new Error(JSON.stringify(result.problems));
   return result.model;
 }
