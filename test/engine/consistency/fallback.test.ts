@@ -92,9 +92,9 @@ describe('consistency past the compile budget: propagation', () => {
 
   it('answers propagation refutes are conflicts naming a set minimal for propagation', () => {
     const line = evaluate(fallback(chain), { frame: 'pvc', handle: 'h2' });
-    expect(line.errors.filter((e) => e.code === 'conflict').map((e) => e.path)).toEqual([
-      'questions.frame',
-      'questions.handle',
+    const conflicts = line.errors.filter((e) => e.code === 'conflict');
+    expect(conflicts.map((e) => e.answers?.map((answer) => answer.question))).toEqual([
+      ['frame', 'handle'],
     ]);
     expect(line.line.consistency.configurations).toBeNull();
     expect(line.line.consistency.configurations_at_most).toBe('0');
@@ -122,8 +122,8 @@ describe('consistency past the compile budget: propagation', () => {
     expect(options(empty, 'x')?.map((o) => o[1])).toEqual([true, true]);
     // … until one answer: then it refutes it, and names it.
     const answered = evaluate(compiled, { x: 'a' });
-    expect(answered.errors.filter((e) => e.code === 'conflict').map((e) => e.path)).toEqual([
-      'questions.x',
+    expect(answered.errors.filter((e) => e.code === 'conflict').map((e) => e.answers)).toEqual([
+      [{ question: 'x', values: ['a'] }],
     ]);
   });
 
