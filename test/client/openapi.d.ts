@@ -2242,7 +2242,7 @@ export interface components {
             /** @example wood */
             key: string;
             /**
-             * @description Always false: only unavailable options are listed. Read as in the full view, so a client reads `options[i].available` of either view alike. Absent in compact lines stored before it was added (ENGINE.md, stored snapshots)
+             * @description Always false: only unavailable options are listed. Read as in the full view, so a client reads `options[i].available` of either view alike. Absent in compact lines stored by earlier engine releases (stored lines are never evaluated again)
              * @enum {boolean}
              */
             available?: false;

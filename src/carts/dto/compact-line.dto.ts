@@ -22,7 +22,7 @@ export class CompactLineOptionDto {
     description:
       'Always false: only unavailable options are listed. Read as in the full view, so a ' +
       'client reads `options[i].available` of either view alike. Absent in compact lines ' +
-      'stored before it was added (ENGINE.md, stored snapshots)',
+      'stored by earlier engine releases (stored lines are never evaluated again)',
   })
   available?: false;
   @ApiProperty({
