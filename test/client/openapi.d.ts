@@ -13159,9 +13159,26 @@ export interface operations {
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "rule_failed",
-                     *           "message": "PVC frames are at most 1800 mm wide",
-                     *           "path": "rules.max_pvc_width"
+                     *           "code": "conflict",
+                     *           "message": "the answers width = 2000, frame = \"pvc\" have no valid completion together (max_pvc_width: PVC frames are at most 1800 mm wide); change one of them",
+                     *           "path": "questions.width",
+                     *           "answers": [
+                     *             {
+                     *               "question": "width",
+                     *               "values": [
+                     *                 2000
+                     *               ]
+                     *             },
+                     *             {
+                     *               "question": "frame",
+                     *               "values": [
+                     *                 "pvc"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "rules": [
+                     *             "max_pvc_width"
+                     *           ]
                      *         }
                      *       ]
                      *     }
