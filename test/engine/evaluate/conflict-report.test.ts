@@ -109,6 +109,7 @@ describe('one problem per conflict', () => {
     expect(color?.options).toEqual([
       {
         key: 'red',
+        available: false,
         unavailable_because: ['blocked_by_conflict'],
         conflicts_with: ['frame', 'tyre'],
       },
