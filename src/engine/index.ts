@@ -32,7 +32,12 @@ export {
 export { CompiledModelCache, type CacheEntryOptions } from './cache.js';
 export { reviveModel, toTransferable, type RevivedModel } from './transfer.js';
 export { DEFAULT_ENGINE_LIMITS, resolveLimits, type EngineLimits } from './limits.js';
-export { MAX_REPORTED_PROBLEMS, ProblemList, type Problem } from './problems.js';
+export {
+  type ConflictAnswer,
+  MAX_REPORTED_PROBLEMS,
+  ProblemList,
+  type Problem,
+} from './problems.js';
 export { QUESTION_TYPES, type QuestionType } from './cel/environment.js';
 export { Money } from './money.js';
 export {
