@@ -157,7 +157,15 @@ function randomAnswers(random: () => number, specs: Specs): Record<string, { val
 
 describe('propagation past the compile budget against brute force', () => {
   it(`${MODELS} random models and their single-table reductions`, () => {
-    const seen = { acyclic: 0, stronger: 0, weaker: 0, options: 0, values: 0, conflicts: 0 };
+    const seen = {
+      acyclic: 0,
+      stronger: 0,
+      weaker: 0,
+      options: 0,
+      values: 0,
+      conflicts: 0,
+      blocked: 0,
+    };
     for (let seed = 1; seed <= MODELS; seed++) {
       const random = prng(7_000 + seed);
       const generated = randomModel(random);
@@ -258,6 +266,12 @@ describe('propagation past the compile budget against brute force', () => {
                     : { question: q, code: o + 1, mask: -1 };
                 const option = question.options?.[o];
                 judge(option?.available === true, others(o), own, `${spec.key}.${option?.key}`);
+                if (option?.unavailable_because.includes('blocked_by_conflict') === true) {
+                  // Blocked: the other answers alone have no completion (sound).
+                  expect(option.unavailable_because, at).toEqual(['blocked_by_conflict']);
+                  expect(oracle.exact(others(o)), `${at} ${spec.key}.${option.key}`).toBe(false);
+                  seen.blocked++;
+                }
                 if (option?.available === false) expectMinimal(option.conflicts_with, [own]);
                 else expect(option?.conflicts_with).toEqual([]);
                 seen.options++;
@@ -287,6 +301,7 @@ describe('propagation past the compile budget against brute force', () => {
     expect(seen.stronger, JSON.stringify(seen)).toBeGreaterThan(0);
     expect(seen.weaker, JSON.stringify(seen)).toBeGreaterThan(0);
     expect(seen.conflicts, JSON.stringify(seen)).toBeGreaterThan(0);
+    expect(seen.blocked, JSON.stringify(seen)).toBeGreaterThan(0);
     expect(seen.values, JSON.stringify(seen)).toBeGreaterThan(MODELS);
   }, 300_000);
 });

@@ -101,6 +101,12 @@ describe('consistency against brute force on random small models', () => {
             expect(problems[0].path, context).toBe(`questions.${conflict[0]}`);
             for (const answer of problems[0].answers ?? [])
               expect(answer.values, context).toEqual(answers[answer.question].values);
+            // Its rules are the model's, and their failures are not reported again.
+            const keys = model.rules.map((rule) => rule.key);
+            for (const key of problems[0].rules ?? []) {
+              expect(keys, context).toContain(key);
+              expect(errorPathsOf(result), context).not.toContain(`rules.${key}`);
+            }
           }
           if (conflict.length > 0) expectMinimal(valid, fixes, specs, conflict, [], context);
           else {
@@ -215,3 +221,6 @@ function expectMinimal(
     expect(holds(keys.filter((other) => other !== key)), `${context}: ${key} is needed`).toBe(true);
   }
 }
+
+const errorPathsOf = (result: { errors: Array<{ path?: string }> }): Array<string | undefined> =>
+  result.errors.map((error) => error.path);
