@@ -44,11 +44,15 @@ export function explainedByConflict(
   const set = conflictQuestions(model, state);
   if (set === undefined || !set.includes(question)) return false;
   const mentions = mentionsOf(model);
-  const withOther = (named: readonly number[]): boolean =>
-    set.length === 1 || named.some((q) => q !== question && set.includes(q));
+  const withOther = (questions: readonly number[]): boolean =>
+    set.length === 1 || questions.some((q) => q !== question && set.includes(q));
   const ownKey = model.questions[question].options[option].key;
   for (const reason of reasons) {
-    if (reason === ownKey ? withOther(mentions.reads[question]) : withOther(named(model, reason)))
+    if (
+      reason === ownKey
+        ? withOther(mentions.reads[question])
+        : withOther(ruleQuestions(model, reason))
+    )
       continue;
     return false;
   }
@@ -61,7 +65,7 @@ export function explainedByConflict(
  * kept outside it, e.g. a table with a number column) its table columns and the
  * questions its expressions name directly.
  */
-function named(model: CompiledModel, key: string): readonly number[] {
+function ruleQuestions(model: CompiledModel, key: string): readonly number[] {
   const known = mentionsOf(model).byRule.get(key);
   if (known !== undefined) return known;
   const rule = model.rules.find((candidate) => candidate.key === key);
@@ -96,19 +100,19 @@ export function reportConflict(
       .some((error) => error.path === prefix || error.path?.startsWith(`${prefix}.`) === true);
     if (own) return;
   }
-  const named = conflictRules(model, state, rules, set);
+  const ruleKeys = conflictRules(model, state, rules, set);
   const answers: ConflictAnswer[] = set.map((q) => ({
     question: model.questions[q].key,
     values: toAnswerValues(state.values[q]),
   }));
   const problem: Problem = {
     code: 'conflict',
-    message: conflictMessage(answers, named, rules),
+    message: conflictMessage(answers, ruleKeys, rules),
     path: `questions.${answers[0].question}`,
     answers,
-    rules: named,
+    rules: ruleKeys,
   };
-  const failed = new Set(named.map((key) => `rules.${key}`));
+  const failed = new Set(ruleKeys.map((key) => `rules.${key}`));
   const kept = state.errors.filter(
     (error, i) =>
       i < at || error.code !== 'rule_failed' || error.path === undefined || !failed.has(error.path),
@@ -136,7 +140,7 @@ function conflictRules(
   const found = new Set(state.conflictRules);
   for (const rule of model.rules) {
     if (rule.severity !== 'error' || lines[rule.index]?.status !== 'failed') continue;
-    const withValue = named(model, rule.key).filter(
+    const withValue = ruleQuestions(model, rule.key).filter(
       (q) => state.values[q] !== null && state.visible[q],
     );
     if (withValue.some((q) => set.includes(q)) && withValue.every((q) => set.includes(q)))
@@ -168,10 +172,10 @@ function connectingRules(
     const length = from[target];
     if (length < 0) continue;
     const back = distances(model, mentions, target);
-    for (const [rule, named] of mentions.byRule) {
+    for (const [rule, questions] of mentions.byRule) {
       let near = Infinity;
       let far = Infinity;
-      for (const q of named) {
+      for (const q of questions) {
         if (from[q] >= 0) near = Math.min(near, from[q]);
         if (back[q] >= 0) far = Math.min(far, back[q]);
       }
