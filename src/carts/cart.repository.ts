@@ -38,12 +38,6 @@ export type NewCartRow = Pick<
   'id' | 'userId' | 'companyId' | 'reference' | 'isDefault'
 >;
 
-/** What cart totals need of every line: two short columns, never the line JSON. */
-export interface LinePrice {
-  total: string;
-  currency: string;
-}
-
 /**
  * The default-moving transaction of each SQLite connection (see moveOnSqlite): made once,
  * as better-sqlite3 builds a transaction function's wrappers each time it is asked.
@@ -158,14 +152,6 @@ export class CartRepository implements CartLineReader {
     snapshot: Pick<CartLineEntity, 'snapshot' | 'compactSnapshot' | 'engineVersion'>,
   ): Promise<void> {
     await this.lines.update({ id: lineId }, snapshot);
-  }
-
-  /**
-   * Every line's total and currency, for the cart's totals over all its lines: from the
-   * index ix_cart_lines_cart_currency_total (on SQLite the row id is in every index).
-   */
-  pricesOf(cartId: string): Promise<LinePrice[]> {
-    return this.lines.find({ where: { cartId }, select: { total: true, currency: true } });
   }
 
   /** False when the cart has no such line. */

@@ -1,112 +1,94 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   axeViolations,
   changeAfter,
   descriptionOf,
   hasChromium,
-  launchChromium,
   signIn,
-  startPagesWorld,
+  useSignedInPage,
   watchChanges,
-  type PagesWorld,
+  WINDOW_ANSWERS,
 } from '../support/browser.js';
 import { bearer } from '../support/factories.js';
 import { DOOR_DIR, uploadModel, zipFolder } from '../support/model.factories.js';
 
-const WINDOW = {
-  width: { values: [1200] },
-  height: { values: [1000] },
-  frame: { values: ['alu'] },
-  color: { values: ['white'] },
-};
+const WINDOW = WINDOW_ANSWERS;
 
 describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium', () => {
-  let world: PagesWorld;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    world = await startPagesWorld();
-    browser = await launchChromium();
-  }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await world?.server.close();
-  });
-  beforeEach(async () => {
-    page = await browser.newPage();
-    await signIn(page, world.server.baseUrl);
-    await watchChanges(page);
-  }, 60_000);
-  afterEach(async () => {
-    await page?.close();
-  });
+  const signed = useSignedInPage();
 
   it('configures the window to a valid line and adds it to the cart at the price the API gives', async () => {
-    const api = await world.server.http
+    const api = await signed.world.server.http
       .post('/v1/carts/preview')
-      .set(bearer(world.admin.token))
-      .send({ model_id: world.window.id, company_id: world.company.id, questions: WINDOW });
+      .set(bearer(signed.world.admin.token))
+      .send({
+        model_id: signed.world.window.id,
+        company_id: signed.world.company.id,
+        questions: WINDOW,
+      });
     expect(api.status).toBe(200);
     expect(api.body.data.valid).toBe(true);
     const apiTotal = api.body.data.pricing.total as string;
 
     // Every question type the window has: integers, choices (one with a default), a multi-choice.
-    await changeAfter(page, () =>
-      page
+    await changeAfter(signed.page, () =>
+      signed.page
         .getByLabel('Width (mm)')
         .fill('1200')
-        .then(() => page.keyboard.press('Tab')),
+        .then(() => signed.page.keyboard.press('Tab')),
     );
-    await changeAfter(page, () =>
-      page
+    await changeAfter(signed.page, () =>
+      signed.page
         .getByLabel('Height (mm)')
         .fill('1000')
-        .then(() => page.keyboard.press('Tab')),
+        .then(() => signed.page.keyboard.press('Tab')),
     );
-    await changeAfter(page, () => page.getByLabel('Aluminium').check());
-    const last = await changeAfter(page, () => page.getByLabel('White').check());
+    await changeAfter(signed.page, () => signed.page.getByLabel('Aluminium').check());
+    const last = await changeAfter(signed.page, () => signed.page.getByLabel('White').check());
     expect(last).toEqual({ valid: true, total: apiTotal });
 
-    const total = page.locator('table.price tr.total td');
+    const total = signed.page.locator('table.price tr.total td');
     expect(await total.textContent()).toBe(apiTotal);
-    expect(await page.locator('.ok').textContent()).toContain('complete and valid');
+    expect(await signed.page.locator('.ok').textContent()).toContain('complete and valid');
     // The BOM tree: the aluminium profile and the hardware kit with its children.
-    const bom = page.getByRole('tree', { name: 'Bill of materials' });
+    const bom = signed.page.getByRole('tree', { name: 'Bill of materials' });
     expect(await bom.textContent()).toContain('PRF-ALU-60');
     expect(await bom.locator('[role=group] li').count()).toBe(2);
     // Glazing came from its default, marked so.
-    expect(await page.locator('fieldset[data-key=glazing] .mark').textContent()).toBe('default');
+    expect(await signed.page.locator('fieldset[data-key=glazing] .mark').textContent()).toBe(
+      'default',
+    );
     // The remaining configurations: one (every finite question answered or defaulted).
-    expect(await page.getByTestId('configurations').textContent()).toMatch(
+    expect(await signed.page.getByTestId('configurations').textContent()).toMatch(
       /configurations? remain/,
     );
 
-    await page.getByRole('button', { name: 'Add to cart' }).click();
-    const notice = page.getByRole('status');
+    await signed.page.getByRole('button', { name: 'Add to cart' }).click();
+    const notice = signed.page.getByRole('status');
     await notice.waitFor();
     expect(await notice.textContent()).toContain(`EUR ${apiTotal}`);
 
-    await page.getByRole('button', { name: 'Cart', exact: true }).click();
-    const line = page.locator('li.line').first();
+    await signed.page.getByRole('button', { name: 'Cart', exact: true }).click();
+    const line = signed.page.locator('li.line').first();
     await line.waitFor();
     expect(await line.textContent()).toContain('Frame material: Aluminium');
-    const cart = await world.server.http.get('/v1/carts/default').set(bearer(world.admin.token));
-    const detail = await world.server.http
+    const cart = await signed.world.server.http
+      .get('/v1/carts/default')
+      .set(bearer(signed.world.admin.token));
+    const detail = await signed.world.server.http
       .get(`/v1/carts/${cart.body.data.cart_id}`)
-      .set(bearer(world.admin.token));
+      .set(bearer(signed.world.admin.token));
     const stored = detail.body.data.total as string;
-    expect(await page.getByTestId('cart-total').textContent()).toContain(stored);
+    expect(await signed.page.getByTestId('cart-total').textContent()).toContain(stored);
 
-    // Remove a line: the page shows the API's updated cart.
-    const before = await page.locator('li.line').count();
-    await page
+    // Remove a line: the signed.page shows the API's updated cart.
+    const before = await signed.page.locator('li.line').count();
+    await signed.page
       .getByRole('button', { name: new RegExp(`^Remove Casement window`) })
       .first()
       .click();
-    await page.waitForFunction(
+    await signed.page.waitForFunction(
       (n) =>
         document
           .querySelector('cfg-app')
@@ -117,16 +99,18 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
   });
 
   it('shows an unavailable option disabled or marked, with its reason announced', async () => {
-    await changeAfter(page, () => page.getByLabel('Wood').check());
+    await changeAfter(signed.page, () => signed.page.getByLabel('Wood').check());
     // Anthracite is not made for wood (the frame_colors table): the rule's message is the reason.
-    const reason = await descriptionOf(page, 'color--anthracite');
+    const reason = await descriptionOf(signed.page, 'color--anthracite');
     expect(reason).toContain('This colour is not made for this frame');
     expect(reason).toContain('Conflicts with your answer to Frame material');
-    expect(await page.locator('#color--anthracite').isChecked()).toBe(false);
+    expect(await signed.page.locator('#color--anthracite').isChecked()).toBe(false);
     // Wood shows the engraving (a text question, visible_if): typed, debounced, then evaluated.
-    await changeAfter(page, () => page.getByLabel('Engraving').pressSequentially('Fam. Jansen'));
-    expect(await page.getByLabel('Engraving').inputValue()).toBe('Fam. Jansen');
-    expect(await page.getByLabel('Engraving').getAttribute('maxlength')).toBe('20');
+    await changeAfter(signed.page, () =>
+      signed.page.getByLabel('Engraving').pressSequentially('Fam. Jansen'),
+    );
+    expect(await signed.page.getByLabel('Engraving').inputValue()).toBe('Fam. Jansen');
+    expect(await signed.page.getByLabel('Engraving').getAttribute('maxlength')).toBe('20');
   });
 
   it('shows conflicting answers as one message naming both answers and the rule', async () => {
@@ -155,40 +139,44 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
   });
 
   it('resolves a conflict through the offer: the conflicting answer is dropped, the option chosen', async () => {
-    await changeAfter(page, () => page.getByLabel('Wood').check());
-    await page.getByLabel('Anthracite grey').click();
-    const offer = page.getByRole('alert');
+    await changeAfter(signed.page, () => signed.page.getByLabel('Wood').check());
+    await signed.page.getByLabel('Anthracite grey').click();
+    const offer = signed.page.getByRole('alert');
     await offer.waitFor();
     expect(await offer.textContent()).toContain(
       '“Anthracite grey” needs other answers to Frame material',
     );
     // Nothing is chosen before the offer is taken.
-    expect(await page.locator('#color--anthracite').isChecked()).toBe(false);
-    await changeAfter(page, () =>
-      page.getByRole('button', { name: /^Drop Frame material/ }).click(),
+    expect(await signed.page.locator('#color--anthracite').isChecked()).toBe(false);
+    await changeAfter(signed.page, () =>
+      signed.page.getByRole('button', { name: /^Drop Frame material/ }).click(),
     );
-    expect(await page.locator('#color--anthracite').isChecked()).toBe(true);
+    expect(await signed.page.locator('#color--anthracite').isChecked()).toBe(true);
     // The frame is back to its (soft) default, PVC, which goes with anthracite.
-    expect(await page.locator('#frame--pvc').isChecked()).toBe(true);
-    expect(await page.locator('fieldset[data-key=frame] .mark').textContent()).toBe('default');
+    expect(await signed.page.locator('#frame--pvc').isChecked()).toBe(true);
+    expect(await signed.page.locator('fieldset[data-key=frame] .mark').textContent()).toBe(
+      'default',
+    );
   });
 
   it('renders a boolean question and the layered images of a zip model, loaded with the token', async () => {
     const door = await uploadModel(
-      world.server,
-      world.supplierId,
-      world.admin.token,
+      signed.world.server,
+      signed.world.supplierId,
+      signed.world.admin.token,
       await zipFolder(DOOR_DIR),
     );
-    await page.reload();
-    await signIn(page, world.server.baseUrl);
-    await watchChanges(page);
-    await changeAfter(page, () => page.getByLabel('Model').selectOption(String(door.id)));
-    const images = page.locator('figure.images img');
+    await signed.page.reload();
+    await signIn(signed.page, signed.world.server.baseUrl);
+    await watchChanges(signed.page);
+    await changeAfter(signed.page, () =>
+      signed.page.getByLabel('Model').selectOption(String(door.id)),
+    );
+    const images = signed.page.locator('figure.images img');
     await images.first().waitFor();
     expect(await images.count()).toBe(1);
-    await changeAfter(page, () => page.getByLabel('Yes').check());
-    await page.waitForFunction(() => {
+    await changeAfter(signed.page, () => signed.page.getByLabel('Yes').check());
+    await signed.page.waitForFunction(() => {
       const root = document
         .querySelector('cfg-app')
         ?.shadowRoot?.querySelector('product-configurator')?.shadowRoot;
@@ -207,25 +195,25 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
   });
 
   it('keeps what the user types while an older preview answers (a slow network)', async () => {
-    await page.route('**/v1/carts/preview', async (route) => {
+    await signed.page.route('**/v1/carts/preview', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 150));
       await route.continue();
     });
-    const width = page.getByLabel('Width (mm)');
+    const width = signed.page.getByLabel('Width (mm)');
     await width.pressSequentially('12');
     // The debounce (300 ms) has sent "12"; its answer comes after "00" is typed, before the
     // debounce sends "1200".
-    await page.waitForTimeout(350);
-    await changeAfter(page, () => width.pressSequentially('00'));
+    await signed.page.waitForTimeout(350);
+    await changeAfter(signed.page, () => width.pressSequentially('00'));
     expect(await width.inputValue()).toBe('1200');
-    await changeAfter(page, () => page.keyboard.press('Tab'));
+    await changeAfter(signed.page, () => signed.page.keyboard.press('Tab'));
     expect(await width.inputValue()).toBe('1200');
-    await page.unroute('**/v1/carts/preview');
+    await signed.page.unroute('**/v1/carts/preview');
   });
 
   /** The focused element, through shadow roots: its id, or its text for a button. */
   async function focused(): Promise<string> {
-    return page.evaluate(() => {
+    return signed.page.evaluate(() => {
       let active = document.activeElement;
       while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
       return active?.id || active?.textContent?.trim() || '';
@@ -235,7 +223,7 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
   /** Presses Tab until the focused element is `target` (an id or a button's text). */
   async function tabTo(target: string | RegExp): Promise<void> {
     for (let i = 0; i < 40; i++) {
-      await page.keyboard.press('Tab');
+      await signed.page.keyboard.press('Tab');
       const now = await focused();
       if (typeof target === 'string' ? now === target : target.test(now)) return;
     }
@@ -244,49 +232,49 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
 
   it('can be configured and added to the cart with the keyboard alone', async () => {
     await tabTo('width');
-    await changeAfter(page, () =>
-      page.keyboard.type('1200').then(() => page.keyboard.press('Tab')),
+    await changeAfter(signed.page, () =>
+      signed.page.keyboard.type('1200').then(() => signed.page.keyboard.press('Tab')),
     );
     expect(await focused()).toBe('height');
-    await changeAfter(page, () =>
-      page.keyboard.type('1000').then(() => page.keyboard.press('Tab')),
+    await changeAfter(signed.page, () =>
+      signed.page.keyboard.type('1000').then(() => signed.page.keyboard.press('Tab')),
     );
     // In the frame's radio group, on its default (PVC): the arrow key chooses Aluminium.
     expect(await focused()).toBe('frame--pvc');
-    await changeAfter(page, () => page.keyboard.press('ArrowDown'));
+    await changeAfter(signed.page, () => signed.page.keyboard.press('ArrowDown'));
     expect(await focused()).toBe('frame--alu');
     await tabTo(/^color--/);
-    const last = await changeAfter(page, () => page.keyboard.press('Space'));
+    const last = await changeAfter(signed.page, () => signed.page.keyboard.press('Space'));
     expect(last.valid).toBe(true);
     await tabTo('Add to cart');
-    await page.keyboard.press('Enter');
-    await page.getByRole('status').waitFor();
-    expect(await page.getByRole('status').textContent()).toContain(`EUR ${last.total}`);
+    await signed.page.keyboard.press('Enter');
+    await signed.page.getByRole('status').waitFor();
+    expect(await signed.page.getByRole('status').textContent()).toContain(`EUR ${last.total}`);
   });
 
   it('shows the labels in the chosen language', async () => {
-    await page.getByLabel('Language').fill('nl');
-    await changeAfter(page, () => page.keyboard.press('Tab'));
-    await page.getByLabel('Breedte (mm)').waitFor();
-    expect(await page.locator('fieldset[data-key=frame] legend').textContent()).toContain(
+    await signed.page.getByLabel('Language').fill('nl');
+    await changeAfter(signed.page, () => signed.page.keyboard.press('Tab'));
+    await signed.page.getByLabel('Breedte (mm)').waitFor();
+    expect(await signed.page.locator('fieldset[data-key=frame] legend').textContent()).toContain(
       'Kozijnmateriaal',
     );
-    expect(await page.getByLabel('Hout').count()).toBe(1);
+    expect(await signed.page.getByLabel('Hout').count()).toBe(1);
   });
 
   it('has no axe-core violations (none serious or critical, nor milder) on configure (with an offer), cart, workbench and sign-in', async () => {
-    await changeAfter(page, () => page.getByLabel('Wood').check());
-    await page.getByLabel('Anthracite grey').click();
-    await page.getByRole('alert').waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole('button', { name: 'Cart', exact: true }).click();
-    await page.getByRole('heading', { name: /^Cart/ }).waitFor();
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole('button', { name: 'Model workbench' }).click();
-    await page.locator('#file:enabled').waitFor({ state: 'attached' });
-    expect(await axeViolations(page)).toEqual([]);
-    await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('Email').waitFor();
-    expect(await axeViolations(page)).toEqual([]);
+    await changeAfter(signed.page, () => signed.page.getByLabel('Wood').check());
+    await signed.page.getByLabel('Anthracite grey').click();
+    await signed.page.getByRole('alert').waitFor();
+    expect(await axeViolations(signed.page)).toEqual([]);
+    await signed.page.getByRole('button', { name: 'Cart', exact: true }).click();
+    await signed.page.getByRole('heading', { name: /^Cart/ }).waitFor();
+    expect(await axeViolations(signed.page)).toEqual([]);
+    await signed.page.getByRole('button', { name: 'Model workbench' }).click();
+    await signed.page.locator('#file:enabled').waitFor({ state: 'attached' });
+    expect(await axeViolations(signed.page)).toEqual([]);
+    await signed.page.getByRole('button', { name: 'Sign out' }).click();
+    await signed.page.getByLabel('Email').waitFor();
+    expect(await axeViolations(signed.page)).toEqual([]);
   });
 });

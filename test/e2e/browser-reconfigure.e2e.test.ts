@@ -1,54 +1,26 @@
 /// <reference lib="dom" />
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   axeViolations,
   changeAfter,
   hasChromium,
-  launchChromium,
-  signIn,
-  startPagesWorld,
-  watchChanges,
-  type PagesWorld,
+  useSignedInPage,
+  WINDOW_ANSWERS,
 } from '../support/browser.js';
 import { bearer } from '../support/factories.js';
 
-const WINDOW = {
-  width: { values: [1200] },
-  height: { values: [1000] },
-  frame: { values: ['alu'] },
-  color: { values: ['white'] },
-};
+const WINDOW = WINDOW_ANSWERS;
 /** The same window in wood: another price (wood 120.00 instead of aluminium 85.00). */
 const WOOD = { ...WINDOW, frame: { values: ['wood'] } };
 
 describe.skipIf(!hasChromium)('reconfiguring a cart line in headless Chromium', () => {
-  let world: PagesWorld;
-  let browser: Browser;
-  let page: Page;
-
-  beforeAll(async () => {
-    world = await startPagesWorld();
-    browser = await launchChromium();
-  }, 240_000);
-  afterAll(async () => {
-    await browser?.close();
-    await world?.server.close();
-  });
-  beforeEach(async () => {
-    page = await browser.newPage();
-    await signIn(page, world.server.baseUrl);
-    await watchChanges(page);
-  }, 60_000);
-  afterEach(async () => {
-    await page?.close();
-  });
+  const signed = useSignedInPage();
 
   async function preview(questions: object): Promise<string> {
-    const api = await world.server.http
+    const api = await signed.world.server.http
       .post('/v1/carts/preview')
-      .set(bearer(world.admin.token))
-      .send({ model_id: world.window.id, company_id: world.company.id, questions });
+      .set(bearer(signed.world.admin.token))
+      .send({ model_id: signed.world.window.id, company_id: signed.world.company.id, questions });
     expect(api.status).toBe(200);
     expect(api.body.data.valid).toBe(true);
     return api.body.data.pricing.total as string;
@@ -59,38 +31,40 @@ describe.skipIf(!hasChromium)('reconfiguring a cart line in headless Chromium', 
     total: string;
     lines: { id: number; etag: string; total: string; answers: Record<string, unknown> }[];
   }> {
-    const cart = await world.server.http.get('/v1/carts/default').set(bearer(world.admin.token));
-    const detail = await world.server.http
+    const cart = await signed.world.server.http
+      .get('/v1/carts/default')
+      .set(bearer(signed.world.admin.token));
+    const detail = await signed.world.server.http
       .get(`/v1/carts/${cart.body.data.cart_id}`)
-      .set(bearer(world.admin.token));
+      .set(bearer(signed.world.admin.token));
     expect(detail.status).toBe(200);
     return detail.body.data;
   }
 
-  /** The window configured in the page and added; then the cart page. */
+  /** The window configured in the signed.page and added; then the cart signed.page. */
   async function addWindowAndOpenCart(): Promise<void> {
     for (const [label, value] of [
       ['Width (mm)', '1200'],
       ['Height (mm)', '1000'],
     ]) {
-      await changeAfter(page, () =>
-        page
+      await changeAfter(signed.page, () =>
+        signed.page
           .getByLabel(label)
           .fill(value)
-          .then(() => page.keyboard.press('Tab')),
+          .then(() => signed.page.keyboard.press('Tab')),
       );
     }
-    await changeAfter(page, () => page.getByLabel('Aluminium').check());
-    await changeAfter(page, () => page.getByLabel('White').check());
-    await page.getByRole('button', { name: 'Add to cart' }).click();
-    await page.getByRole('status').waitFor();
-    await page.getByRole('button', { name: 'Cart', exact: true }).click();
-    await page.locator('li.line').first().waitFor();
+    await changeAfter(signed.page, () => signed.page.getByLabel('Aluminium').check());
+    await changeAfter(signed.page, () => signed.page.getByLabel('White').check());
+    await signed.page.getByRole('button', { name: 'Add to cart' }).click();
+    await signed.page.getByRole('status').waitFor();
+    await signed.page.getByRole('button', { name: 'Cart', exact: true }).click();
+    await signed.page.locator('li.line').first().waitFor();
   }
 
-  /** Number of lines the cart page shows. */
+  /** Number of lines the cart signed.page shows. */
   const shownLines = () =>
-    page.evaluate(
+    signed.page.evaluate(
       () =>
         document
           .querySelector('cfg-app')
@@ -111,27 +85,27 @@ describe.skipIf(!hasChromium)('reconfiguring a cart line in headless Chromium', 
     expect(line.total).toBe(aluTotal);
 
     // The configurator opens on the line's answers, evaluated, with "Save changes".
-    await changeAfter(page, () =>
-      page
+    await changeAfter(signed.page, () =>
+      signed.page
         .getByRole('button', { name: `Reconfigure Casement window (EUR ${aluTotal})` })
         .last()
         .click(),
     );
-    await page.getByRole('heading', { name: `Reconfigure cart line ${line.id}` }).waitFor();
-    expect(await page.getByLabel('Width (mm)').inputValue()).toBe('1200');
-    expect(await page.getByLabel('Height (mm)').inputValue()).toBe('1000');
-    expect(await page.getByLabel('Aluminium').isChecked()).toBe(true);
-    expect(await page.getByLabel('White').isChecked()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Add to cart' }).count()).toBe(0);
-    expect(await axeViolations(page)).toEqual([]);
+    await signed.page.getByRole('heading', { name: `Reconfigure cart line ${line.id}` }).waitFor();
+    expect(await signed.page.getByLabel('Width (mm)').inputValue()).toBe('1200');
+    expect(await signed.page.getByLabel('Height (mm)').inputValue()).toBe('1000');
+    expect(await signed.page.getByLabel('Aluminium').isChecked()).toBe(true);
+    expect(await signed.page.getByLabel('White').isChecked()).toBe(true);
+    expect(await signed.page.getByRole('button', { name: 'Add to cart' }).count()).toBe(0);
+    expect(await axeViolations(signed.page)).toEqual([]);
 
-    const changed = await changeAfter(page, () => page.getByLabel('Wood').check());
+    const changed = await changeAfter(signed.page, () => signed.page.getByLabel('Wood').check());
     expect(changed).toEqual({ valid: true, total: woodTotal });
-    await page.getByRole('button', { name: 'Save changes' }).click();
+    await signed.page.getByRole('button', { name: 'Save changes' }).click();
 
     // Back on the cart: the same number of lines, the line at the API's new price and total.
-    await page.getByRole('heading', { name: /^Cart/ }).waitFor();
-    await page.locator('li.line').first().waitFor();
+    await signed.page.getByRole('heading', { name: /^Cart/ }).waitFor();
+    await signed.page.locator('li.line').first().waitFor();
     const after = await storedCart();
     expect(after.lines.length).toBe(before.lines.length);
     const saved = after.lines.find((l) => l.id === line.id);
@@ -139,8 +113,8 @@ describe.skipIf(!hasChromium)('reconfiguring a cart line in headless Chromium', 
     expect(saved?.etag).not.toBe(line.etag);
     expect(saved?.answers).toMatchObject({ frame: { values: ['wood'] } });
     expect(await shownLines()).toBe(lines);
-    expect(await page.getByTestId('cart-total').textContent()).toContain(after.total);
-    expect(await page.locator(`li.line[data-line="${line.id}"] .amount`).textContent()).toBe(
+    expect(await signed.page.getByTestId('cart-total').textContent()).toContain(after.total);
+    expect(await signed.page.locator(`li.line[data-line="${line.id}"] .amount`).textContent()).toBe(
       `EUR ${woodTotal}`,
     );
   });
@@ -149,22 +123,22 @@ describe.skipIf(!hasChromium)('reconfiguring a cart line in headless Chromium', 
     await addWindowAndOpenCart();
     const before = await storedCart();
     const line = before.lines[before.lines.length - 1];
-    await changeAfter(page, () =>
-      page
+    await changeAfter(signed.page, () =>
+      signed.page
         .getByRole('button', { name: /^Reconfigure Casement window/ })
         .last()
         .click(),
     );
     // Someone else replaces the line meanwhile: its etag moves on.
-    const elsewhere = await world.server.http
+    const elsewhere = await signed.world.server.http
       .put(`/v1/carts/${before.cart_id}/lines/${line.id}`)
-      .set(bearer(world.admin.token))
+      .set(bearer(signed.world.admin.token))
       .send({ questions: WOOD });
     expect(elsewhere.status).toBe(200);
 
-    await changeAfter(page, () => page.getByLabel('PVC').check());
-    await page.getByRole('button', { name: 'Save changes' }).click();
-    const alert = page.getByRole('alert');
+    await changeAfter(signed.page, () => signed.page.getByLabel('PVC').check());
+    await signed.page.getByRole('button', { name: 'Save changes' }).click();
+    const alert = signed.page.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toContain('The line has changed since you read it');
     // Nothing was stored by the refused save: the line is still the other change.

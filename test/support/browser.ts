@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { REPO_DIR } from './examples.js';
 import { loginAdmin, type TestUser } from './factories.js';
 import { windowYaml, uploadModel, type TestModel } from './model.factories.js';
@@ -58,6 +59,44 @@ export async function startPagesWorld(env: Record<string, string> = {}): Promise
   const supplier = await createSupplier(server, admin, company.id, { name: 'Acme Windows' });
   const window = await uploadModel(server, supplier.id, admin.token, windowYaml());
   return { server, admin, company, supplierId: supplier.id, window };
+}
+
+/** The window example's answers for a complete, valid line in aluminium and white. */
+export const WINDOW_ANSWERS = {
+  width: { values: [1200] },
+  height: { values: [1000] },
+  frame: { values: ['alu'] },
+  color: { values: ['white'] },
+};
+
+/** What a describe block of page tests shares: one world and browser, a signed-in page per test. */
+export interface SignedInPage {
+  world: PagesWorld;
+  browser: Browser;
+  /** A fresh page per test, signed in as the admin, its `change` events recorded. */
+  page: Page;
+}
+
+/** Registers the hooks of a describe block whose every test starts on a signed-in /app/ page. */
+export function useSignedInPage(): SignedInPage {
+  const signed = {} as SignedInPage;
+  beforeAll(async () => {
+    signed.world = await startPagesWorld();
+    signed.browser = await launchChromium();
+  }, 240_000);
+  afterAll(async () => {
+    await signed.browser?.close();
+    await signed.world?.server.close();
+  });
+  beforeEach(async () => {
+    signed.page = await signed.browser.newPage();
+    await signIn(signed.page, signed.world.server.baseUrl);
+    await watchChanges(signed.page);
+  }, 60_000);
+  afterEach(async () => {
+    await signed.page?.close();
+  });
+  return signed;
 }
 
 /** Opens /app/ and signs in as the admin with email and password. */

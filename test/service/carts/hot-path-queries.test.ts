@@ -5,6 +5,7 @@ import { AccessService } from '../../../src/access/access.service.js';
 import { SessionsService } from '../../../src/auth/sessions.service.js';
 import { CartLinesService } from '../../../src/carts/cart-lines.service.js';
 import { CartRepository } from '../../../src/carts/cart.repository.js';
+import { CartSummaryRepository } from '../../../src/carts/cart-summary.repository.js';
 import { CartsService } from '../../../src/carts/carts.service.js';
 import { CartLinesQueryDto } from '../../../src/carts/dto/cart-lines-query.dto.js';
 import { firstRow, fixedSql } from '../../../src/database/fixed-sql.js';
@@ -145,7 +146,7 @@ describe('hot-path queries', () => {
     const queries = await queriesOf(async () => {
       await repository.otherCurrency(cartId, 'EUR');
       await repository.otherCompany(cartId, 1);
-      await repository.pricesOf(cartId);
+      await ctx.get(CartSummaryRepository).summaries([cartId]);
       await repository.withCartLocked(cartId, (locked) => locked.lineCount(cartId));
     });
     const reads = queries.filter((query) => /^SELECT/i.test(query));
