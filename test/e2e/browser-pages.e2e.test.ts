@@ -114,6 +114,7 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
   });
 
   it('shows conflicting answers as one message naming both answers and the rule', async () => {
+    const page = signed.page;
     // PVC is the frame's (soft) default: answered by the user it is a hard answer.
     await changeAfter(page, () => page.getByLabel('Aluminium').check());
     await changeAfter(page, () => page.getByLabel('PVC').check());
