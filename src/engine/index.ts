@@ -31,7 +31,12 @@ export {
   type ModelDescription,
 } from './describe.js';
 export { DEFAULT_ENGINE_LIMITS, resolveLimits, type EngineLimits } from './limits.js';
-export { MAX_REPORTED_PROBLEMS, ProblemList, type Problem } from './problems.js';
+export {
+  type ConflictAnswer,
+  MAX_REPORTED_PROBLEMS,
+  ProblemList,
+  type Problem,
+} from './problems.js';
 export { QUESTION_TYPES, type QuestionType } from './cel/environment.js';
 export { Money } from './money.js';
 export {

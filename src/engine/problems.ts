@@ -9,6 +9,16 @@ export interface Problem {
   code: string;
   message: string;
   path?: string;
+  /** `conflict` only: every answer of the minimal conflicting set, in question order. */
+  answers?: ConflictAnswer[];
+  /** `conflict` only: the rules (keys) through which those answers conflict. */
+  rules?: string[];
+}
+
+/** One answer of a conflict, as the request sent it (`{values}` of a question). */
+export interface ConflictAnswer {
+  question: string;
+  values: unknown[];
 }
 
 /** At most this many problems are reported for one upload (the rest are dropped). */

@@ -164,6 +164,8 @@ export type LineView = 'full' | 'compact';
 /** An option of the compact view: only unavailable ones are listed, with their reasons. */
 export interface CompactLineOption {
   key: string;
+  /** Always false (only unavailable options are listed): read alike in both views. */
+  available: false;
   unavailable_because: string[];
   conflicts_with?: string[];
 }

@@ -869,6 +869,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ConflictAnswerDto: {
+            /** @example frame */
+            question: string;
+            /**
+             * @example [
+             *       "pvc"
+             *     ]
+             */
+            values: (number | string | boolean)[];
+        };
         ProblemDto: {
             /**
              * @description Machine-readable, snake_case
@@ -878,10 +888,19 @@ export interface components {
             /** @example email must be an email */
             message: string;
             /**
-             * @description The offending input, when one is at fault
+             * @description The offending input, when one is at fault (a `conflict`: one of its answers; there is one `conflict` per answer of the set, each naming the whole set)
              * @example email
              */
             path?: string;
+            /** @description `conflict` only: every answer of a minimal set of answers that have no valid completion together, in question order; change one of them */
+            answers?: components["schemas"]["ConflictAnswerDto"][];
+            /**
+             * @description `conflict` only: the rules (keys) through which those answers conflict
+             * @example [
+             *       "frame_colors"
+             *     ]
+             */
+            rules?: string[];
         };
         LinksDto: {
             /** @example /v1/companies?page=2&per_page=50 */
@@ -1947,7 +1966,7 @@ export interface components {
              */
             price: string;
             available: boolean;
-            /** @description Rule keys (compatibility tables) and option keys (their own available_if) */
+            /** @description Rule keys (compatibility tables) and option keys (their own available_if); `["blocked_by_conflict"]` when the other answers already conflict (see `errors`) */
             unavailable_because: string[];
             /** @description Question keys whose current answers rule this option out */
             conflicts_with?: string[];
@@ -2230,7 +2249,12 @@ export interface components {
             /** @example wood */
             key: string;
             /**
-             * @description Rule keys (compatibility tables) and option keys (their own available_if)
+             * @description Always false: only unavailable options are listed. Read as in the full view, so a client reads `options[i].available` of either view alike. Absent in compact lines stored by earlier engine releases (stored lines are never evaluated again)
+             * @enum {boolean}
+             */
+            available?: false;
+            /**
+             * @description Rule keys (compatibility tables) and option keys (their own available_if); `["blocked_by_conflict"]` when the other answers already conflict (see `errors`)
              * @example [
              *       "wood_max_width"
              *     ]
@@ -13142,9 +13166,48 @@ export interface operations {
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "rule_failed",
-                     *           "message": "PVC frames are at most 1800 mm wide",
-                     *           "path": "rules.max_pvc_width"
+                     *           "code": "conflict",
+                     *           "message": "the answers width = 2000, frame = \"pvc\" have no valid completion together (max_pvc_width: PVC frames are at most 1800 mm wide); change one of them",
+                     *           "path": "questions.width",
+                     *           "answers": [
+                     *             {
+                     *               "question": "width",
+                     *               "values": [
+                     *                 2000
+                     *               ]
+                     *             },
+                     *             {
+                     *               "question": "frame",
+                     *               "values": [
+                     *                 "pvc"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "rules": [
+                     *             "max_pvc_width"
+                     *           ]
+                     *         },
+                     *         {
+                     *           "code": "conflict",
+                     *           "message": "the answers width = 2000, frame = \"pvc\" have no valid completion together (max_pvc_width: PVC frames are at most 1800 mm wide); change one of them",
+                     *           "path": "questions.frame",
+                     *           "answers": [
+                     *             {
+                     *               "question": "width",
+                     *               "values": [
+                     *                 2000
+                     *               ]
+                     *             },
+                     *             {
+                     *               "question": "frame",
+                     *               "values": [
+                     *                 "pvc"
+                     *               ]
+                     *             }
+                     *           ],
+                     *           "rules": [
+                     *             "max_pvc_width"
+                     *           ]
                      *         }
                      *       ]
                      *     }

@@ -113,6 +113,32 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
     expect(await signed.page.getByLabel('Engraving').getAttribute('maxlength')).toBe('20');
   });
 
+  it('shows conflicting answers as one message naming both answers and the rule', async () => {
+    const page = signed.page;
+    // PVC is the frame's (soft) default: answered by the user it is a hard answer.
+    await changeAfter(page, () => page.getByLabel('Aluminium').check());
+    await changeAfter(page, () => page.getByLabel('PVC').check());
+    await changeAfter(page, () =>
+      page
+        .getByLabel('Width (mm)')
+        .fill('2000')
+        .then(() => page.keyboard.press('Tab')),
+    );
+    const conflict = page.locator('ul.errors li.conflict');
+    await conflict.waitFor();
+    expect(await conflict.count()).toBe(1);
+    expect((await conflict.textContent())?.replace(/\s+/g, ' ').trim()).toBe(
+      'Your answers to Width (2000) and Frame material (PVC) cannot be combined: ' +
+        'PVC frames are at most 1800 mm wide. Change one of them.',
+    );
+    // A colour no answer excludes by itself is blocked by the conflict, and says so.
+    expect(await descriptionOf(page, 'color--white')).toContain('your other answers conflict');
+    // The rule's failure is that same cause: not a second error.
+    expect(await page.locator('ul.errors li').allTextContents()).not.toContainEqual(
+      expect.stringContaining('rules.max_pvc_width'),
+    );
+  });
+
   it('resolves a conflict through the offer: the conflicting answer is dropped, the option chosen', async () => {
     await changeAfter(signed.page, () => signed.page.getByLabel('Wood').check());
     await signed.page.getByLabel('Anthracite grey').click();

@@ -116,8 +116,17 @@ describe('consistency past the compile budget (MODEL_CONSISTENCY_MS=0): propagat
     // Lights need a 28" wheel, which an mtb frame excludes: two tables away.
     expect(lights.unavailable_values).toEqual([true]);
     const conflicting = await preview({ frame: { values: ['mtb'] }, lights: { values: [true] } });
-    expect(
-      conflicting.errors.filter((e: Line) => e.code === 'conflict').map((e: Line) => e.path),
-    ).toEqual(['questions.frame', 'questions.lights']);
+    // One cause, on each answer: both answers and the two tables between them (issue #32).
+    const conflict = {
+      answers: [
+        { question: 'frame', values: ['mtb'] },
+        { question: 'lights', values: [true] },
+      ],
+      rules: ['frame_wheel', 'wheel_lights'],
+    };
+    expect(conflicting.errors.filter((e: Line) => e.code === 'conflict')).toEqual([
+      expect.objectContaining({ ...conflict, path: 'questions.frame' }),
+      expect.objectContaining({ ...conflict, path: 'questions.lights' }),
+    ]);
   });
 });

@@ -139,9 +139,19 @@ describe('consistency: analysis, exact availability, stored compiled form', () =
     const conflicting = await preview({ frame: { values: ['mtb'] }, tyre: { values: ['slick'] } });
     expect(conflicting.valid).toBe(false);
     expect(conflicting.consistency.configurations).toBe('0');
-    expect(
-      conflicting.errors.filter((e: Line) => e.code === 'conflict').map((e: Line) => e.path),
-    ).toEqual(['questions.frame', 'questions.tyre']);
+    // One cause, on each answer: both answers and the rules between them (issue #32).
+    const conflict = {
+      answers: [
+        { question: 'frame', values: ['mtb'] },
+        { question: 'tyre', values: ['slick'] },
+      ],
+      rules: ['frame_wheel', 'wheel_tyre'],
+    };
+    expect(conflicting.errors.filter((e: Line) => e.code === 'conflict')).toEqual([
+      expect.objectContaining({ ...conflict, path: 'questions.frame' }),
+      expect.objectContaining({ ...conflict, path: 'questions.tyre' }),
+    ]);
+    expect(conflicting.errors.map((e: Line) => e.code)).not.toContain('option_unavailable');
 
     const add = (questions: Record<string, unknown>) =>
       ctx.http

@@ -85,12 +85,27 @@ describe('cart line views: ?view=compact', () => {
       visible: true,
       required: true,
       options: [
-        { key: 'pvc', unavailable_because: ['frame_colors'], conflicts_with: ['color'] },
-        { key: 'alu', unavailable_because: ['frame_colors'], conflicts_with: ['color'] },
+        {
+          key: 'pvc',
+          available: false,
+          unavailable_because: ['frame_colors'],
+          conflicts_with: ['color'],
+        },
+        {
+          key: 'alu',
+          available: false,
+          unavailable_because: ['frame_colors'],
+          conflicts_with: ['color'],
+        },
       ],
     });
     expect(byKey.color.options).toEqual([
-      { key: 'anthracite', unavailable_because: ['frame_colors'], conflicts_with: ['frame'] },
+      {
+        key: 'anthracite',
+        available: false,
+        unavailable_because: ['frame_colors'],
+        conflicts_with: ['frame'],
+      },
     ]);
     expect(byKey.glazing).toEqual(
       expect.objectContaining({ values: ['triple'], source: 'trigger', options: [] }),
@@ -157,9 +172,21 @@ describe('cart line views: ?view=compact', () => {
         message: 'PVC frames are at most 1800 mm wide',
       },
     ]);
-    expect(compact.errors).toEqual(
-      expect.arrayContaining([expect.objectContaining({ code: 'rule_failed' })]),
-    );
+    // The width and the frame conflict through that rule: on each answer, a problem names
+    // both answers and the rule (its message included), not a rule_failed besides (#32).
+    const conflict = {
+      code: 'conflict',
+      message: expect.stringContaining('PVC frames are at most 1800 mm wide'),
+      answers: [
+        { question: 'width', values: [2000] },
+        { question: 'frame', values: ['pvc'] },
+      ],
+      rules: ['max_pvc_width'],
+    };
+    expect(compact.errors).toEqual([
+      expect.objectContaining({ ...conflict, path: 'questions.width' }),
+      expect.objectContaining({ ...conflict, path: 'questions.frame' }),
+    ]);
     expect(compact.triggers).toEqual([]);
   });
 

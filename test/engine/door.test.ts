@@ -77,17 +77,24 @@ describe('door (zip source with a fragment)', () => {
 
     const answered = evaluate(door, { leaf_width: 1100, hinge_count: 2 });
     expect(answered.valid).toBe(false);
-    const conflict =
-      'the answers to leaf_width, hinge_count have no valid completion together; change one of them';
+    // Issue #32: one cause, on each answer's path, naming both answers and the rule (whose
+    // failure is not reported again; the line's rule still says failed).
+    const conflict = {
+      code: 'conflict',
+      message:
+        'the answers leaf_width = 1100, hinge_count = 2 have no valid completion together ' +
+        '(wide_needs_three_hinges: Leaves wider than 1000 mm need three hinges); change one of them',
+      answers: [
+        { question: 'leaf_width', values: [1100] },
+        { question: 'hinge_count', values: [2] },
+      ],
+      rules: ['wide_needs_three_hinges'],
+    };
     expect(answered.errors).toEqual([
-      { code: 'conflict', message: conflict, path: 'questions.leaf_width' },
-      { code: 'conflict', message: conflict, path: 'questions.hinge_count' },
-      {
-        code: 'rule_failed',
-        message: 'Leaves wider than 1000 mm need three hinges',
-        path: 'rules.wide_needs_three_hinges',
-      },
+      { ...conflict, path: 'questions.leaf_width' },
+      { ...conflict, path: 'questions.hinge_count' },
     ]);
+    expect(rule(answered, 'wide_needs_three_hinges').status).toBe('failed');
     // still priced: 200 + 420 + 2*9 = 638.00
     expect(answered.line.pricing.total).toBe('638.00');
   });

@@ -91,7 +91,12 @@ describe('compactLine (docs/model-format.md "The cart line", ?view=compact)', ()
         visible: true,
         required: true,
         options: [
-          { key: 'wood', unavailable_because: ['frame_colors'], conflicts_with: ['other'] },
+          {
+            key: 'wood',
+            available: false,
+            unavailable_because: ['frame_colors'],
+            conflicts_with: ['other'],
+          },
         ],
       },
       {
@@ -158,7 +163,7 @@ describe('compactLine (docs/model-format.md "The cart line", ?view=compact)', ()
       source: 'none',
       visible: true,
       required: true,
-      options: [{ key: 'wood', unavailable_because: ['r'] }],
+      options: [{ key: 'wood', available: false, unavailable_because: ['r'] }],
     });
   });
 

@@ -48,6 +48,36 @@ function problemItem(p: Problem): TemplateResult {
   return html`<li>${p.message}${p.path ? html` <code>${p.path}</code>` : nothing}</li>`;
 }
 
+/** The errors with a conflict once: the API repeats it on each of its answers' paths. */
+function oneConflict(errors: Problem[]): Problem[] {
+  let shown = false;
+  return errors.filter((p) => {
+    if (p.code !== 'conflict' || p.answers === undefined) return true;
+    const first = !shown;
+    shown = true;
+    return first;
+  });
+}
+
+/**
+ * A line's error; a conflict in the words of the page: the questions' labels with the
+ * answers, and the messages of the rules between them (the line carries both).
+ */
+function lineProblem(line: Line, p: Problem): TemplateResult {
+  if (p.code !== 'conflict' || p.answers === undefined) return problemItem(p);
+  const answers = p.answers.map((a) => {
+    const q = line.questions.find((candidate) => candidate.key === a.question);
+    // A choice's values by their option labels, as the form shows them.
+    const values = a.values.map((v) => q?.options?.find((o) => o.key === v)?.label ?? String(v));
+    return `${q?.label ?? a.question} (${values.join(', ')})`;
+  });
+  const rules = (p.rules ?? []).map((key) => line.rules.find((r) => r.key === key)?.message ?? key);
+  return html`<li class="conflict">
+    Your answers to ${answers.join(' and ')} cannot be
+    combined${rules.length > 0 ? `: ${rules.join('; ')}` : ''}. Change one of them.
+  </li>`;
+}
+
 /** A failed call: its message and every problem with its path. */
 export function failureView(failure: ApiFailure): TemplateResult {
   return html`<div class="failure" role="alert">
@@ -67,7 +97,7 @@ export function messagesView(line: Line): TemplateResult {
       line.errors.length > 0
         ? html`<h3>To complete</h3>
             <ul class="errors">
-              ${line.errors.map(problemItem)}
+              ${oneConflict(line.errors).map((p) => lineProblem(line, p))}
             </ul>`
         : html`<p class="ok">The configuration is complete and valid.</p>`
     }

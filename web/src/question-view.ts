@@ -23,7 +23,11 @@ export interface QuestionHandlers {
 /** Why an option is unavailable, in words: its rules' messages, then the answers it conflicts with. */
 export function reasonOf(option: LineOption, h: QuestionHandlers): string {
   const because = option.unavailable_because.map((key) =>
-    key === option.key ? 'its own condition is not met' : (h.ruleMessage(key) ?? `rule ${key}`),
+    key === option.key
+      ? 'its own condition is not met'
+      : key === 'blocked_by_conflict'
+        ? 'your other answers conflict (see the messages)'
+        : (h.ruleMessage(key) ?? `rule ${key}`),
   );
   const parts = [`Unavailable: ${because.join('; ') || 'excluded by the model'}.`];
   const conflicts = option.conflicts_with ?? [];

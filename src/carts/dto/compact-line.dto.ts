@@ -17,10 +17,20 @@ import {
 
 export class CompactLineOptionDto {
   @ApiProperty({ example: 'wood' }) key: string;
+  @ApiPropertyOptional({
+    enum: [false],
+    description:
+      'Always false: only unavailable options are listed. Read as in the full view, so a ' +
+      'client reads `options[i].available` of either view alike. Absent in compact lines ' +
+      'stored by earlier engine releases (stored lines are never evaluated again)',
+  })
+  available?: false;
   @ApiProperty({
     type: [String],
     example: ['wood_max_width'],
-    description: 'Rule keys (compatibility tables) and option keys (their own available_if)',
+    description:
+      'Rule keys (compatibility tables) and option keys (their own available_if); ' +
+      '`["blocked_by_conflict"]` when the other answers already conflict (see `errors`)',
   })
   unavailable_because: string[];
   @ApiPropertyOptional({

@@ -74,7 +74,9 @@ export class LineOptionDto {
   @ApiProperty() available: boolean;
   @ApiProperty({
     type: [String],
-    description: 'Rule keys (compatibility tables) and option keys (their own available_if)',
+    description:
+      'Rule keys (compatibility tables) and option keys (their own available_if); ' +
+      '`["blocked_by_conflict"]` when the other answers already conflict (see `errors`)',
   })
   unavailable_because: string[];
   @ApiPropertyOptional({

@@ -53,6 +53,7 @@ export function compareLines(
   const afterBy = new Map(after.line.questions.map((q) => [q.key, q]));
   return {
     invalid_answers: after.errors
+      .flatMap((problem) => perAnswer(problem))
       .map((problem) => invalidAnswer(problem, answers, afterBy))
       .filter((answer): answer is InvalidAnswer => answer !== null),
     newly_required: after.line.questions
@@ -69,6 +70,16 @@ export function compareLines(
         previous: beforeBy.get(q.key)?.values ?? [],
       })),
   };
+}
+
+/** A `conflict` names several answers: each is an answer the version refuses, at its question. */
+function perAnswer(problem: Problem): Problem[] {
+  if (problem.answers === undefined) return [problem];
+  return problem.answers.map(({ question }) => ({
+    code: problem.code,
+    message: problem.message,
+    path: `questions.${question}`,
+  }));
 }
 
 function invalidAnswer(

@@ -1,7 +1,14 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import type { ReferenceObject, SchemaObject } from '@nestjs/swagger';
 import { statusText } from '../envelope/envelope.js';
+import { ANSWER_VALUE } from './engine-enums.js';
 import { INT32 } from './schema-types.js';
+
+/** One answer named by a `conflict` problem: the question and its values as sent. */
+export class ConflictAnswerDto {
+  @ApiProperty({ example: 'frame' }) question: string;
+  @ApiProperty({ type: 'array', items: ANSWER_VALUE, example: ['pvc'] }) values: unknown[];
+}
 
 /** One item of the envelope's `errors` (Swagger model). */
 export class ProblemDto {
@@ -13,9 +20,26 @@ export class ProblemDto {
 
   @ApiPropertyOptional({
     example: 'email',
-    description: 'The offending input, when one is at fault',
+    description:
+      'The offending input, when one is at fault (a `conflict`: one of its answers; there is ' +
+      'one `conflict` per answer of the set, each naming the whole set)',
   })
   path?: string;
+
+  @ApiPropertyOptional({
+    type: [ConflictAnswerDto],
+    description:
+      '`conflict` only: every answer of a minimal set of answers that have no valid ' +
+      'completion together, in question order; change one of them',
+  })
+  answers?: ConflictAnswerDto[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['frame_colors'],
+    description: '`conflict` only: the rules (keys) through which those answers conflict',
+  })
+  rules?: string[];
 }
 
 /** The `links` of a paginated list (relative URLs); other answers have `links: {}`. */

@@ -151,11 +151,18 @@ const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
         'Invalid body or configuration (401, as the seed contract fixes); nothing is stored',
       message: 'The configuration is not valid',
       errors: [
-        {
-          code: 'rule_failed',
-          message: 'PVC frames are at most 1800 mm wide',
-          path: 'rules.max_pvc_width',
-        },
+        ...['width', 'frame'].map((question) => ({
+          code: 'conflict',
+          message:
+            'the answers width = 2000, frame = "pvc" have no valid completion together ' +
+            '(max_pvc_width: PVC frames are at most 1800 mm wide); change one of them',
+          path: `questions.${question}`,
+          answers: [
+            { question: 'width', values: [2000] },
+            { question: 'frame', values: ['pvc'] },
+          ],
+          rules: ['max_pvc_width'],
+        })),
       ],
     },
     403: {

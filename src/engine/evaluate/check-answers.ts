@@ -1,6 +1,7 @@
 import { conditionOr } from '../cel/expression.js';
 import type { CompiledModel, CompiledQuestion, CelValue } from '../model.js';
 import { Money } from '../money.js';
+import { explainedByConflict } from './conflict-report.js';
 import type { EvaluationState } from './state.js';
 
 /**
@@ -108,6 +109,8 @@ function checkAvailable(
       ? undefined
       : (state.answerReasons ?? state.unavailableBecause)[question.index]?.[option];
   if (reasons === undefined) return;
+  // The conflict problem names the answer and these rules already (conflict-report.ts).
+  if (explainedByConflict(state.model, state, question.index, option as number, reasons)) return;
   const message = `option '${key}' of ${question.key} is not available (${reasons.join(', ')})`;
   state.error('option_unavailable', message, at(question, state, i));
 }

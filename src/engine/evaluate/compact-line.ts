@@ -83,6 +83,7 @@ function unavailableOptions(options: LineOption[]): CompactLineOption[] {
     if (option.available) continue;
     const compact: CompactLineOption = {
       key: option.key,
+      available: false,
       unavailable_because: option.unavailable_because,
     };
     if (option.conflicts_with !== undefined) compact.conflicts_with = option.conflicts_with;

@@ -58,6 +58,7 @@ function unavailableOptions(
     if (because === undefined) continue;
     unavailable.push({
       key: options[o].key,
+      available: false,
       unavailable_because: because,
       conflicts_with: (conflicts?.[o] as string[] | undefined) ?? empty<string>(),
     });

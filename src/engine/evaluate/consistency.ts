@@ -31,8 +31,8 @@ export interface Settled {
 
 /**
  * After the value phase (docs/model-format.md "Consistency: no dead ends"): the user's
- * answers that already conflict get one `conflict` error per answer of a minimal
- * conflicting set; otherwise soft values (defaults, trigger values) that would leave
+ * answers that already conflict are kept as a minimal conflicting set (`state.conflict`,
+ * reported by conflict-report.ts); otherwise soft values (defaults, trigger values) that would leave
  * no valid completion are left out (`suppressed`) and the values recomputed. Returns
  * the user's answers (as diagram restrictions too when the model has a diagram).
  */
@@ -103,25 +103,6 @@ function minimalConflict(
   if (propagated !== undefined) return (quickXplain(units, propagated) ?? units).map(keyOf);
   const found = explainConflict(model.consistency, units, freeAssignment(model.consistency));
   return found === undefined ? units.map(keyOf) : found.map((c) => keyOf(units[c]));
-}
-
-/**
- * One `conflict` error per answer of the minimal conflicting set (after the answer
- * checks: a single answer that has its own error, e.g. too_many_selected, already
- * says why and gets no second one).
- */
-export function reportConflict(state: EvaluationState): void {
-  const keys = state.conflict;
-  if (keys === undefined) return;
-  if (keys.length === 1) {
-    const prefix = `questions.${keys[0]}`;
-    const own = state.errors.some(
-      (error) => error.path === prefix || error.path?.startsWith(`${prefix}.`) === true,
-    );
-    if (own) return;
-  }
-  const message = `the answers to ${keys.join(', ')} have no valid completion together; change one of them`;
-  for (const key of keys) state.error('conflict', message, `questions.${key}`);
 }
 
 /**

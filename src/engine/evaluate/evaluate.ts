@@ -5,7 +5,8 @@ import { ENGINE_VERSION } from '../version.js';
 import { readAnswers } from './answers.js';
 import { computeValues } from './values.js';
 import { computeAvailability, gateRules } from './availability.js';
-import { exactAvailability, reportConflict, settleConsistency } from './consistency.js';
+import { markBlockedOptions, reportConflict } from './conflict-report.js';
+import { exactAvailability, settleConsistency } from './consistency.js';
 import { propagatedAvailability } from './propagated.js';
 import { evaluateBom } from './bom.js';
 import { compactQuestions } from './compact-questions.js';
@@ -94,9 +95,12 @@ function buildLine(
   computeAvailability(model, state);
   if (model.consistency.compiled) exactAvailability(model, state, settled);
   else propagatedAvailability(model, state, settled.units);
+  markBlockedOptions(model, state);
   checkAnswers(model, state);
-  reportConflict(state);
+  // The conflict goes where the answer checks end, once the rules it names are known.
+  const conflictAt = state.errors.length;
   const rules = evaluateRules(model, state, texts, prepared);
+  reportConflict(model, state, rules, conflictAt);
   const bom = evaluateBom(model.bomItems, state, model.pricing, texts, compact, prepared);
   const dynamicSlots = bom.slots;
   const pricing = evaluatePricing(model, state, bom.total, texts, dynamicSlots);

@@ -81,6 +81,8 @@ export class EvaluationState {
   consistency: LineConsistency = { exact: true, configurations: '0' };
   /** Question keys of a minimal conflicting set of the user's answers (reported after the checks). */
   conflict: string[] | undefined;
+  /** Rules the conflicting answers' own local reasons name (conflict-report.ts). */
+  readonly conflictRules: string[] = [];
   /** Where the value phase started (see startValuePhase). */
   private valuePhase: { warnings: number; budget: BudgetMark } | undefined;
 

@@ -68,12 +68,16 @@ describe('the completion search past the compile budget', () => {
     const form = compiled.consistency;
     const domains = propagatorOf(form).closure(freeAssignment(form));
     expect(domains?.[form.valueBase[form.firstLayer[0]] + 1]).toBe(1);
-    // Answered, `on` is refused as any option the model alone excludes (a dead option).
+    // Answered, `on` is a conflict of that answer alone, naming the rules that reach it.
     const answered = evaluate(compiled, { switch: 'on' });
-    expect(answered.errors.filter((e) => e.path === 'questions.switch.values[0]')).toEqual([
-      expect.objectContaining({ code: 'option_unavailable' }),
+    expect(answered.errors.filter((e) => e.path?.startsWith('questions.switch'))).toEqual([
+      expect.objectContaining({
+        code: 'conflict',
+        path: 'questions.switch',
+        answers: [{ question: 'switch', values: ['on'] }],
+        rules: ['two_colours_x', 'two_colours_y', 'two_colours_z'],
+      }),
     ]);
-    expect(answered.errors.filter((e) => e.code === 'conflict')).toEqual([]);
   });
 
   it('finds a completion through each value it confirms', () => {

@@ -88,9 +88,10 @@ describe('consistency past the compile budget: propagation', () => {
 
   it('answers propagation refutes are conflicts naming a set minimal for propagation', () => {
     const line = evaluate(fallback(chain), { frame: 'pvc', handle: 'h2' });
-    expect(line.errors.filter((e) => e.code === 'conflict').map((e) => e.path)).toEqual([
-      'questions.frame',
-      'questions.handle',
+    const conflicts = line.errors.filter((e) => e.code === 'conflict');
+    expect(conflicts.map((e) => [e.path, e.answers?.map((answer) => answer.question)])).toEqual([
+      ['questions.frame', ['frame', 'handle']],
+      ['questions.handle', ['frame', 'handle']],
     ]);
     expect(line.line.consistency.configurations).toBeNull();
     expect(line.line.consistency.configurations_at_most).toBe('0');

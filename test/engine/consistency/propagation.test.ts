@@ -169,6 +169,7 @@ describe('propagation past the compile budget against brute force', () => {
       options: 0,
       values: 0,
       conflicts: 0,
+      blocked: 0,
     };
     for (let seed = 1; seed <= MODELS; seed++) {
       const random = prng(7_000 + seed);
@@ -252,9 +253,13 @@ describe('propagation past the compile budget against brute force', () => {
           expect(line.consistency.configurations, at).toBeNull();
           const bound = BigInt(line.consistency.configurations_at_most ?? -1);
           expect(bound >= BigInt(count), at).toBe(true);
-          const conflict = result.errors
-            .filter((error) => error.code === 'conflict')
-            .map((error) => (error.path as string).slice('questions.'.length));
+          const problems = result.errors.filter((error) => error.code === 'conflict');
+          const conflict = (problems[0]?.answers ?? []).map((answer) => answer.question);
+          // One per answer of the set, each naming the whole set.
+          expect(
+            problems.map((p) => p.path),
+            at,
+          ).toEqual(conflict.map((q) => `questions.${q}`));
           if (conflict.length > 0) {
             seen.conflicts++;
             expectMinimal(conflict, [], (fixes) => check(unitsOf(model, specs, fixes)));
@@ -287,6 +292,12 @@ describe('propagation past the compile budget against brute force', () => {
                     : { question: q, code: o + 1, mask: -1 };
                 const option = question.options?.[o];
                 judge(option?.available === true, others(o), own, `${spec.key}.${option?.key}`);
+                if (option?.unavailable_because.includes('blocked_by_conflict') === true) {
+                  // Blocked: the other answers alone have no completion (sound).
+                  expect(option.unavailable_because, at).toEqual(['blocked_by_conflict']);
+                  expect(oracle.exact(others(o)), `${at} ${spec.key}.${option.key}`).toBe(false);
+                  seen.blocked++;
+                }
                 // Refuted by propagation: minimal for propagation; only by the search: minimal.
                 const bySearch = propagationKeeps(others(o), own);
                 if (option?.available === false)
@@ -326,6 +337,7 @@ describe('propagation past the compile budget against brute force', () => {
     expect(seen.stronger, JSON.stringify(seen)).toBeGreaterThan(0);
     expect(seen.refutedBySearch, JSON.stringify(seen)).toBeGreaterThan(0);
     expect(seen.conflicts, JSON.stringify(seen)).toBeGreaterThan(0);
+    expect(seen.blocked, JSON.stringify(seen)).toBeGreaterThan(0);
     expect(seen.values, JSON.stringify(seen)).toBeGreaterThan(MODELS);
   }, 300_000);
 });

@@ -27,6 +27,7 @@ describe('consistency against brute force on random small models', () => {
     let checkedOptions = 0;
     let inconsistentModels = 0;
     let conflictingRequests = 0;
+    let blockedOptions = 0;
     let softChecks = 0;
     for (let seed = 1; seed <= MODELS; seed++) {
       const random = prng(seed);
@@ -92,9 +93,24 @@ describe('consistency against brute force on random small models', () => {
         if (agreeing.length === 0) {
           conflictingRequests++;
           expect(line.consistency.configurations, context).toBe('0');
-          const conflict = result.errors
-            .filter((error) => error.code === 'conflict')
-            .map((error) => (error.path as string).slice('questions.'.length));
+          // One problem per answer of the minimal set, each naming all of it (one cause).
+          const problems = result.errors.filter((error) => error.code === 'conflict');
+          const conflict = (problems[0]?.answers ?? []).map((answer) => answer.question);
+          if (problems.length > 0) {
+            expect(
+              problems.map((p) => p.path),
+              context,
+            ).toEqual(conflict.map((key) => `questions.${key}`));
+            for (const p of problems) expect(p.answers, context).toEqual(problems[0].answers);
+            for (const answer of problems[0].answers ?? [])
+              expect(answer.values, context).toEqual(answers[answer.question].values);
+            // Its rules are the model's, and their failures are not reported again.
+            const keys = model.rules.map((rule) => rule.key);
+            for (const key of problems[0].rules ?? []) {
+              expect(keys, context).toContain(key);
+              expect(errorPathsOf(result), context).not.toContain(`rules.${key}`);
+            }
+          }
           if (conflict.length > 0) expectMinimal(valid, fixes, specs, conflict, [], context);
           else {
             // A single answer with its own error (e.g. too_many_selected) is not repeated.
@@ -135,6 +151,15 @@ describe('consistency against brute force on random small models', () => {
             const expected = valid.some((assignment) => agrees(assignment, [...others, option]));
             const reported = options[o];
             expect(reported.available, `${context} ${spec.key}.${reported.key}`).toBe(expected);
+            if (reported.unavailable_because.includes('blocked_by_conflict')) {
+              // Blocked: no value of it has a completion, the other answers conflict.
+              expect(reported.unavailable_because, context).toEqual(['blocked_by_conflict']);
+              expect(
+                valid.some((assignment) => agrees(assignment, others)),
+                `${context} ${spec.key}.${reported.key} blocked`,
+              ).toBe(false);
+              blockedOptions++;
+            }
             if (!expected) {
               expectMinimal(valid, others, specs, reported.conflicts_with, [option], context);
             } else {
@@ -148,6 +173,7 @@ describe('consistency against brute force on random small models', () => {
     // The generator must exercise every branch (not only consistent models).
     expect(inconsistentModels, 'inconsistent models').toBeGreaterThan(0);
     expect(conflictingRequests, 'conflicting requests').toBeGreaterThan(0);
+    expect(blockedOptions, 'options blocked by a conflict').toBeGreaterThan(0);
     expect(checkedOptions).toBeGreaterThan(MODELS * 10);
     expect(softChecks, 'soft values checked').toBeGreaterThan(0);
   }, 180_000);
@@ -198,3 +224,6 @@ function expectMinimal(
     expect(holds(keys.filter((other) => other !== key)), `${context}: ${key} is needed`).toBe(true);
   }
 }
+
+const errorPathsOf = (result: { errors: Array<{ path?: string }> }): Array<string | undefined> =>
+  result.errors.map((error) => error.path);

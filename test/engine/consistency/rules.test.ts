@@ -125,7 +125,9 @@ describe('consistency: the finite part', () => {
       expect.objectContaining({ exact: true, configurations: '3' }),
     );
     const two = evaluate(compiled, { n: 2 });
-    expect(two.errors.map((e) => e.code)).toEqual(['conflict', 'rule_failed']);
+    expect(two.errors.map((e) => [e.code, e.answers, e.rules])).toEqual([
+      ['conflict', [{ question: 'n', values: [2] }], ['not_two']],
+    ]);
     expect(two.line.consistency.configurations).toBe('0');
   });
 
@@ -267,7 +269,14 @@ describe('consistency: soft values', () => {
       expect(question(result, 'mode')).toMatchObject({ values: [], suppressed: ['default'] });
       expect(result.valid).toBe(false);
       const conflicts = result.errors.filter((e) => e.code === 'conflict');
-      expect(conflicts.map((e) => e.path).sort()).toEqual(['questions.color', 'questions.finish']);
+      const set = [
+        { question: 'color', values: ['red'] },
+        { question: 'finish', values: ['gloss'] },
+      ];
+      expect(conflicts.map((e) => [e.path, e.answers, e.rules])).toEqual([
+        ['questions.color', set, ['cf']],
+        ['questions.finish', set, ['cf']],
+      ]);
     }
   });
 

@@ -162,18 +162,29 @@ describe('unavailable_because when a rule reaches the question indirectly', () =
     expect(o1.unavailable_because).toEqual(['o0']);
   });
 
-  it('names the rules of the conflicting answers when answers already conflict', () => {
+  it('says blocked_by_conflict when the other answers already conflict', () => {
     const compiled = compileOk(
       model({
         questions: [choice('a', ['x', 'y']), choice('free', ['p', 'q'])],
         rules: [{ key: 'only_x', message: 'pick x', assert: "a == 'x'" }],
       }),
     );
+    // Issue #32: the answer a = y has no completion, so no option of the unrelated
+    // question can be chosen: it says so instead of naming only_x.
     const result = evaluate(compiled, { a: 'y' });
     const p = option(result, 'free', 'p');
     expect(p.available).toBe(false);
     expect(p.conflicts_with).toEqual(['a']);
-    expect(p.unavailable_because).toEqual(['only_x']);
+    expect(p.unavailable_because).toEqual(['blocked_by_conflict']);
+    expect(result.errors).toEqual([
+      {
+        code: 'conflict',
+        message: 'the answer a = "y" has no valid completion (only_x: pick x); change it',
+        path: 'questions.a',
+        answers: [{ question: 'a', values: ['y'] }],
+        rules: ['only_x'],
+      },
+    ]);
   });
 
   it('keeps the direct mention when there is one', () => {
@@ -272,6 +283,12 @@ describe('unavailable_because on random small models (exact)', () => {
           const compiledQuestion = model.questions[q];
           for (const [o, reported] of (shown.options ?? []).entries()) {
             if (reported.available) continue;
+            // Blocked by conflicting answers: that reason alone, and only then.
+            if (reported.unavailable_because.includes('blocked_by_conflict')) {
+              expect(reported.unavailable_because, context).toEqual(['blocked_by_conflict']);
+              expect(line.consistency.configurations, context).toBe('0');
+              continue;
+            }
             // Every reason is a rule key or one of this question's option keys.
             for (const reason of reported.unavailable_because)
               expect(
