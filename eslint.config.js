@@ -3,8 +3,8 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const ENGINE_INDEX_ONLY = {
-  regex: '(^|/)engine/(?!index\\.js$)',
-  message: 'Import the engine through src/engine/index.ts only.',
+  regex: '(^|/)engine/(?!(index|main-thread)\\.js$)',
+  message: 'Import the engine through src/engine/index.ts (or main-thread.ts) only.',
 };
 
 const TYPEORM_IN_REPOSITORIES = {
@@ -32,6 +32,18 @@ const ENGINE_WORK_IN_WORKERS = {
     'mergeImports',
   ],
   message: 'Engine work runs in the engine workers (CompiledModels), never on the main thread.',
+};
+
+/**
+ * The engine's index loads all of its working code: outside the workers' code the main
+ * thread takes values from src/engine/main-thread.ts (whose modules reach none of it), and
+ * only types from the index.
+ */
+const ENGINE_VALUES_FROM_MAIN_THREAD_ENTRY = {
+  regex: '(^|/)engine/index\\.js$',
+  allowTypeImports: true,
+  message:
+    'The main thread imports only types from src/engine/index.ts; values come from src/engine/main-thread.ts.',
 };
 
 /** Where engine work may be imported: the worker's tasks, and the CLI's own process. */
@@ -82,6 +94,16 @@ export default tseslint.config(
     ignores: ['src/engine/**', ...ENGINE_WORK_ALLOWED],
     rules: {
       'no-restricted-imports': ['error', { patterns: [ENGINE_INDEX_ONLY, ENGINE_WORK_IN_WORKERS] }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/engine/**', ...ENGINE_WORK_ALLOWED],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [ENGINE_VALUES_FROM_MAIN_THREAD_ENTRY] },
+      ],
     },
   },
   {

@@ -1,9 +1,5 @@
-import {
-  compactLine,
-  type CompactableLine,
-  type CompactLine,
-  type LineView,
-} from '../engine/index.js';
+import type { CompactableLine, CompactLine, LineView } from '../engine/index.js';
+import { compactLine } from '../engine/main-thread.js';
 
 export type { LineView };
 

@@ -14,8 +14,6 @@ export {
   storedEngineVersion,
 } from './consistency/serialize.js';
 export { evaluateConfiguration } from './evaluate/evaluate.js';
-export { holdsLineQuestions, lineListJson } from './evaluate/line-json.js';
-export { isMeasuredMember } from './evaluate/measured.js';
 export {
   compactLine,
   type CompactableLine,

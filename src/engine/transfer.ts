@@ -2,7 +2,7 @@ import { Deserializer, Serializer } from 'node:v8';
 import { createEnvironments } from './cel/environment.js';
 import { Expression } from './cel/expression.js';
 import { derivedCacheBytes } from './consistency/form.js';
-import { preparedTextBytes } from './evaluate/line-json.js';
+import { sharedPartBytes } from './evaluate/shared-parts.js';
 import type { CompiledModel } from './model.js';
 import { Money } from './money.js';
 
@@ -196,9 +196,9 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
   }
   size.value(JSON.stringify(extensions ?? {}));
   const model = { ...rest, extensions } as unknown as CompiledModel;
-  // The caches its consistency form may grow while in use count too, and the text
-  // prepared for its lines.
-  const held = size.bytes + derivedCacheBytes(model.consistency) + preparedTextBytes(model);
+  // The caches its consistency form may grow while in use count too, and the line parts
+  // shared by its evaluations.
+  const held = size.bytes + derivedCacheBytes(model.consistency) + sharedPartBytes(model);
   return { model, bytes: held };
 }
 
