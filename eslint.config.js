@@ -22,10 +22,8 @@ const ENGINE_WORK_IN_WORKERS = {
   importNames: [
     'compileModel',
     'evaluateConfiguration',
-    'evaluateConfigurationInSlices',
     'describeModel',
     'reviveModel',
-    'reviveSteps',
     'toTransferable',
     'CompiledModelCache',
     'readModelSource',
