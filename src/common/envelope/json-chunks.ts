@@ -108,7 +108,7 @@ export async function heldOrStreamed(
       return new StreamableFile(Readable.from(rest, { objectMode: false }), { type: JSON_TYPE });
     }
   }
-  return new JsonBytes(held.length === 1 ? held[0] : Buffer.concat(held, length));
+  return new JsonBytes(held);
 }
 
 async function* restOf(
