@@ -160,10 +160,10 @@ export class CartsService {
     rows: CartLineEntity[],
     view: CartLinesQueryDto['view'],
     latest: Map<number, number>,
-  ): AsyncGenerator<Buffer> {
+  ): AsyncGenerator<readonly Buffer[]> {
     for (const row of rows) {
       const answer = await this.lines.lineAnswer(row, view, latest.get(row.modelId));
-      yield answer instanceof JsonText ? answer.bytes : Buffer.from(JSON.stringify(answer));
+      yield answer instanceof JsonText ? answer.chunks : [Buffer.from(JSON.stringify(answer))];
     }
   }
 }

@@ -147,9 +147,9 @@ async function* streamedEnvelope(
     }
     yield Buffer.from('[');
     let element = 0;
-    for await (const bytes of page.elements) {
+    for await (const pieces of page.elements) {
       if (element++ > 0) yield Buffer.from(',');
-      yield bytes;
+      yield* pieces;
     }
     yield Buffer.from(']');
   }

@@ -82,7 +82,8 @@ export class StreamedPage<T extends object> extends PagedObject<T> {
   constructor(
     data: T,
     readonly listKey: string,
-    readonly elements: AsyncIterable<Buffer>,
+    /** Each element's JSON bytes, in pieces. */
+    readonly elements: AsyncIterable<readonly Buffer[]>,
     page: number,
     perPage: number,
     total: number,

@@ -28,9 +28,9 @@ class Pieces {
     this.text += text;
   }
 
-  bytes(bytes: Buffer): void {
+  bytes(chunks: readonly Buffer[]): void {
     this.flush();
-    this.chunks.push(bytes);
+    for (const chunk of chunks) this.chunks.push(chunk);
   }
 
   done(): Buffer[] {
@@ -46,7 +46,7 @@ class Pieces {
 }
 
 function write(value: unknown, depth: number, out: Pieces): void {
-  if (value instanceof JsonText) return out.bytes(value.bytes);
+  if (value instanceof JsonText) return out.bytes(value.chunks);
   if (depth >= SPLIT_DEPTH || !splittable(value)) {
     // As JSON.stringify writes an array element: undefined, functions, symbols → null.
     out.add(JSON.stringify(value) ?? 'null');

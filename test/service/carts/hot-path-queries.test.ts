@@ -111,7 +111,8 @@ describe('hot-path queries', () => {
       const page = await carts.get(w.alice, cartId, new CartLinesQueryDto());
       let count = 0;
       for await (const line of page.elements) {
-        expect((JSON.parse(line.toString('utf8')) as { id: number }).id).toBeGreaterThan(0);
+        const json = Buffer.concat(line).toString('utf8');
+        expect((JSON.parse(json) as { id: number }).id).toBeGreaterThan(0);
         count++;
       }
       return count;
