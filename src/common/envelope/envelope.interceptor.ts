@@ -26,7 +26,7 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 /**
  * Wraps every handler result in the envelope, and decides the status of invalid
  * input per route (a few seed endpoints answer 401 for a bad body). The envelope is
- * serialized here and handed to express as bytes (JsonBytes; JsonText members copied,
+ * serialized here and handed to express as bytes (JsonBytes; JsonText members put in,
  * not parsed), or streamed past ANSWER_STREAM_BYTES (json-chunks.ts). Handlers return
  * finished values: nothing here runs the engine (docs/adr/0052-plain-main-thread.md).
  */

@@ -7,12 +7,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Containers above this depth are written member by member, so that a JsonText there
- * (an answer's `data`, a model's `definition`, a cart page's lines) is copied as bytes;
+ * (an answer's `data`, a model's `definition`, a cart page's lines) goes in as its bytes;
  * at it, `JSON.stringify` writes them (a JsonText deeper is parsed by its `toJSON`).
  */
 const SPLIT_DEPTH = 3;
 
-/** The UTF-8 bytes of `JSON.stringify(value)`, in pieces: JsonText copied, never parsed. */
+/** The UTF-8 bytes of `JSON.stringify(value)`, in pieces: JsonText's own, never parsed or copied. */
 export function jsonChunks(value: unknown): Buffer[] {
   const out = new Pieces();
   write(value, 0, out);
