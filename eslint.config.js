@@ -3,12 +3,14 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * The engine's two entry points: its stages (src/engine/index.ts) and its runtime plumbing
- * for the workers (src/engine/runtime.ts); docs/adr/0065.
+ * The engine's entry points: its stages and types (src/engine/index.ts), its runtime
+ * plumbing for the workers (src/engine/runtime.ts; docs/adr/0065) and the few values the
+ * main thread takes (src/engine/main-thread.ts; docs/adr/0052).
  */
 const ENGINE_INDEX_ONLY = {
-  regex: '(^|/)engine/(?!(index|runtime)\\.js$)',
-  message: 'Import the engine through src/engine/index.ts (or runtime.ts for its plumbing) only.',
+  regex: '(^|/)engine/(?!(index|runtime|main-thread)\\.js$)',
+  message:
+    'Import the engine through src/engine/index.ts (runtime.ts for its plumbing, main-thread.ts for main-thread values) only.',
 };
 
 const TYPEORM_IN_REPOSITORIES = {
@@ -28,6 +30,7 @@ const ENGINE_WORK_IN_WORKERS = {
     'compileModel',
     'compileDocument',
     'evaluate',
+    'evaluateConfiguration',
     'describeModel',
     'reviveModel',
     'toTransferable',
@@ -37,6 +40,18 @@ const ENGINE_WORK_IN_WORKERS = {
     'mergeImports',
   ],
   message: 'Engine work runs in the engine workers (CompiledModels), never on the main thread.',
+};
+
+/**
+ * The engine's index loads all of its working code: outside the workers' code the main
+ * thread takes values from src/engine/main-thread.ts (whose modules reach none of it), and
+ * only types from the index.
+ */
+const ENGINE_VALUES_FROM_MAIN_THREAD_ENTRY = {
+  regex: '(^|/)engine/(index|runtime)\\.js$',
+  allowTypeImports: true,
+  message:
+    'The main thread imports only types from src/engine/index.ts and runtime.ts; values come from src/engine/main-thread.ts.',
 };
 
 /** Where engine work may be imported: the worker's tasks, and the CLI's own process. */
@@ -94,6 +109,16 @@ export default tseslint.config(
     ignores: ['src/engine/**', ...ENGINE_WORK_ALLOWED],
     rules: {
       'no-restricted-imports': ['error', { patterns: [ENGINE_INDEX_ONLY, ENGINE_WORK_IN_WORKERS] }],
+    },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/engine/**', ...ENGINE_WORK_ALLOWED],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [ENGINE_VALUES_FROM_MAIN_THREAD_ENTRY] },
+      ],
     },
   },
   {

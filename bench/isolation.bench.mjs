@@ -175,6 +175,8 @@ try {
   const live = [];
   const previews = [];
   let attacking = true;
+  /** What the attacker is doing, for the probes' worst latencies per phase. */
+  let phase = 'table uploads';
   const probing = (async () => {
     const until = Date.now() + ATTACK_LIMIT_MS;
     while (attacking && Date.now() < until) {
@@ -182,8 +184,8 @@ try {
         timed(() => call(base, 'GET', '/health/live')),
         timed(() => preview(base, token, victim.company, smallId, { size: { values: ['l'] } })),
       ]);
-      live.push(l);
-      previews.push(p);
+      live.push({ ...l, phase });
+      previews.push({ ...p, phase });
       await new Promise((done) => setTimeout(done, 50));
     }
   })();
@@ -198,6 +200,7 @@ try {
   const ids = [];
   for (const res of [tableRes, colour])
     if (res.status === 201) ids.push(JSON.parse(res.text).data.id);
+  phase = 'expensive previews';
   for (let round = 0; round < 6; round++) {
     const results = await Promise.all(
       ids.flatMap((id) => [
@@ -213,6 +216,7 @@ try {
     for (const r of results) attack.push({ kind: 'expensive preview', ...r });
   }
   // Ten compiles at once; the victim uploads once during the flood.
+  phase = 'compile flood';
   const flood = Array.from({ length: 10 }, (_, i) =>
     timed(() => upload(base, token, attacker.supplier, slowCompileModel(`F${i}`))),
   );
@@ -220,6 +224,7 @@ try {
   const victimUpload = await timed(() => upload(base, token, victim.supplier, smallModel('V1')));
   for (const r of await Promise.all(flood)) attack.push({ kind: 'compile flood', ...r });
   // 1,000 parallel previews of a cheap attacker model.
+  phase = 'parallel previews';
   const cheap = await upload(base, token, attacker.supplier, smallModel('A0'));
   const cheapId = JSON.parse(cheap.text).data.id;
   const burst = await Promise.all(
@@ -238,6 +243,15 @@ try {
   console.log(
     `victim small preview:    ${summary(previews.map((r) => r.ms))} statuses ${statuses(previews)}`,
   );
+  for (const name of [
+    'table uploads',
+    'expensive previews',
+    'compile flood',
+    'parallel previews',
+  ]) {
+    const at = (list) => list.filter((r) => r.phase === name).map((r) => r.ms);
+    console.log(`  during ${name}: live ${summary(at(live))}; preview ${summary(at(previews))}`);
+  }
   console.log(
     `victim upload during the compile flood: ${victimUpload.status} in ${victimUpload.ms.toFixed(0)} ms`,
   );

@@ -72,10 +72,46 @@ for (const violation of summary.violations) {
     `${violation.rule.name}: ${violation.from} -> ${violation.to}${path ? ` (${path})` : ''}`,
   );
 }
+for (const path of mainThreadEngineWork(modules)) {
+  failed = true;
+  console.error(`engine work on the main thread: src/main.ts -> ${path.join(' -> ')}`);
+}
 if (failed) process.exit(1);
 console.log(
   `no import cycles (${summary.totalCruised} modules, ${graph.size} folders, ${engineGraph.size} engine folders and files)`,
 );
+console.log('the main thread loads no engine working code');
+
+/**
+ * Engine work runs in the engine workers (docs/adr/0050): the modules the service's main
+ * thread loads (from src/main.ts, type-only imports aside: they are erased) include none of
+ * the engine's but its main-thread entry and the small modules it re-exports.
+ */
+function mainThreadEngineWork(all) {
+  const allowed =
+    /^src\/engine\/((main-thread|version|limits|money)\.ts|source\/(text|paths|content-type)\.ts|cel\/(environment|depth)\.ts|evaluate\/compact-line\.ts|consistency\/(serialize|budget)\.ts)$/;
+  const byPath = new Map(all.map((module) => [module.source, module]));
+  const from = new Map([['src/main.ts', null]]);
+  const queue = ['src/main.ts'];
+  const found = [];
+  while (queue.length > 0) {
+    const current = queue.shift();
+    for (const dependency of byPath.get(current)?.dependencies ?? []) {
+      const next = dependency.resolved;
+      const typeOnly = dependency.dependencyTypes.includes('type-only');
+      if (typeOnly || !next.startsWith('src/') || from.has(next)) continue;
+      from.set(next, current);
+      if (next.startsWith('src/engine/') && !allowed.test(next)) {
+        const path = [next];
+        for (let at = current; at !== 'src/main.ts'; at = from.get(at)) path.unshift(at);
+        found.push(path);
+        continue;
+      }
+      queue.push(next);
+    }
+  }
+  return found;
+}
 
 /** Tarjan's strongly connected components (R. Tarjan, SIAM J. Comput. 1972). */
 function stronglyConnected(edges) {

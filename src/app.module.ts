@@ -6,7 +6,6 @@ import { CredentialsGuard } from './auth/credentials.guard.js';
 import { CartsModule } from './carts/carts.module.js';
 import { EnvelopeInterceptor } from './common/envelope/envelope.interceptor.js';
 import { AllExceptionsFilter } from './common/errors/all-exceptions.filter.js';
-import { slicingOf } from './common/event-loop/slices.js';
 import { createValidationPipe } from './common/validation/validation.pipe.js';
 import { CompaniesModule } from './companies/companies.module.js';
 import { ConfigModule } from './config/config.module.js';
@@ -62,8 +61,7 @@ import { UsersModule } from './users/users.module.js';
     {
       provide: APP_PIPE,
       // A configuration answers at most as many questions as a model may have.
-      useFactory: (config: AppConfig) =>
-        createValidationPipe(config.engineLimits.questions, slicingOf(config.eventLoopSliceMs)),
+      useFactory: (config: AppConfig) => createValidationPipe(config.engineLimits.questions),
       inject: [AppConfig],
     },
     { provide: APP_INTERCEPTOR, useClass: EnvelopeInterceptor },

@@ -5,7 +5,6 @@ import helmet from 'helmet';
 import { corsDelegate, noStoreForApi } from './common/http/cross-origin.js';
 import { type EtagFunction, readOnlyEtag } from './common/http/read-etag.js';
 import { acceptJsonBytes } from './common/http/json-bytes.js';
-import { slicingOf } from './common/event-loop/slices.js';
 import { jsonBodyParser } from './common/http/json-body.middleware.js';
 import { AppConfig } from './config/app-config.js';
 import { closeConnectionsWhileDraining } from './lifecycle/graceful-shutdown.js';
@@ -39,7 +38,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   app.disable('x-powered-by');
   const expressApp = app.getHttpAdapter().getInstance();
-  // The envelope interceptor serializes answers itself, in slices (common/event-loop).
+  // The envelope interceptor serializes answers itself (common/envelope/json-chunks.ts).
   acceptJsonBytes(expressApp);
   // ETags on GET/HEAD answers only (a POST answer is never revalidated; hashing it costs):
   // express's own weak ETag function (its default), wrapped. Nest's app.get is its
@@ -68,7 +67,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     }),
   );
   app.use(noStoreForApi);
-  app.use(jsonBodyParser(config.jsonBodyLimitBytes, slicingOf(config.eventLoopSliceMs)));
+  app.use(jsonBodyParser(config.jsonBodyLimitBytes));
   if (config.swaggerEnabled) setupSwagger(app);
   // The browser pages at /app (web/, bundled into dist/app by npm run build).
   serveStaticPages(app);

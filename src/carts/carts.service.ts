@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
-import { Page, PagedObject } from '../common/envelope/envelope.js';
+import { Page, StreamedPage } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import type { Principal } from '../principal/principal.js';
@@ -8,9 +8,9 @@ import type { CartEntity } from './cart.entity.js';
 import { CartRepository } from './cart.repository.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { CartLinesService } from './cart-lines.service.js';
-import { CartDetailDto, type CartDetailWith, type CartLineDto } from './dto/cart-detail.dto.js';
-import type { JsonText } from '../common/http/json-text.js';
-import { DeferredJson } from '../common/event-loop/deferred-json.js';
+import { CartDetailDto, type CartDetailWith } from './dto/cart-detail.dto.js';
+import { JsonText } from '../common/http/json-text.js';
+import type { CartLineEntity } from './cart-line.entity.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
 import { CartDto } from './dto/cart.dto.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
@@ -22,9 +22,10 @@ type FullLinesQuery = CartLinesQueryDto & { view: 'full' };
 
 /**
  * A cart with one page of its lines (CartLineDto, or CompactCartLineDto for the compact
- * view: each line's `view` says which), each line written when the answer is.
+ * view: each line's `view` says which), streamed: each line's stored bytes are inflated
+ * as the answer is sent.
  */
-export type CartPage = PagedObject<CartDetailWith<DeferredJson<CartLineDto | JsonText>>>;
+export type CartPage = StreamedPage<CartDetailWith<never>>;
 
 /** The cart a line removal answers: its first page of lines, in the full view. */
 const FULL_FIRST_PAGE: FullLinesQuery = Object.freeze(
@@ -139,17 +140,30 @@ export class CartsService {
 
   /**
    * One page of the cart's lines in the query's view: each line is its stored snapshot
-   * (no engine runs), inflated when the answer is written (DeferredJson), one at a time.
+   * (no engine runs), inflated as the answer is sent, one at a time. Rows from before
+   * snapshots whose line is empty are evaluated (and their snapshot stored) first, so that
+   * nothing that may fail runs once the answer has begun.
    */
   private async detail(cart: CartEntity, query: CartLinesQueryDto): Promise<CartPage> {
     const [rows, total] = await this.carts.pageOfLines(cart.id, query.offset, query.per_page);
     const latest = await this.versions.currentVersions(rows.map((row) => row.modelId));
-    const lines = rows.map(
-      (row) =>
-        new DeferredJson(() => this.lines.lineAnswer(row, query.view, latest.get(row.modelId))),
-    );
+    for (const row of rows)
+      if (row.snapshot === null && Object.keys(row.line).length === 0)
+        await this.lines.lineAnswer(row, query.view);
     const summary = (await this.summaries.summaries([cart.id])).get(cart.id);
-    const detail = CartDetailDto.withLines(cart, summary?.prices ?? [], lines, summary);
-    return new PagedObject(detail, query.page, query.per_page, total);
+    const detail = CartDetailDto.withLines<never>(cart, summary?.prices ?? [], [], summary);
+    const lines = this.lineBytes(rows, query.view, latest);
+    return new StreamedPage(detail, 'lines', lines, query.page, query.per_page, total);
+  }
+
+  private async *lineBytes(
+    rows: CartLineEntity[],
+    view: CartLinesQueryDto['view'],
+    latest: Map<number, number>,
+  ): AsyncGenerator<readonly Buffer[]> {
+    for (const row of rows) {
+      const answer = await this.lines.lineAnswer(row, view, latest.get(row.modelId));
+      yield answer instanceof JsonText ? answer.chunks : [Buffer.from(JSON.stringify(answer))];
+    }
   }
 }

@@ -1,5 +1,5 @@
-import { type LineView } from '../engine/index.js';
-import { compactLine, type CompactableLine, type CompactLine } from '../engine/runtime.js';
+import type { CompactableLine, CompactLine, LineView } from '../engine/index.js';
+import { compactLine } from '../engine/main-thread.js';
 
 export type { LineView };
 

@@ -8,5 +8,6 @@ import { JsonText } from '../common/http/json-text.js';
 export function lineWith(line: Uint8Array, members: Record<string, unknown>): JsonText {
   const extra = JSON.stringify(members);
   const head = Buffer.from(line.buffer, line.byteOffset, line.byteLength - 1);
-  return new JsonText(Buffer.concat([head, Buffer.from(`,${extra.slice(1)}`)]));
+  // In two pieces: the line's bytes are not copied (a 1,000-question line is ~0.8 MB).
+  return new JsonText([head, Buffer.from(`,${extra.slice(1)}`)]);
 }

@@ -2,7 +2,8 @@ import { createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 import { isIP } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { DEFAULT_ENGINE_LIMITS, type EngineLimits } from '../engine/index.js';
+import type { EngineLimits } from '../engine/index.js';
+import { DEFAULT_ENGINE_LIMITS } from '../engine/main-thread.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-rules.js';
 
 export type DatabaseConfig =
@@ -78,12 +79,6 @@ export class AppConfig {
   readonly logFormat: 'json' | 'pretty';
   /** Browser origins allowed to call the API (CORS); empty: no cross-origin access. */
   readonly corsOrigins: string[];
-  /**
-   * How long large evaluations and answer serializations run, all of them together, before
-   * they give the event loop its turn (EVENT_LOOP_SLICE_MS); see docs/ENGINE.md
-   * "Evaluating and answering in slices".
-   */
-  readonly eventLoopSliceMs: number;
   /**
    * An answer past this many bytes is streamed as it is written (no Content-Length,
    * no ETag) instead of held whole: a page of cart lines of a 5,000-question model is
@@ -227,7 +222,6 @@ export class AppConfig {
     // of being reset when the listening socket closes. Behind a load balancer set it to
     // the time the balancer needs to stop sending (Kubernetes: 5, deploy/k8s).
     this.shutdownDelayMs = read.int('SHUTDOWN_DELAY', 2, 0, 3600) * 1000;
-    this.eventLoopSliceMs = read.int('EVENT_LOOP_SLICE_MS', 10, 1, 1000);
     this.answerStreamBytes = read.int('ANSWER_STREAM_BYTES', 16 * 1024 * 1024, 1024, 2 ** 30);
 
     if (problems.length > 0) {

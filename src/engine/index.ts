@@ -54,5 +54,5 @@ export {
   type ModelSourceFormat,
   type SourceResult,
 } from './source/index.js';
-export type { CompactCartLine } from './evaluate/compact-line.js';
+export type { CompactableLine, CompactCartLine, CompactLine } from './evaluate/compact-line.js';
 export type * from './types.js';

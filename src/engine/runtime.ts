@@ -15,5 +15,3 @@ export {
 } from './consistency/serialize.js';
 export { consistencyTimeLimitMs } from './consistency/fallback.js';
 export { compactLine, type CompactableLine, type CompactLine } from './evaluate/compact-line.js';
-export { holdsLineQuestions, lineListJson } from './evaluate/line-json.js';
-export { isMeasuredMember } from './evaluate/measured.js';

@@ -5,7 +5,6 @@ import { Auth } from '../principal/auth.decorator.js';
 import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
 import type { Principal } from '../principal/principal.js';
 import type { Page } from '../common/envelope/envelope.js';
-import type { DeferredJson } from '../common/event-loop/deferred-json.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { IdParam } from '../common/http/id-param.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
@@ -40,7 +39,7 @@ export class CompanyModelsController {
     @IdParam() id: number,
     @Query() query: CompanyModelsQueryDto,
     @CurrentPrincipal() principal: Principal,
-  ): Promise<Page<DeferredJson<CompanyModelDto>>> {
+  ): Promise<Page<CompanyModelDto>> {
     return this.companyModels.list(principal, id, query);
   }
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
-import { DeferredJson } from '../common/event-loop/deferred-json.js';
 import type { Principal } from '../principal/principal.js';
 import { CompanyModelDto, type CompanyModelsQueryDto } from './dto/company-model.dto.js';
 import { ModelRepository } from './model.repository.js';
@@ -20,24 +19,21 @@ export class CompanyModelsService {
     principal: Principal,
     companyId: number,
     query: CompanyModelsQueryDto,
-  ): Promise<Page<DeferredJson<CompanyModelDto>>> {
+  ): Promise<Page<CompanyModelDto>> {
     await this.access.requireCompany(principal, companyId);
     const [rows, total] = await this.models.pageForCompany(companyId, query.offset, query.per_page);
-    // Each model described when the answer is written, one at a time: a page of 200
-    // descriptions of 5,000-question models is ~290 MB, never held all together.
-    const items = rows.map(
-      (row) =>
-        new DeferredJson(async () => {
-          // Described in the worker that holds the version compiled.
-          const description = await this.modelsService.describeVersion(
-            row.id,
-            row.versionNumber,
-            companyId,
-            query.language_code,
-          );
-          return CompanyModelDto.describe(row, description);
-        }),
-    );
+    // Every model described (in the worker that holds its version compiled) before the
+    // answer begins: a failure is answered as a problem, never a cut answer.
+    const items: CompanyModelDto[] = [];
+    for (const row of rows) {
+      const description = await this.modelsService.describeVersion(
+        row.id,
+        row.versionNumber,
+        companyId,
+        query.language_code,
+      );
+      items.push(CompanyModelDto.describe(row, description));
+    }
     return new Page(items, query.page, query.per_page, total);
   }
 }

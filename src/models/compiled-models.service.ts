@@ -5,15 +5,15 @@ import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
 import { AssetUrls } from './asset-urls.js';
-import {
-  type EngineLimits,
-  type LineView,
-  type ModelAnalysis,
-  type ModelAsset,
-  type ModelDescription,
-  type ModelSourceFormat,
+import type {
+  EngineLimits,
+  LineView,
+  ModelAnalysis,
+  ModelAsset,
+  ModelDescription,
+  ModelSourceFormat,
 } from '../engine/index.js';
-import { consistencyTimeLimitMs } from '../engine/runtime.js';
+import { consistencyTimeLimitMs } from '../engine/main-thread.js';
 import { WorkerFailure, WorkerPool, type WorkerEntry } from '../workers/worker-pool.js';
 import type { BuildOutcome, BuildTask, Refusal, StoredImport } from './compile/build-model.js';
 import type {

@@ -1,7 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { fixedSql } from '../database/fixed-sql.js';
-import { ENGINE_VERSION } from '../engine/index.js';
-import { storedEngineVersion } from '../engine/runtime.js';
+import { ENGINE_VERSION, storedEngineVersion } from '../engine/main-thread.js';
 
 /**
  * The binary columns of a model version: its deflated definition

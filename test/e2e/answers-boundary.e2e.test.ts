@@ -140,7 +140,7 @@ describe('ETag: on GET answers only', () => {
     expect(again.headers.etag).toBe(first.headers.etag);
   });
 
-  it('gives a large GET answer (hashed in slices) the ETag express would give it', async () => {
+  it('gives a large GET answer (a streamed page, held under the bound) express’s ETag', async () => {
     const token = world.companyMember.token;
     const line = {
       model_id: model.id,
@@ -155,7 +155,7 @@ describe('ETag: on GET answers only', () => {
     const page = await ctx.http.get(path).set(bearer(token));
     expectEnvelope(page, 200);
     const body = Buffer.from(page.text, 'utf8');
-    // More than one 16 K piece: the interceptor took the hash, not express.
+    // Many pieces (a StreamedPage's lines), joined and hashed by express when held whole.
     expect(body.length).toBeGreaterThan(32 * 1024);
     const expressEtag = express().get('etag fn') as (body: Buffer) => string;
     // Stored lines are snapshots (docs/adr/0051): each line's evaluated_in_ms is the one
@@ -188,7 +188,7 @@ describe('ETag: on GET answers only', () => {
     expectEnvelope(first, 200);
     const etag = first.headers.etag as string;
     expect(etag).toMatch(/^W\/"[0-9a-f]+-[A-Za-z0-9+/]{27}"$/);
-    // Each read evaluates the line again (its evaluated_in_ms is a new measurement).
+    // The stored line is read again as it was stored: the same bytes, the same ETag.
     const again = await ctx.http.get(path).set(bearer(token)).set('If-None-Match', etag);
     expect(again.status).toBe(304);
     expect(again.text).toBeFalsy();

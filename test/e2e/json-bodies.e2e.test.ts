@@ -17,10 +17,10 @@ import {
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
 /**
- * JSON bodies from 16 K characters on are parsed and walked as sliced work (waiting for
- * the event loop's shared slice, docs/ENGINE.md); smaller ones at once. Both must read
- * alike: every body here is sent as it is and padded past the threshold with trailing
- * whitespace (still the same JSON), and both get the same answer.
+ * JSON bodies are read by express's JSON parser, then checked for depth. Small and large
+ * bodies must read alike (they once took different paths): every body here is sent as it
+ * is and padded past 16 K characters with trailing whitespace (still the same JSON), and
+ * both get the same answer.
  */
 const LARGE_PADDING = ' '.repeat(20_000);
 
@@ -157,7 +157,7 @@ describe('JSON bodies, small and large alike', () => {
   });
 });
 
-describe('large bodies that wait for the event loop’s slice', () => {
+describe('large bodies read while evaluations run', () => {
   const logs = new LogCapture();
   const dir = mkdtempSync(join(tmpdir(), 'json-bodies-'));
   let ctx: TestContext;
@@ -165,9 +165,9 @@ describe('large bodies that wait for the event loop’s slice', () => {
   let body: string;
 
   beforeAll(async () => {
-    // A 1 ms slice: every evaluation of a 300-question model pauses, so the large bodies
-    // read meanwhile find the slice spent and wait for a turn before they are parsed.
-    ctx = await createTestApp({ EVENT_LOOP_SLICE_MS: '1', LOG_LEVEL: 'log' }, undefined, {
+    // Eight previews of a 300-question model at once: bodies are read while the workers
+    // evaluate the ones before.
+    ctx = await createTestApp({ LOG_LEVEL: 'log' }, undefined, {
       logs,
     });
     const world = await createModelWorld(ctx);

@@ -18,9 +18,9 @@ const withoutMeasurements = (text: string): string =>
   text.replace(/"evaluated_in_ms":[0-9.e+-]+/g, '"evaluated_in_ms":0');
 
 /**
- * GET answers past ANSWER_STREAM_BYTES are streamed as they are written (chunked, no
- * Content-Length, no ETag); the lines of a cart page are evaluated one at a time as
- * the page is written. The same cart read from a service streaming everything above
+ * Answers past ANSWER_STREAM_BYTES are streamed as they are written (chunked, no
+ * Content-Length, no ETag); the stored lines of a cart page are inflated one at a time as
+ * the page is sent (StreamedPage). The same cart read from a service streaming everything above
  * 1 KB and from one holding every answer whole: the same answer.
  */
 describe('large answers: streamed past ANSWER_STREAM_BYTES', () => {

@@ -103,7 +103,7 @@ export class CartLineDto extends EvaluatedLineDto {
   }
 }
 
-/** A cart detail whose lines are `L` (a view's DTO, or one written later: DeferredJson). */
+/** A cart detail whose lines are `L` (a view's DTO; `never` for a StreamedPage's, sent from its stream). */
 export type CartDetailWith<L> = Omit<CartDetailDto, 'lines'> & { lines: L[] };
 
 /** GET /v1/carts/{cart_id}: the cart, its lines and what they add up to. */

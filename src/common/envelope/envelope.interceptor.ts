@@ -8,41 +8,36 @@ import {
 } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants.js';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { catchError, mergeMap, throwError, type Observable } from 'rxjs';
 import { pageLinks } from '../pagination/page-links.js';
 import { routeContract } from '../route-contract.js';
 import { ApiError, RequestValidationError } from '../errors/api-error.js';
 import { bodyParseError } from '../http/json-body.middleware.js';
 import { RAW_BODY_KEY } from '../http/raw-body.decorator.js';
-import { Page, PagedObject, Reply, statusText, type Envelope } from './envelope.js';
+import { Page, PagedObject, Reply, StreamedPage, statusText, type Envelope } from './envelope.js';
 import { RESPONSE_MESSAGE_KEY } from './response-message.decorator.js';
 import { AppConfig } from '../../config/app-config.js';
-import { serializeInSlices } from '../event-loop/sliced-json.js';
-import { weakEtag } from '../http/read-etag.js';
 import { JsonBytes } from '../http/json-bytes.js';
-import { slicingOf } from '../event-loop/slices.js';
-import type { Slicing } from '../event-loop/slice-clock.js';
+import { heldOrStreamed, jsonChunks } from './json-chunks.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Wraps every handler result in the envelope, and decides the status of invalid
  * input per route (a few seed endpoints answer 401 for a bad body). The envelope is
- * serialized here, in slices (EVENT_LOOP_SLICE_MS), and handed to express as bytes
- * (JsonBytes): a multi-megabyte cart line does not hold the event loop while it is written.
+ * serialized here and handed to express as bytes (JsonBytes; JsonText members put in,
+ * not parsed), or streamed past ANSWER_STREAM_BYTES (json-chunks.ts). Handlers return
+ * finished values: nothing here runs the engine (docs/adr/0052-plain-main-thread.md).
  */
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
-  private readonly slicing: Slicing;
   private readonly streamAbove: number;
 
   constructor(
     private readonly reflector: Reflector,
     config: AppConfig,
   ) {
-    this.slicing = slicingOf(config.eventLoopSliceMs);
     this.streamAbove = config.answerStreamBytes;
   }
 
@@ -57,25 +52,16 @@ export class EnvelopeInterceptor implements NestInterceptor {
 
     const status = this.successStatus(request, handler);
     const defaultMessage = this.reflector.get<string | undefined>(RESPONSE_MESSAGE_KEY, handler);
-    // GET and HEAD answers carry an ETag (read-etag.ts), made here from the digest taken
-    // while serializing (in slices, without measurements such as a line's
-    // `evaluated_in_ms`). A handler's own ETag (a model's version) stands. An answer past
-    // ANSWER_STREAM_BYTES is streamed instead, without one (an idempotent route's answer
-    // was stored before: the replay is serialized anew).
-    const readOnly = request.method === 'GET' || request.method === 'HEAD';
-    const response = context.switchToHttp().getResponse<Response>();
+    // GET and HEAD answers held whole get express's weak ETag when it sends them
+    // (read-etag.ts); a handler's own ETag (a model's version) stands. An answer past
+    // ANSWER_STREAM_BYTES is streamed instead, without one.
     return next.handle().pipe(
       mergeMap(async (result: unknown) => {
-        if (result instanceof StreamableFile) return result;
+        if (result instanceof StreamableFile || result instanceof JsonBytes) return result;
         const envelope = this.wrap(result, status, defaultMessage, request.originalUrl);
-        const answer = await serializeInSlices(envelope, this.slicing, {
-          digest: readOnly && response.getHeader('ETag') === undefined,
-          streamAbove: this.streamAbove,
-        });
-        if ('stream' in answer) return new StreamableFile(answer.stream, { type: JSON_TYPE });
-        const { bytes, digest } = answer;
-        if (digest !== undefined) response.setHeader('ETag', weakEtag(digest.length, digest.sha1));
-        return new JsonBytes(bytes);
+        if (result instanceof StreamedPage)
+          return heldOrStreamed(streamedEnvelope(envelope, result), this.streamAbove);
+        return heldOrStreamed(jsonChunks(envelope), this.streamAbove);
       }),
       catchError((error: unknown) => throwError(() => remap(error, contract.invalidBody))),
     );
@@ -138,4 +124,34 @@ export class EnvelopeInterceptor implements NestInterceptor {
 
 function remap(error: unknown, invalidBodyStatus: number): unknown {
   return error instanceof RequestValidationError ? error.withStatus(invalidBodyStatus) : error;
+}
+
+/**
+ * The envelope's bytes around a StreamedPage's list: `data` member by member, the list
+ * from its stream (comma-separated elements), the rest as jsonChunks writes it.
+ */
+async function* streamedEnvelope(
+  envelope: Envelope,
+  page: StreamedPage<object>,
+): AsyncGenerator<Buffer> {
+  const { code, message, data, links, errors } = envelope;
+  yield Buffer.from(`{"code":${code},"message":${JSON.stringify(message)},"data":{`);
+  let first = true;
+  for (const [key, member] of Object.entries(data as Record<string, unknown>)) {
+    if (key !== page.listKey && member === undefined) continue;
+    yield Buffer.from(`${first ? '' : ','}${JSON.stringify(key)}:`);
+    first = false;
+    if (key !== page.listKey) {
+      yield* jsonChunks(member);
+      continue;
+    }
+    yield Buffer.from('[');
+    let element = 0;
+    for await (const pieces of page.elements) {
+      if (element++ > 0) yield Buffer.from(',');
+      yield* pieces;
+    }
+    yield Buffer.from(']');
+  }
+  yield Buffer.from(`},"links":${JSON.stringify(links)},"errors":${JSON.stringify(errors)}}`);
 }

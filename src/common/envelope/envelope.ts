@@ -71,3 +71,23 @@ const STATUS_TEXT: Record<number, string> = {
 export function statusText(status: number): string {
   return STATUS_TEXT[status] ?? (status < 400 ? 'OK' : 'Error');
 }
+
+/**
+ * A PagedObject whose one list (`data[listKey]`) is a stream of finished JSON elements
+ * (a cart page's stored lines, each inflated as it is sent: 50 lines of 5,000 questions
+ * are ~215 MB, never held whole). The interceptor writes the envelope around it; nothing
+ * in the stream runs the engine.
+ */
+export class StreamedPage<T extends object> extends PagedObject<T> {
+  constructor(
+    data: T,
+    readonly listKey: string,
+    /** Each element's JSON bytes, in pieces. */
+    readonly elements: AsyncIterable<readonly Buffer[]>,
+    page: number,
+    perPage: number,
+    total: number,
+  ) {
+    super(data, page, perPage, total);
+  }
+}

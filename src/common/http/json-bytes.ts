@@ -1,8 +1,23 @@
 import type { Express, Response } from 'express';
 
-/** An answer already serialized (UTF-8 JSON): express sends these bytes as they are. */
+/**
+ * An answer already serialized (UTF-8 JSON), in pieces: express sends these bytes as they
+ * are. Pieces, so that a line's bytes from its worker are not copied into one more buffer
+ * for an answer no one revalidates (below).
+ */
 export class JsonBytes {
-  constructor(readonly bytes: Buffer) {}
+  readonly length: number;
+
+  constructor(readonly chunks: readonly Buffer[]) {
+    let length = 0;
+    for (const chunk of chunks) length += chunk.length;
+    this.length = length;
+  }
+
+  /** The answer as one buffer. */
+  get bytes(): Buffer {
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks, this.length);
+  }
 }
 
 /**
@@ -18,6 +33,13 @@ export function acceptJsonBytes(app: Express): void {
     if (!(body instanceof JsonBytes)) return json.call(this, body);
     if (this.get('Content-Type') === undefined)
       this.set('Content-Type', 'application/json; charset=utf-8');
-    return this.send(body.bytes);
+    // GET and HEAD answers go through `send` whole: their ETag and 304 (read-etag.ts).
+    const method = this.req.method;
+    if (body.chunks.length === 1 || method === 'GET' || method === 'HEAD')
+      return this.send(body.bytes);
+    this.set('Content-Length', String(body.length));
+    for (const chunk of body.chunks) this.write(chunk);
+    this.end();
+    return this;
   };
 }

@@ -1,12 +1,21 @@
 /**
  * A member whose JSON is already written (UTF-8 bytes of a JSON value, e.g. a stored model
- * definition): serializeInSlices copies the bytes into the answer as they are, so
- * megabytes of it are neither parsed nor serialized on the event loop. Only trusted text
- * belongs here (the service wrote it with JSON.stringify). `toJSON` keeps any other
- * serializer correct, at the cost of a parse.
+ * definition, a line from its worker, possibly in pieces): the envelope (jsonChunks) puts
+ * the pieces into the answer as they are, so megabytes of it are neither parsed, nor
+ * serialized, nor copied again. Only trusted text belongs here (the service wrote it with
+ * JSON.stringify). `toJSON` keeps any other serializer correct, at the cost of a parse.
  */
 export class JsonText {
-  constructor(readonly bytes: Buffer) {}
+  readonly chunks: readonly Buffer[];
+
+  constructor(bytes: Buffer | readonly Buffer[]) {
+    this.chunks = Buffer.isBuffer(bytes) ? [bytes] : bytes;
+  }
+
+  /** The text as one buffer (copied when it is in pieces). */
+  get bytes(): Buffer {
+    return this.chunks.length === 1 ? this.chunks[0] : Buffer.concat(this.chunks);
+  }
 
   toJSON(): unknown {
     return JSON.parse(this.bytes.toString('utf8'));

@@ -18,12 +18,3 @@ export function readOnlyEtag(
     return etag(body, encoding);
   };
 }
-
-/**
- * The ETag express's weak `etag fn` gives a body of `length` bytes whose SHA-1 is
- * `sha1` (base64), as the `etag` package writes it: for the envelope's GET answers, whose
- * digest serializeInSlices takes in slices. Tested against express's own function.
- */
-export function weakEtag(length: number, sha1: string): string {
-  return `W/"${length.toString(16)}-${sha1.substring(0, 27)}"`;
-}

@@ -1,8 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { RequestValidationError } from '../errors/api-error.js';
-import { unsafeTextProblems, type Problem } from '../../engine/index.js';
-import { runAsSlicedStep, type Slicing } from '../event-loop/slice-clock.js';
-import { isLargeJsonBody } from '../http/json-body.middleware.js';
+import type { Problem } from '../../engine/index.js';
+import { unsafeTextProblems } from '../../engine/main-thread.js';
 import { isPlainObject, passThroughFields, passThroughProblems } from './pass-through.js';
 import { validationProblems } from './validation-problems.js';
 
@@ -20,7 +19,6 @@ class AppValidationPipe extends ValidationPipe {
   constructor(
     options: ConstructorParameters<typeof ValidationPipe>[0],
     private readonly maxPassThroughKeys: number,
-    private readonly slicing: Slicing,
   ) {
     super(options);
   }
@@ -28,11 +26,7 @@ class AppValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'param') return value;
     const fields = metadata.type === 'body' ? passThroughFields(metadata.metatype) : [];
-    // A large body's walks (3–5 ms at 5,000 answers) wait for the event loop's shared slice.
-    const checked =
-      metadata.type === 'body' && isLargeJsonBody(value)
-        ? await runAsSlicedStep(() => this.check(value, metadata, fields), this.slicing)
-        : this.check(value, metadata, fields);
+    const checked = this.check(value, metadata, fields);
     if (checked === null) return super.transform(value, metadata);
 
     const { rest, kept, problems } = checked;
@@ -87,11 +81,8 @@ interface Checked {
   problems: Problem[];
 }
 
-/**
- * `maxPassThroughKeys`: the widest pass-through object accepted (a model's question limit);
- * `slicing`: the event loop's, for the walks of large bodies.
- */
-export function createValidationPipe(maxPassThroughKeys: number, slicing: Slicing): ValidationPipe {
+/** `maxPassThroughKeys`: the widest pass-through object accepted (a model's question limit). */
+export function createValidationPipe(maxPassThroughKeys: number): ValidationPipe {
   return new AppValidationPipe(
     {
       whitelist: true,
@@ -103,6 +94,5 @@ export function createValidationPipe(maxPassThroughKeys: number, slicing: Slicin
       exceptionFactory: (errors) => new RequestValidationError(validationProblems(errors)),
     },
     maxPassThroughKeys,
-    slicing,
   );
 }

@@ -15,7 +15,7 @@ import {
 } from '../money.js';
 import type { CompactLineBomItem, LineBomItem } from '../types.js';
 import { empty } from './empty.js';
-import { notePartList, sharePart } from './shared-parts.js';
+import { sharePart } from './shared-parts.js';
 import { exactLineTotal, type LineTotal } from '../line-total.js';
 import type { EvaluationState } from './state.js';
 
@@ -55,7 +55,7 @@ export function evaluateBom(
   const slots: number[] = [];
   const lines: CompactLineBomItem[] = [];
   for (const line of evaluateLevel(items, ONE, level, slots, 0)) lines.push(line);
-  return { lines: notePartList(lines), total: level.sum.total, slots };
+  return { lines, total: level.sum.total, slots };
 }
 
 /** What every level of one BOM evaluation shares. */

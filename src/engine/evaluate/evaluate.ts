@@ -22,10 +22,9 @@ import {
   missingPaths,
   resolveLanguage,
 } from './line-parts.js';
-import { noteMeasuredCache } from './measured.js';
 import { evaluatePricing } from './pricing.js';
 import { evaluateRules } from './rules.js';
-import { notePartList, preparesText } from './shared-parts.js';
+import { sharesParts } from './shared-parts.js';
 import { EvaluationState } from './state.js';
 
 /** A request for the compact view, whose line is a CompactCartLine. */
@@ -64,7 +63,6 @@ function evaluationSteps(model: CompiledModel, request: EvaluationRequest): Eval
     const line = buildLine(model, request, state);
     reportExhaustedBudget(state);
     line.cache.evaluated_in_ms = Math.round((performance.now() - started) * 1000) / 1000;
-    noteMeasuredCache(line.cache);
     return {
       valid: state.errors.length === 0,
       errors: state.errors,
@@ -84,8 +82,8 @@ function buildLine(
   const language = resolveLanguage(model, request.languageCode);
   const texts = language.texts;
   const compact = request.view === 'compact';
-  // Lines in the first languages of a version are written from prepared text.
-  const prepared = preparesText(model, texts);
+  // Lines in the first languages of a version share their fixed parts (shared-parts.ts).
+  const shared = sharesParts(model, texts);
 
   checkValidity(model, request.now ?? new Date(), state);
   readAnswers(model, request.questions, state);
@@ -99,9 +97,9 @@ function buildLine(
   checkAnswers(model, state);
   // The conflict goes where the answer checks end, once the rules it names are known.
   const conflictAt = state.errors.length;
-  const rules = evaluateRules(model, state, texts, prepared);
+  const rules = evaluateRules(model, state, texts, shared);
   reportConflict(model, state, rules, conflictAt);
-  const bom = evaluateBom(model.bomItems, state, model.pricing, texts, compact, prepared);
+  const bom = evaluateBom(model.bomItems, state, model.pricing, texts, compact, shared);
   const dynamicSlots = bom.slots;
   const pricing = evaluatePricing(model, state, bom.total, texts, dynamicSlots);
   const images = lineImages(
@@ -116,9 +114,7 @@ function buildLine(
   const variables: Record<string, unknown> = {};
   for (const variable of model.variables)
     variables[variable.key] = toJsonValue(state.variables[variable.index]);
-  const questions = compact
-    ? compactQuestions(model, state)
-    : lineQuestions(model, state, texts, prepared);
+  const questions = compact ? compactQuestions(model, state) : lineQuestions(model, state, texts);
   const triggers = lineTriggers(model, state, texts);
 
   const line = {
@@ -127,7 +123,7 @@ function buildLine(
     imports: model.imports.map((record) => ({ ...record })),
     questions,
     variables,
-    rules: compact ? notePartList(rules.filter(keptInCompact)) : rules,
+    rules: compact ? rules.filter(keptInCompact) : rules,
     triggers: compact ? triggers.filter(firedTrigger) : triggers,
     bom_items: bom.lines,
     pricing,

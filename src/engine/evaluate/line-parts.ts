@@ -4,7 +4,6 @@ import type { CompiledModel, CompiledQuestion, LanguageTexts } from '../model.js
 import { toAnswerValues } from '../question-values.js';
 import type { LineGeneral, LineImage, LineOption, LineQuestion, LineTrigger } from '../types.js';
 import { empty } from './empty.js';
-import { noteLineQuestions } from './questions-json.js';
 import { unavailableValues } from './value-availability.js';
 import type { EvaluationState } from './state.js';
 
@@ -65,19 +64,14 @@ export function eachQuestion<Line>(
   for (const question of model.questions) {
     lines[question.index] = lineOf(question);
   }
-  noteLineQuestions(lines, null);
   return lines;
 }
 
-/**
- * Step 9 for the full view; `prepared`: the list is noted for its JSON text
- * (questions-json.ts).
- */
+/** Step 9 for the full view. */
 export function lineQuestions(
   model: CompiledModel,
   state: EvaluationState,
   texts: LanguageTexts,
-  prepared = false,
 ): LineQuestion[] {
   const labels = texts.texts;
   const lines = eachQuestion(model, (question): LineQuestion => {
@@ -134,7 +128,6 @@ export function lineQuestions(
           suppressed,
         };
   });
-  if (prepared) noteLineQuestions(lines, { model, texts });
   return lines;
 }
 

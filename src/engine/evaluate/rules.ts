@@ -1,7 +1,7 @@
 import { UNKNOWN } from '../cel/expression.js';
 import type { CompiledModel, CompiledRule, LanguageTexts } from '../model.js';
 import type { LineRule, RuleStatus } from '../types.js';
-import { notePartList, sharePart } from './shared-parts.js';
+import { sharePart } from './shared-parts.js';
 import type { EvaluationState } from './state.js';
 
 /** Each rule's line by status (`rule.index * 4 + STATUS_SLOT[status]`), per language. */
@@ -46,7 +46,7 @@ export function evaluateRules(
       ruleLine(rule, status, message),
     ));
   });
-  return notePartList(lines);
+  return lines;
 }
 
 function ruleLine(rule: CompiledRule, status: RuleStatus, message: string): LineRule {

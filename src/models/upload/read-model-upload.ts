@@ -3,7 +3,8 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { AppConfig } from '../../config/app-config.js';
-import { sourceFormatOf, type ModelSourceFormat } from '../../engine/index.js';
+import type { ModelSourceFormat } from '../../engine/index.js';
+import { sourceFormatOf } from '../../engine/main-thread.js';
 
 /** The bytes of a model upload and the format its content type (or file name) names. */
 export interface ModelUpload {
