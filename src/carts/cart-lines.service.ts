@@ -11,7 +11,7 @@ import type { EvaluatedLine } from '../models/compiled-models.service.js';
 import { ModelsService } from '../models/models.service.js';
 import { Referenced, Replays, type IdempotencyReference } from '../idempotency/replays.js';
 import type { CartLineEntity } from './cart-line.entity.js';
-import { CartRepository } from './cart.repository.js';
+import { CartRepository, type LineHead } from './cart.repository.js';
 import { AppConfig } from '../config/app-config.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { lineEtag, lineIfMatchAccepts, staleLine } from './line-etag.js';
@@ -190,7 +190,7 @@ export class CartLinesService implements OnModuleInit {
    */
   async replace(
     principal: Principal,
-    line: CartLineEntity,
+    line: LineHead,
     answers: Pick<ConfigurationDto, 'questions' | 'language_code'>,
     how: Replacement,
   ): Promise<ReplacedLine> {

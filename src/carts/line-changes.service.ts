@@ -8,6 +8,9 @@ import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import type { LineView } from './compact-line.js';
 import type { ReconfigureLineDto } from './dto/reconfigure-line.dto.js';
 
+const lineNotFound = () =>
+  ApiError.notFound('Cart line not found', [cartNotFound('Cart line not found', 'line_id')]);
+
 /**
  * Changes to stored lines: reconfiguring one with new answers on its own model version,
  * and (recheck) the same answers on a newer version. The line is found in a cart the
@@ -31,7 +34,9 @@ export class LineChangesService {
     ifMatch: string | undefined,
     view: LineView,
   ): Promise<ReplacedLine> {
-    const line = await this.visibleLine(principal, cartId, lineId);
+    const cart = await this.defaults.getVisible(principal, cartId);
+    const line = await this.carts.lineHead(cart.id, lineId);
+    if (!line) throw lineNotFound();
     return this.lines.replace(principal, line, input, {
       versionNumber: line.versionNumber,
       ifMatch,
@@ -43,11 +48,7 @@ export class LineChangesService {
   async visibleLine(principal: Principal, cartId: string, lineId: number): Promise<CartLineEntity> {
     const cart = await this.defaults.getVisible(principal, cartId);
     const line = await this.carts.findLine(cart.id, lineId);
-    if (!line) {
-      throw ApiError.notFound('Cart line not found', [
-        cartNotFound('Cart line not found', 'line_id'),
-      ]);
-    }
+    if (!line) throw lineNotFound();
     return line;
   }
 }

@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { constants, deflateSync } from 'node:zlib';
 import {
   CompiledModelCache,
   compactLine,
@@ -216,16 +216,23 @@ function evaluate(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSigner
     // A snapshot keeps both views: the compact one is cut from the full line.
     view: task.snapshot ? 'full' : task.view,
   });
-  const full = evaluation.line as CartLine;
-  const compact = task.snapshot ? compactLine(full) : undefined;
-  const asked = task.view === 'compact' && compact ? compact : evaluation.line;
-  const line = new TextEncoder().encode(JSON.stringify(asked));
   const { total, currency } = evaluation.line.pricing;
-  const snapshot: LineSnapshot | undefined = compact && {
-    full: stored(full),
-    compact: stored(compact),
-    engineVersion: ENGINE_VERSION,
-  };
+  let line: Uint8Array;
+  let snapshot: LineSnapshot | undefined;
+  if (task.snapshot) {
+    // Each view is serialized once: the answer's bytes and the stored form are cut from
+    // the same JSON (the stored form without `version_number`).
+    const full = JSON.stringify(evaluation.line);
+    const compact = JSON.stringify(compactLine(evaluation.line as CartLine));
+    line = new TextEncoder().encode(task.view === 'compact' ? compact : full);
+    snapshot = {
+      full: stored(full, versionNumber),
+      compact: stored(compact, versionNumber),
+      engineVersion: ENGINE_VERSION,
+    };
+  } else {
+    line = new TextEncoder().encode(JSON.stringify(evaluation.line));
+  }
   return {
     value: {
       kind: 'evaluated',
@@ -241,10 +248,23 @@ function evaluate(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSigner
   };
 }
 
-/** A line as a row stores it (LineSnapshot): `version_number` is the row's column. */
-function stored(line: { version_number: number }): string {
-  const { version_number: _version, ...rest } = line;
-  return deflateSync(JSON.stringify(rest)).toString('base64');
+/**
+ * A line's JSON as a row stores it (LineSnapshot): without `version_number` (the row's
+ * column), which the engine writes first, so it is cut off the text rather than the line
+ * serialized again. Deflated at zlib's fastest level: 4.8 → 1.6 ms for both views of a
+ * 1,000-question line (the worker's share of every add and PUT), for rows ~25 % larger
+ * (41 + 23 kB instead of 33 + 21 kB); inflating costs the same at any level.
+ */
+function stored(json: string, versionNumber: number): string {
+  const first = `{"version_number":${versionNumber},`;
+  const text = json.startsWith(first) ? `{${json.slice(first.length)}` : withoutVersion(json);
+  return deflateSync(text, { level: constants.Z_BEST_SPEED }).toString('base64');
+}
+
+/** Should the engine ever write `version_number` elsewhere: the slow way, still right. */
+function withoutVersion(json: string): string {
+  const { version_number: _version, ...rest } = JSON.parse(json) as Record<string, unknown>;
+  return JSON.stringify(rest);
 }
 
 function plain(value: TaskResult): Answer {
