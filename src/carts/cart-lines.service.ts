@@ -335,18 +335,4 @@ export class CartLinesService implements OnModuleInit {
     const { evaluation } = await this.configure(principal, input, 'full', pinned);
     return parsedEvaluation(evaluation);
   }
-
-  /**
-   * A stored line's answers evaluated on `versionNumber`, in the full view. No access
-   * check: for callers that decided already (a version's impact for its supplier).
-   */
-  async evaluateStored(row: CartLineEntity, versionNumber: number): Promise<Evaluation> {
-    const evaluation = await this.models.evaluateVersion(
-      row.modelId,
-      versionNumber,
-      row.companyId,
-      { questions: row.answers, languageCode: row.languageCode, view: 'full' },
-    );
-    return parsedEvaluation(evaluation);
-  }
 }

@@ -6,7 +6,7 @@ import type { Principal } from '../../principal/principal.js';
 import { IdParam } from '../../common/http/id-param.js';
 import { ResponseMessage } from '../../common/envelope/response-message.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../../common/swagger/api-envelope.decorator.js';
-import { VersionImpactDto } from '../dto/impact.dto.js';
+import { ImpactQueryDto, VersionImpactDto } from '../dto/impact.dto.js';
 import {
   CartRecheckDto,
   LineRecheckDto,
@@ -83,19 +83,23 @@ export class ModelImpactController {
   @ApiOperation({
     summary: 'How many stored cart lines a version would refuse, per company (supplier members)',
     description:
-      'Evaluates every stored line of the model on other versions against this one. Counts ' +
-      'per buying company and per problem code only: never a line, an answer or a user. ' +
+      'Checks the stored lines of the model on other versions against this one, in slices: ' +
+      'one request reads at most `limit` lines (default 200, at most 1,000) after the line ' +
+      'id `after`, and answers their counts with `examined`, `complete` and `next_after` ' +
+      '(the `after` of the next slice; add the slices up). Counts per buying company and ' +
+      'per problem code only: never a line, an answer or a user. ' +
       "403 for the model's readers, 404 for anyone else.",
   })
   @ApiParam({ name: 'id', description: 'Model id' })
   @ApiParam({ name: 'version', type: Number })
   @ApiEnvelope(VersionImpactDto)
-  @ApiErrors(401, 403, 404)
+  @ApiErrors(400, 401, 403, 404)
   impact(
     @IdParam() id: number,
     @IdParam('version') version: number,
+    @Query() query: ImpactQueryDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<VersionImpactDto> {
-    return this.impacts.impact(principal, id, version);
+    return this.impacts.impact(principal, id, version, query);
   }
 }

@@ -70,6 +70,29 @@ export interface LineSnapshot {
   readonly engineVersion: string;
 }
 
+/**
+ * Stored lines' answers checked on a version, in one task (a version's impact): each
+ * line's validity and problem codes, never its line. The answers travel as the stored
+ * JSON text and are parsed here, off the main thread.
+ */
+export interface VerdictsTask {
+  readonly kind: 'verdicts';
+  readonly version: VersionRef;
+  readonly lines: readonly StoredAnswers[];
+}
+
+export interface StoredAnswers {
+  /** The row's `answers` column: JSON text. */
+  readonly answers: string;
+  readonly languageCode: string | null;
+}
+
+/** Whether the version accepts a line, and the codes of its problems (each once). */
+export interface Verdict {
+  readonly valid: boolean;
+  readonly codes: string[];
+}
+
 export interface DescribeTask {
   readonly kind: 'describe';
   readonly version: VersionRef;
@@ -83,7 +106,7 @@ export interface AnalysisTask {
 }
 
 export type EngineTask =
-  BuildTask | LoadTask | AdoptTask | EvaluateTask | DescribeTask | AnalysisTask;
+  BuildTask | LoadTask | AdoptTask | EvaluateTask | VerdictsTask | DescribeTask | AnalysisTask;
 
 /** The version is not in this worker's cache: send a `load` first, then the task again. */
 export interface Miss {
@@ -115,6 +138,7 @@ export type TaskResult =
   | Miss
   | Loaded
   | EvaluatedLine
+  | { kind: 'verdicts'; verdicts: Verdict[] }
   | { kind: 'described'; description: ModelDescription }
   | { kind: 'analysed'; analysis: ModelAnalysis }
   | { kind: 'adopted' };
@@ -155,6 +179,8 @@ export class EngineTasks {
         return plain({ kind: 'adopted' });
       case 'evaluate':
         return this.withModel(task.version, (model) => evaluate(model, task, this.urls));
+      case 'verdicts':
+        return this.withModel(task.version, (model) => plain(verdicts(model, task)));
       case 'describe':
         return this.withModel(task.version, (model) => {
           const { modelId, versionNumber } = task.version;
@@ -246,6 +272,23 @@ function evaluate(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSigner
     },
     transfer: [line.buffer as ArrayBuffer],
   };
+}
+
+function verdicts(model: CompiledModel, task: VerdictsTask): TaskResult {
+  const { modelId, versionNumber } = task.version;
+  const verdicts = task.lines.map((line): Verdict => {
+    const evaluation = evaluateConfiguration(model, {
+      modelId,
+      versionNumber,
+      questions: JSON.parse(line.answers) as unknown,
+      languageCode: line.languageCode,
+      // The smaller line: only its validity and problems are kept.
+      view: 'compact',
+    });
+    const codes = [...new Set(evaluation.errors.map((problem) => problem.code))];
+    return { valid: evaluation.valid, codes };
+  });
+  return { kind: 'verdicts', verdicts };
 }
 
 /**
