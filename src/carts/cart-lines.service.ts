@@ -22,12 +22,11 @@ import { lineWith } from './line-answer.js';
 import {
   addedMembers,
   lineRow,
-  snapshotColumns,
   storedAnswer,
   type Configured,
   type LineInput,
 } from './line-rows.js';
-import { snapshotBytes, storedLine } from './stored-line.js';
+import { deflatedSnapshot, snapshotBytes, storedLine } from './stored-line.js';
 
 const lineNotFound = () =>
   ApiError.notFound('Cart line not found', [cartNotFound('Cart line not found', 'line_id')]);
@@ -116,8 +115,10 @@ export class CartLinesService implements OnModuleInit {
     const configured = await this.configure(principal, input, view, undefined, true);
     const { evaluation } = configured;
     if (!evaluation.valid) throw invalidConfiguration(evaluation.errors);
+    // Deflated in zlib's pool while the cart is resolved.
+    const snapshot = deflatedSnapshot(evaluation);
     const cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
-    const row = lineRow(cart.id, input, configured);
+    const row = lineRow(cart.id, input, configured, await snapshot);
     // Check and insert under the cart's lock: two lines in different currencies racing
     // into one cart must not both get in.
     const stored = await this.carts.withCartLocked(cart.id, async (locked) => {
@@ -203,7 +204,12 @@ export class CartLinesService implements OnModuleInit {
     };
     const configured = await this.configure(principal, input, how.view, how.versionNumber, true);
     if (!configured.evaluation.valid) throw invalidConfiguration(configured.evaluation.errors);
-    const row = lineRow(line.cartId, input, configured);
+    const row = lineRow(
+      line.cartId,
+      input,
+      configured,
+      await deflatedSnapshot(configured.evaluation),
+    );
     // Same version or newer, same model: same currency and company, so the cart's rules
     // hold. With If-Match the replacement is conditional on the revision read, so that a
     // concurrent one makes it lose with a 409; without, the last one wins.
@@ -263,7 +269,7 @@ export class CartLinesService implements OnModuleInit {
       row.companyId,
       { questions: row.answers, languageCode: row.languageCode, view, snapshot: true },
     );
-    const columns = snapshotColumns(evaluation);
+    const columns = await deflatedSnapshot(evaluation);
     await this.carts.saveSnapshot(row.id, columns);
     return (await storedLine(
       Object.assign(row, columns),

@@ -1,8 +1,5 @@
-import { constants, deflateSync } from 'node:zlib';
 import {
   CompiledModelCache,
-  compactLine,
-  ENGINE_VERSION,
   type CartLine,
   describeModel,
   evaluateConfiguration,
@@ -15,6 +12,9 @@ import {
   type Problem,
 } from '../../engine/index.js';
 import { ownedBytes } from '../../workers/owned-bytes.js';
+import { lineBytes, transferOf, type LineSnapshot } from './line-snapshot.js';
+
+export type { LineSnapshot };
 import { AssetUrlSigner, type AssetUrlSigning } from '../asset-url-signer.js';
 import { runBuild, runCompile, type BuildOutcome, type BuildTask } from './build-model.js';
 
@@ -56,18 +56,8 @@ export interface EvaluateTask {
   readonly questions: unknown;
   readonly languageCode: string | null;
   readonly view: LineView;
-  /** Also the line to store (add to cart): both views, deflated (LineSnapshot). */
+  /** Also the line to store (add to cart): both views (LineSnapshot). */
   readonly snapshot?: boolean;
-}
-
-/**
- * A line as a cart row stores it: its JSON without `version_number` (a column of the row),
- * deflated and base64, in both views, with the engine version that made it.
- */
-export interface LineSnapshot {
-  readonly full: string;
-  readonly compact: string;
-  readonly engineVersion: string;
 }
 
 /**
@@ -243,22 +233,7 @@ function evaluate(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSigner
     view: task.snapshot ? 'full' : task.view,
   });
   const { total, currency } = evaluation.line.pricing;
-  let line: Uint8Array;
-  let snapshot: LineSnapshot | undefined;
-  if (task.snapshot) {
-    // Each view is serialized once: the answer's bytes and the stored form are cut from
-    // the same JSON (the stored form without `version_number`).
-    const full = JSON.stringify(evaluation.line);
-    const compact = JSON.stringify(compactLine(evaluation.line as CartLine));
-    line = new TextEncoder().encode(task.view === 'compact' ? compact : full);
-    snapshot = {
-      full: stored(full, versionNumber),
-      compact: stored(compact, versionNumber),
-      engineVersion: ENGINE_VERSION,
-    };
-  } else {
-    line = new TextEncoder().encode(JSON.stringify(evaluation.line));
-  }
+  const { line, snapshot } = lineBytes(evaluation.line as CartLine, task, versionNumber);
   return {
     value: {
       kind: 'evaluated',
@@ -270,7 +245,7 @@ function evaluate(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSigner
       line,
       ...(snapshot ? { snapshot } : {}),
     },
-    transfer: [line.buffer as ArrayBuffer],
+    transfer: transferOf(line, snapshot),
   };
 }
 
@@ -289,25 +264,6 @@ function verdicts(model: CompiledModel, task: VerdictsTask): TaskResult {
     return { valid: evaluation.valid, codes };
   });
   return { kind: 'verdicts', verdicts };
-}
-
-/**
- * A line's JSON as a row stores it (LineSnapshot): without `version_number` (the row's
- * column), which the engine writes first, so it is cut off the text rather than the line
- * serialized again. Deflated at zlib's fastest level: 4.8 → 1.6 ms for both views of a
- * 1,000-question line (the worker's share of every add and PUT), for rows ~25 % larger
- * (41 + 23 kB instead of 33 + 21 kB); inflating costs the same at any level.
- */
-function stored(json: string, versionNumber: number): string {
-  const first = `{"version_number":${versionNumber},`;
-  const text = json.startsWith(first) ? `{${json.slice(first.length)}` : withoutVersion(json);
-  return deflateSync(text, { level: constants.Z_BEST_SPEED }).toString('base64');
-}
-
-/** Should the engine ever write `version_number` elsewhere: the slow way, still right. */
-function withoutVersion(json: string): string {
-  const { version_number: _version, ...rest } = JSON.parse(json) as Record<string, unknown>;
-  return JSON.stringify(rest);
 }
 
 function plain(value: TaskResult): Answer {
