@@ -782,7 +782,7 @@ export interface paths {
         put?: never;
         /**
          * Every line whose model has moved on, against the model's current version
-         * @description The line recheck for each such line; `apply: true` moves every line that is valid there and leaves the others as they are (`applied: false`, with their problems).
+         * @description The line recheck for each such line; `apply: true` moves every line that is valid there and leaves the others as they are (`applied: false`, with their problems). `version=N` with `model_id`: the lines of that model, against its version N (400 without `model_id`; 404 when the model has no version N).
          */
         post: operations["recheckCart"];
         delete?: never;
@@ -2972,11 +2972,11 @@ export interface components {
         CartRecheckDto: {
             /** Format: uuid */
             cart_id: string;
-            /** @description Lines whose model has moved on */
+            /** @description Lines whose model has moved on (or, with a version, lines on another one) */
             lines: components["schemas"]["LineRecheckDto"][];
             /**
              * Format: int32
-             * @description Lines already on their model’s current version
+             * @description Lines already on their model’s current version (or on the version asked)
              * @example 0
              */
             current: number;
@@ -14747,7 +14747,12 @@ export interface operations {
     };
     recheckCart: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `latest`: the model's current version; or a version number */
+                version?: string;
+                /** @description Only the lines of this model (required with a version number) */
+                model_id?: number;
+            };
             header?: never;
             path: {
                 cart_id: string;

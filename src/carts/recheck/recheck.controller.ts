@@ -9,6 +9,7 @@ import { ApiEnvelope, ApiErrors } from '../../common/swagger/api-envelope.decora
 import { ImpactQueryDto, VersionImpactDto } from '../dto/impact.dto.js';
 import {
   CartRecheckDto,
+  CartRecheckQueryDto,
   LineRecheckDto,
   RecheckBodyDto,
   RecheckQueryDto,
@@ -58,7 +59,9 @@ export class RecheckController {
     summary: "Every line whose model has moved on, against the model's current version",
     description:
       'The line recheck for each such line; `apply: true` moves every line that is valid ' +
-      'there and leaves the others as they are (`applied: false`, with their problems).',
+      'there and leaves the others as they are (`applied: false`, with their problems). ' +
+      '`version=N` with `model_id`: the lines of that model, against its version N (400 ' +
+      'without `model_id`; 404 when the model has no version N).',
   })
   @ApiParam({ name: 'cart_id', format: 'uuid' })
   @ApiEnvelope(CartRecheckDto)
@@ -66,9 +69,10 @@ export class RecheckController {
   recheckCart(
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,
+    @Query() query: CartRecheckQueryDto,
     @Body() body: RecheckBodyDto,
   ): Promise<CartRecheckDto> {
-    return this.rechecks.recheckCart(principal, cartId, body);
+    return this.rechecks.recheckCart(principal, cartId, query, body);
   }
 }
 
