@@ -115,8 +115,10 @@ export class CartLinesService implements OnModuleInit {
     const configured = await this.configure(principal, input, view, undefined, true);
     const { evaluation } = configured;
     if (!evaluation.valid) throw invalidConfiguration(evaluation.errors);
-    // Deflated in zlib's pool while the cart is resolved.
+    // Deflated in zlib's pool while the cart is resolved (awaited below; should the cart
+    // be refused first, its outcome is not wanted).
     const snapshot = deflatedSnapshot(evaluation);
+    snapshot.catch(() => undefined);
     const cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
     const row = lineRow(cart.id, input, configured, await snapshot);
     // Check and insert under the cart's lock: two lines in different currencies racing
