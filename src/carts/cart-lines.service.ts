@@ -212,17 +212,15 @@ export class CartLinesService implements OnModuleInit {
       configured,
       await deflatedSnapshot(configured.evaluation),
     );
-    // Same version or newer, same model: same currency and company, so the cart's rules
-    // hold. With If-Match the replacement is conditional on the revision read, so that a
-    // concurrent one makes it lose with a 409; without, the last one wins.
+    // Same model, same company: the cart's rules hold, so no cart lock (CartRepository
+    // .replaceLine). With If-Match the replacement is conditional on the revision read, so
+    // that a concurrent one makes it lose with a 409; without, the last one wins.
     const expected = how.ifMatch === undefined ? null : line.revision;
-    const revision = await this.carts.withCartLocked(line.cartId, async (locked) => {
-      const replaced = await locked.replaceLine(line.id, expected, row);
-      if (replaced !== null) return replaced;
-      return (await locked.findLine(line.cartId, line.id)) === null ? null : false;
-    });
-    if (revision === null) throw lineNotFound();
-    if (revision === false) throw staleLine(line.revision + 1);
+    const revision = await this.carts.replaceLine(line.id, expected, row);
+    if (revision === null) {
+      const now = await this.carts.lineHead(line.cartId, line.id);
+      throw now === null ? lineNotFound() : staleLine(now.revision);
+    }
     return {
       line: storedAnswer(line.id, line.cartId, configured, how.view),
       etag: lineEtag(revision),
