@@ -11,7 +11,8 @@ import type { EvaluatedLine } from '../models/compiled-models.service.js';
 import { ModelsService } from '../models/models.service.js';
 import { Referenced, Replays, type IdempotencyReference } from '../idempotency/replays.js';
 import type { CartLineEntity } from './cart-line.entity.js';
-import { CartRepository, type LineHead } from './cart.repository.js';
+import { CartRepository } from './cart.repository.js';
+import { LineHeadRepository, type LineHead } from './line-head.repository.js';
 import { AppConfig } from '../config/app-config.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { lineEtag, lineIfMatchAccepts, staleLine } from './line-etag.js';
@@ -91,6 +92,7 @@ const parsedEvaluation = (evaluation: EvaluatedLine): Evaluation =>
 export class CartLinesService implements OnModuleInit {
   constructor(
     private readonly carts: CartRepository,
+    private readonly heads: LineHeadRepository,
     private readonly defaults: DefaultCarts,
     private readonly models: ModelsService,
     private readonly access: AccessService,
@@ -218,7 +220,7 @@ export class CartLinesService implements OnModuleInit {
     const expected = how.ifMatch === undefined ? null : line.revision;
     const revision = await this.carts.replaceLine(line.id, expected, row);
     if (revision === null) {
-      const now = await this.carts.lineHead(line.cartId, line.id);
+      const now = await this.heads.lineHead(line.cartId, line.id);
       throw now === null ? lineNotFound() : staleLine(now.revision);
     }
     return {

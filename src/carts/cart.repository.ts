@@ -39,12 +39,6 @@ export type NewCartRow = Pick<
   'id' | 'userId' | 'companyId' | 'reference' | 'isDefault'
 >;
 
-/** What replacing a line (PUT) needs of it: neither its answers nor its snapshots. */
-export type LineHead = Pick<
-  CartLineEntity,
-  'id' | 'cartId' | 'modelId' | 'versionNumber' | 'companyId' | 'revision'
->;
-
 /** What cart totals need of every line: two short columns, never the line JSON. */
 export interface LinePrice {
   total: string;
@@ -76,7 +70,6 @@ export class CartRepository implements CartLineReader {
   private readonly cartRows: EntityRows<CartEntity>;
   private readonly defaultSql: { ofUser: string; ofCompany: string };
   private readonly lineSql: LineSql;
-  private readonly lineHeadSql: string;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -85,11 +78,6 @@ export class CartRepository implements CartLineReader {
     this.carts = dataSource.getRepository(CartEntity);
     this.lines = dataSource.getRepository(CartLineEntity);
     this.cartRows = entityRows(dataSource, CartEntity);
-    this.lineHeadSql = fixedSql(
-      dataSource,
-      'SELECT "id", "cart_id", "model_id", "version_number", "company_id", "revision" ' +
-        'FROM "cart_lines" WHERE "id" = $1 AND "cart_id" = $2',
-    );
     const defaultOf = (condition: string) =>
       fixedSql(
         dataSource,
@@ -163,23 +151,6 @@ export class CartRepository implements CartLineReader {
   /** One line of the cart, or null. */
   findLine(cartId: string, lineId: number): Promise<CartLineEntity | null> {
     return this.lines.findOne({ where: { id: lineId, cartId } });
-  }
-
-  /** One line of the cart without its large columns (fixed SQL: every PUT reads it), or null. */
-  async lineHead(cartId: string, lineId: number): Promise<LineHead | null> {
-    const row = await firstRow<Record<string, number | string>>(this.dataSource, this.lineHeadSql, [
-      lineId,
-      cartId,
-    ]);
-    if (row === null) return null;
-    return {
-      id: Number(row.id),
-      cartId: String(row.cart_id),
-      modelId: Number(row.model_id),
-      versionNumber: Number(row.version_number),
-      companyId: Number(row.company_id),
-      revision: Number(row.revision),
-    };
   }
 
   /**

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { CartLineEntity } from './cart-line.entity.js';
+import { AccessService } from '../access/access.service.js';
+import { isUuid } from '../common/http/id-param.js';
 import { CartRepository } from './cart.repository.js';
+import { LineHeadRepository } from './line-head.repository.js';
 import { CartLinesService, type ReplacedLine } from './cart-lines.service.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import type { LineView } from './compact-line.js';
@@ -21,6 +24,8 @@ const lineNotFound = () =>
 export class LineChangesService {
   constructor(
     private readonly carts: CartRepository,
+    private readonly heads: LineHeadRepository,
+    private readonly access: AccessService,
     private readonly defaults: DefaultCarts,
     private readonly lines: CartLinesService,
   ) {}
@@ -34,9 +39,19 @@ export class LineChangesService {
     ifMatch: string | undefined,
     view: LineView,
   ): Promise<ReplacedLine> {
-    const cart = await this.defaults.getVisible(principal, cartId);
-    const line = await this.carts.lineHead(cart.id, lineId);
-    if (!line) throw lineNotFound();
+    // The cart's visibility and the line in one read; on a miss, which of the two is
+    // missing decides the 404's wording (getVisible throws the cart's).
+    const line = isUuid(cartId)
+      ? await this.heads.visibleLineHead(
+          this.access.cartScope(principal),
+          cartId.toLowerCase(),
+          lineId,
+        )
+      : null;
+    if (!line) {
+      await this.defaults.getVisible(principal, cartId);
+      throw lineNotFound();
+    }
     return this.lines.replace(principal, line, input, {
       versionNumber: line.versionNumber,
       ifMatch,

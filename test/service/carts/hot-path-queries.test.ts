@@ -138,7 +138,7 @@ describe('hot-path queries', () => {
     ).toEqual([]);
   });
 
-  it('a line reconfigured (PUT): its row read without answers or snapshots, one UPDATE', async () => {
+  it('a line reconfigured (PUT): its row read with its cart, without answers or snapshots; one UPDATE', async () => {
     const lines = ctx.get(CartLinesService);
     const changes = ctx.get(LineChangesService);
     const added = (await lines.add(w.alice, configuration())).reference as unknown as {
@@ -159,6 +159,9 @@ describe('hot-path queries', () => {
     const reads = queries.filter((query) => /"cart_lines"/.test(query) && /^SELECT/i.test(query));
     expect(reads).toHaveLength(1);
     expect(reads[0]).not.toMatch(/"answers"|snapshot/);
+    // The cart's visibility is read with the line, not before it.
+    expect(reads[0]).toMatch(/JOIN "carts"/);
+    expect(queries.filter((query) => /FROM "carts"/.test(query))).toEqual([]);
     const writes = queries.filter((query) => /^(INSERT|UPDATE|DELETE)/i.test(query));
     expect(writes).toHaveLength(1);
     expect(writes[0]).toMatch(/^UPDATE "cart_lines" .* RETURNING "revision"$/);
