@@ -12,6 +12,7 @@ import { ModelsService } from '../models/models.service.js';
 import { Referenced, Replays, type IdempotencyReference } from '../idempotency/replays.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import { CartRepository } from './cart.repository.js';
+import { LineHeadRepository, type LineHead } from './line-head.repository.js';
 import { AppConfig } from '../config/app-config.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { lineEtag, lineIfMatchAccepts, staleLine } from './line-etag.js';
@@ -22,12 +23,11 @@ import { lineWith } from './line-answer.js';
 import {
   addedMembers,
   lineRow,
-  snapshotColumns,
   storedAnswer,
   type Configured,
   type LineInput,
 } from './line-rows.js';
-import { snapshotBytes, storedLine } from './stored-line.js';
+import { deflatedSnapshot, snapshotBytes, storedLine } from './stored-line.js';
 
 const lineNotFound = () =>
   ApiError.notFound('Cart line not found', [cartNotFound('Cart line not found', 'line_id')]);
@@ -92,6 +92,7 @@ const parsedEvaluation = (evaluation: EvaluatedLine): Evaluation =>
 export class CartLinesService implements OnModuleInit {
   constructor(
     private readonly carts: CartRepository,
+    private readonly heads: LineHeadRepository,
     private readonly defaults: DefaultCarts,
     private readonly models: ModelsService,
     private readonly access: AccessService,
@@ -116,8 +117,12 @@ export class CartLinesService implements OnModuleInit {
     const configured = await this.configure(principal, input, view, undefined, true);
     const { evaluation } = configured;
     if (!evaluation.valid) throw invalidConfiguration(evaluation.errors);
+    // Deflated in zlib's pool while the cart is resolved (awaited below; should the cart
+    // be refused first, its outcome is not wanted).
+    const snapshot = deflatedSnapshot(evaluation);
+    snapshot.catch(() => undefined);
     const cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
-    const row = lineRow(cart.id, input, configured);
+    const row = lineRow(cart.id, input, configured, await snapshot);
     // Check and insert under the cart's lock: two lines in different currencies racing
     // into one cart must not both get in.
     const stored = await this.carts.withCartLocked(cart.id, async (locked) => {
@@ -190,7 +195,7 @@ export class CartLinesService implements OnModuleInit {
    */
   async replace(
     principal: Principal,
-    line: CartLineEntity,
+    line: LineHead,
     answers: Pick<ConfigurationDto, 'questions' | 'language_code'>,
     how: Replacement,
   ): Promise<ReplacedLine> {
@@ -203,18 +208,21 @@ export class CartLinesService implements OnModuleInit {
     };
     const configured = await this.configure(principal, input, how.view, how.versionNumber, true);
     if (!configured.evaluation.valid) throw invalidConfiguration(configured.evaluation.errors);
-    const row = lineRow(line.cartId, input, configured);
-    // Same version or newer, same model: same currency and company, so the cart's rules
-    // hold. With If-Match the replacement is conditional on the revision read, so that a
-    // concurrent one makes it lose with a 409; without, the last one wins.
+    const row = lineRow(
+      line.cartId,
+      input,
+      configured,
+      await deflatedSnapshot(configured.evaluation),
+    );
+    // Same model, same company: the cart's rules hold, so no cart lock (CartRepository
+    // .replaceLine). With If-Match the replacement is conditional on the revision read, so
+    // that a concurrent one makes it lose with a 409; without, the last one wins.
     const expected = how.ifMatch === undefined ? null : line.revision;
-    const revision = await this.carts.withCartLocked(line.cartId, async (locked) => {
-      const replaced = await locked.replaceLine(line.id, expected, row);
-      if (replaced !== null) return replaced;
-      return (await locked.findLine(line.cartId, line.id)) === null ? null : false;
-    });
-    if (revision === null) throw lineNotFound();
-    if (revision === false) throw staleLine(line.revision + 1);
+    const revision = await this.carts.replaceLine(line.id, expected, row);
+    if (revision === null) {
+      const now = await this.heads.lineHead(line.cartId, line.id);
+      throw now === null ? lineNotFound() : staleLine(now.revision);
+    }
     return {
       line: storedAnswer(line.id, line.cartId, configured, how.view),
       etag: lineEtag(revision),
@@ -263,7 +271,7 @@ export class CartLinesService implements OnModuleInit {
       row.companyId,
       { questions: row.answers, languageCode: row.languageCode, view, snapshot: true },
     );
-    const columns = snapshotColumns(evaluation);
+    const columns = await deflatedSnapshot(evaluation);
     await this.carts.saveSnapshot(row.id, columns);
     return (await storedLine(
       Object.assign(row, columns),
@@ -333,20 +341,6 @@ export class CartLinesService implements OnModuleInit {
     pinned: number,
   ): Promise<Evaluation> {
     const { evaluation } = await this.configure(principal, input, 'full', pinned);
-    return parsedEvaluation(evaluation);
-  }
-
-  /**
-   * A stored line's answers evaluated on `versionNumber`, in the full view. No access
-   * check: for callers that decided already (a version's impact for its supplier).
-   */
-  async evaluateStored(row: CartLineEntity, versionNumber: number): Promise<Evaluation> {
-    const evaluation = await this.models.evaluateVersion(
-      row.modelId,
-      versionNumber,
-      row.companyId,
-      { questions: row.answers, languageCode: row.languageCode, view: 'full' },
-    );
     return parsedEvaluation(evaluation);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { In, MoreThan, type DataSource } from 'typeorm';
+import { In, type DataSource } from 'typeorm';
+import { fixedSql } from '../database/fixed-sql.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
 import { CartLineEntity } from './cart-line.entity.js';
 import { CartEntity } from './cart.entity.js';
@@ -12,6 +13,16 @@ export interface CartLineSummary {
   lineCount: number;
   /** Every line's total and currency, for the cart's totals. */
   prices: Array<{ total: string; currency: string }>;
+}
+
+/** A stored line as a version's impact reads it. */
+export interface StoredAnswersRow {
+  id: number;
+  versionNumber: number;
+  companyId: number;
+  languageCode: string | null;
+  /** The `answers` column as stored: JSON text. */
+  answers: string;
 }
 
 /** Managing carts as a whole: their lines summed up, renaming, deleting. */
@@ -47,13 +58,27 @@ export class CartSummaryRepository {
     return summaries;
   }
 
-  /** A batch of a model's stored lines, by id after `afterId` (the supplier's impact). */
-  linesOfModel(modelId: number, afterId: number, limit: number): Promise<CartLineEntity[]> {
-    return this.dataSource.getRepository(CartLineEntity).find({
-      where: { modelId, id: MoreThan(afterId) },
-      order: { id: 'ASC' },
-      take: limit,
-    });
+  /**
+   * A batch of a model's stored lines, by id after `afterId` (the supplier's impact): the
+   * columns a check needs, the answers as their stored JSON text (parsed in the worker
+   * that checks them, not here), never the snapshots.
+   */
+  async linesOfModel(modelId: number, afterId: number, limit: number): Promise<StoredAnswersRow[]> {
+    const rows: Array<Record<string, string | number | null>> = await this.dataSource.query(
+      fixedSql(
+        this.dataSource,
+        'SELECT "id", "version_number", "company_id", "language_code", "answers" ' +
+          'FROM "cart_lines" WHERE "model_id" = $1 AND "id" > $2 ORDER BY "id" LIMIT $3',
+      ),
+      [modelId, afterId, limit],
+    );
+    return rows.map((row) => ({
+      id: Number(row.id),
+      versionNumber: Number(row.version_number),
+      companyId: Number(row.company_id),
+      languageCode: row.language_code === null ? null : String(row.language_code),
+      answers: String(row.answers),
+    }));
   }
 
   async rename(cartId: string, reference: string): Promise<void> {

@@ -22,6 +22,7 @@ import {
   type CartLineReader,
   type LineSql,
   type LockedCart,
+  type NewCartLineRow,
 } from './locked-cart.repository.js';
 
 export type { CartLineReader, LockedCart, NewCartLineRow } from './locked-cart.repository.js';
@@ -144,6 +145,27 @@ export class CartRepository implements CartLineReader {
   /** One line of the cart, or null. */
   findLine(cartId: string, lineId: number): Promise<CartLineEntity | null> {
     return this.lines.findOne({ where: { id: lineId, cartId } });
+  }
+
+  /**
+   * Replaces what `row` holds of a line (LockedCart.replaceLine: its id, place and
+   * creation kept, its revision counted up; only at `revision` when given) in one
+   * statement. No cart lock: a replacement keeps the line's model and company, so no
+   * rule of the cart can change, and an UPDATE … RETURNING is atomic by itself. On
+   * PostgreSQL that saves the transaction's round trips (BEGIN, SELECT … FOR UPDATE,
+   * COMMIT); SQLite's one shared connection still takes it in the queue of transactions.
+   * The new revision, or null when nothing was replaced.
+   */
+  replaceLine(
+    lineId: number,
+    revision: number | null,
+    row: NewCartLineRow,
+  ): Promise<number | null> {
+    if (this.dataSource.options.type === 'postgres')
+      return lockedCart(this.dataSource.manager, this.lineSql).replaceLine(lineId, revision, row);
+    return this.transactions.run((manager) =>
+      lockedCart(manager, this.lineSql).replaceLine(lineId, revision, row),
+    );
   }
 
   /** Stores the snapshot of a row stored before snapshots existed (at its first read). */

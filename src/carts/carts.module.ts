@@ -9,6 +9,7 @@ import { CartsService } from './carts.service.js';
 import { DefaultCarts } from './default-carts.service.js';
 import { LineChangesController } from './line-changes.controller.js';
 import { LineChangesService } from './line-changes.service.js';
+import { LineHeadRepository } from './line-head.repository.js';
 import { ImpactService } from './recheck/impact.service.js';
 import { ModelImpactController, RecheckController } from './recheck/recheck.controller.js';
 import { RecheckService } from './recheck/recheck.service.js';
@@ -29,6 +30,7 @@ import { RecheckService } from './recheck/recheck.service.js';
     CartLinesService,
     CartRepository,
     CartSummaryRepository,
+    LineHeadRepository,
     LineChangesService,
     RecheckService,
     ImpactService,

@@ -2,11 +2,17 @@ import { Injectable } from '@nestjs/common';
 import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { CartLineEntity } from './cart-line.entity.js';
+import { AccessService } from '../access/access.service.js';
+import { isUuid } from '../common/http/id-param.js';
 import { CartRepository } from './cart.repository.js';
+import { LineHeadRepository } from './line-head.repository.js';
 import { CartLinesService, type ReplacedLine } from './cart-lines.service.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import type { LineView } from './compact-line.js';
 import type { ReconfigureLineDto } from './dto/reconfigure-line.dto.js';
+
+const lineNotFound = () =>
+  ApiError.notFound('Cart line not found', [cartNotFound('Cart line not found', 'line_id')]);
 
 /**
  * Changes to stored lines: reconfiguring one with new answers on its own model version,
@@ -18,6 +24,8 @@ import type { ReconfigureLineDto } from './dto/reconfigure-line.dto.js';
 export class LineChangesService {
   constructor(
     private readonly carts: CartRepository,
+    private readonly heads: LineHeadRepository,
+    private readonly access: AccessService,
     private readonly defaults: DefaultCarts,
     private readonly lines: CartLinesService,
   ) {}
@@ -31,7 +39,19 @@ export class LineChangesService {
     ifMatch: string | undefined,
     view: LineView,
   ): Promise<ReplacedLine> {
-    const line = await this.visibleLine(principal, cartId, lineId);
+    // The cart's visibility and the line in one read; on a miss, which of the two is
+    // missing decides the 404's wording (getVisible throws the cart's).
+    const line = isUuid(cartId)
+      ? await this.heads.visibleLineHead(
+          this.access.cartScope(principal),
+          cartId.toLowerCase(),
+          lineId,
+        )
+      : null;
+    if (!line) {
+      await this.defaults.getVisible(principal, cartId);
+      throw lineNotFound();
+    }
     return this.lines.replace(principal, line, input, {
       versionNumber: line.versionNumber,
       ifMatch,
@@ -43,11 +63,7 @@ export class LineChangesService {
   async visibleLine(principal: Principal, cartId: string, lineId: number): Promise<CartLineEntity> {
     const cart = await this.defaults.getVisible(principal, cartId);
     const line = await this.carts.findLine(cart.id, lineId);
-    if (!line) {
-      throw ApiError.notFound('Cart line not found', [
-        cartNotFound('Cart line not found', 'line_id'),
-      ]);
-    }
+    if (!line) throw lineNotFound();
     return line;
   }
 }

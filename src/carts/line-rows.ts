@@ -27,9 +27,14 @@ export type LineInput = Pick<
 /**
  * The row POST /v1/carts stores for a configuration, and a replacement stores in place
  * of a line: one builder, so both store lines alike (the snapshot the worker made, its
- * price and currency).
+ * price and currency). `snapshot`: the evaluation's, deflated (deflatedSnapshot).
  */
-export function lineRow(cartId: string, input: LineInput, configured: Configured): NewCartLineRow {
+export function lineRow(
+  cartId: string,
+  input: LineInput,
+  configured: Configured,
+  snapshot: SnapshotColumns,
+): NewCartLineRow {
   const { evaluation } = configured;
   return {
     cartId,
@@ -41,18 +46,7 @@ export function lineRow(cartId: string, input: LineInput, configured: Configured
     line: NO_LINE,
     total: evaluation.total,
     currency: evaluation.currency,
-    ...snapshotColumns(evaluation),
-  };
-}
-
-/** The snapshot columns of a row, from an evaluation that made its snapshot. */
-export function snapshotColumns(evaluation: EvaluatedLine): SnapshotColumns {
-  const snapshot = evaluation.snapshot;
-  if (snapshot === undefined) throw new Error('The evaluation made no snapshot');
-  return {
-    snapshot: snapshot.full,
-    compactSnapshot: snapshot.compact,
-    engineVersion: snapshot.engineVersion,
+    ...snapshot,
   };
 }
 

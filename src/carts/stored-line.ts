@@ -1,19 +1,43 @@
 import { promisify } from 'node:util';
-import { inflate } from 'node:zlib';
+import { constants, deflate, inflate } from 'node:zlib';
 import type { JsonText } from '../common/http/json-text.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import { lineEtag } from './line-etag.js';
 import type { AssetUrlSigner } from '../models/asset-url-signer.js';
+import type { EvaluatedLine } from '../models/compiled-models.service.js';
 import type { LineView } from './compact-line.js';
 import { lineWith } from './line-answer.js';
 
 const inflated = promisify(inflate);
+const deflated = promisify(deflate);
 
-/** A row's snapshot columns as the worker made them (engine-tasks.ts LineSnapshot). */
+/** A row's snapshot columns: both views deflated, base64, and the engine version. */
 export interface SnapshotColumns {
   snapshot: string;
   compactSnapshot: string;
   engineVersion: string;
+}
+
+/**
+ * The snapshot columns of the line an evaluation made (its JSON bytes in both views,
+ * engine-tasks.ts LineSnapshot), deflated in zlib's thread pool: neither on the event
+ * loop nor in the engine worker, which every evaluation of the version waits for. At the
+ * fastest level: both views of a 1,000-question line in 1.6 ms instead of 4.8, for rows
+ * ~25 % larger (41 + 23 kB instead of 33 + 21 kB); inflating costs the same at any level.
+ */
+export async function deflatedSnapshot(evaluation: EvaluatedLine): Promise<SnapshotColumns> {
+  const snapshot = evaluation.snapshot;
+  if (snapshot === undefined) throw new Error('The evaluation made no snapshot');
+  const options = { level: constants.Z_BEST_SPEED };
+  const [full, compact] = await Promise.all([
+    deflated(snapshot.full, options),
+    deflated(snapshot.compact, options),
+  ]);
+  return {
+    snapshot: full.toString('base64'),
+    compactSnapshot: compact.toString('base64'),
+    engineVersion: snapshot.engineVersion,
+  };
 }
 
 /**

@@ -20,13 +20,15 @@ import type {
   EngineTask,
   EngineWorkerData,
   EvaluatedLine,
+  StoredAnswers,
   TaskResult,
+  Verdict,
   VersionRef,
 } from './compile/engine-tasks.js';
 import { compileProblem, evaluationProblem, evaluationTimeout } from './engine-problems.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 
-export type { EvaluatedLine };
+export type { EvaluatedLine, StoredAnswers, Verdict };
 
 /** An upload turned into a stored-ready version: the merged definition, compiled. */
 export interface BuiltModel {
@@ -215,6 +217,25 @@ export class CompiledModels implements OnModuleDestroy {
     return result as EvaluatedLine;
   }
 
+  /**
+   * Stored lines' answers checked on a version (a version's impact), in one task whose
+   * deadline is one evaluation's per line: validity and problem codes only.
+   */
+  async verdicts(
+    version: StoredVersion,
+    tenant: string,
+    lines: StoredAnswers[],
+  ): Promise<Verdict[]> {
+    const deadline = this.config.evaluationTimeoutMs * Math.max(1, lines.length);
+    const result = await this.onVersion(
+      version,
+      tenant,
+      (ref) => ({ kind: 'verdicts', version: ref, lines }),
+      deadline,
+    );
+    return (result as Extract<TaskResult, { kind: 'verdicts' }>).verdicts;
+  }
+
   /** The version's questions and options as a company sees them (GET …/companies/{id}/models). */
   async describe(
     version: StoredVersion,
@@ -252,20 +273,20 @@ export class CompiledModels implements OnModuleDestroy {
     version: StoredVersion,
     tenant: string,
     task: (ref: VersionRef) => EngineTask,
+    deadlineMs = this.config.evaluationTimeoutMs,
   ): Promise<TaskResult> {
     const ref = refOf(version.modelId, version.versionNumber);
     if ((this.strikes.get(ref.key) ?? 0) >= QUARANTINE_AFTER) throw quarantined();
     // Twice at most: the version may be evicted between its load and the task, once.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const result = await this.evaluationTask(ref, tenant, task(ref));
+      const result = await this.evaluationTask(ref, tenant, task(ref), deadlineMs);
       if (result.kind !== 'miss') return result;
       await this.load(version, ref, tenant);
     }
     throw new Error(`Model ${ref.key} was evicted from its worker as soon as it was compiled`);
   }
 
-  private async evaluationTask(ref: VersionRef, tenant: string, task: EngineTask) {
-    const timeout = this.config.evaluationTimeoutMs;
+  private async evaluationTask(ref: VersionRef, tenant: string, task: EngineTask, timeout: number) {
     try {
       const options = { tenant, deadlineMs: timeout, affinity: ref.key };
       const result = await this.evaluationPool.run<TaskResult>(task, options);

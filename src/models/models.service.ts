@@ -9,6 +9,8 @@ import { JsonText } from '../common/http/json-text.js';
 import {
   CompiledModels,
   type EvaluatedLine,
+  type StoredAnswers,
+  type Verdict,
   type LineRequest,
   type StoredVersion,
 } from './compiled-models.service.js';
@@ -147,6 +149,19 @@ export class ModelsService {
     request: LineRequest,
   ): Promise<EvaluatedLine> {
     return this.compiledModels.evaluate(this.stored(modelId, versionNumber), companyId, request);
+  }
+
+  /**
+   * Stored lines' answers checked on a version, in its worker: validity and problem codes
+   * only. No access check; `tenant` is whose queue the work waits in.
+   */
+  verdictsOnVersion(
+    modelId: number,
+    versionNumber: number,
+    tenant: string,
+    lines: StoredAnswers[],
+  ): Promise<Verdict[]> {
+    return this.compiledModels.verdicts(this.stored(modelId, versionNumber), tenant, lines);
   }
 
   /** The version's questions and options as `companyId` sees them. No access check. */

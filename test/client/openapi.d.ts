@@ -782,7 +782,7 @@ export interface paths {
         put?: never;
         /**
          * Every line whose model has moved on, against the model's current version
-         * @description The line recheck for each such line; `apply: true` moves every line that is valid there and leaves the others as they are (`applied: false`, with their problems).
+         * @description The line recheck for each such line; `apply: true` moves every line that is valid there and leaves the others as they are (`applied: false`, with their problems). `version=N` with `model_id`: the lines of that model, against its version N (400 without `model_id`; 404 when the model has no version N).
          */
         post: operations["recheckCart"];
         delete?: never;
@@ -800,7 +800,7 @@ export interface paths {
         };
         /**
          * How many stored cart lines a version would refuse, per company (supplier members)
-         * @description Evaluates every stored line of the model on other versions against this one. Counts per buying company and per problem code only: never a line, an answer or a user. 403 for the model's readers, 404 for anyone else.
+         * @description Checks the stored lines of the model on other versions against this one, in slices: one request reads at most `limit` lines (default 200, at most 1,000) after the line id `after`, and answers their counts with `examined`, `complete` and `next_after` (the `after` of the next slice; add the slices up). Counts per buying company and per problem code only: never a line, an answer or a user. 403 for the model's readers, 404 for anyone else.
          */
         get: operations["getModelVersionImpact"];
         put?: never;
@@ -3003,11 +3003,11 @@ export interface components {
         CartRecheckDto: {
             /** Format: uuid */
             cart_id: string;
-            /** @description Lines whose model has moved on */
+            /** @description Lines whose model has moved on (or, with a version, lines on another one) */
             lines: components["schemas"]["LineRecheckDto"][];
             /**
              * Format: int32
-             * @description Lines already on their model’s current version
+             * @description Lines already on their model’s current version (or on the version asked)
              * @example 0
              */
             current: number;
@@ -3053,7 +3053,13 @@ export interface components {
             version_number: number;
             /**
              * Format: int32
-             * @description Stored lines on other versions, checked
+             * @description Stored lines of the model read in this slice (those on the version included)
+             * @example 4
+             */
+            examined: number;
+            /**
+             * Format: int32
+             * @description Of those, the lines on other versions, checked
              * @example 3
              */
             lines: number;
@@ -3063,6 +3069,17 @@ export interface components {
              */
             invalid: number;
             companies: components["schemas"]["CompanyImpactDto"][];
+            /**
+             * @description No stored line of the model is left after this slice
+             * @example true
+             */
+            complete: boolean;
+            /**
+             * Format: int32
+             * @description The `after` of the next slice; null when complete
+             * @example null
+             */
+            next_after: number | null;
         };
         LivenessDto: {
             /**
@@ -14800,7 +14817,12 @@ export interface operations {
     };
     recheckCart: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `latest`: the model's current version; or a version number */
+                version?: string;
+                /** @description Only the lines of this model (required with a version number) */
+                model_id?: number;
+            };
             header?: never;
             path: {
                 cart_id: string;
@@ -15028,7 +15050,12 @@ export interface operations {
     };
     getModelVersionImpact: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Continue after this line id: the `next_after` of the previous answer */
+                after?: number;
+                /** @description Stored lines of the model to examine at most in this request */
+                limit?: number;
+            };
             header?: {
                 /** @description The ETag of an earlier answer: 304 without a body while the answer is the same */
                 "If-None-Match"?: string;
@@ -15082,6 +15109,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Bad request */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 400,
+                     *       "message": "Bad request",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": [
+                     *         {
+                     *           "code": "is_email",
+                     *           "message": "email must be an email",
+                     *           "path": "email"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
             };
             /** @description Unauthorized */
             401: {

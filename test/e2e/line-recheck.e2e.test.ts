@@ -51,8 +51,8 @@ describe('rechecking lines against a newer model version, and its impact', () =>
 
   const recheck = (token: string, cart: string, line: number, body = {}, query = '') =>
     ctx.http.post(`/v1/carts/${cart}/lines/${line}/recheck${query}`).set(bearer(token)).send(body);
-  const impact = (token: string, version = 2) =>
-    ctx.http.get(`/v1/models/${window.id}/versions/${version}/impact`).set(bearer(token));
+  const impact = (token: string, version = 2, query = '') =>
+    ctx.http.get(`/v1/models/${window.id}/versions/${version}/impact${query}`).set(bearer(token));
 
   beforeAll(async () => {
     ctx = await createTestApp();
@@ -151,6 +151,7 @@ describe('rechecking lines against a newer model version, and its impact', () =>
     expect(body.data).toEqual({
       model_id: window.id,
       version_number: 2,
+      examined: 2,
       lines: 2,
       invalid: 1,
       companies: [
@@ -161,6 +162,8 @@ describe('rechecking lines against a newer model version, and its impact', () =>
           problems: expect.any(Object),
         },
       ],
+      complete: true,
+      next_after: null,
     });
     const problems = (body.data as any).companies[0].problems as Record<string, number>;
     expect(Object.values(problems).every((count) => count === 1)).toBe(true);
@@ -179,6 +182,37 @@ describe('rechecking lines against a newer model version, and its impact', () =>
       401,
     );
     expectEnvelope(await impact(world.supplierMember.token, 7), 404);
+  });
+
+  it('counts the impact in bounded slices that add up to the whole', async () => {
+    const token = world.supplierMember.token;
+    const whole = expectEnvelope(await impact(token), 200).data as any;
+    const first = expectEnvelope(await impact(token, 2, '?limit=1'), 200).data as any;
+    expect(first).toMatchObject({ examined: 1, lines: 1, complete: false, next_after: aluLine });
+    const second = expectEnvelope(await impact(token, 2, `?limit=1&after=${first.next_after}`), 200)
+      .data as any;
+    expect(second).toMatchObject({ examined: 1, lines: 1, complete: true, next_after: null });
+    // The slices add up to the whole, line for line and code for code.
+    expect(first.invalid + second.invalid).toBe(whole.invalid);
+    const codes = (slice: any) => slice.companies.flatMap((c: any) => Object.keys(c.problems));
+    expect([...codes(first), ...codes(second)].sort()).toEqual(codes(whole).sort());
+    // Past the last line: nothing examined, complete.
+    expect(expectEnvelope(await impact(token, 2, `?after=${oakLine}`), 200).data).toMatchObject({
+      examined: 0,
+      lines: 0,
+      invalid: 0,
+      companies: [],
+      complete: true,
+    });
+    // Lines already on the version are read (examined) but not checked.
+    expect(expectEnvelope(await impact(token, 1), 200).data).toMatchObject({
+      examined: 2,
+      lines: 0,
+      complete: true,
+    });
+    for (const query of ['?limit=0', '?limit=1001', '?after=-1', '?limit=two']) {
+      expectEnvelope(await impact(token, 2, query), 400);
+    }
   });
 
   it('keeps rechecks to the line’s user, and intent tokens to their company', async () => {
@@ -229,5 +263,47 @@ describe('rechecking lines against a newer model version, and its impact', () =>
     // After the move, the impact counts the one line left on version 1.
     const counted = expectEnvelope(await impact(world.supplierMember.token), 200);
     expect(counted.data).toMatchObject({ lines: 1, invalid: 1 });
+  });
+
+  it('rechecks the cart against a chosen version of one model (version with model_id)', async () => {
+    const cartRecheck = (query: string, body = {}) =>
+      ctx.http.post(`/v1/carts/${cartId}/recheck${query}`).set(bearer(buyerToken)).send(body);
+    // A version number names one model's version: without model_id it is refused.
+    expectEnvelope(await cartRecheck('?version=1'), 400);
+    expectEnvelope(await cartRecheck(`?version=1&model_id=0`), 400);
+    expectEnvelope(await cartRecheck(`?version=9&model_id=${window.id}`), 404);
+    // Back to version 1 (the line recheck takes any version too): the alu line moves, the
+    // oak line is on it already.
+    const back = expectEnvelope(
+      await cartRecheck(`?version=1&model_id=${window.id}`, { apply: true }),
+      200,
+    );
+    expect(back.data).toEqual({
+      cart_id: cartId,
+      current: 1,
+      lines: [
+        expect.objectContaining({
+          line_id: aluLine,
+          from_version: 2,
+          to_version: 1,
+          valid: true,
+          applied: true,
+        }),
+      ],
+    });
+    // Another model's lines only: this cart holds none.
+    expect(expectEnvelope(await cartRecheck('?version=1&model_id=999999'), 200).data).toEqual({
+      cart_id: cartId,
+      current: 0,
+      lines: [],
+    });
+    // model_id with latest: that model's lines, toward its current version.
+    const latest = expectEnvelope(await cartRecheck(`?model_id=${window.id}`), 200);
+    expect(
+      (latest.data as { lines: Array<{ line_id: number; to_version: number }> }).lines,
+    ).toEqual([
+      expect.objectContaining({ line_id: aluLine, to_version: 2 }),
+      expect.objectContaining({ line_id: oakLine, to_version: 2 }),
+    ]);
   });
 });

@@ -1,8 +1,16 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsOptional, Matches } from 'class-validator';
+import { Type } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, Matches, Max, Min, ValidateIf } from 'class-validator';
+import { MAX_ID } from '../../common/http/id-param.js';
 import { ANSWER_VALUE } from '../../common/swagger/engine-enums.js';
 import { ProblemDto } from '../../common/swagger/envelope.schema.js';
-import { ApiDecimal, ApiId, ApiInt, ApiSchemaExample } from '../../common/swagger/schema-types.js';
+import {
+  ApiDecimal,
+  ApiId,
+  ApiInt,
+  ApiSchemaExample,
+  INT32,
+} from '../../common/swagger/schema-types.js';
 
 /** `?version=` of the rechecks: `latest` (default) or a version number. */
 export class RecheckQueryDto {
@@ -16,6 +24,30 @@ export class RecheckQueryDto {
   @Matches(/^(latest|[1-9][0-9]{0,8})$/, { message: 'version must be latest or a version number' })
   version?: string;
 }
+
+/**
+ * `?version=&model_id=` of the cart-level recheck: `latest` (default) moves each line
+ * toward its own model's current version; a version number names a version of one model,
+ * so it comes with `model_id`, and only that model's lines are rechecked.
+ */
+export class CartRecheckQueryDto extends RecheckQueryDto {
+  @ApiPropertyOptional({
+    ...INT32,
+    minimum: 1,
+    maximum: MAX_ID,
+    example: 12,
+    description: 'Only the lines of this model (required with a version number)',
+  })
+  @ValidateIf((query: CartRecheckQueryDto) => query.model_id !== undefined || isNumbered(query))
+  @Type(() => Number)
+  @IsInt({ message: 'model_id must be a model id (required with a version number)' })
+  @Min(1)
+  @Max(MAX_ID)
+  model_id?: number;
+}
+
+const isNumbered = (query: RecheckQueryDto) =>
+  query.version !== undefined && query.version !== 'latest';
 
 @ApiSchemaExample({ apply: false })
 export class RecheckBodyDto {
@@ -80,11 +112,21 @@ export class LineRecheckDto {
   etag: string | null;
 }
 
-/** POST /v1/carts/{cart_id}/recheck: every line against its model's current version. */
+/**
+ * POST /v1/carts/{cart_id}/recheck: every line against its model's current version, or
+ * one model's lines against a version of it.
+ */
 export class CartRecheckDto {
   @ApiProperty({ format: 'uuid' }) cart_id: string;
-  @ApiProperty({ type: () => [LineRecheckDto], description: 'Lines whose model has moved on' })
+  @ApiProperty({
+    type: () => [LineRecheckDto],
+    description: 'Lines whose model has moved on (or, with a version, lines on another one)',
+  })
   lines: LineRecheckDto[];
-  @ApiInt({ minimum: 0, example: 0, description: 'Lines already on their model’s current version' })
+  @ApiInt({
+    minimum: 0,
+    example: 0,
+    description: 'Lines already on their model’s current version (or on the version asked)',
+  })
   current: number;
 }

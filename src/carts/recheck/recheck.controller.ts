@@ -6,9 +6,10 @@ import type { Principal } from '../../principal/principal.js';
 import { IdParam } from '../../common/http/id-param.js';
 import { ResponseMessage } from '../../common/envelope/response-message.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../../common/swagger/api-envelope.decorator.js';
-import { VersionImpactDto } from '../dto/impact.dto.js';
+import { ImpactQueryDto, VersionImpactDto } from '../dto/impact.dto.js';
 import {
   CartRecheckDto,
+  CartRecheckQueryDto,
   LineRecheckDto,
   RecheckBodyDto,
   RecheckQueryDto,
@@ -58,7 +59,9 @@ export class RecheckController {
     summary: "Every line whose model has moved on, against the model's current version",
     description:
       'The line recheck for each such line; `apply: true` moves every line that is valid ' +
-      'there and leaves the others as they are (`applied: false`, with their problems).',
+      'there and leaves the others as they are (`applied: false`, with their problems). ' +
+      '`version=N` with `model_id`: the lines of that model, against its version N (400 ' +
+      'without `model_id`; 404 when the model has no version N).',
   })
   @ApiParam({ name: 'cart_id', format: 'uuid' })
   @ApiEnvelope(CartRecheckDto)
@@ -66,9 +69,10 @@ export class RecheckController {
   recheckCart(
     @CurrentPrincipal() principal: Principal,
     @Param('cart_id') cartId: string,
+    @Query() query: CartRecheckQueryDto,
     @Body() body: RecheckBodyDto,
   ): Promise<CartRecheckDto> {
-    return this.rechecks.recheckCart(principal, cartId, body);
+    return this.rechecks.recheckCart(principal, cartId, query, body);
   }
 }
 
@@ -83,19 +87,23 @@ export class ModelImpactController {
   @ApiOperation({
     summary: 'How many stored cart lines a version would refuse, per company (supplier members)',
     description:
-      'Evaluates every stored line of the model on other versions against this one. Counts ' +
-      'per buying company and per problem code only: never a line, an answer or a user. ' +
+      'Checks the stored lines of the model on other versions against this one, in slices: ' +
+      'one request reads at most `limit` lines (default 200, at most 1,000) after the line ' +
+      'id `after`, and answers their counts with `examined`, `complete` and `next_after` ' +
+      '(the `after` of the next slice; add the slices up). Counts per buying company and ' +
+      'per problem code only: never a line, an answer or a user. ' +
       "403 for the model's readers, 404 for anyone else.",
   })
   @ApiParam({ name: 'id', description: 'Model id' })
   @ApiParam({ name: 'version', type: Number })
   @ApiEnvelope(VersionImpactDto)
-  @ApiErrors(401, 403, 404)
+  @ApiErrors(400, 401, 403, 404)
   impact(
     @IdParam() id: number,
     @IdParam('version') version: number,
+    @Query() query: ImpactQueryDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<VersionImpactDto> {
-    return this.impacts.impact(principal, id, version);
+    return this.impacts.impact(principal, id, version, query);
   }
 }

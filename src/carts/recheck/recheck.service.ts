@@ -11,6 +11,7 @@ import { DefaultCarts } from '../default-carts.service.js';
 import { LineChangesService } from '../line-changes.service.js';
 import type {
   CartRecheckDto,
+  CartRecheckQueryDto,
   LineRecheckDto,
   RecheckBodyDto,
   RecheckQueryDto,
@@ -55,22 +56,32 @@ export class RecheckService {
 
   /**
    * POST /v1/carts/{cart_id}/recheck: every line whose model has moved on, against its
-   * model's current version; `apply` moves those valid there and leaves the others.
+   * model's current version (`version=latest`), or the lines of `model_id` against its
+   * version `version`, as the line recheck takes it; `apply` moves those valid there and
+   * leaves the others.
    */
   async recheckCart(
     principal: Principal,
     cartId: string,
+    query: CartRecheckQueryDto,
     body: RecheckBodyDto,
   ): Promise<CartRecheckDto> {
     const cart = await this.defaults.getVisible(principal, cartId);
-    const [rows] = await this.carts.pageOfLines(cart.id, 0, this.config.cartMaxLines);
-    const latest = await this.versions.currentVersions(rows.map((row) => row.modelId));
+    const [all] = await this.carts.pageOfLines(cart.id, 0, this.config.cartMaxLines);
+    const rows =
+      query.model_id === undefined ? all : all.filter((row) => row.modelId === query.model_id);
+    const numbered = query.version !== undefined && query.version !== 'latest';
+    const latest = numbered
+      ? new Map<number, number>()
+      : await this.versions.currentVersions(rows.map((row) => row.modelId));
     const results: LineRecheckDto[] = [];
     let current = 0;
     // One after the other: each is an evaluation (in a worker), a cart holds at most 500.
     for (const line of rows) {
-      const target = latest.get(line.modelId) ?? line.versionNumber;
-      if (target <= line.versionNumber) {
+      const target = numbered ? Number(query.version) : (latest.get(line.modelId) ?? 0);
+      // Latest: a line past its model's current version cannot be; a named version
+      // may be an older one, which the line recheck allows too.
+      if (numbered ? target === line.versionNumber : target <= line.versionNumber) {
         current += 1;
         continue;
       }

@@ -1,6 +1,4 @@
-import { deflateSync } from 'node:zlib';
 import {
-  ENGINE_VERSION,
   type CartLine,
   describeModel,
   evaluate,
@@ -11,8 +9,11 @@ import {
   type ModelDescription,
   type Problem,
 } from '../../engine/index.js';
-import { CompiledModelCache, compactLine, reviveModel } from '../../engine/runtime.js';
+import { CompiledModelCache, reviveModel } from '../../engine/runtime.js';
 import { ownedBytes } from '../../workers/owned-bytes.js';
+import { lineBytes, transferOf, type LineSnapshot } from './line-snapshot.js';
+
+export type { LineSnapshot };
 import { AssetUrlSigner, type AssetUrlSigning } from '../asset-url-signer.js';
 import { runBuild, runCompile, type BuildOutcome, type BuildTask } from './build-model.js';
 
@@ -54,18 +55,31 @@ export interface EvaluateTask {
   readonly questions: unknown;
   readonly languageCode: string | null;
   readonly view: LineView;
-  /** Also the line to store (add to cart): both views, deflated (LineSnapshot). */
+  /** Also the line to store (add to cart): both views (LineSnapshot). */
   readonly snapshot?: boolean;
 }
 
 /**
- * A line as a cart row stores it: its JSON without `version_number` (a column of the row),
- * deflated and base64, in both views, with the engine version that made it.
+ * Stored lines' answers checked on a version, in one task (a version's impact): each
+ * line's validity and problem codes, never its line. The answers travel as the stored
+ * JSON text and are parsed here, off the main thread.
  */
-export interface LineSnapshot {
-  readonly full: string;
-  readonly compact: string;
-  readonly engineVersion: string;
+export interface VerdictsTask {
+  readonly kind: 'verdicts';
+  readonly version: VersionRef;
+  readonly lines: readonly StoredAnswers[];
+}
+
+export interface StoredAnswers {
+  /** The row's `answers` column: JSON text. */
+  readonly answers: string;
+  readonly languageCode: string | null;
+}
+
+/** Whether the version accepts a line, and the codes of its problems (each once). */
+export interface Verdict {
+  readonly valid: boolean;
+  readonly codes: string[];
 }
 
 export interface DescribeTask {
@@ -81,7 +95,7 @@ export interface AnalysisTask {
 }
 
 export type EngineTask =
-  BuildTask | LoadTask | AdoptTask | EvaluateTask | DescribeTask | AnalysisTask;
+  BuildTask | LoadTask | AdoptTask | EvaluateTask | VerdictsTask | DescribeTask | AnalysisTask;
 
 /** The version is not in this worker's cache: send a `load` first, then the task again. */
 export interface Miss {
@@ -113,6 +127,7 @@ export type TaskResult =
   | Miss
   | Loaded
   | EvaluatedLine
+  | { kind: 'verdicts'; verdicts: Verdict[] }
   | { kind: 'described'; description: ModelDescription }
   | { kind: 'analysed'; analysis: ModelAnalysis }
   | { kind: 'adopted' };
@@ -153,6 +168,8 @@ export class EngineTasks {
         return plain({ kind: 'adopted' });
       case 'evaluate':
         return this.withModel(task.version, (model) => evaluateTask(model, task, this.urls));
+      case 'verdicts':
+        return this.withModel(task.version, (model) => plain(verdicts(model, task)));
       case 'describe':
         return this.withModel(task.version, (model) => {
           const { modelId, versionNumber } = task.version;
@@ -214,16 +231,8 @@ function evaluateTask(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSi
     // A snapshot keeps both views: the compact one is cut from the full line.
     view: task.snapshot ? 'full' : task.view,
   });
-  const full = evaluation.line as CartLine;
-  const compact = task.snapshot ? compactLine(full) : undefined;
-  const asked = task.view === 'compact' && compact ? compact : evaluation.line;
-  const line = new TextEncoder().encode(JSON.stringify(asked));
   const { total, currency } = evaluation.line.pricing;
-  const snapshot: LineSnapshot | undefined = compact && {
-    full: stored(full),
-    compact: stored(compact),
-    engineVersion: ENGINE_VERSION,
-  };
+  const { line, snapshot } = lineBytes(evaluation.line as CartLine, task, versionNumber);
   return {
     value: {
       kind: 'evaluated',
@@ -235,14 +244,25 @@ function evaluateTask(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSi
       line,
       ...(snapshot ? { snapshot } : {}),
     },
-    transfer: [line.buffer as ArrayBuffer],
+    transfer: transferOf(line, snapshot),
   };
 }
 
-/** A line as a row stores it (LineSnapshot): `version_number` is the row's column. */
-function stored(line: { version_number: number }): string {
-  const { version_number: _version, ...rest } = line;
-  return deflateSync(JSON.stringify(rest)).toString('base64');
+function verdicts(model: CompiledModel, task: VerdictsTask): TaskResult {
+  const { modelId, versionNumber } = task.version;
+  const verdicts = task.lines.map((line): Verdict => {
+    const evaluation = evaluate(model, {
+      modelId,
+      versionNumber,
+      questions: JSON.parse(line.answers) as unknown,
+      languageCode: line.languageCode,
+      // The smaller line: only its validity and problems are kept.
+      view: 'compact',
+    });
+    const codes = [...new Set(evaluation.errors.map((problem) => problem.code))];
+    return { valid: evaluation.valid, codes };
+  });
+  return { kind: 'verdicts', verdicts };
 }
 
 function plain(value: TaskResult): Answer {

@@ -7,6 +7,7 @@ import { CartLinesService } from '../../../src/carts/cart-lines.service.js';
 import { CartRepository } from '../../../src/carts/cart.repository.js';
 import { CartSummaryRepository } from '../../../src/carts/cart-summary.repository.js';
 import { CartsService } from '../../../src/carts/carts.service.js';
+import { LineChangesService } from '../../../src/carts/line-changes.service.js';
 import { CartLinesQueryDto } from '../../../src/carts/dto/cart-lines-query.dto.js';
 import { firstRow, fixedSql } from '../../../src/database/fixed-sql.js';
 import type { JwtClaims } from '../../../src/jwt/jwt-claims.js';
@@ -137,6 +138,37 @@ describe('hot-path queries', () => {
     expect(
       queries.filter((query) => /COUNT\(|"currency" <>/.test(query) && /^SELECT/i.test(query)),
     ).toEqual([]);
+  });
+
+  it('a line reconfigured (PUT): its row read with its cart, without answers or snapshots; one UPDATE', async () => {
+    const lines = ctx.get(CartLinesService);
+    const changes = ctx.get(LineChangesService);
+    const added = (await lines.add(w.alice, configuration())).reference as unknown as {
+      cart_id: string;
+      line_id: number;
+    };
+    const put = (ifMatch?: string) =>
+      changes.reconfigure(
+        w.alice,
+        added.cart_id,
+        added.line_id,
+        { questions: { size: { values: ['s'] } } },
+        ifMatch,
+        'full',
+      );
+    await put(); // the compile, once
+    const queries = await queriesOf(() => put('"2"'));
+    const reads = queries.filter((query) => /"cart_lines"/.test(query) && /^SELECT/i.test(query));
+    expect(reads).toHaveLength(1);
+    expect(reads[0]).not.toMatch(/"answers"|snapshot/);
+    // The cart's visibility is read with the line, not before it.
+    expect(reads[0]).toMatch(/JOIN "carts"/);
+    expect(queries.filter((query) => /FROM "carts"/.test(query))).toEqual([]);
+    const writes = queries.filter((query) => /^(INSERT|UPDATE|DELETE)/i.test(query));
+    expect(writes).toHaveLength(1);
+    expect(writes[0]).toMatch(/^UPDATE "cart_lines" .* RETURNING "revision"$/);
+    // The revision moved on: a stale If-Match loses, and nothing is written.
+    await expect(put('"2"')).rejects.toMatchObject({ status: 409 });
   });
 
   it('on SQLite, the line checks and totals are answered by the covering index', async () => {
