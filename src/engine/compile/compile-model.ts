@@ -160,6 +160,7 @@ export function compileModel(
       question.options.some((option) => option.availableIf),
     ),
     costBudget: v.limits.evaluationCost,
+    explanationWork: v.limits.explanationWork,
     extensions,
   };
   const completeOf = (draft: Expression): Expression => {

@@ -5,7 +5,8 @@ import type { ConsistencyForm } from './form.js';
 import { deadOptions } from './dead-options.js';
 import { BudgetExceeded, MddStore, TRUE } from './mdd.js';
 import type { FinitePart } from './parts.js';
-import { domainProduct, propagatorOf } from './propagate.js';
+import { prepareForm, propagatorOf } from './prepared.js';
+import { domainProduct } from './propagate.js';
 import { quickXplain } from './quickxplain.js';
 
 export interface FallbackBudget {

@@ -37,6 +37,8 @@ export class Propagator {
   private pairBytes = 0;
 
   private readonly roots: Int32Array;
+  /** Part nodes revised so far (the explanation budget's units past the compile budget). */
+  revised = 0;
 
   constructor(private readonly form: ConsistencyForm) {
     const roots = (this.roots = form.partRoots);
@@ -159,6 +161,7 @@ export class Propagator {
     const { alive, reach, supported, free } = this;
     const nodes = this.nodes[part];
     const scope = this.scopes[part];
+    this.revised += nodes.length;
     // Backward: a node is alive when some value in its layer's domain leads to TRUE.
     for (let i = nodes.length - 1; i >= 0; i--) {
       const node = nodes[i];
@@ -234,18 +237,6 @@ function indexOf(scope: Int32Array, layer: number, from: number): number {
     else high = middle;
   }
   return low;
-}
-
-const propagators = new WeakMap<ConsistencyForm, Propagator>();
-
-/** The propagator of a fallback form, built on first use and kept per form. */
-export function propagatorOf(form: ConsistencyForm): Propagator {
-  let known = propagators.get(form);
-  if (known === undefined) {
-    known = new Propagator(form);
-    propagators.set(form, known);
-  }
-  return known;
 }
 
 /** Values in the domains per layer, multiplied: an upper bound of the completions. */

@@ -93,7 +93,7 @@ function buildLine(
   gateRules(model, state);
   computeAvailability(model, state);
   if (model.consistency.compiled) exactAvailability(model, state, settled);
-  else propagatedAvailability(model, state, settled.units);
+  else propagatedAvailability(model, state, settled.units, settled.work);
   checkAnswers(model, state);
   reportConflict(state);
   const rules = evaluateRules(model, state, texts, prepared);

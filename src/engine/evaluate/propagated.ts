@@ -1,7 +1,9 @@
 import type { ConsistencyForm } from '../consistency/form.js';
-import { domainProduct, type Propagator, propagatorOf } from '../consistency/propagate.js';
+import { propagatorOf } from '../consistency/prepared.js';
+import { domainProduct, type Propagator } from '../consistency/propagate.js';
 import { quickXplain } from '../consistency/quickxplain.js';
 import { freeAssignment } from '../consistency/query.js';
+import { charge, type Work } from '../consistency/work.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, restrict } from './answer-units.js';
 import {
@@ -48,6 +50,7 @@ export function propagatedAvailability(
   model: CompiledModel,
   state: EvaluationState,
   units: readonly AnswerUnit[],
+  work: Work,
 ): void {
   const form = model.consistency;
   const propagator = propagatorOf(form);
@@ -71,10 +74,28 @@ export function propagatedAvailability(
     values: state.values,
     withOption: freeAssignment(form),
     scratch: freeAssignment(form),
+    work,
   };
-  optionAvailability(context, state, supported, (option, localReasons) =>
-    explainOption(context, option, localReasons),
+  optionAvailability(
+    context,
+    state,
+    supported,
+    {
+      quick: (option, localReasons) => quickExplanation(context, option, localReasons),
+      search: (option, localReasons) => searchExplanation(context, option, localReasons),
+    },
+    work,
   );
+}
+
+/** `check()`, its propagation charged to the budget (part nodes revised). */
+function charged<T>(propagator: Propagator, work: Work, check: () => T): T {
+  const before = propagator.revised;
+  try {
+    return check();
+  } finally {
+    charge(work, propagator.revised - before);
+  }
 }
 
 /**
@@ -110,23 +131,39 @@ interface Explaining extends AnswersToExplain {
   readonly withOption: Int32Array;
   /** The restrictions of one check. */
   readonly scratch: Int32Array;
+  readonly work: Work;
 }
 
-/** A set of the user's other answers that, with this value, propagation refutes (minimal for it). */
-function explainOption(
-  { model, mentions, propagator, units, unitOf, values, withOption, scratch }: Explaining,
+/**
+ * Without a search: [] when propagation excludes the value with nothing answered, one
+ * excluding table's answer, or one answer propagation removes once the value is fixed
+ * (the pairwise row, cached by the propagator); else null.
+ */
+function quickExplanation(
+  { model, mentions, propagator, units, unitOf, values, work }: Explaining,
   { question, layer, value }: OptionValue,
   localReasons: readonly string[] | undefined,
-): readonly string[] {
+): readonly string[] | null {
   const form = model.consistency;
-  const alone = propagator.pairwise(layer, value);
+  const alone = charged(propagator, work, () => propagator.pairwise(layer, value));
   if (alone === undefined) return []; // propagation excludes it with nothing answered
   const tables: AnswerUnit[][] = [];
   const single = excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
   if (single !== undefined) return single;
-  // One answer that propagation removes once this value is fixed (cached per value).
-  const pair = pairConflict(model, units, layer, alone);
-  if (pair !== undefined) return pair;
+  const { valueBase } = form;
+  const compatible = (other: number, v: number): boolean => alone[valueBase[other] + v] === 1;
+  return pairConflict(model, units, layer, compatible, work) ?? null;
+}
+
+/** A set of the user's other answers that, with this value, propagation refutes (minimal for it). */
+function searchExplanation(
+  { model, mentions, propagator, units, unitOf, values, withOption, scratch, work }: Explaining,
+  { question, layer, value }: OptionValue,
+  localReasons: readonly string[] | undefined,
+): readonly string[] {
+  const form = model.consistency;
+  const tables: AnswerUnit[][] = [];
+  excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
   const keysOf = (found: AnswerUnit[] | undefined): string[] =>
     (found ?? []).map((unit) => model.questions[unit.question].key);
   withOption[layer] = value;
@@ -134,7 +171,7 @@ function explainOption(
     // The option's own layer is written last: a candidate never overrides it.
     const consistentWith = (set: readonly AnswerUnit[]): boolean => {
       restrict(form, set, withOption, scratch)[layer] = value;
-      return propagator.closure(scratch) !== undefined;
+      return charged(propagator, work, () => propagator.closure(scratch)) !== undefined;
     };
     for (const columns of tables) {
       const found = quickXplain(columns, consistentWith);

@@ -159,6 +159,7 @@ function optionJson(option: LineOption, text: OptionText): string {
     list(option.unavailable_because) +
     ',"conflicts_with":' +
     list(option.conflicts_with) +
+    (option.explained === false ? ',"explained":false' : '') +
     (option.selected ? ',"selected":true}' : ',"selected":false}')
   );
 }
