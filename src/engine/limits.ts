@@ -66,7 +66,7 @@ export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
   consistencyBytes: 256 * 1024 * 1024,
   consistencySteps: 50_000_000,
   consistencyEnumeration: 100_000,
-  explanationWork: 2_000_000,
+  explanationWork: 1_000_000,
 });
 
 export function resolveLimits(overrides: Partial<EngineLimits> = {}): EngineLimits {

@@ -3,6 +3,9 @@ import { FALSE, type MddStore, TRUE } from './mdd.js';
 /** At most this many bytes of cached pairwise rows per form (query.ts, propagate.ts). */
 export const PAIR_CACHE_BYTES = 16 * 1024 * 1024;
 
+/** At most this many bytes of pairwise matrices per form, all segments together (pairs.ts). */
+export const PAIR_MATRIX_BYTES = 32 * 1024 * 1024;
+
 /** At most this much memoized segment results per form (segment-cache.ts). */
 export const SEGMENT_CACHE_BYTES = 16 * 1024 * 1024;
 
@@ -17,7 +20,12 @@ export const SEGMENT_CACHE_MIN_EDGES = 4096;
  */
 export function derivedCacheBytes(form: ConsistencyForm): number {
   const values = form.valueBase[form.valueBase.length - 1] ?? 0;
-  const pairs = Math.min(PAIR_CACHE_BYTES, values * (values + 100));
+  // The prepared form's pairwise matrices (pairs.ts: ≤ 32 MB, a bit per pair) or the rows
+  // of segments without one, whichever is larger.
+  const pairs = Math.max(
+    Math.min(PAIR_MATRIX_BYTES, Math.ceil((values * values) / 8)),
+    Math.min(PAIR_CACHE_BYTES, values * (values + 100)),
+  );
   const segments =
     form.compiled && form.kids.length >= SEGMENT_CACHE_MIN_EDGES ? SEGMENT_CACHE_BYTES : 0;
   return pairs + segments;

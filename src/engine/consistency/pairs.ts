@@ -1,4 +1,4 @@
-import type { ConsistencyForm } from './form.js';
+import { type ConsistencyForm, PAIR_MATRIX_BYTES as MATRIX_BYTES } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import type { Segments } from './segments.js';
 
@@ -27,8 +27,6 @@ export interface PairMatrices {
 
 /** Temporary words (above + below) one segment's build may use: 32 MB. */
 const MATRIX_WORDS = 8 * 1024 * 1024;
-/** The rows kept, all segments together: 32 MB. */
-const MATRIX_BYTES = 32 * 1024 * 1024;
 
 export function buildPairMatrices(form: ConsistencyForm, segments: Segments): PairMatrices {
   const count = segments.fromLayer.length;
@@ -48,7 +46,7 @@ export function buildPairMatrices(form: ConsistencyForm, segments: Segments): Pa
 
 /** Bits [from, to) of the set at `at` (words `words`). */
 function setRange(bits: Uint32Array, at: number, from: number, to: number): void {
-  for (let b = from; b < to; ) {
+  for (let b = from; b < to;) {
     const word = b >>> 5;
     const low = b & 31;
     const high = Math.min(32, low + (to - b));
@@ -58,7 +56,13 @@ function setRange(bits: Uint32Array, at: number, from: number, to: number): void
   }
 }
 
-function orInto(target: Uint32Array, at: number, source: Uint32Array, from: number, words: number): void {
+function orInto(
+  target: Uint32Array,
+  at: number,
+  source: Uint32Array,
+  from: number,
+  words: number,
+): void {
   for (let w = 0; w < words; w++) target[at + w] |= source[from + w];
 }
 
@@ -119,7 +123,8 @@ function segmentMatrix(
       setRange(path, 0, gapFrom, gapTo);
       if (child !== end) orInto(path, 0, below, (child - start) * words, words);
       orInto(rows, bit * words, path, 0, words);
-      for (let l = layer + 1; l < next(child); l++) orInto(skipped, (l - from) * words, path, 0, words);
+      for (let l = layer + 1; l < next(child); l++)
+        orInto(skipped, (l - from) * words, path, 0, words);
     }
   }
   for (let l = from; l < to; l++) {

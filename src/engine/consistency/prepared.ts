@@ -31,6 +31,21 @@ export interface PreparedForm {
   readonly memo: SegmentMemo;
   /** Past the compile budget: the parts' propagator (propagate.ts); else undefined. */
   readonly propagator: Propagator | undefined;
+  /**
+   * Per rule with a table: its local availability for the last answers of its columns
+   * (evaluate/availability.ts). Consecutive clicks of a configuration change one answer,
+   * so most tables read the same answers as the click before.
+   */
+  readonly localTables: Array<LocalTableMemo | undefined>;
+}
+
+export interface LocalTableMemo {
+  /** The answers of the table's columns. */
+  readonly key: string;
+  /** Some row fits every answered column. */
+  readonly matched: boolean;
+  /** Per column, per option (the layout of the table's `offers`): 1 when a fitting row offers it. */
+  readonly offered: Uint8Array;
 }
 
 /** Visit stamps of consistency checks (query.ts isConsistent); evaluation is synchronous. */
@@ -74,12 +89,11 @@ function build(form: ConsistencyForm): PreparedForm {
     pass,
     visit,
     live: compiled ? liveValues(form, segments, pass) : new Uint8Array(0),
-    pairs: compiled
-      ? buildPairMatrices(form, segments)
-      : { rows: [], words: new Int32Array(0) },
+    pairs: compiled ? buildPairMatrices(form, segments) : { rows: [], words: new Int32Array(0) },
     pairRows: new Map(),
     memo: newSegmentMemo(),
     propagator: compiled ? undefined : new Propagator(form),
+    localTables: [],
   };
 }
 

@@ -58,7 +58,9 @@ export function newPassScratch(form: ConsistencyForm, segments: Segments): PassS
 /** The edges of segment `s` (what one pass over it examines, twice). */
 export function segmentEdges(form: ConsistencyForm, segments: Segments, s: number): number {
   const end = segments.endNode[s];
-  return (end === TRUE ? form.kids.length : form.kidStart[end]) - form.kidStart[segments.startNode[s]];
+  return (
+    (end === TRUE ? form.kids.length : form.kidStart[end]) - form.kidStart[segments.startNode[s]]
+  );
 }
 
 /**

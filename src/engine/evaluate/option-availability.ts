@@ -96,7 +96,8 @@ export function optionAvailability(
         continue;
       }
       const option = { question: question.index, layer, value };
-      const keys = work.left < 0 ? undefined : withinBudget(() => steps.quick(option, localReasons));
+      const keys =
+        work.left < 0 ? undefined : withinBudget(() => steps.quick(option, localReasons));
       if (keys === null) pending.push({ ...option, option: o, localReasons });
       else record(question.index, o, keys, localReasons);
     }
@@ -166,7 +167,8 @@ export function pairConflict(
   charge(work, units.length);
   for (const unit of units) {
     if (unit.layers.length !== 1 || unit.layers[0] === layer) continue;
-    if (!compatible(unit.layers[0], unit.values[0])) return mentionsOf(model).keyLists[unit.question];
+    if (!compatible(unit.layers[0], unit.values[0]))
+      return mentionsOf(model).keyLists[unit.question];
   }
   return undefined;
 }
