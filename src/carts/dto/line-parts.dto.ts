@@ -85,7 +85,8 @@ export class LineOptionDto {
   @ApiPropertyOptional({
     type: Boolean,
     enum: [false],
-    description: "Only false, on an unavailable option the evaluation's explanation budget (MODEL_EXPLANATION_WORK) did not reach: conflicts_with is then empty and unavailable_because its own reasons or the rules reading its question. Absent otherwise.",
+    description:
+      "Only false, on an unavailable option the evaluation's explanation budget (MODEL_EXPLANATION_WORK) did not reach: conflicts_with is then empty and unavailable_because its own reasons or the rules reading its question. Absent otherwise.",
   })
   explained?: false;
   @ApiProperty() selected: boolean;

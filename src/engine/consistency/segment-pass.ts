@@ -99,7 +99,9 @@ export function passSegment(
       const below = child === FALSE ? 0 : count[child];
       if (below === 0) continue;
       const next = child === end ? to : nodeLayer[child];
-      total += next > layer + 1 ? below * (tail[layer + 1] / tail[next]) : below;
+      // Past 2^53 the tails are rounded, and so is their quotient: rounded back to the
+      // integer it is (exact while below 2^52; a larger one makes the count inexact).
+      total += next > layer + 1 ? below * Math.round(tail[layer + 1] / tail[next]) : below;
     }
     if (total > SAFE) exact = false;
     count[id] = total;
@@ -160,7 +162,8 @@ export function bigCount(
   const big = new Map<number, bigint>();
   const exactly = (node: number): bigint => big.get(node) ?? BigInt(count[node]);
   for (let id = hi - 1; id >= start; id--) {
-    if (count[id] <= SAFE) continue;
+    // Below 2^52 a double count is exact (passSegment rounds its factors back to integers).
+    if (count[id] < 2 ** 52) continue;
     const layer = nodeLayer[id];
     const first = kidStart[id];
     const f = fixed[layer];

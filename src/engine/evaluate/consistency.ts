@@ -1,5 +1,6 @@
 import { compatible, freeAssignment, isConsistent, supports } from '../consistency/query.js';
 import { explainConflict } from '../consistency/explain.js';
+import { TRUE } from '../consistency/mdd.js';
 import { prepareForm } from '../consistency/prepared.js';
 import { quickXplain } from '../consistency/quickxplain.js';
 import { charge, withinBudget, type Work } from '../consistency/work.js';
@@ -171,6 +172,7 @@ export function exactAvailability(
     scratch: freeAssignment(form),
     consistent,
     work,
+    bySegment: consistent ? unitsBySegment(model, units) : undefined,
   };
   optionAvailability(
     context,
@@ -190,6 +192,26 @@ interface Explaining extends AnswersToExplain {
   /** The user's answers have a completion (then a conflict lies in the option's segment). */
   readonly consistent: boolean;
   readonly work: Work;
+  /**
+   * With consistent answers, per segment its single-layer answers: the only ones the
+   * pairwise relation can find incompatible with a value of that segment (the others
+   * are live, as every answer is, and in an independent segment).
+   */
+  readonly bySegment: ReadonlyArray<readonly AnswerUnit[] | undefined> | undefined;
+}
+
+function unitsBySegment(
+  model: CompiledModel,
+  units: readonly AnswerUnit[],
+): Array<AnswerUnit[] | undefined> {
+  const { ofLayer } = prepareForm(model.consistency).segments;
+  const groups: Array<AnswerUnit[] | undefined> = [];
+  for (const unit of units) {
+    if (unit.layers.length !== 1) continue;
+    const segment = ofLayer[unit.layers[0]];
+    if (segment >= 0) (groups[segment] ??= []).push(unit);
+  }
+  return groups;
 }
 
 function keysOf(
@@ -208,7 +230,7 @@ function keysOf(
  * conflict as they are). Else null: a search is needed.
  */
 function quickExplanation(
-  { model, mentions, units, unitOf, values, work }: Explaining,
+  { model, mentions, units, unitOf, values, work, bySegment }: Explaining,
   { question, layer, value }: OptionValue,
   localReasons: readonly string[] | undefined,
 ): readonly string[] | null {
@@ -217,9 +239,12 @@ function quickExplanation(
   const tables: AnswerUnit[][] = [];
   const single = excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
   if (single !== undefined) return single;
+  const segment = form.root > TRUE ? prepareForm(form).segments.ofLayer[layer] : -1;
+  const candidates =
+    bySegment === undefined ? units : segment < 0 ? [] : (bySegment[segment] ?? []);
   const pair = pairConflict(
     model,
-    units,
+    candidates,
     layer,
     (otherLayer, other) => compatible(form, layer, value, otherLayer, other, work),
     work,
