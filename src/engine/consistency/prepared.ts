@@ -40,6 +40,8 @@ export interface PreparedForm {
 }
 
 export interface LocalTableMemo {
+  /** The table (a form loaded for another model with the same layers must not reuse it). */
+  readonly table: object;
   /** The answers of the table's columns. */
   readonly key: string;
   /** Some row fits every answered column. */

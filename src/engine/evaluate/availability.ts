@@ -37,7 +37,7 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
     const { columns, offers } = table;
     const key = answersKey(table, state.values);
     let memo = memos[rule.index];
-    if (memo === undefined || key === undefined || memo.key !== key) {
+    if (memo === undefined || key === undefined || memo.key !== key || memo.table !== table) {
       if (fit.length < table.rowCount) fit = new Int32Array(table.rowCount);
       const matched = fitRows(table, state.values, fit);
       const offered = new Uint8Array(offers[columns.length]);
@@ -46,7 +46,7 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
         for (let o = first; o < offers[c + 1]; o++)
           if (offeredBy(offers, o, fit, c)) offered[o] = 1;
       }
-      memo = { key: key ?? '', matched, offered };
+      memo = { table, key: key ?? '', matched, offered };
       if (key !== undefined) memos[rule.index] = memo;
     }
     state.tableMatched[rule.index] = memo.matched;
