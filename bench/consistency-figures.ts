@@ -117,6 +117,8 @@ export interface ClickFigures {
   p99: number;
   max: number;
   count: number;
+  /** The same of the process's CPU time per click: what other processes' load does not inflate. */
+  cpu?: ClickFigures;
 }
 
 export function percentile(values: readonly number[], p: number): number {
@@ -124,12 +126,13 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length - 1) * p))] ?? NaN;
 }
 
-export function clickFigures(timings: readonly number[]): ClickFigures {
+export function clickFigures(timings: readonly number[], cpu?: readonly number[]): ClickFigures {
   return {
     median: percentile(timings, 0.5),
     p99: percentile(timings, 0.99),
     max: Math.max(...timings),
     count: timings.length,
+    ...(cpu === undefined ? {} : { cpu: clickFigures(cpu) }),
   };
 }
 
@@ -139,15 +142,19 @@ export function timeClicks(
   answerSets: readonly Answers[],
 ): ClickFigures[] {
   const timings = builds.map((): number[] => []);
+  const cpu = builds.map((): number[] => []);
   for (const questions of answerSets) {
     const request = { modelId: 1, versionNumber: 1, questions };
     builds.forEach(({ build, model }, i) => {
+      const used = process.cpuUsage();
       const started = performance.now();
       build.evaluate(model, request);
       timings[i].push(performance.now() - started);
+      const spent = process.cpuUsage(used);
+      cpu[i].push((spent.user + spent.system) / 1000);
     });
   }
-  return timings.map(clickFigures);
+  return timings.map((list, i) => clickFigures(list, cpu[i]));
 }
 
 const ms = (value: number): string =>
@@ -181,5 +188,10 @@ export function printFigures(
     `clicks (${clicks[0]?.count ?? 0}): med, p99, max`,
     click(clicks[0]) ?? '-',
     theirs === undefined ? undefined : click(clicks[1]),
+  );
+  line(
+    '  their CPU time',
+    click(clicks[0]?.cpu) ?? '-',
+    theirs === undefined ? undefined : click(clicks[1]?.cpu),
   );
 }

@@ -19,6 +19,8 @@
  * dead-end (the line lists it in `consistency.unconfirmed`).
  * Env: WALKS (default 30), SALES_LIMIT (cars replayed, default 400), FALLBACK_WALKS
  * (walks with the model compiled past the budget, default 10; 0 skips),
+ * EXTRA (wide,crafted: issue #28's generated wide-table model at 10× renault-megane and
+ * the crafted single-table model; EXTRA= skips them), WIDE_WALKS (1), CRAFTED_WALKS (40),
  * SKIP_GENERATED=1, SKIP_PROPAGATION_COMPARE=1 (the walks' answer sets evaluated again
  * without the diagram), SEED, BENCHMARKS, MODELS (comma-separated: medium, megane).
  */
@@ -39,7 +41,11 @@ import {
   printFigures,
   timeClicks,
 } from './consistency-figures.js';
-import { generateTableModel } from './generate-table-model.js';
+import {
+  generateSingleTableModel,
+  generateTableModel,
+  generateWideTableModel,
+} from './generate-table-model.js';
 
 let seed = Number(process.env.SEED ?? 42) >>> 0;
 function random(): number {
@@ -61,6 +67,8 @@ function shuffle<T>(items: T[]): T[] {
 const engine = engineOf(stages, runtime);
 
 const timings: number[] = [];
+/** Unavailable options seen since the last reset, and those past the explanation budget. */
+const unavailableSeen = { unavailable: 0, unexplained: 0 };
 /** The answer sets evaluated while recording (for the same-run comparison). */
 let recorded: Answers[] | undefined;
 function evaluate(model: CompiledModel, answers: Answers) {
@@ -68,7 +76,23 @@ function evaluate(model: CompiledModel, answers: Answers) {
   const started = performance.now();
   const result = stages.evaluate(model, { modelId: 1, versionNumber: 1, questions: answers });
   timings.push(performance.now() - started);
+  for (const question of result.line.questions)
+    for (const option of question.options ?? []) {
+      if (option.available) continue;
+      unavailableSeen.unavailable++;
+      if (option.explained === false) unavailableSeen.unexplained++;
+    }
   return result;
+}
+
+/** The share of unavailable options explained within the budget since the last reset. */
+function explainedShare(): string {
+  const { unavailable, unexplained } = unavailableSeen;
+  unavailableSeen.unavailable = 0;
+  unavailableSeen.unexplained = 0;
+  if (unavailable === 0) return 'explained share n/a (no unavailable option)';
+  const share = (100 * (unavailable - unexplained)) / unavailable;
+  return `explained share ${share.toFixed(1)} % of ${unavailable} unavailable options`;
 }
 
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
@@ -149,6 +173,7 @@ function walks(model: CompiledModel, count: number, label: string): number {
   let ended = 0;
   const deadEnds: string[] = [];
   timings.length = 0;
+  explainedShare(); // reset
   for (let w = 0; w < count; w++) {
     const walk = randomWalk(model);
     if (walk.valid) ended++;
@@ -157,7 +182,8 @@ function walks(model: CompiledModel, count: number, label: string): number {
   console.log(
     `  ${label}: ${ended}/${count} ended valid, ${deadEnds.length} dead ends` +
       `${deadEnds.length > 0 ? ` (at ${deadEnds.join(', ')})` : ''}; evaluation median ` +
-      `${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))} over ${timings.length}`,
+      `${ms(percentile(timings, 0.5))}, p99 ${ms(percentile(timings, 0.99))}, max ` +
+      `${ms(Math.max(...timings))} over ${timings.length}; ${explainedShare()}`,
   );
   return count - ended;
 }
@@ -234,6 +260,44 @@ function compareSameRun(document: unknown, model: CompiledModel, answerSets: Ans
   );
 }
 
+/**
+ * Issue #28's click goals beyond the real cars: a generated model shaped like
+ * renault-megane at 10× its size (wide tables), and the crafted single-table model (8
+ * questions × 50 options, one table of 5,000 rows). Figures, clicks med/p99/max and the
+ * explained share (EXTRA=wide,crafted; WIDE_WALKS, CRAFTED_WALKS).
+ */
+function benchExtra(): void {
+  const wanted = (process.env.EXTRA ?? 'wide,crafted').split(',');
+  if (wanted.includes('wide')) {
+    const document = generateWideTableModel(10, 450_000, 11);
+    const counts = document as {
+      questions: unknown[];
+      rules: Array<{ allowed: { rows: unknown[] } }>;
+    };
+    const rows = counts.rules.reduce((sum, rule) => sum + rule.allowed.rows.length, 0);
+    console.log(
+      `generated wide-table model, 10× renault-megane: ${counts.questions.length} questions, ` +
+        `${counts.rules.length} tables, ${rows} rows`,
+    );
+    compileTimed(document, {}, (model) =>
+      recording(() => {
+        failures += walks(model, Number(process.env.WIDE_WALKS ?? 1), 'random walks (exact)');
+      }),
+    );
+  }
+  if (wanted.includes('crafted')) {
+    console.log(
+      'crafted single-table model: 8 choice questions × 50 options, one table of 5,000 rows',
+    );
+    const document = generateSingleTableModel(5_000, 28);
+    compileTimed(document, {}, (model) =>
+      recording(() => {
+        failures += walks(model, Number(process.env.CRAFTED_WALKS ?? 40), 'random walks (exact)');
+      }),
+    );
+  }
+}
+
 function benchGenerated(): void {
   console.log('generated table models (questions × options, tables, rows in all)');
   const sizes = [
@@ -305,6 +369,7 @@ else {
     );
   }
 }
+if (process.env.EXTRA !== '') benchExtra();
 if (process.env.SKIP_GENERATED !== '1') benchGenerated();
 if (failures > 0) {
   console.log(`FAILED: ${failures} walks or sold options broke the no-dead-ends guarantee`);

@@ -89,7 +89,7 @@ console.log('the main thread loads no engine working code');
  */
 function mainThreadEngineWork(all) {
   const allowed =
-    /^src\/engine\/((main-thread|version|limits|money)\.ts|source\/(text|paths|content-type)\.ts|cel\/(environment|depth)\.ts|evaluate\/compact-line\.ts|consistency\/(serialize|budget)\.ts)$/;
+    /^src\/engine\/((main-thread|version|limits|money)\.ts|source\/(text|paths|content-type)\.ts|cel\/(environment|depth)\.ts|evaluate\/compact-line\.ts|consistency\/(stored-version|budget)\.ts)$/;
   const byPath = new Map(all.map((module) => [module.source, module]));
   const from = new Map([['src/main.ts', null]]);
   const queue = ['src/main.ts'];

@@ -195,6 +195,13 @@ export class AppConfig {
         0,
         2 ** 50,
       ),
+      // Units of explanation work per evaluation (conflicts_with): past it, `explained: false`.
+      explanationWork: read.int(
+        'MODEL_EXPLANATION_WORK',
+        DEFAULT_ENGINE_LIMITS.explanationWork,
+        0,
+        2 ** 50,
+      ),
     };
     this.compiledModelCacheSize = read.int('COMPILED_MODEL_CACHE_SIZE', 200, 1, 100_000);
     this.compiledModelCacheBytes = read.int(

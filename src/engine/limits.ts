@@ -38,6 +38,14 @@ export interface EngineLimits {
   consistencyBytes: number;
   /** Assignments enumerated to turn one expression of the finite part into a constraint. */
   consistencyEnumeration: number;
+  /**
+   * Explanation budget of one evaluation: units of work (diagram edges a check examines,
+   * pairwise lookups, part nodes propagation revises), not time, spent on
+   * `conflicts_with`, `unavailable_because` and conflict sets. Past it the remaining
+   * unavailable options carry `explained: false`; availability is never approximated
+   * (docs/adr/0061-explanation-budget.md).
+   */
+  explanationWork: number;
 }
 
 export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
@@ -58,6 +66,7 @@ export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
   consistencyBytes: 256 * 1024 * 1024,
   consistencySteps: 50_000_000,
   consistencyEnumeration: 100_000,
+  explanationWork: 1_000_000,
 });
 
 export function resolveLimits(overrides: Partial<EngineLimits> = {}): EngineLimits {

@@ -6,7 +6,7 @@
  * code and the CLI, so the main thread never loads the engine's working code.
  */
 export { ENGINE_VERSION } from './version.js';
-export { storedEngineVersion } from './consistency/serialize.js';
+export { storedEngineVersion } from './consistency/stored-version.js';
 export { compactLine } from './evaluate/compact-line.js';
 export { DEFAULT_ENGINE_LIMITS } from './limits.js';
 export { consistencyTimeLimitMs } from './consistency/budget.js';

@@ -206,6 +206,8 @@ export interface ModelCore {
   readonly optionPriceMinor: Float64Array;
   /** The runtime cost budget of one evaluation (EngineLimits.evaluationCost). */
   readonly costBudget: number;
+  /** The explanation budget of one evaluation (EngineLimits.explanationWork; default when absent). */
+  readonly explanationWork?: number;
   /** Top-level `x-*` members, verbatim. */
   readonly extensions: Readonly<Record<string, unknown>>;
 }

@@ -29,6 +29,12 @@ export interface LineOption {
   unavailable_because: string[];
   /** A minimal set of the user's answers (question keys) that excludes this option. */
   conflicts_with: string[];
+  /**
+   * Only `false`, on an unavailable option the evaluation's explanation budget did not
+   * reach (EngineLimits.explanationWork): `conflicts_with` is then empty and
+   * `unavailable_because` its local reasons or the rules reading its question.
+   */
+  explained?: false;
   selected: boolean;
 }
 
@@ -168,6 +174,8 @@ export interface CompactLineOption {
   available: false;
   unavailable_because: string[];
   conflicts_with?: string[];
+  /** As in the full view: only `false`, when the explanation budget did not reach it. */
+  explained?: false;
 }
 
 /** A question of the compact view: what the answers made of it, nothing the model says. */

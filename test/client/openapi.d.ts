@@ -1970,6 +1970,11 @@ export interface components {
             unavailable_because: string[];
             /** @description Question keys whose current answers rule this option out */
             conflicts_with?: string[];
+            /**
+             * @description Only false, on an unavailable option the evaluation's explanation budget (MODEL_EXPLANATION_WORK) did not reach: conflicts_with is then empty and unavailable_because its own reasons or the rules reading its question. Absent otherwise.
+             * @enum {boolean}
+             */
+            explained?: false;
             selected: boolean;
         };
         LineQuestionDto: {
@@ -2267,6 +2272,11 @@ export interface components {
              *     ]
              */
             conflicts_with?: string[];
+            /**
+             * @description Only false, on an unavailable option the evaluation's explanation budget (MODEL_EXPLANATION_WORK) did not reach: conflicts_with is then empty and unavailable_because its own reasons or the rules reading its question. Absent otherwise.
+             * @enum {boolean}
+             */
+            explained?: false;
         };
         CompactLineQuestionDto: {
             /** @example frame */

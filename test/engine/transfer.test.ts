@@ -3,6 +3,7 @@ import { CompiledModelCache } from '../../src/engine/runtime.js';
 import {
   derivedCacheBytes,
   PAIR_CACHE_BYTES,
+  PAIR_MATRIX_BYTES,
   SEGMENT_CACHE_BYTES,
 } from '../../src/engine/consistency/form.js';
 import { reviveModel, toTransferable } from '../../src/engine/transfer.js';
@@ -82,7 +83,8 @@ describe('the bound of a form’s derived caches', () => {
     const compiled = compileOk(windowDocument());
     const bound = derivedCacheBytes(compiled.consistency);
     const values = compiled.consistency.valueBase[compiled.consistency.valueBase.length - 1];
-    expect(bound).toBe(values * (values + 100));
+    // The rows computed on use and the prepared pairwise matrix (a bit per pair).
+    expect(bound).toBe(values * (values + 100) + Math.ceil((values * values) / 8));
     expect(bound).toBeLessThan(1024 * 1024);
     const { bytes } = reviveModel(toTransferable(compiled));
     expect(bytes).toBeGreaterThan(bound);
@@ -95,7 +97,9 @@ describe('the bound of a form’s derived caches', () => {
       valueBase: Int32Array.of(0, 20_000),
       kids: new Int32Array(5_000),
     };
-    expect(derivedCacheBytes(large)).toBe(PAIR_CACHE_BYTES + SEGMENT_CACHE_BYTES);
+    expect(derivedCacheBytes(large)).toBe(
+      PAIR_MATRIX_BYTES + PAIR_CACHE_BYTES + SEGMENT_CACHE_BYTES,
+    );
     expect(derivedCacheBytes({ ...large, compiled: false })).toBe(PAIR_CACHE_BYTES);
   });
 });

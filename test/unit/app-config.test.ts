@@ -112,13 +112,16 @@ describe('AppConfig: fail fast on a bad environment', () => {
       MODEL_CONSISTENCY_MS: '0',
       MODEL_CONSISTENCY_BYTES: String(64 * 1024 * 1024),
       MODEL_CONSISTENCY_STEPS: '1000000',
+      MODEL_EXPLANATION_WORK: '5000',
     });
     expect(defaults.engineLimits).toMatchObject({
       consistencyMs: 30_000,
       consistencyBytes: 256 * 1024 * 1024,
       consistencySteps: 50_000_000,
+      explanationWork: 1_000_000,
     });
     expect(config.engineLimits.consistencySteps).toBe(1_000_000);
+    expect(config.engineLimits.explanationWork).toBe(5_000);
     expect([config.engineLimits.consistencyMs, config.engineLimits.consistencyBytes]).toEqual([
       0,
       64 * 1024 * 1024,

@@ -39,6 +39,13 @@ export class CompactLineOptionDto {
     description: 'Question keys whose current answers rule this option out',
   })
   conflicts_with?: string[];
+  @ApiPropertyOptional({
+    type: Boolean,
+    enum: [false],
+    description:
+      "Only false, on an unavailable option the evaluation's explanation budget (MODEL_EXPLANATION_WORK) did not reach: conflicts_with is then empty and unavailable_because its own reasons or the rules reading its question. Absent otherwise.",
+  })
+  explained?: false;
 }
 
 export class CompactLineQuestionDto {

@@ -72,6 +72,7 @@ export function compactModel(model: ModelCore, completion: Completion): ModelCor
     optionBase: model.optionBase,
     optionPriceMinor: model.optionPriceMinor,
     costBudget: model.costBudget,
+    explanationWork: model.explanationWork,
     extensions: model.extensions,
   };
 }

@@ -52,6 +52,7 @@ export function compileModel(
       question.options.some((option) => option.availableIf),
     ),
     costBudget: limits.evaluationCost,
+    explanationWork: limits.explanationWork,
     extensions: validated.extensions,
   };
   const completeOf = (draft: Expression): Expression => {

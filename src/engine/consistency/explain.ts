@@ -1,6 +1,7 @@
 import type { ConsistencyForm } from './form.js';
 import { isConsistent } from './query.js';
-import { segmentsOf } from './segments.js';
+import { segmentsOf } from './prepared.js';
+import type { Work } from './work.js';
 
 /** Restrictions: `values[i]` for layer `layers[i]` (one answer). */
 export interface Restriction {
@@ -27,6 +28,8 @@ export interface ExplainOptions {
    * searches that segment alone.
    */
   readonly focus?: number;
+  /** The evaluation's explanation budget: each check is charged (OutOfWork past it). */
+  readonly work?: Work;
 }
 
 /**
@@ -50,7 +53,7 @@ export function explainConflict(
   form: ConsistencyForm,
   all: readonly Restriction[],
   fixed: Int32Array,
-  { keep = -1, known = false, focus = -1 }: ExplainOptions = {},
+  { keep = -1, known = false, focus = -1, work }: ExplainOptions = {},
 ): number[] | undefined {
   const segment = focus < 0 ? -1 : segmentsOf(form).ofLayer[focus];
   let candidates = all;
@@ -69,7 +72,7 @@ export function explainConflict(
   const setAll = (list: readonly number[], on: boolean): void => {
     for (const c of list) set(c, c + 1, on);
   };
-  const consistent = (): boolean => isConsistent(form, fixed, segment);
+  const consistent = (): boolean => isConsistent(form, fixed, segment, work);
 
   /** Junker's QXP(B, Δ, C) with B in `fixed` and C = candidates[from, to). */
   const explain = (added: boolean, from: number, to: number): number[] => {
@@ -85,15 +88,20 @@ export function explainConflict(
     return [...first, ...second];
   };
 
-  if (!known) {
-    set(0, candidates.length, true);
-    const whole = consistent();
-    set(0, candidates.length, false);
-    if (whole) return undefined;
-    if (candidates.length === 0 || !consistent()) return [];
+  try {
+    if (!known) {
+      set(0, candidates.length, true);
+      const whole = consistent();
+      set(0, candidates.length, false);
+      if (whole) return undefined;
+      if (candidates.length === 0 || !consistent()) return [];
+    }
+    const found = explain(false, 0, candidates.length);
+    return index === undefined ? found : found.map((c) => (index as number[])[c]);
+  } catch (error) {
+    set(0, candidates.length, false); // past the budget (work.ts): `fixed` restored all the same
+    throw error;
   }
-  const found = explain(false, 0, candidates.length);
-  return index === undefined ? found : found.map((c) => (index as number[])[c]);
 }
 
 /** The candidates restricting a layer of the segment (other than `keep`), and their indices. */

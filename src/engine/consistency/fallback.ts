@@ -5,7 +5,8 @@ import type { ConsistencyForm } from './form.js';
 import { deadOptions } from './dead-options.js';
 import { BudgetExceeded, MddStore, TRUE } from './mdd.js';
 import type { FinitePart } from './parts.js';
-import { domainProduct, propagatorOf } from './propagate.js';
+import { propagatorOf } from './prepared.js';
+import { domainProduct } from './propagate.js';
 import { quickXplain } from './quickxplain.js';
 import { fallbackBudget, type FallbackBudget } from './budget.js';
 
@@ -124,7 +125,7 @@ export function compileFallback(
       },
     },
   };
-  // propagatorOf: the form is returned as it is, so its first evaluation reuses this one.
+  // propagatorOf prepares the form (prepared.ts): its first evaluation reuses this propagator.
   const propagator = propagatorOf(form);
   form.conflict =
     propagator.base === undefined

@@ -3,6 +3,9 @@ import { FALSE, type MddStore, TRUE } from './mdd.js';
 /** At most this many bytes of cached pairwise rows per form (query.ts, propagate.ts). */
 export const PAIR_CACHE_BYTES = 16 * 1024 * 1024;
 
+/** At most this many bytes of pairwise matrices per form, all segments together (pairs.ts). */
+export const PAIR_MATRIX_BYTES = 32 * 1024 * 1024;
+
 /** At most this much memoized segment results per form (segment-cache.ts). */
 export const SEGMENT_CACHE_BYTES = 16 * 1024 * 1024;
 
@@ -11,13 +14,18 @@ export const SEGMENT_CACHE_MIN_EDGES = 4096;
 
 /**
  * The most the caches a form grows while configurations are evaluated can hold: the
- * pairwise rows (one per value, a byte per value, plus the map entry) and, when the
+ * pairwise matrices and rows (one per value, a byte per value, plus the map entry) and, when the
  * diagram has a segment large enough to memoize, the segment results. Counted in the
  * compiled-model cache's byte bound (docs/ENGINE.md "Memory bounds").
  */
 export function derivedCacheBytes(form: ConsistencyForm): number {
   const values = form.valueBase[form.valueBase.length - 1] ?? 0;
-  const pairs = Math.min(PAIR_CACHE_BYTES, values * (values + 100));
+  // The rows computed on use (segments without a matrix, or propagation's) and, with a
+  // diagram, the prepared form's pairwise matrices (pairs.ts: a bit per pair, ≤ 32 MB).
+  const matrices = form.compiled
+    ? Math.min(PAIR_MATRIX_BYTES, Math.ceil((values * values) / 8))
+    : 0;
+  const pairs = matrices + Math.min(PAIR_CACHE_BYTES, values * (values + 100));
   const segments =
     form.compiled && form.kids.length >= SEGMENT_CACHE_MIN_EDGES ? SEGMENT_CACHE_BYTES : 0;
   return pairs + segments;

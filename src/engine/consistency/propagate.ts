@@ -35,12 +35,15 @@ export class Propagator {
   readonly base: Uint8Array | undefined;
   private readonly pairs = new Map<number, Uint8Array | undefined>();
   private pairBytes = 0;
-  /** Nodes visited by revisions so far: the unit of the completion search's budget (search.ts). */
-  work = 0;
   /** The nodes of all parts together: what one full propagation may visit per round. */
   readonly size: number;
 
   private readonly roots: Int32Array;
+  /**
+   * Part nodes revised so far: the units of the explanation budget past the compile budget
+   * and of the completion search's budget (search.ts).
+   */
+  revised = 0;
 
   constructor(private readonly form: ConsistencyForm) {
     const roots = (this.roots = form.partRoots);
@@ -184,7 +187,7 @@ export class Propagator {
     const { alive, reach, supported, free } = this;
     const nodes = this.nodes[part];
     const scope = this.scopes[part];
-    this.work += nodes.length;
+    this.revised += nodes.length;
     // Backward: a node is alive when some value in its layer's domain leads to TRUE.
     for (let i = nodes.length - 1; i >= 0; i--) {
       const node = nodes[i];
@@ -260,18 +263,6 @@ function indexOf(scope: Int32Array, layer: number, from: number): number {
     else high = middle;
   }
   return low;
-}
-
-const propagators = new WeakMap<ConsistencyForm, Propagator>();
-
-/** The propagator of a fallback form, built on first use and kept per form. */
-export function propagatorOf(form: ConsistencyForm): Propagator {
-  let known = propagators.get(form);
-  if (known === undefined) {
-    known = new Propagator(form);
-    propagators.set(form, known);
-  }
-  return known;
 }
 
 /** Values in the domains per layer, multiplied: an upper bound of the completions. */

@@ -1,9 +1,11 @@
 import { freeProduct, product } from './count.js';
 import { type ConsistencyForm, PAIR_CACHE_BYTES } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
+import { matrixHolds } from './pairs.js';
+import { type PreparedForm, prepareForm, type VisitScratch } from './prepared.js';
 import { cachedPass } from './segment-cache.js';
-import { passScratch, passSegment } from './segment-pass.js';
-import { segmentsOf } from './segments.js';
+import { passSegment } from './segment-pass.js';
+import { charge, type Work } from './work.js';
 
 /**
  * Queries over a compiled form, each linear in the diagram size. `fixed[layer]` is
@@ -39,15 +41,21 @@ export function freeAssignment(form: ConsistencyForm): Int32Array {
  * of its own layers, from its start node to its end node — the whole answer when the
  * caller knows the restrictions outside it have a completion.
  */
-export function isConsistent(form: ConsistencyForm, fixed: Int32Array, segment = -1): boolean {
+export function isConsistent(
+  form: ConsistencyForm,
+  fixed: Int32Array,
+  segment = -1,
+  work?: Work,
+): boolean {
   const { nodeLayer, kidStart, kids, domain } = form;
   if (form.root <= TRUE) return form.root === TRUE;
+  const prepared = prepareForm(form);
   let start = form.root;
   let end = TRUE;
   let from = 0;
   let deepest = fixed.length - 1;
   if (segment >= 0) {
-    const segments = segmentsOf(form);
+    const { segments } = prepared;
     start = segments.startNode[segment];
     end = segments.endNode[segment];
     from = segments.fromLayer[segment];
@@ -55,7 +63,8 @@ export function isConsistent(form: ConsistencyForm, fixed: Int32Array, segment =
   }
   while (deepest >= from && fixed[deepest] < 0) deepest--;
   if (nodeLayer[start] > deepest) return true;
-  const { stamp, stack, epoch } = visitScratch(form);
+  const { stamp, stack, epoch } = nextEpoch(prepared.visit);
+  let examined = 0;
   let top = 0;
   stack[top++] = start;
   stamp[start] = epoch;
@@ -65,36 +74,25 @@ export function isConsistent(form: ConsistencyForm, fixed: Int32Array, segment =
     const first = kidStart[id];
     const f = fixed[layer];
     for (let v = f >= 0 ? f : 0, last = f >= 0 ? f + 1 : domain[layer]; v < last; v++) {
+      examined++;
       const child = kids[first + v];
       if (child === FALSE) continue;
-      if (child === end || child === TRUE || nodeLayer[child] > deepest) return true;
+      if (child === end || child === TRUE || nodeLayer[child] > deepest) {
+        charge(work, examined);
+        return true;
+      }
       if (stamp[child] !== epoch) {
         stamp[child] = epoch;
         stack[top++] = child;
       }
     }
   }
+  charge(work, examined);
   return false;
 }
 
-/** Per form: a visit stamp per node, for consistency checks (evaluation is synchronous). */
-const visits = new WeakMap<
-  ConsistencyForm,
-  { stamp: Int32Array; epoch: number; stack: Int32Array }
->();
-
-/** The form's visit stamps with a fresh epoch (no node stamped with it yet). */
-function visitScratch(form: ConsistencyForm): {
-  stamp: Int32Array;
-  stack: Int32Array;
-  epoch: number;
-} {
-  let scratch = visits.get(form);
-  if (scratch === undefined) {
-    const size = form.nodeLayer.length;
-    scratch = { stamp: new Int32Array(size), epoch: 0, stack: new Int32Array(size) };
-    visits.set(form, scratch);
-  }
+/** The visit stamps with a fresh epoch (no node stamped with it yet). */
+function nextEpoch(scratch: VisitScratch): VisitScratch {
   if (++scratch.epoch === 0x7fffffff) {
     scratch.stamp.fill(0);
     scratch.epoch = 1;
@@ -103,52 +101,92 @@ function visitScratch(form: ConsistencyForm): {
 }
 
 /**
- * The values compatible with one value alone (`supported[x]` = 1 when value x and the
- * given one have a common valid completion): the pairwise relation, computed per
- * value on first use and kept per form (at most PAIR_CACHE_BYTES per form), so that
- * most explanations are a lookup instead of QuickXplain's checks.
+ * Whether value `value` of layer `layer` and value `other` of layer `otherLayer` have a
+ * common valid completion (the pairwise relation): a lookup in the prepared form's
+ * matrix (pairs.ts); for a segment too large for one, the value's row is computed on
+ * first use (one pass over its segment, charged to `work`) and kept per form (at most
+ * PAIR_CACHE_BYTES). The same layer: `other` live ("the answers minus itself").
+ */
+export function compatible(
+  form: ConsistencyForm,
+  layer: number,
+  value: number,
+  otherLayer: number,
+  other: number,
+  work?: Work,
+): boolean {
+  const prepared = prepareForm(form);
+  const { live } = prepared;
+  const { valueBase } = form;
+  const at = valueBase[layer] + value;
+  const otherAt = valueBase[otherLayer] + other;
+  if (live[at] === 0 || live[otherAt] === 0) return false;
+  const segment = form.root > TRUE ? prepared.segments.ofLayer[layer] : -1;
+  if (layer === otherLayer || segment < 0 || prepared.segments.ofLayer[otherLayer] !== segment)
+    return true;
+  const rows = prepared.pairs.rows[segment];
+  if (rows === undefined) return pairRow(form, prepared, layer, value, work)[otherAt] === 1;
+  const base = valueBase[prepared.segments.fromLayer[segment]];
+  return matrixHolds(rows, prepared.pairs.words[segment], at - base, otherAt - base);
+}
+
+/**
+ * The values compatible with one value alone (`row[x]` = 1 when value x and the given
+ * one have a common valid completion), as a whole row (see `compatible`).
  */
 export function compatibleWith(form: ConsistencyForm, layer: number, value: number): Uint8Array {
-  let cache = pairCache.get(form);
-  if (cache === undefined) {
-    cache = new Map();
-    pairCache.set(form, cache);
-  }
+  const prepared = prepareForm(form);
+  const segment = form.root > TRUE ? prepared.segments.ofLayer[layer] : -1;
+  if (segment >= 0 && prepared.pairs.rows[segment] === undefined)
+    return pairRow(form, prepared, layer, value);
+  const row = prepared.live.slice();
+  const at = form.valueBase[layer] + value;
+  if (row[at] === 0) return row.fill(0);
+  if (segment < 0) return row;
+  const { fromLayer, toLayer } = prepared.segments;
+  for (let other = fromLayer[segment]; other < toLayer[segment]; other++)
+    for (let v = 0; v < form.domain[other]; v++)
+      if (!compatible(form, layer, value, other, v)) row[form.valueBase[other] + v] = 0;
+  return row;
+}
+
+/** A value's row by one pass over its segment, kept per form (at most PAIR_CACHE_BYTES). */
+function pairRow(
+  form: ConsistencyForm,
+  prepared: PreparedForm,
+  layer: number,
+  value: number,
+  work?: Work,
+): Uint8Array {
+  const cache = prepared.pairRows;
   const key = form.valueBase[layer] + value;
   const known = cache.get(key);
   if (known !== undefined) return known;
-  const row = liveValues(form).slice();
-  const segment = form.root > TRUE ? segmentsOf(form).ofLayer[layer] : -1;
+  const row = prepared.live.slice();
+  const segment = form.root > TRUE ? prepared.segments.ofLayer[layer] : -1;
   if (segment < 0) {
     // A layer no part reads (or no diagram): compatible with every live value, if live.
     if (row[key] === 0) row.fill(0);
   } else {
     // Segments are independent: only the value's own segment changes; the others keep
     // their live values.
-    const from = form.valueBase[segmentsOf(form).fromLayer[segment]];
-    const to = form.valueBase[segmentsOf(form).toLayer[segment]];
+    const { fromLayer, toLayer } = prepared.segments;
+    const from = form.valueBase[fromLayer[segment]];
+    const to = form.valueBase[toLayer[segment]];
     const fixed = freeAssignment(form);
     fixed[layer] = value;
     row.fill(0, from, to);
     // A value with no completion at all is compatible with nothing.
-    if (!passSegment(form, fixed, segment, row).consistent) row.fill(0);
+    if (!passSegment(form, fixed, segment, row, prepared.pass, work).consistent) row.fill(0);
   }
   if ((cache.size + 1) * row.byteLength <= PAIR_CACHE_BYTES) cache.set(key, row);
   return row;
 }
 
-/** Values with a valid completion when nothing is answered (0: dead), one pass per form. */
+/** Values with a valid completion when nothing is answered (0: dead), from the prepared form. */
 export function liveValues(form: ConsistencyForm): Uint8Array {
-  let live = liveCache.get(form);
-  if (live === undefined) {
-    live = supports(form, freeAssignment(form)).supported;
-    liveCache.set(form, live);
-  }
-  return live;
+  return prepareForm(form).live;
 }
-
-const liveCache = new WeakMap<ConsistencyForm, Uint8Array>();
-const pairCache = new WeakMap<ConsistencyForm, Map<number, Uint8Array>>();
 
 /**
  * Valid domains and the count under the answers, segment by segment (segments.ts): a
@@ -167,14 +205,15 @@ export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
       root === TRUE ? String(freeProduct(form, fixed, 0, layers)) : '0';
     return { consistent: root === TRUE, supported, configurations };
   }
-  const scratch = passScratch(form);
+  const prepared = prepareForm(form);
+  const scratch = prepared.pass;
   const { segments } = scratch;
   const count = segments.fromLayer.length;
   const factors = new Array<number | bigint>(count + 1);
   let failed = -1;
   let failures = 0;
   for (let s = 0; s < count; s++) {
-    const result = cachedPass(form, fixed, s, supported, scratch);
+    const result = cachedPass(form, fixed, s, supported, scratch, prepared.memo);
     factors[s] = result.count;
     if (!result.consistent) {
       failed = s;

@@ -36,7 +36,7 @@ export class CompletionSearch {
     private readonly propagator: Propagator,
     budget = Math.max(SEARCH_WORK_FLOOR, SEARCH_WORK_FACTOR * propagator.size),
   ) {
-    this.limit = propagator.work + budget;
+    this.limit = propagator.revised + budget;
     for (let layer = 0; layer < form.domain.length; layer++)
       if (propagator.constrains(layer)) this.layers.push(layer);
   }
@@ -53,7 +53,7 @@ export class CompletionSearch {
 
   /** Whether the budget is spent (every later search answers `unknown`). */
   get spent(): boolean {
-    return this.propagator.work >= this.limit;
+    return this.propagator.revised >= this.limit;
   }
 
   /**

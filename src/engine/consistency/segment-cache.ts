@@ -37,12 +37,15 @@ function counted(
   return { consistent: true, count: bigCount(form, fixed, s, scratch) };
 }
 
-interface FormCache {
+/** A form's memo (one per prepared form, prepared.ts). */
+export interface SegmentMemo {
   bytes: number;
   readonly bySegment: Map<number, Map<string, Entry>>;
 }
 
-const caches = new WeakMap<ConsistencyForm, FormCache>();
+export function newSegmentMemo(): SegmentMemo {
+  return { bytes: 0, bySegment: new Map() };
+}
 
 /** `counted`, from the memo when the segment is large and its restrictions were seen. */
 export function cachedPass(
@@ -51,6 +54,7 @@ export function cachedPass(
   s: number,
   supported: Uint8Array,
   scratch: PassScratch,
+  cache: SegmentMemo,
 ): Counted {
   const { kidStart, kids, valueBase } = form;
   const { segments } = scratch;
@@ -61,11 +65,6 @@ export function cachedPass(
   const to = segments.toLayer[s];
   let key = '';
   for (let layer = from; layer < to; layer++) key += String.fromCharCode(fixed[layer] + 1);
-  let cache = caches.get(form);
-  if (cache === undefined) {
-    cache = { bytes: 0, bySegment: new Map() };
-    caches.set(form, cache);
-  }
   let entries = cache.bySegment.get(s);
   if (entries === undefined) {
     entries = new Map();

@@ -1,7 +1,8 @@
 import { freeProduct } from './count.js';
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
-import { type Segments, segmentsOf } from './segments.js';
+import type { Segments } from './segments.js';
+import { charge, type Work } from './work.js';
 
 /**
  * One segment (segments.ts) under the restrictions of its own layers (`fixed[layer]`:
@@ -39,25 +40,27 @@ export interface PassScratch {
   readonly free: Int32Array;
 }
 
-const scratches = new WeakMap<ConsistencyForm, PassScratch>();
-
-/** The form's scratch arrays (and segments), made on first use. */
-export function passScratch(form: ConsistencyForm): PassScratch {
-  let scratch = scratches.get(form);
-  if (scratch === undefined) {
-    const size = form.nodeLayer.length;
-    const layers = form.domain.length;
-    scratch = {
-      segments: segmentsOf(form),
-      count: new Float64Array(size),
-      reach: new Uint8Array(size),
-      tail: new Float64Array(layers + 1),
-      free: new Int32Array(layers + 1),
-    };
-    scratch.count[TRUE] = 1;
-    scratches.set(form, scratch);
-  }
+/** The form's scratch arrays, made once by its prepared form (prepared.ts). */
+export function newPassScratch(form: ConsistencyForm, segments: Segments): PassScratch {
+  const size = form.nodeLayer.length;
+  const layers = form.domain.length;
+  const scratch: PassScratch = {
+    segments,
+    count: new Float64Array(size),
+    reach: new Uint8Array(size),
+    tail: new Float64Array(layers + 1),
+    free: new Int32Array(layers + 1),
+  };
+  scratch.count[TRUE] = 1;
   return scratch;
+}
+
+/** The edges of segment `s` (what one pass over it examines, twice). */
+export function segmentEdges(form: ConsistencyForm, segments: Segments, s: number): number {
+  const end = segments.endNode[s];
+  return (
+    (end === TRUE ? form.kids.length : form.kidStart[end]) - form.kidStart[segments.startNode[s]]
+  );
 }
 
 /**
@@ -69,8 +72,10 @@ export function passSegment(
   fixed: Int32Array,
   s: number,
   supported: Uint8Array,
-  scratch: PassScratch = passScratch(form),
+  scratch: PassScratch,
+  work?: Work,
 ): SegmentResult {
+  if (work !== undefined) charge(work, 2 * segmentEdges(form, scratch.segments, s));
   const { nodeLayer, kidStart, kids, domain, valueBase } = form;
   const { segments, count, reach, tail, free } = scratch;
   const from = segments.fromLayer[s];
@@ -94,7 +99,9 @@ export function passSegment(
       const below = child === FALSE ? 0 : count[child];
       if (below === 0) continue;
       const next = child === end ? to : nodeLayer[child];
-      total += next > layer + 1 ? below * (tail[layer + 1] / tail[next]) : below;
+      // Past 2^53 the tails are rounded, and so is their quotient: rounded back to the
+      // integer it is (exact while below 2^52; a larger one makes the count inexact).
+      total += next > layer + 1 ? below * Math.round(tail[layer + 1] / tail[next]) : below;
     }
     if (total > SAFE) exact = false;
     count[id] = total;
@@ -155,7 +162,8 @@ export function bigCount(
   const big = new Map<number, bigint>();
   const exactly = (node: number): bigint => big.get(node) ?? BigInt(count[node]);
   for (let id = hi - 1; id >= start; id--) {
-    if (count[id] <= SAFE) continue;
+    // Below 2^52 a double count is exact (passSegment rounds its factors back to integers).
+    if (count[id] < 2 ** 52) continue;
     const layer = nodeLayer[id];
     const first = kidStart[id];
     const f = fixed[layer];

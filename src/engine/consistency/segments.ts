@@ -25,12 +25,11 @@ export interface Segments {
   readonly endNode: Int32Array;
 }
 
-const cache = new WeakMap<ConsistencyForm, Segments>();
-
-/** The segments of a compiled diagram (root above TRUE), computed once per form. */
-export function segmentsOf(form: ConsistencyForm): Segments {
-  const known = cache.get(form);
-  if (known !== undefined) return known;
+/**
+ * The segments of a compiled diagram (root above TRUE; none otherwise). Computed once
+ * per form, by its prepared form (prepared.ts `segmentsOf`).
+ */
+export function computeSegments(form: ConsistencyForm): Segments {
   const { nodeLayer, kidStart, kids, domain, root } = form;
   const layers = domain.length;
   const perLayer = new Int32Array(layers);
@@ -69,6 +68,5 @@ export function segmentsOf(form: ConsistencyForm): Segments {
     segments.endNode[s] = to < layers ? firstNode[to] : TRUE;
     segments.ofLayer.fill(s, starts[s], to);
   }
-  cache.set(form, segments);
   return segments;
 }

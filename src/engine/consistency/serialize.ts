@@ -1,5 +1,8 @@
 import { ENGINE_VERSION } from '../version.js';
 import type { ConsistencyForm, ModelAnalysis } from './form.js';
+import { prepareForm } from './prepared.js';
+
+export { storedEngineVersion } from './stored-version.js';
 
 /**
  * Bumped whenever the byte layout below changes. 3: the analysis reports a bound in
@@ -70,6 +73,7 @@ export function serializeConsistency(form: ConsistencyForm): Uint8Array {
 
 /** The stored form, or undefined when it was built by another engine version or format (recompile). */
 export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | undefined {
+  let form: ConsistencyForm;
   try {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const length = view.getUint32(0, true);
@@ -84,7 +88,7 @@ export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | und
       arrays[name] = array;
     });
     if (at !== bytes.byteLength) return undefined;
-    return {
+    form = {
       exact: header.exact,
       reason: header.reason ?? undefined,
       compiled: header.compiled,
@@ -106,19 +110,8 @@ export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | und
   } catch {
     return undefined;
   }
-}
-
-/** The engine version a stored form was built with (undefined: unreadable). */
-export function storedEngineVersion(bytes: Uint8Array): string | undefined {
-  try {
-    const length = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(
-      0,
-      true,
-    );
-    return (JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length))) as Header).engine;
-  } catch {
-    return undefined;
-  }
+  prepareForm(form); // what every evaluation reads, once per version (prepared.ts)
+  return form;
 }
 
 function align(offset: number): number {

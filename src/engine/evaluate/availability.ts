@@ -1,5 +1,6 @@
 import { UNKNOWN } from '../cel/expression.js';
 import type { CompatibilityTable, CompiledModel, CelValue } from '../model.js';
+import { prepareForm } from '../consistency/prepared.js';
 import type { EvaluationState } from './state.js';
 
 /**
@@ -29,12 +30,26 @@ const FAR = -2;
  */
 export function computeAvailability(model: CompiledModel, state: EvaluationState): void {
   let fit = new Int32Array(0);
+  const memos = prepareForm(model.consistency).localTables;
   for (const rule of model.rules) {
     const table = rule.table;
     if (table === undefined || state.ruleGate[rule.index] !== 'applies') continue;
-    if (fit.length < table.rowCount) fit = new Int32Array(table.rowCount);
-    state.tableMatched[rule.index] = fitRows(table, state.values, fit);
     const { columns, offers } = table;
+    const key = answersKey(table, state.values);
+    let memo = memos[rule.index];
+    if (memo === undefined || key === undefined || memo.key !== key || memo.table !== table) {
+      if (fit.length < table.rowCount) fit = new Int32Array(table.rowCount);
+      const matched = fitRows(table, state.values, fit);
+      const offered = new Uint8Array(offers[columns.length]);
+      for (let c = 0; c < columns.length; c++) {
+        const first = offers[c];
+        for (let o = first; o < offers[c + 1]; o++)
+          if (offeredBy(offers, o, fit, c)) offered[o] = 1;
+      }
+      memo = { table, key: key ?? '', matched, offered };
+      if (key !== undefined) memos[rule.index] = memo;
+    }
+    state.tableMatched[rule.index] = memo.matched;
     // One frozen reason list shared by every option this table makes unavailable
     // (lines are read-only; see empty.ts).
     let reason: readonly string[] | undefined;
@@ -43,7 +58,7 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
       const options = model.questions[column].options;
       const first = offers[c];
       for (let o = 0; o < options.length; o++) {
-        if (!offered(offers, first + o, fit, c))
+        if (memo.offered[first + o] === 0)
           addReason(state, column, options.length, o, (reason ??= Object.freeze([rule.key])));
       }
     }
@@ -57,6 +72,24 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
       }
     }
   }
+}
+
+/**
+ * The answers of the table's columns as a memo key (prepared.ts `localTables`), or
+ * undefined when one is not a string or null (then the table is fitted anew).
+ */
+function answersKey(
+  table: CompatibilityTable,
+  values: ReadonlyArray<CelValue | null>,
+): string | undefined {
+  let key = '';
+  for (let c = 0; c < table.columns.length; c++) {
+    const value = values[table.columns[c]];
+    if (value === null) key += '\u0001\u0000';
+    else if (typeof value === 'string') key += `${value}\u0000`;
+    else return undefined;
+  }
+  return key;
 }
 
 /** Fills `fit` per row; true when some row matches every answered column. */
@@ -86,7 +119,7 @@ function fitRows(
 }
 
 /** Some row holding option entry `entry` is compatible with the other answered columns. */
-function offered(offers: Int32Array, entry: number, fit: Int32Array, column: number): boolean {
+function offeredBy(offers: Int32Array, entry: number, fit: Int32Array, column: number): boolean {
   for (let i = offers[entry], end = offers[entry + 1]; i < end; i++) {
     const state = fit[offers[i]];
     if (state === FITS || state === column) return true;

@@ -87,6 +87,7 @@ function unavailableOptions(options: LineOption[]): CompactLineOption[] {
       unavailable_because: option.unavailable_because,
     };
     if (option.conflicts_with !== undefined) compact.conflicts_with = option.conflicts_with;
+    if (option.explained === false) compact.explained = false;
     unavailable.push(compact);
   }
   return unavailable;

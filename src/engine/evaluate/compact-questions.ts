@@ -51,6 +51,7 @@ function unavailableOptions(
   const reasons = state.unavailableBecause[question.index];
   if (reasons === undefined) return empty<CompactLineOption>();
   const conflicts = state.conflictsWith[question.index];
+  const unexplained = state.unexplained[question.index];
   const options = question.options;
   const unavailable: CompactLineOption[] = [];
   for (let o = 0; o < options.length; o++) {
@@ -61,6 +62,7 @@ function unavailableOptions(
       available: false,
       unavailable_because: because,
       conflicts_with: (conflicts?.[o] as string[] | undefined) ?? empty<string>(),
+      ...(unexplained?.[o] === 1 ? { explained: false as const } : {}),
     });
   }
   return unavailable;

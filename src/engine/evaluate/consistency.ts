@@ -1,12 +1,10 @@
-import {
-  compatibleWith,
-  freeAssignment,
-  isConsistent,
-  liveValues,
-  supports,
-} from '../consistency/query.js';
+import { compatible, freeAssignment, isConsistent, supports } from '../consistency/query.js';
 import { explainConflict } from '../consistency/explain.js';
+import { TRUE } from '../consistency/mdd.js';
+import { prepareForm } from '../consistency/prepared.js';
 import { quickXplain } from '../consistency/quickxplain.js';
+import { charge, withinBudget, type Work } from '../consistency/work.js';
+import { DEFAULT_ENGINE_LIMITS } from '../limits.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, answerUnits, restrict } from './answer-units.js';
 import {
@@ -27,6 +25,8 @@ export interface Settled {
   readonly units: AnswerUnit[];
   /** `restrict(form, units)`. */
   readonly fixed: Int32Array;
+  /** The explanation budget (EngineLimits.explanationWork) left for the options. */
+  readonly work: Work;
 }
 
 /**
@@ -44,14 +44,15 @@ export function settleConsistency(model: CompiledModel, state: EvaluationState):
   const scratch = form.compiled ? freeAssignment(form) : NO_LAYERS;
   let { user: units, soft } = answerUnits(model, state);
   let fixed = form.compiled ? restrict(form, units) : NO_LAYERS;
+  const work: Work = { left: model.explanationWork ?? DEFAULT_ENGINE_LIMITS.explanationWork };
   /** The user's answers with these soft values have a completion. */
   const fits = (added: readonly AnswerUnit[]): boolean =>
     propagated === undefined
       ? isConsistent(form, restrict(form, added, fixed, scratch))
       : propagated([...units, ...added]);
   if (!fits([])) {
-    state.conflict = minimalConflict(model, units, propagated);
-    return { units, fixed };
+    state.conflict = minimalConflict(model, units, propagated, work);
+    return { units, fixed, work };
   }
   // Each round suppresses a (question, source) pair for good (its triggers, then its
   // default), so there are at most two rounds per finite question; the value phase
@@ -73,11 +74,11 @@ export function settleConsistency(model: CompiledModel, state: EvaluationState):
     // Without the soft value, visibility may differ: a user answer it hid counts again,
     // and the user's answers may now conflict among themselves.
     if (!fits([])) {
-      state.conflict = minimalConflict(model, units, propagated);
+      state.conflict = minimalConflict(model, units, propagated, work);
       break;
     }
   }
-  return { units, fixed };
+  return { units, fixed, work };
 }
 
 const NO_LAYERS = new Int32Array(0);
@@ -94,25 +95,43 @@ function suppress(model: CompiledModel, state: EvaluationState, q: number): void
   }
 }
 
+/**
+ * A minimal conflicting set of the user's answers, within the explanation budget; past
+ * it, every answer (a conflicting set, not a minimal one).
+ */
 function minimalConflict(
   model: CompiledModel,
   units: AnswerUnit[],
   propagated: ((set: readonly AnswerUnit[]) => boolean) | undefined,
+  work: Work,
 ): string[] {
   const keyOf = (unit: AnswerUnit): string => model.questions[unit.question].key;
-  if (propagated !== undefined) return (quickXplain(units, propagated) ?? units).map(keyOf);
-  const found = explainConflict(model.consistency, units, freeAssignment(model.consistency));
+  if (propagated !== undefined) {
+    const form = model.consistency;
+    const found = withinBudget(() =>
+      quickXplain(units, (set) => {
+        const { propagator } = prepareForm(form);
+        const before = propagator?.revised ?? 0;
+        const consistent = propagated(set);
+        charge(work, (propagator?.revised ?? 0) - before);
+        return consistent;
+      }),
+    );
+    return (found ?? units).map(keyOf);
+  }
+  const form = model.consistency;
+  const found = withinBudget(() => explainConflict(form, units, freeAssignment(form), { work }));
   return found === undefined ? units.map(keyOf) : found.map((c) => keyOf(units[c]));
 }
 
 /**
  * Step 3 with a diagram (option-availability.ts): exact support, `conflicts_with` a
- * minimal set of the user's other answers (explainOption).
+ * minimal set of the user's other answers (explainOption), within the budget.
  */
 export function exactAvailability(
   model: CompiledModel,
   state: EvaluationState,
-  { units, fixed }: Settled,
+  { units, fixed, work }: Settled,
 ): void {
   const form = model.consistency;
   const domains = supports(form, fixed);
@@ -133,9 +152,18 @@ export function exactAvailability(
     values: state.values,
     scratch: freeAssignment(form),
     consistent,
+    work,
+    bySegment: consistent ? unitsBySegment(model, units) : undefined,
   };
-  optionAvailability(context, state, supported, (option, localReasons) =>
-    explainOption(context, option, localReasons),
+  optionAvailability(
+    context,
+    state,
+    supported,
+    {
+      quick: (option, localReasons) => quickExplanation(context, option, localReasons),
+      search: (option, localReasons) => searchExplanation(context, option, localReasons),
+    },
+    work,
   );
 }
 
@@ -144,6 +172,27 @@ interface Explaining extends AnswersToExplain {
   readonly scratch: Int32Array;
   /** The user's answers have a completion (then a conflict lies in the option's segment). */
   readonly consistent: boolean;
+  readonly work: Work;
+  /**
+   * With consistent answers, per segment its single-layer answers: the only ones the
+   * pairwise relation can find incompatible with a value of that segment (the others
+   * are live, as every answer is, and in an independent segment).
+   */
+  readonly bySegment: ReadonlyArray<readonly AnswerUnit[] | undefined> | undefined;
+}
+
+function unitsBySegment(
+  model: CompiledModel,
+  units: readonly AnswerUnit[],
+): Array<AnswerUnit[] | undefined> {
+  const { ofLayer } = prepareForm(model.consistency).segments;
+  const groups: Array<AnswerUnit[] | undefined> = [];
+  for (const unit of units) {
+    if (unit.layers.length !== 1) continue;
+    const segment = ofLayer[unit.layers[0]];
+    if (segment >= 0) (groups[segment] ??= []).push(unit);
+  }
+  return groups;
 }
 
 function keysOf(
@@ -155,33 +204,60 @@ function keysOf(
 }
 
 /**
- * A minimal set of the user's other answers that, with this value, has no completion:
- * [] when the model alone excludes it; the one answered column of an excluding table;
- * one answer the pairwise relation excludes; else QuickXplain over an excluding
- * table's answered columns, then over every answer.
+ * Without a search, a minimal set of the user's other answers that, with this value,
+ * has no completion: [] when the model alone excludes it; the one answered column of an
+ * excluding table; one answer the pairwise relation excludes (a lookup in the prepared
+ * form, pairs.ts); two answered columns of the first excluding table (a minimal
+ * conflict as they are). Else null: a search is needed.
  */
-function explainOption(
-  { model, mentions, units, unitOf, values, scratch, consistent }: Explaining,
+function quickExplanation(
+  { model, mentions, units, unitOf, values, work, bySegment }: Explaining,
+  { question, layer, value }: OptionValue,
+  localReasons: readonly string[] | undefined,
+): readonly string[] | null {
+  const form = model.consistency;
+  if (prepareForm(form).live[form.valueBase[layer] + value] === 0) return [];
+  const tables: AnswerUnit[][] = [];
+  const single = excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
+  if (single !== undefined) return single;
+  const segment = form.root > TRUE ? prepareForm(form).segments.ofLayer[layer] : -1;
+  const candidates =
+    bySegment === undefined ? units : segment < 0 ? [] : (bySegment[segment] ?? []);
+  const pair = pairConflict(
+    model,
+    candidates,
+    layer,
+    (otherLayer, other) => compatible(form, layer, value, otherLayer, other, work),
+    work,
+  );
+  if (pair !== undefined) return pair;
+  if (tables.length > 0 && tables[0].length === 2) return keysOf(model, tables[0], [0, 1]);
+  return null;
+}
+
+/**
+ * QuickXplain over an excluding table's answered columns, then over every answer. With
+ * consistent answers the conflict lies in the option's own segment (segments.ts).
+ */
+function searchExplanation(
+  { model, mentions, units, unitOf, values, scratch, consistent, work }: Explaining,
   { question, layer, value }: OptionValue,
   localReasons: readonly string[] | undefined,
 ): readonly string[] {
   const form = model.consistency;
-  if (liveValues(form)[form.valueBase[layer] + value] === 0) return [];
   const tables: AnswerUnit[][] = [];
-  const single = excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
-  if (single !== undefined) return single;
-  // Else often pairwise: one answer that has no completion with this value (cached rows).
-  const pair = pairConflict(model, units, layer, compatibleWith(form, layer, value));
-  if (pair !== undefined) return pair;
-  // No single answer excludes it: two answered columns of a table that excludes it are
-  // a minimal conflict as they are (no check needed); more, a few checks. With
-  // consistent answers the conflict lies in the option's own segment (segments.ts).
+  excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
   const focus = consistent ? layer : -1;
   scratch[layer] = value;
   try {
     for (const columns of tables) {
       if (columns.length === 2) return keysOf(model, columns, [0, 1]);
-      const found = explainConflict(form, columns, scratch, { keep: layer, known: true, focus });
+      const found = explainConflict(form, columns, scratch, {
+        keep: layer,
+        known: true,
+        focus,
+        work,
+      });
       if (found !== undefined && found.length > 0) return keysOf(model, columns, found);
     }
     // Every answer (the option's own layer left out: a multi_choice's other selections stay).
@@ -190,7 +266,7 @@ function explainOption(
     return keysOf(
       model,
       units,
-      explainConflict(form, units, scratch, { keep: layer, known, focus }),
+      explainConflict(form, units, scratch, { keep: layer, known, focus, work }),
     );
   } finally {
     scratch[layer] = -1;

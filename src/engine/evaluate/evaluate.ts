@@ -92,7 +92,7 @@ function buildLine(
   gateRules(model, state);
   computeAvailability(model, state);
   if (model.consistency.compiled) exactAvailability(model, state, settled);
-  else propagatedAvailability(model, state, settled.units);
+  else propagatedAvailability(model, state, settled.units, settled.work);
   markBlockedOptions(model, state);
   checkAnswers(model, state);
   // The conflict goes where the answer checks end, once the rules it names are known.

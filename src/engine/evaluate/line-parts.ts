@@ -140,6 +140,7 @@ function lineOptions(
 ): LineOption[] {
   const reasons = state.unavailableBecause[question.index];
   const conflicts = state.conflictsWith[question.index];
+  const unexplained = state.unexplained[question.index];
   const priceTexts = model.optionPriceTexts[question.index];
   const selectedList = Array.isArray(value) ? (value as string[]) : undefined;
   const options = question.options;
@@ -154,6 +155,7 @@ function lineOptions(
       available: because === undefined,
       unavailable_because: (because as string[] | undefined) ?? empty<string>(),
       conflicts_with: (conflicts?.[o] as string[] | undefined) ?? empty<string>(),
+      ...(unexplained?.[o] === 1 ? { explained: false as const } : {}),
       selected:
         selectedList === undefined ? value === option.key : selectedList.includes(option.key),
     };

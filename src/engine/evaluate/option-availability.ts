@@ -1,3 +1,4 @@
+import { charge, withinBudget, type Work } from '../consistency/work.js';
 import type { CompiledModel } from '../model.js';
 import type { AnswerUnit } from './answer-units.js';
 import { explainRules, type Mentions, mentionsOf, outsideDiagram } from './rule-mentions.js';
@@ -20,11 +21,22 @@ export interface OptionValue {
   readonly value: number;
 }
 
-/** `conflicts_with` of an option the check does not support, given its local reasons. */
-export type ExplainOption = (
-  option: OptionValue,
-  localReasons: readonly string[] | undefined,
-) => readonly string[];
+/**
+ * How an option the check does not support is explained: first `quick` (no search:
+ * the model alone, one excluding table's answer, one answer the pairwise relation
+ * excludes) — its keys, or null when a search is needed; then, for those, `search`.
+ * Both charge the evaluation's explanation budget (consistency/work.ts), which throws
+ * OutOfWork once it is spent.
+ */
+export interface ExplainSteps {
+  quick(option: OptionValue, localReasons: readonly string[] | undefined): readonly string[] | null;
+  search(option: OptionValue, localReasons: readonly string[] | undefined): readonly string[];
+}
+
+interface Pending extends OptionValue {
+  readonly option: number;
+  readonly localReasons: readonly string[] | undefined;
+}
 
 /**
  * Step 3 of the consistency evaluation, with the diagram or past the budget (the
@@ -33,45 +45,66 @@ export type ExplainOption = (
  * the exclusion comes from how rules interact, the rules that read its question, and
  * gets `conflicts_with`. A supported option keeps the local reasons that come from
  * parts the check does not hold (e.g. a rule whose `when` reads a number).
+ *
+ * Explanations stay within `work` (docs/adr/0061-explanation-budget.md): every option's
+ * quick step first, then the searches in question order; an option reached past the
+ * budget gets no `conflicts_with`, its local reasons or the rules that read its question
+ * as `unavailable_because`, and `explained: false`. Availability is decided before and
+ * never depends on the budget.
  */
 export function optionAvailability(
   { model, mentions }: Pick<AnswersToExplain, 'model' | 'mentions'>,
   state: EvaluationState,
   supported: Uint8Array,
-  explain: ExplainOption,
+  steps: ExplainSteps,
+  work: Work,
 ): void {
   const form = model.consistency;
+  const pending: Pending[] = [];
+  const record = (
+    q: number,
+    o: number,
+    keys: readonly string[] | undefined,
+    localReasons: readonly string[] | undefined,
+  ): void => {
+    const count = model.questions[q].options.length;
+    (state.conflictsWith[q] ??= new Array(count))[o] = keys;
+    (state.unavailableBecause[q] ??= new Array(count))[o] =
+      localReasons !== undefined && localReasons.length > 0
+        ? localReasons
+        : explainRules(model, q, keys ?? [], o);
+    if (keys === undefined) (state.unexplained[q] ??= new Uint8Array(count))[o] = 1;
+  };
   for (const question of model.questions) {
-    // A pause point every few questions: explaining a large model's options takes long.
     if (question.type !== 'choice' && question.type !== 'multi_choice') continue;
     const first = form.firstLayer[question.index];
     if (first < 0) continue;
     const options = question.options;
     const local = state.unavailableBecause[question.index];
     const onlyDiagram = mentions.restrictedOutside[question.index] === 0;
-    let reasons: Array<readonly string[] | undefined> | undefined;
-    let conflicts: Array<readonly string[] | undefined> | undefined;
+    state.unavailableBecause[question.index] = undefined;
+    state.conflictsWith[question.index] = undefined;
     for (let o = 0; o < options.length; o++) {
       const layer = question.type === 'choice' ? first : first + o;
       const value = question.type === 'choice' ? o + 1 : 1;
       const localReasons = local?.[o];
       if (supported[form.valueBase[layer] + value] === 1) {
         if (!onlyDiagram && localReasons?.some((key) => outsideDiagram(model, question, key))) {
-          (reasons ??= new Array(options.length))[o] = localReasons.filter((key) =>
-            outsideDiagram(model, question, key),
-          );
+          (state.unavailableBecause[question.index] ??= new Array(options.length))[o] =
+            localReasons.filter((key) => outsideDiagram(model, question, key));
         }
         continue;
       }
-      const keys = explain({ question: question.index, layer, value }, localReasons);
-      (conflicts ??= new Array(options.length))[o] = keys;
-      (reasons ??= new Array(options.length))[o] =
-        localReasons !== undefined && localReasons.length > 0
-          ? localReasons
-          : explainRules(model, question.index, keys, o);
+      const option = { question: question.index, layer, value };
+      const keys =
+        work.left < 0 ? undefined : withinBudget(() => steps.quick(option, localReasons));
+      if (keys === null) pending.push({ ...option, option: o, localReasons });
+      else record(question.index, o, keys, localReasons);
     }
-    state.unavailableBecause[question.index] = reasons;
-    state.conflictsWith[question.index] = conflicts;
+  }
+  for (const { option, localReasons, ...value } of pending) {
+    const keys = work.left < 0 ? undefined : withinBudget(() => steps.search(value, localReasons));
+    record(value.question, option, keys, localReasons);
   }
 }
 
@@ -121,19 +154,20 @@ export function excludingTables(
 }
 
 /**
- * One answer (of a single layer other than the option's) that `pairs` — the values
- * compatible with the option alone — excludes: its key list; else undefined.
+ * One answer (of a single layer other than the option's) that is not `compatible` with
+ * the option alone (the pairwise relation): its key list; else undefined.
  */
 export function pairConflict(
   model: CompiledModel,
   units: readonly AnswerUnit[],
   layer: number,
-  pairs: Uint8Array,
+  compatible: (layer: number, value: number) => boolean,
+  work: Work,
 ): readonly string[] | undefined {
-  const { valueBase } = model.consistency;
+  charge(work, units.length);
   for (const unit of units) {
     if (unit.layers.length !== 1 || unit.layers[0] === layer) continue;
-    if (pairs[valueBase[unit.layers[0]] + unit.values[0]] === 0)
+    if (!compatible(unit.layers[0], unit.values[0]))
       return mentionsOf(model).keyLists[unit.question];
   }
   return undefined;

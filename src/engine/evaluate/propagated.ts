@@ -1,8 +1,10 @@
 import type { ConsistencyForm } from '../consistency/form.js';
-import { domainProduct, type Propagator, propagatorOf } from '../consistency/propagate.js';
+import { propagatorOf } from '../consistency/prepared.js';
+import { domainProduct, type Propagator } from '../consistency/propagate.js';
 import { quickXplain } from '../consistency/quickxplain.js';
 import { freeAssignment } from '../consistency/query.js';
 import { CompletionSearch } from '../consistency/search.js';
+import { charge, type Work } from '../consistency/work.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, restrict } from './answer-units.js';
 import { confirmSupport, unconfirmedPaths } from './confirmed.js';
@@ -20,12 +22,12 @@ import type { EvaluationState } from './state.js';
 /**
  * Past the compile budget (docs/model-format.md "Consistency": `exact: false`): the steps of
  * consistency.ts with generalized arc consistency (propagate.ts) in place of the
- * diagram. Sound: an option reported unavailable has no valid completion, `conflict`
- * errors and suppressed soft values are proven; an available option may still have
- * none when rules interact in a cycle. Never weaker than checking one table or rule
- * at a time, and exact on a single table. `conflicts_with` is minimal with respect
- * to propagation: propagation refutes the set with the option, and without any one
- * of its answers it does not.
+ * diagram, then a completion search within a budget (search.ts, confirmed.ts; ADR 0120).
+ * An option reported unavailable has no valid completion, `conflict` errors and
+ * suppressed soft values are proven; an option reported available has a completion
+ * unless it is listed in `consistency.unconfirmed` (the search's budget ran out).
+ * `conflicts_with` of an option propagation refutes is minimal with respect to
+ * propagation; of one only the search refutes, minimal (the search as the oracle).
  */
 
 /**
@@ -55,6 +57,7 @@ export function propagatedAvailability(
   model: CompiledModel,
   state: EvaluationState,
   units: readonly AnswerUnit[],
+  work: Work,
 ): void {
   const form = model.consistency;
   const propagator = propagatorOf(form);
@@ -84,10 +87,28 @@ export function propagatedAvailability(
     values: state.values,
     withOption: freeAssignment(form),
     scratch: freeAssignment(form),
+    work,
   };
-  optionAvailability(context, state, supported, (option, localReasons) =>
-    explainOption(context, option, localReasons),
+  optionAvailability(
+    context,
+    state,
+    supported,
+    {
+      quick: (option, localReasons) => quickExplanation(context, option, localReasons),
+      search: (option, localReasons) => searchExplanation(context, option, localReasons),
+    },
+    work,
   );
+}
+
+/** `check()`, its propagation charged to the budget (part nodes revised). */
+function charged<T>(propagator: Propagator, work: Work, check: () => T): T {
+  const before = propagator.revised;
+  try {
+    return check();
+  } finally {
+    charge(work, propagator.revised - before);
+  }
 }
 
 /**
@@ -127,35 +148,45 @@ interface Explaining extends AnswersToExplain {
   readonly withOption: Int32Array;
   /** The restrictions of one check. */
   readonly scratch: Int32Array;
+  readonly work: Work;
 }
 
-/** A set of the user's other answers that, with this value, propagation refutes (minimal for it). */
-function explainOption(
-  {
-    model,
-    mentions,
-    propagator,
-    search,
-    byPropagation,
-    units,
-    unitOf,
-    values,
-    withOption,
-    scratch,
-  }: Explaining,
+/**
+ * Without a search: [] when propagation excludes the value with nothing answered, one
+ * excluding table's answer, or one answer propagation removes once the value is fixed
+ * (the pairwise row, cached by the propagator); else null.
+ */
+function quickExplanation(
+  { model, mentions, propagator, units, unitOf, values, work }: Explaining,
   { question, layer, value }: OptionValue,
   localReasons: readonly string[] | undefined,
-): readonly string[] {
+): readonly string[] | null {
   const form = model.consistency;
-  const refutedBySearch = byPropagation[form.valueBase[layer] + value] === 1;
-  const alone = propagator.pairwise(layer, value);
+  const alone = charged(propagator, work, () => propagator.pairwise(layer, value));
   if (alone === undefined) return []; // propagation excludes it with nothing answered
   const tables: AnswerUnit[][] = [];
   const single = excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
   if (single !== undefined) return single;
-  // One answer that propagation removes once this value is fixed (cached per value).
-  const pair = pairConflict(model, units, layer, alone);
-  if (pair !== undefined) return pair;
+  const { valueBase } = form;
+  const compatible = (other: number, v: number): boolean => alone[valueBase[other] + v] === 1;
+  return pairConflict(model, units, layer, compatible, work) ?? null;
+}
+
+/**
+ * A set of the user's other answers that, with this value, propagation refutes (minimal for
+ * it), or, for a value only the completion search refutes, that the search refutes.
+ */
+function searchExplanation(
+  context: Explaining,
+  { question, layer, value }: OptionValue,
+  localReasons: readonly string[] | undefined,
+): readonly string[] {
+  const { model, mentions, propagator, search, units, unitOf, values, withOption, scratch, work } =
+    context;
+  const form = model.consistency;
+  const refutedBySearch = context.byPropagation[form.valueBase[layer] + value] === 1;
+  const tables: AnswerUnit[][] = [];
+  excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
   const keysOf = (found: AnswerUnit[] | undefined): string[] =>
     (found ?? []).map((unit) => model.questions[unit.question].key);
   withOption[layer] = value;
@@ -163,10 +194,15 @@ function explainOption(
     // The option's own layer is written last: a candidate never overrides it.
     const consistentWith = (set: readonly AnswerUnit[]): boolean => {
       restrict(form, set, withOption, scratch)[layer] = value;
-      if (propagator.closure(scratch) === undefined) return false;
       // Refuted by propagation: minimal for it (each check a fixpoint). Refuted only by the
       // search: the search decides, as propagation keeps every set with it.
-      return !refutedBySearch || search.find(scratch) !== 'none';
+      return charged(
+        propagator,
+        work,
+        () =>
+          propagator.closure(scratch) !== undefined &&
+          (!refutedBySearch || search.find(scratch) !== 'none'),
+      );
     };
     for (const columns of tables) {
       const found = quickXplain(columns, consistentWith);

@@ -68,6 +68,8 @@ export class EvaluationState {
   answerReasons: Array<Array<readonly string[] | undefined> | undefined> | undefined;
   /** Per question, per option: the user's answers that exclude it (consistency). */
   readonly conflictsWith: Array<Array<readonly string[] | undefined> | undefined>;
+  /** Per question, per option: 1 when the explanation budget ran out before it (`explained: false`). */
+  readonly unexplained: Array<Uint8Array | undefined>;
   /**
    * Per value of the consistency layers (flat, `ConsistencyForm.valueBase`): 1 when it
    * has a valid completion with the user's other answers (boolean/integer values read it).
@@ -107,6 +109,7 @@ export class EvaluationState {
       questionCount,
     );
     this.conflictsWith = new Array<Array<readonly string[] | undefined> | undefined>(questionCount);
+    this.unexplained = new Array<Uint8Array | undefined>(questionCount);
     this.suppressed = new Array<string[] | undefined>(questionCount);
     this.suppressTriggers = new Uint8Array(questionCount);
     this.suppressDefault = new Uint8Array(questionCount);

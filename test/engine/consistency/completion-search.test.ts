@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileDocument, type CompiledModel } from '../../../src/engine/index.js';
-import { propagatorOf } from '../../../src/engine/consistency/propagate.js';
+import { propagatorOf } from '../../../src/engine/consistency/prepared.js';
 import { freeAssignment } from '../../../src/engine/consistency/query.js';
 import { CompletionSearch } from '../../../src/engine/consistency/search.js';
 import { confirmSupport, unconfirmedPaths } from '../../../src/engine/evaluate/confirmed.js';

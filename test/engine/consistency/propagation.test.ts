@@ -14,7 +14,7 @@ import type { CompiledModel } from '../../../src/engine/index.js';
 import type { AnswerUnit } from '../../../src/engine/evaluate/answer-units.js';
 import { restrict } from '../../../src/engine/evaluate/answer-units.js';
 import { propagatedCheck } from '../../../src/engine/evaluate/propagated.js';
-import { propagatorOf } from '../../../src/engine/consistency/propagate.js';
+import { propagatorOf } from '../../../src/engine/consistency/prepared.js';
 import {
   type Assignment,
   allAssignments,

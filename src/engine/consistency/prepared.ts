@@ -1,0 +1,114 @@
+import type { ConsistencyForm } from './form.js';
+import { TRUE } from './mdd.js';
+import { buildPairMatrices, type PairMatrices } from './pairs.js';
+import { Propagator } from './propagate.js';
+import { newSegmentMemo, type SegmentMemo } from './segment-cache.js';
+import { newPassScratch, type PassScratch, passSegment } from './segment-pass.js';
+import { computeSegments, type Segments } from './segments.js';
+
+/**
+ * What every evaluation of a version reads besides its consistency form, built once per
+ * form: the segments, the scratch arrays of passes and checks, the live values, the
+ * pairwise relation (pairs.ts) and, past the compile budget, the propagator. Until #28
+ * each of these was a WeakMap of its own, filled on first use, so a version's first
+ * clicks paid for them one by one (the pairwise rows a full pass each).
+ *
+ * Not part of the stored or transferred form (it is derived in time linear in the
+ * diagram, pairs.ts bounds the rest): built by `prepareForm` where a form is made or
+ * loaded (compile.ts, fallback.ts, serialize.ts), or on the first evaluation of a form
+ * revived in another thread. The one map below keys it by form, so the form itself
+ * stays plain data.
+ */
+export interface PreparedForm {
+  readonly segments: Segments;
+  readonly pass: PassScratch;
+  readonly visit: VisitScratch;
+  /** Per value: 1 when some valid configuration holds it (0: dead). */
+  readonly live: Uint8Array;
+  readonly pairs: PairMatrices;
+  /** Rows of segments without a matrix, computed on use (query.ts compatibleWith). */
+  readonly pairRows: Map<number, Uint8Array>;
+  readonly memo: SegmentMemo;
+  /** Past the compile budget: the parts' propagator (propagate.ts); else undefined. */
+  readonly propagator: Propagator | undefined;
+  /**
+   * Per rule with a table: its local availability for the last answers of its columns
+   * (evaluate/availability.ts). Consecutive clicks of a configuration change one answer,
+   * so most tables read the same answers as the click before.
+   */
+  readonly localTables: Array<LocalTableMemo | undefined>;
+}
+
+export interface LocalTableMemo {
+  /** The table (a form loaded for another model with the same layers must not reuse it). */
+  readonly table: object;
+  /** The answers of the table's columns. */
+  readonly key: string;
+  /** Some row fits every answered column. */
+  readonly matched: boolean;
+  /** Per column, per option (the layout of the table's `offers`): 1 when a fitting row offers it. */
+  readonly offered: Uint8Array;
+}
+
+/** Visit stamps of consistency checks (query.ts isConsistent); evaluation is synchronous. */
+export interface VisitScratch {
+  readonly stamp: Int32Array;
+  readonly stack: Int32Array;
+  epoch: number;
+}
+
+const preparedForms = new WeakMap<ConsistencyForm, PreparedForm>();
+
+/** The form's prepared form, built now if it was not yet. */
+export function prepareForm(form: ConsistencyForm): PreparedForm {
+  let prepared = preparedForms.get(form);
+  if (prepared === undefined) {
+    prepared = build(form);
+    preparedForms.set(form, prepared);
+  }
+  return prepared;
+}
+
+export function segmentsOf(form: ConsistencyForm): Segments {
+  return prepareForm(form).segments;
+}
+
+/** The propagator of a form past the compile budget. */
+export function propagatorOf(form: ConsistencyForm): Propagator {
+  const { propagator } = prepareForm(form);
+  if (propagator === undefined) throw new Error('a compiled form has no propagator');
+  return propagator;
+}
+
+function build(form: ConsistencyForm): PreparedForm {
+  const segments = computeSegments(form);
+  const pass = newPassScratch(form, segments);
+  const size = form.nodeLayer.length;
+  const visit = { stamp: new Int32Array(size), stack: new Int32Array(size), epoch: 0 };
+  const compiled = form.compiled;
+  return {
+    segments,
+    pass,
+    visit,
+    live: compiled ? liveValues(form, segments, pass) : new Uint8Array(0),
+    pairs: compiled ? buildPairMatrices(form, segments) : { rows: [], words: new Int32Array(0) },
+    pairRows: new Map(),
+    memo: newSegmentMemo(),
+    propagator: compiled ? undefined : new Propagator(form),
+    localTables: [],
+  };
+}
+
+/** Values with a valid completion when nothing is answered: one pass per segment. */
+function liveValues(form: ConsistencyForm, segments: Segments, pass: PassScratch): Uint8Array {
+  const { valueBase, domain, root } = form;
+  const live = new Uint8Array(valueBase[domain.length]);
+  if (root <= TRUE) {
+    if (root === TRUE) live.fill(1);
+    return live;
+  }
+  const free = new Int32Array(domain.length).fill(-1);
+  for (let s = 0; s < segments.fromLayer.length; s++) passSegment(form, free, s, live, pass);
+  live.fill(1, 0, valueBase[form.nodeLayer[root]]); // layers no part reads
+  return live;
+}
