@@ -2,6 +2,7 @@ import { Deserializer, Serializer } from 'node:v8';
 import { createEnvironments } from './cel/environment.js';
 import { Expression } from './cel/expression.js';
 import { derivedCacheBytes } from './consistency/form.js';
+import { pairMatrixBytes } from './consistency/prepared.js';
 import { sharedPartBytes } from './evaluate/shared-parts.js';
 import type { CompiledModel } from './model.js';
 import { Money } from './money.js';
@@ -138,7 +139,9 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
   const model = { ...rest, extensions } as unknown as CompiledModel;
   // The caches its consistency form may grow while in use count too, and the line parts
   // shared by its evaluations.
-  const held = size.bytes + derivedCacheBytes(model.consistency) + sharedPartBytes(model);
+  const form = model.consistency;
+  const held =
+    size.bytes + derivedCacheBytes(form) + pairMatrixBytes(form) + sharedPartBytes(model);
   return { model, bytes: held };
 }
 

@@ -20,12 +20,10 @@ export const SEGMENT_CACHE_MIN_EDGES = 4096;
  */
 export function derivedCacheBytes(form: ConsistencyForm): number {
   const values = form.valueBase[form.valueBase.length - 1] ?? 0;
-  // The rows computed on use (segments without a matrix, or propagation's) and, with a
-  // diagram, the prepared form's pairwise matrices (pairs.ts: a bit per pair, ≤ 32 MB).
-  const matrices = form.compiled
-    ? Math.min(PAIR_MATRIX_BYTES, Math.ceil((values * values) / 8))
-    : 0;
-  const pairs = matrices + Math.min(PAIR_CACHE_BYTES, values * (values + 100));
+  // The rows computed on use (segments without a matrix, or propagation's). The prepared
+  // form's pairwise matrices are counted as built (prepared.ts `pairMatrixBytes`): a bound
+  // from the whole form's values would count pairs across segments that no matrix holds.
+  const pairs = Math.min(PAIR_CACHE_BYTES, values * (values + 100));
   const segments =
     form.compiled && form.kids.length >= SEGMENT_CACHE_MIN_EDGES ? SEGMENT_CACHE_BYTES : 0;
   return pairs + segments;

@@ -73,6 +73,13 @@ export function segmentsOf(form: ConsistencyForm): Segments {
   return prepareForm(form).segments;
 }
 
+/** Bytes of the prepared form's pairwise matrices (pairs.ts; ≤ 32 MB), building it if needed. */
+export function pairMatrixBytes(form: ConsistencyForm): number {
+  let bytes = 0;
+  for (const rows of prepareForm(form).pairs.rows) bytes += rows?.byteLength ?? 0;
+  return bytes;
+}
+
 /** The propagator of a form past the compile budget. */
 export function propagatorOf(form: ConsistencyForm): Propagator {
   const { propagator } = prepareForm(form);
