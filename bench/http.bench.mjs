@@ -75,6 +75,10 @@ const sizes = [
     .filter(Boolean),
   ...(customModel === undefined ? [] : ['custom']),
 ];
+// GET /v1/carts/{id}: its lines are of this size's model ('' or --no-cart: not measured).
+const cartSize = flag('no-cart')
+  ? ''
+  : option('cart', sizes.includes('window') ? 'window' : sizes[0]);
 const duration = Number(option('duration', quick ? 2 : 5));
 const rounds = Number(option('rounds', quick ? 1 : 2));
 const connections = Number(option('connections', 4));
@@ -291,6 +295,95 @@ function row(database, scenario, target, stats, against, by, goal) {
   });
 }
 
+/**
+ * The preview's floor (issue #27): a node:http server evaluating the same model (compiled
+ * once at its start) with the checkout's engine, answering the same bytes.
+ */
+async function startEvaluateFloor(model, size, modelId) {
+  const modelFile = join(cleanupDir(), `model-${size}`);
+  writeFileSync(modelFile, model);
+  return startFloor({
+    mode: 'evaluate',
+    modelFile,
+    format: model.trimStart().startsWith('{') ? 'json' : 'yaml',
+    modelId,
+    versionNumber: 1,
+    message: 'Configuration evaluated',
+  });
+}
+
+let scratch;
+function cleanupDir() {
+  if (scratch === undefined) {
+    scratch = mkdtempSync(join(tmpdir(), 'http-bench-floor-'));
+    const dir = scratch;
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  }
+  return scratch;
+}
+
+/**
+ * Throws unless a floor answers what the service does (parsed; a line's `cache` timings
+ * left out, they differ from one evaluation to the next).
+ */
+async function sameAnswer(serviceBase, floorBase, request, what) {
+  const [fromService, fromFloor] = await Promise.all(
+    [serviceBase, floorBase].map((at) =>
+      call(at, request.method, request.path, { body: request.body, headers: request.headers }),
+    ),
+  );
+  const parsed = (text) => {
+    const value = JSON.parse(text);
+    if (value.data && typeof value.data === 'object') delete value.data.cache;
+    return value;
+  };
+  if (!isDeepStrictEqual(parsed(fromService.text), parsed(fromFloor.text)))
+    throw new Error(
+      `${what}: the floor answers otherwise: ${fromService.text.slice(0, 600)} / ${fromFloor.text.slice(0, 600)}`,
+    );
+}
+
+/** Lines in the cart of `GET /v1/carts/{id}` (issue #27: "with 10 stored lines"). */
+const CART_LINES = 10;
+
+/**
+ * GET /v1/carts/{id} with ten stored lines of one model, against a node:http floor that
+ * checks the token as the service does and reads the same rows from the same database
+ * (better-sqlite3 on the service's SQLite file, or pg), inflating the stored snapshots.
+ */
+async function benchCartPage(database, size, { base, pid, body, json, floors }) {
+  const { dataDir, pg, token, newDefaultCart } = current;
+  await newDefaultCart();
+  let cartId;
+  for (let i = 0; i < CART_LINES; i++) {
+    const added = await call(base, 'POST', '/v1/carts', { body, headers: json });
+    if (added.status !== 201) throw new Error(`add: ${added.status} ${added.text.slice(0, 300)}`);
+    cartId = JSON.parse(added.text).data.cart_id;
+  }
+  const cartFloor = await startFloor({
+    mode: 'cart',
+    jwtSecret: JWT.secret,
+    jwtIssuer: JWT.issuer,
+    jwtAudience: JWT.audience,
+    ...(pg ? { databaseUrl: pg.url } : { sqliteFile: join(dataDir, 'configurator.sqlite') }),
+  });
+  floors.push(cartFloor);
+  const get = {
+    method: 'GET',
+    path: `/v1/carts/${cartId}`,
+    headers: { Authorization: `Bearer ${token}` },
+  };
+  await sameAnswer(base, cartFloor.base, get, `GET /v1/carts/{id} ${size}`);
+  const [floorStats, serviceStats] = await measure([
+    { name: 'floor', base: cartFloor.base, pid: cartFloor.child.pid, request: get },
+    { name: 'service', base, pid, request: get },
+  ]);
+  const scenario = `GET /v1/carts/{id}, ${CART_LINES} lines of ${size === 'window' ? 'window.yaml' : `${size} questions`}`;
+  row(database, scenario, 'node:http read floor', floorStats);
+  row(database, scenario, 'service', serviceStats, floorStats, 'throughput', '≥ 0.50');
+  await cartFloor.stop();
+}
+
 /** A checkout's built service on a database of its own (a fresh directory or PG database). */
 async function startBenchService(serviceRoot, database) {
   const dataDir = mkdtempSync(join(tmpdir(), 'http-bench-'));
@@ -324,6 +417,9 @@ async function startBaseline(database) {
   }
 }
 
+/** The database being measured: what benchCartPage needs of it. */
+let current;
+
 async function benchDatabase(database) {
   const { service, dataDir, pg } = await startBenchService(root, database);
   const floors = [];
@@ -340,6 +436,7 @@ async function benchDatabase(database) {
         body: JSON.stringify({ reference: `bench ${Date.now()}`, default: true }),
       });
     await newDefaultCart();
+    current = { dataDir, pg, token, newDefaultCart };
 
     // --no-default: previews only (e.g. against a checkout whose schema the floor does not know).
     if (!flag('no-default')) {
@@ -443,6 +540,9 @@ async function benchDatabase(database) {
       writeFileSync(answerFile, answer.text);
       const sendFloor = await startFloor({ mode: 'send', answerFile });
       floors.push(sendFloor);
+      const evaluateFloor = await startEvaluateFloor(model, size, JSON.parse(body).model_id);
+      floors.push(evaluateFloor);
+      await sameAnswer(base, evaluateFloor.base, preview, `preview ${size}`);
       const compact = await call(base, 'POST', compactGzip.path, {
         body,
         headers: compactGzip.headers,
@@ -464,8 +564,15 @@ async function benchDatabase(database) {
         pid: baseline.service.child.pid,
         request: baselinePreview,
       };
+      if (size === cartSize) await benchCartPage(database, size, { base, pid, body, json, floors });
       const targets = [
         { name: 'floor', base: sendFloor.base, pid: sendFloor.child.pid, request: preview },
+        {
+          name: 'evaluate floor',
+          base: evaluateFloor.base,
+          pid: evaluateFloor.child.pid,
+          request: preview,
+        },
         { name: 'preview', base, pid, request: preview },
         ...(baselineTarget ? [baselineTarget] : []),
         ...(hasCompact ? [{ name: 'compact + gzip', base, pid, request: compactGzip }] : []),
@@ -475,16 +582,34 @@ async function benchDatabase(database) {
       ];
       const stats = await measure(targets);
       const statsOf = (name) => stats[targets.findIndex((target) => target.name === name)];
-      const [floorStats, previewStats, baselineStats, compactStats, postStats] = [
+      const [floorStats, evaluateStats, previewStats, baselineStats, compactStats, postStats] = [
         'floor',
+        'evaluate floor',
         'preview',
         'baseline',
         'compact + gzip',
         'post',
       ].map(statsOf);
       const scenario = `preview ${label}`;
+      row(database, scenario, 'node:http evaluate floor', evaluateStats);
       row(database, scenario, 'node:http send floor', floorStats);
-      row(database, scenario, 'service, full view', previewStats, floorStats, 'time', '≤ 1.3');
+      row(
+        database,
+        scenario,
+        'service, full view (vs the evaluate floor)',
+        previewStats,
+        evaluateStats,
+        'time',
+        '≤ 1.3',
+      );
+      row(
+        database,
+        scenario,
+        'service, full view (vs the send floor)',
+        previewStats,
+        floorStats,
+        'time',
+      );
       if (baselineStats)
         row(database, scenario, 'baseline, full view', baselineStats, floorStats, 'time');
       if (hasCompact)
@@ -517,6 +642,7 @@ async function benchDatabase(database) {
         '≤ 1.3',
       );
       await sendFloor.stop();
+      await evaluateFloor.stop();
       if (!flag('no-engine')) {
         const format = model.trimStart().startsWith('{') ? 'json' : 'yaml';
         await compareEngine(database, label, model, format, body, () =>
