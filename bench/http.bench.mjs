@@ -15,10 +15,11 @@
  * (2: floor and service alternate, to even out a noisy machine); --connections <n> (4);
  * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS, else the
  * NODE_OPTIONS of the checkout's Dockerfile, as the image runs it);
- * --json <file> (both tables, for comparing runs); --detail adds the compact view without
+ * --env KEY=VALUE,… (more of the service's environment); --json <file> (both tables, for comparing runs); --detail adds the compact view without
  * compression and the full view with gzip; --model <model.json|yaml> --answers <answers.json>
  * adds that model (e.g. a real one) to the sizes, previewed with those answers; --no-default
- * leaves out GET /v1/carts/default; --no-engine leaves out the evaluation table;
+ * leaves out GET /v1/carts/default; --cart <size> fills the cart of GET /v1/carts/{id}
+ * with lines of that model, --no-cart leaves it out (a checkout without stored snapshots); --no-engine leaves out the evaluation table;
  * --baseline <checkout> also runs that checkout's built service (its own database) and
  * measures its full-view preview in the same alternation, so that compact + gzip is set
  * against it too (#11 asks for ≤ 0.5× of the full view "today": the build of the day the
@@ -31,8 +32,13 @@
  * engine itself.
  *
  * Scenarios: GET /v1/carts/default against a floor with the same JWT check and the two
- * indexed reads; POST /v1/carts/preview (full view, no compression) against a floor that
- * only stringifies and sends the very same answer; the same preview with
+ * indexed reads; GET /v1/carts/{id} of a cart with 10 stored lines (of the `--cart` size's
+ * model, default window; --no-cart leaves it out) against a floor with the same JWT check
+ * that reads the same rows from the same database and inflates their snapshots (issue #27:
+ * ≥ 0.5 of it); POST /v1/carts/preview (full view, no compression) against a floor that
+ * parses the body, runs the same evaluation in-process (the checkout's dist engine, the
+ * model compiled once) and sends the same bytes (issue #27: ≤ 1.3× its time), and against
+ * one that only stringifies and sends the very same answer; the same preview with
  * `?view=compact` and `Accept-Encoding: gzip` against the full view; POST /v1/carts
  * against the preview of the same configuration (each run starts a new default cart); PUT
  * of a stored line (reconfigured with the same answers) against the same preview.
@@ -98,6 +104,13 @@ function imageNodeOptions() {
 const nodeArgs = option('node-args', process.env.BENCH_NODE_ARGS ?? imageNodeOptions())
   .split(' ')
   .filter(Boolean);
+/** --env KEY=VALUE,…: more of the service's environment (e.g. a larger compiled-model cache). */
+const serviceEnv = Object.fromEntries(
+  option('env', '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 const jsonOut = option('json', null);
 const baselineRoot = option('baseline', null) === null ? null : resolve(option('baseline'));
 
@@ -399,6 +412,7 @@ async function startBenchService(serviceRoot, database) {
       ...(pg ? { DATABASE_URL: pg.url } : {}),
       JWT_ACCESS_TTL: '7200',
       CART_MAX_LINES: '100000',
+      ...serviceEnv,
     },
     nodeArgs,
   );
