@@ -687,7 +687,7 @@ console.log(
 );
 console.log(
   'ratio: req/s of the same run; for the service against a floor or a preview, its time per ' +
-    'request over theirs (req/s inverted); for GET /v1/carts/default, its throughput over the ' +
+    'request over theirs (req/s inverted); for GET /v1/carts/default and /v1/carts/{id}, its throughput over the ' +
     'floor’s (the goal column). CPU ratio: the same from the CPU each process used per request ' +
     '(/proc; all threads; not the database server), which other load on the machine hardly moves. ' +
     'loop max ms: the service’s longest event-loop delay during the load (its /metrics; ' +
