@@ -5,6 +5,14 @@
  *
  *   send:    reads the request body, then stringifies and sends a given answer (what a
  *            preview or a POST /v1/carts cannot avoid: the answer's JSON and its bytes).
+ *   evaluate: the preview's floor (issue #27): parses the JSON body, runs the same
+ *            evaluation in-process (the checkout's dist/src/engine, the model compiled
+ *            once at start-up with compileDocument), and sends the same bytes: the line's
+ *            JSON with the preview's members, in the envelope.
+ *   cart:    GET /v1/carts/{id} by hand: the same JWT check and session read as `default`,
+ *            the cart, all its lines' prices (the totals), the first page of its rows, each
+ *            stored snapshot inflated (zlib's pool, as the service) with the row's columns,
+ *            in the envelope with the page links.
  *   default: GET /v1/carts/default by hand: the same JWT check (HS256 with a secret
  *            KeyObject, issuer, audience, expiry, typ, session family), one joined read
  *            of the session and its user, one indexed read of the default cart, one of its
@@ -17,6 +25,9 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { inflate } from 'node:zlib';
 
 const config = JSON.parse(process.argv[2]);
 // The service's own copies of the libraries, so that the floor runs the same code.
@@ -47,6 +58,47 @@ function sendFloor() {
   };
 }
 
+/** The whole request body as text. */
+const bodyText = (req) =>
+  new Promise((done, fail) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', fail);
+  });
+
+/** The preview's unavoidable work: parse, evaluate (same engine, same model), send. */
+async function evaluateFloor() {
+  const engine = await import(
+    pathToFileURL(join(config.root, 'dist', 'src', 'engine', 'index.js'))
+  );
+  const { readModelSource, compileDocument, evaluate, DEFAULT_ENGINE_LIMITS } = engine;
+  const source = readFileSync(config.modelFile);
+  const read = await readModelSource(source, config.format, DEFAULT_ENGINE_LIMITS);
+  const compiled = compileDocument(read.value.document, DEFAULT_ENGINE_LIMITS);
+  if (!compiled.ok) throw new Error('the model does not compile');
+  const head = `{"code":200,"message":${JSON.stringify(config.message)},"data":`;
+  return async (req, res) => {
+    const input = JSON.parse(await bodyText(req));
+    const evaluation = evaluate(compiled.model, {
+      modelId: config.modelId,
+      versionNumber: config.versionNumber,
+      questions: input.questions,
+      languageCode: input.language_code ?? null,
+      view: 'full',
+    });
+    const line = JSON.stringify(evaluation.line);
+    const { valid, errors, warnings } = evaluation;
+    const members = JSON.stringify({ view: 'full', id: null, valid, errors, warnings });
+    const body = `${head}${line.slice(0, -1)},${members.slice(1)},"links":{},"errors":[]}`;
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+    });
+    res.end(body);
+  };
+}
+
 /** The two reads, on SQLite (better-sqlite3, synchronous like the service's) or PostgreSQL. */
 function openDatabase() {
   const sessionSql =
@@ -56,6 +108,13 @@ function openDatabase() {
     'SELECT id, user_id, company_id, reference, is_default, created_at FROM carts ' +
     'WHERE user_id = ';
   const linesSql = 'SELECT company_id, currency, total FROM cart_lines WHERE cart_id = ';
+  const cartByIdSql =
+    'SELECT id, user_id, company_id, reference, is_default, created_at FROM carts WHERE id = ';
+  const rowsSql =
+    'SELECT id, model_id, version_number, company_id, language_code, answers, snapshot, ' +
+    'total, currency, revision, created_at FROM cart_lines WHERE cart_id = ';
+  const rowsOrder = ' ORDER BY created_at, id LIMIT ';
+  const modelsSql = 'SELECT id, version_number FROM models WHERE id IN ';
   if (config.databaseUrl) {
     const { Pool } = require('pg');
     const pool = new Pool({ connectionString: config.databaseUrl, max: 10 });
@@ -64,6 +123,11 @@ function openDatabase() {
       cart: async (userId) =>
         (await pool.query(`${cartSql}$1 AND is_default = true`, [userId])).rows[0],
       lines: async (cartId) => (await pool.query(`${linesSql}$1`, [cartId])).rows,
+      cartById: async (id, userId) =>
+        (await pool.query(`${cartByIdSql}$1 AND user_id = $2`, [id, userId])).rows[0],
+      rows: async (cartId, limit) =>
+        (await pool.query(`${rowsSql}$1${rowsOrder}$2`, [cartId, limit])).rows,
+      versions: async (ids) => (await pool.query(`${modelsSql.slice(0, -4)}= ANY($1)`, [ids])).rows,
     };
   }
   const Database = require('better-sqlite3');
@@ -71,10 +135,16 @@ function openDatabase() {
   const session = db.prepare(`${sessionSql}?`);
   const cart = db.prepare(`${cartSql}? AND is_default = 1`);
   const lines = db.prepare(`${linesSql}?`);
+  const cartById = db.prepare(`${cartByIdSql}? AND user_id = ?`);
+  const rows = db.prepare(`${rowsSql}?${rowsOrder}?`);
   return {
     session: async (id) => session.get(id),
     cart: async (userId) => cart.get(userId),
     lines: async (cartId) => lines.all(cartId),
+    cartById: async (id, userId) => cartById.get(id, userId),
+    rows: async (cartId, limit) => rows.all(cartId, limit),
+    versions: async (ids) =>
+      db.prepare(`${modelsSql}(${ids.map(() => '?').join(',')})`).all(...ids),
   };
 }
 
@@ -102,7 +172,8 @@ function summed(lines) {
   };
 }
 
-function defaultCartFloor() {
+/** The JWT check and session read of both GET floors: the session's row, or null. */
+function authenticator(db) {
   const jwt = require('jsonwebtoken');
   const key = createSecretKey(Buffer.from(config.jwtSecret));
   const options = {
@@ -110,23 +181,30 @@ function defaultCartFloor() {
     issuer: config.jwtIssuer,
     audience: config.jwtAudience,
   };
-  const db = openDatabase();
-  const denied = { code: 403, message: 'Forbidden', data: null, links: {}, errors: [] };
-  return async (req, res) => {
-    await drain(req);
+  return async (req) => {
     const header = req.headers.authorization ?? '';
     let claims;
     try {
       claims = jwt.verify(header.slice('Bearer '.length), key, options);
     } catch {
-      return sendJson(res, 403, denied);
+      return null;
     }
-    if (claims.typ !== 'access' || !claims.fam || typeof claims.exp !== 'number')
-      return sendJson(res, 403, denied);
+    if (claims.typ !== 'access' || !claims.fam || typeof claims.exp !== 'number') return null;
     const session = await db.session(claims.fam);
-    if (!session || session.revoked_at || String(session.user_id) !== claims.sub)
-      return sendJson(res, 403, denied);
-    if (session.disabled_at) return sendJson(res, 403, denied);
+    if (!session || session.revoked_at || String(session.user_id) !== claims.sub) return null;
+    return session.disabled_at ? null : session;
+  };
+}
+
+const denied = { code: 403, message: 'Forbidden', data: null, links: {}, errors: [] };
+
+function defaultCartFloor() {
+  const db = openDatabase();
+  const authenticated = authenticator(db);
+  return async (req, res) => {
+    await drain(req);
+    const session = await authenticated(req);
+    if (!session) return sendJson(res, 403, denied);
     const cart = await db.cart(session.user_id);
     if (!cart) return sendJson(res, 400, { ...denied, code: 400 });
     const { company, ...totals } = summed(await db.lines(cart.id));
@@ -147,7 +225,85 @@ function defaultCartFloor() {
   };
 }
 
-const handler = config.mode === 'default' ? defaultCartFloor() : sendFloor();
+const inflated = promisify(inflate);
+
+/** GET /v1/carts/{id} (first page, full view) from the rows: stored snapshots, inflated. */
+function cartFloor() {
+  const db = openDatabase();
+  const authenticated = authenticator(db);
+  const perPage = 10;
+  return async (req, res) => {
+    await drain(req);
+    const session = await authenticated(req);
+    if (!session) return sendJson(res, 403, denied);
+    const url = new URL(req.url, 'http://local');
+    const cart = await db.cartById(url.pathname.split('/').pop(), session.user_id);
+    if (!cart) return sendJson(res, 404, { ...denied, code: 404 });
+    const prices = await db.lines(cart.id);
+    const rows = await db.rows(cart.id, perPage);
+    const versions = new Map(
+      (await db.versions([...new Set(rows.map((row) => row.model_id))])).map((m) => [
+        m.id,
+        m.version_number,
+      ]),
+    );
+    const lines = await Promise.all(
+      rows.map(async (row) => {
+        const json = await inflated(Buffer.from(row.snapshot, 'base64'));
+        const latest = versions.get(row.model_id);
+        const columns = JSON.stringify({
+          view: 'full',
+          id: row.id,
+          model_id: row.model_id,
+          version_number: row.version_number,
+          company_id: row.company_id,
+          language_code: row.language_code,
+          total: row.total,
+          currency: row.currency,
+          answers: JSON.parse(row.answers),
+          created_at: iso(row.created_at),
+          etag: `"${row.revision}"`,
+          latest_version_number: latest > row.version_number ? latest : null,
+        });
+        return [json.subarray(0, json.length - 1), Buffer.from(`,${columns.slice(1)}`)];
+      }),
+    );
+    const { company, ...totals } = summed(prices);
+    const byCurrency =
+      totals.currency === null ? [] : [{ currency: totals.currency, total: totals.total }];
+    const detail = JSON.stringify({
+      cart_id: cart.id,
+      reference: cart.reference,
+      default: Boolean(cart.is_default),
+      company_id: cart.company_id ?? company,
+      created_at: iso(cart.created_at),
+      ...totals,
+      totals: byCurrency,
+    });
+    const last = Math.max(1, Math.ceil(prices.length / perPage));
+    const at = (page) => `${url.pathname}?page=${page}&per_page=${perPage}`;
+    const links = JSON.stringify({ self: at(1), first: at(1), last: at(last) });
+    const pieces = [
+      Buffer.from(`{"code":200,"message":"Cart found","data":${detail.slice(0, -1)},"lines":[`),
+      ...lines.flatMap((pieces, i) => (i === 0 ? pieces : [Buffer.from(','), ...pieces])),
+      Buffer.from(`]},"links":${links},"errors":[]}`),
+    ];
+    const body = Buffer.concat(pieces);
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': body.length,
+    });
+    res.end(body);
+  };
+}
+
+const handlers = {
+  default: defaultCartFloor,
+  cart: cartFloor,
+  evaluate: evaluateFloor,
+  send: sendFloor,
+};
+const handler = await handlers[config.mode]();
 const server = createServer((req, res) => {
   handler(req, res).catch((error) => {
     res.statusCode = 500;

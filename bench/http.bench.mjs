@@ -15,10 +15,11 @@
  * (2: floor and service alternate, to even out a noisy machine); --connections <n> (4);
  * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS, else the
  * NODE_OPTIONS of the checkout's Dockerfile, as the image runs it);
- * --json <file> (both tables, for comparing runs); --detail adds the compact view without
+ * --env KEY=VALUE,… (more of the service's environment); --json <file> (both tables, for comparing runs); --detail adds the compact view without
  * compression and the full view with gzip; --model <model.json|yaml> --answers <answers.json>
  * adds that model (e.g. a real one) to the sizes, previewed with those answers; --no-default
- * leaves out GET /v1/carts/default; --no-engine leaves out the evaluation table;
+ * leaves out GET /v1/carts/default; --cart <size> fills the cart of GET /v1/carts/{id}
+ * with lines of that model, --no-cart leaves it out (a checkout without stored snapshots); --no-engine leaves out the evaluation table;
  * --baseline <checkout> also runs that checkout's built service (its own database) and
  * measures its full-view preview in the same alternation, so that compact + gzip is set
  * against it too (#11 asks for ≤ 0.5× of the full view "today": the build of the day the
@@ -31,8 +32,13 @@
  * engine itself.
  *
  * Scenarios: GET /v1/carts/default against a floor with the same JWT check and the two
- * indexed reads; POST /v1/carts/preview (full view, no compression) against a floor that
- * only stringifies and sends the very same answer; the same preview with
+ * indexed reads; GET /v1/carts/{id} of a cart with 10 stored lines (of the `--cart` size's
+ * model, default window; --no-cart leaves it out) against a floor with the same JWT check
+ * that reads the same rows from the same database and inflates their snapshots (issue #27:
+ * ≥ 0.5 of it); POST /v1/carts/preview (full view, no compression) against a floor that
+ * parses the body, runs the same evaluation in-process (the checkout's dist engine, the
+ * model compiled once) and sends the same bytes (issue #27: ≤ 1.3× its time), and against
+ * one that only stringifies and sends the very same answer; the same preview with
  * `?view=compact` and `Accept-Encoding: gzip` against the full view; POST /v1/carts
  * against the preview of the same configuration (each run starts a new default cart); PUT
  * of a stored line (reconfigured with the same answers) against the same preview.
@@ -75,6 +81,10 @@ const sizes = [
     .filter(Boolean),
   ...(customModel === undefined ? [] : ['custom']),
 ];
+// GET /v1/carts/{id}: its lines are of this size's model ('' or --no-cart: not measured).
+const cartSize = flag('no-cart')
+  ? ''
+  : option('cart', sizes.includes('window') ? 'window' : sizes[0]);
 const duration = Number(option('duration', quick ? 2 : 5));
 const rounds = Number(option('rounds', quick ? 1 : 2));
 const connections = Number(option('connections', 4));
@@ -94,6 +104,13 @@ function imageNodeOptions() {
 const nodeArgs = option('node-args', process.env.BENCH_NODE_ARGS ?? imageNodeOptions())
   .split(' ')
   .filter(Boolean);
+/** --env KEY=VALUE,…: more of the service's environment (e.g. a larger compiled-model cache). */
+const serviceEnv = Object.fromEntries(
+  option('env', '')
+    .split(',')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 const jsonOut = option('json', null);
 const baselineRoot = option('baseline', null) === null ? null : resolve(option('baseline'));
 
@@ -291,6 +308,95 @@ function row(database, scenario, target, stats, against, by, goal) {
   });
 }
 
+/**
+ * The preview's floor (issue #27): a node:http server evaluating the same model (compiled
+ * once at its start) with the checkout's engine, answering the same bytes.
+ */
+async function startEvaluateFloor(model, size, modelId) {
+  const modelFile = join(cleanupDir(), `model-${size}`);
+  writeFileSync(modelFile, model);
+  return startFloor({
+    mode: 'evaluate',
+    modelFile,
+    format: model.trimStart().startsWith('{') ? 'json' : 'yaml',
+    modelId,
+    versionNumber: 1,
+    message: 'Configuration evaluated',
+  });
+}
+
+let scratch;
+function cleanupDir() {
+  if (scratch === undefined) {
+    scratch = mkdtempSync(join(tmpdir(), 'http-bench-floor-'));
+    const dir = scratch;
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  }
+  return scratch;
+}
+
+/**
+ * Throws unless a floor answers what the service does (parsed; a line's `cache` timings
+ * left out, they differ from one evaluation to the next).
+ */
+async function sameAnswer(serviceBase, floorBase, request, what) {
+  const [fromService, fromFloor] = await Promise.all(
+    [serviceBase, floorBase].map((at) =>
+      call(at, request.method, request.path, { body: request.body, headers: request.headers }),
+    ),
+  );
+  const parsed = (text) => {
+    const value = JSON.parse(text);
+    if (value.data && typeof value.data === 'object') delete value.data.cache;
+    return value;
+  };
+  if (!isDeepStrictEqual(parsed(fromService.text), parsed(fromFloor.text)))
+    throw new Error(
+      `${what}: the floor answers otherwise: ${fromService.text.slice(0, 600)} / ${fromFloor.text.slice(0, 600)}`,
+    );
+}
+
+/** Lines in the cart of `GET /v1/carts/{id}` (issue #27: "with 10 stored lines"). */
+const CART_LINES = 10;
+
+/**
+ * GET /v1/carts/{id} with ten stored lines of one model, against a node:http floor that
+ * checks the token as the service does and reads the same rows from the same database
+ * (better-sqlite3 on the service's SQLite file, or pg), inflating the stored snapshots.
+ */
+async function benchCartPage(database, size, { base, pid, body, json, floors }) {
+  const { dataDir, pg, token, newDefaultCart } = current;
+  await newDefaultCart();
+  let cartId;
+  for (let i = 0; i < CART_LINES; i++) {
+    const added = await call(base, 'POST', '/v1/carts', { body, headers: json });
+    if (added.status !== 201) throw new Error(`add: ${added.status} ${added.text.slice(0, 300)}`);
+    cartId = JSON.parse(added.text).data.cart_id;
+  }
+  const cartFloor = await startFloor({
+    mode: 'cart',
+    jwtSecret: JWT.secret,
+    jwtIssuer: JWT.issuer,
+    jwtAudience: JWT.audience,
+    ...(pg ? { databaseUrl: pg.url } : { sqliteFile: join(dataDir, 'configurator.sqlite') }),
+  });
+  floors.push(cartFloor);
+  const get = {
+    method: 'GET',
+    path: `/v1/carts/${cartId}`,
+    headers: { Authorization: `Bearer ${token}` },
+  };
+  await sameAnswer(base, cartFloor.base, get, `GET /v1/carts/{id} ${size}`);
+  const [floorStats, serviceStats] = await measure([
+    { name: 'floor', base: cartFloor.base, pid: cartFloor.child.pid, request: get },
+    { name: 'service', base, pid, request: get },
+  ]);
+  const scenario = `GET /v1/carts/{id}, ${CART_LINES} lines of ${size === 'window' ? 'window.yaml' : `${size} questions`}`;
+  row(database, scenario, 'node:http read floor', floorStats);
+  row(database, scenario, 'service', serviceStats, floorStats, 'throughput', '≥ 0.50');
+  await cartFloor.stop();
+}
+
 /** A checkout's built service on a database of its own (a fresh directory or PG database). */
 async function startBenchService(serviceRoot, database) {
   const dataDir = mkdtempSync(join(tmpdir(), 'http-bench-'));
@@ -306,6 +412,7 @@ async function startBenchService(serviceRoot, database) {
       ...(pg ? { DATABASE_URL: pg.url } : {}),
       JWT_ACCESS_TTL: '7200',
       CART_MAX_LINES: '100000',
+      ...serviceEnv,
     },
     nodeArgs,
   );
@@ -324,6 +431,9 @@ async function startBaseline(database) {
   }
 }
 
+/** The database being measured: what benchCartPage needs of it. */
+let current;
+
 async function benchDatabase(database) {
   const { service, dataDir, pg } = await startBenchService(root, database);
   const floors = [];
@@ -340,6 +450,7 @@ async function benchDatabase(database) {
         body: JSON.stringify({ reference: `bench ${Date.now()}`, default: true }),
       });
     await newDefaultCart();
+    current = { dataDir, pg, token, newDefaultCart };
 
     // --no-default: previews only (e.g. against a checkout whose schema the floor does not know).
     if (!flag('no-default')) {
@@ -443,6 +554,9 @@ async function benchDatabase(database) {
       writeFileSync(answerFile, answer.text);
       const sendFloor = await startFloor({ mode: 'send', answerFile });
       floors.push(sendFloor);
+      const evaluateFloor = await startEvaluateFloor(model, size, JSON.parse(body).model_id);
+      floors.push(evaluateFloor);
+      await sameAnswer(base, evaluateFloor.base, preview, `preview ${size}`);
       const compact = await call(base, 'POST', compactGzip.path, {
         body,
         headers: compactGzip.headers,
@@ -464,8 +578,15 @@ async function benchDatabase(database) {
         pid: baseline.service.child.pid,
         request: baselinePreview,
       };
+      if (size === cartSize) await benchCartPage(database, size, { base, pid, body, json, floors });
       const targets = [
         { name: 'floor', base: sendFloor.base, pid: sendFloor.child.pid, request: preview },
+        {
+          name: 'evaluate floor',
+          base: evaluateFloor.base,
+          pid: evaluateFloor.child.pid,
+          request: preview,
+        },
         { name: 'preview', base, pid, request: preview },
         ...(baselineTarget ? [baselineTarget] : []),
         ...(hasCompact ? [{ name: 'compact + gzip', base, pid, request: compactGzip }] : []),
@@ -475,16 +596,34 @@ async function benchDatabase(database) {
       ];
       const stats = await measure(targets);
       const statsOf = (name) => stats[targets.findIndex((target) => target.name === name)];
-      const [floorStats, previewStats, baselineStats, compactStats, postStats] = [
+      const [floorStats, evaluateStats, previewStats, baselineStats, compactStats, postStats] = [
         'floor',
+        'evaluate floor',
         'preview',
         'baseline',
         'compact + gzip',
         'post',
       ].map(statsOf);
       const scenario = `preview ${label}`;
+      row(database, scenario, 'node:http evaluate floor', evaluateStats);
       row(database, scenario, 'node:http send floor', floorStats);
-      row(database, scenario, 'service, full view', previewStats, floorStats, 'time', '≤ 1.3');
+      row(
+        database,
+        scenario,
+        'service, full view (vs the evaluate floor)',
+        previewStats,
+        evaluateStats,
+        'time',
+        '≤ 1.3',
+      );
+      row(
+        database,
+        scenario,
+        'service, full view (vs the send floor)',
+        previewStats,
+        floorStats,
+        'time',
+      );
       if (baselineStats)
         row(database, scenario, 'baseline, full view', baselineStats, floorStats, 'time');
       if (hasCompact)
@@ -517,6 +656,7 @@ async function benchDatabase(database) {
         '≤ 1.3',
       );
       await sendFloor.stop();
+      await evaluateFloor.stop();
       if (!flag('no-engine')) {
         const format = model.trimStart().startsWith('{') ? 'json' : 'yaml';
         await compareEngine(database, label, model, format, body, () =>
@@ -547,7 +687,7 @@ console.log(
 );
 console.log(
   'ratio: req/s of the same run; for the service against a floor or a preview, its time per ' +
-    'request over theirs (req/s inverted); for GET /v1/carts/default, its throughput over the ' +
+    'request over theirs (req/s inverted); for GET /v1/carts/default and /v1/carts/{id}, its throughput over the ' +
     'floor’s (the goal column). CPU ratio: the same from the CPU each process used per request ' +
     '(/proc; all threads; not the database server), which other load on the machine hardly moves. ' +
     'loop max ms: the service’s longest event-loop delay during the load (its /metrics; ' +
