@@ -14,6 +14,9 @@ import {
   prng,
   randomModel,
   validAssignments,
+  agrees,
+  type Fix,
+  userFixes,
 } from './random-model.js';
 
 /**
@@ -26,15 +29,7 @@ import {
 const MODELS = Number(process.env.CONSISTENCY_MODELS ?? 80);
 const BUDGETS = [0, 40, 400, 1e12];
 
-interface Fix {
-  question: number;
-  code: number;
-  mask: number;
-}
 type Specs = ReturnType<typeof randomModel>['specs'];
-
-const agrees = (assignment: Assignment, fixes: readonly Fix[]): boolean =>
-  fixes.every((fix) => (assignment[fix.question] & fix.mask) === (fix.code & fix.mask));
 
 function randomAnswers(random: () => number, specs: Specs): Record<string, { values: unknown[] }> {
   const answers: Record<string, { values: unknown[] }> = {};
@@ -211,28 +206,6 @@ function checkOptions(
     });
   });
   return { explained, unexplained };
-}
-
-/** The user's answers as the engine keeps them (visible, source user). */
-function userFixes(line: CartLine, specs: Specs): Fix[] {
-  const fixes: Fix[] = [];
-  line.questions.forEach((question, q) => {
-    if (question.source !== 'user' || !question.visible) return;
-    const spec = specs[q];
-    if (spec.type === 'multi_choice') {
-      let code = 0;
-      for (const key of question.values as string[]) code |= 1 << spec.options.indexOf(key);
-      fixes.push({ question: q, code, mask: code });
-      return;
-    }
-    const value = question.values[0];
-    let code: number;
-    if (spec.type === 'choice') code = spec.options.indexOf(value as string) + 1;
-    else if (spec.type === 'boolean') code = value === true ? 2 : 1;
-    else code = (value as number) - (spec.min as number) + 1;
-    fixes.push({ question: q, code, mask: -1 });
-  });
-  return fixes;
 }
 
 /** Whether the answers of `keys` (with `extra`) have a valid completion. */

@@ -8,7 +8,7 @@
  * and conflict sets are exact.
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument, type CartLine } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/index.js';
 import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
 import type { CompiledModel } from '../../../src/engine/index.js';
 import type { AnswerUnit } from '../../../src/engine/evaluate/answer-units.js';
@@ -25,17 +25,12 @@ import {
   domainCount,
   prng,
   randomModel,
+  agrees,
+  type Fix,
+  userFixes,
 } from './random-model.js';
 
 type Specs = ReturnType<typeof randomModel>['specs'];
-interface Fix {
-  question: number;
-  code: number;
-  mask: number;
-}
-const agrees = (assignment: Assignment, fixes: readonly Fix[]): boolean =>
-  fixes.every((fix) => (assignment[fix.question] & fix.mask) === (fix.code & fix.mask));
-
 const MODELS = Number(process.env.PROPAGATION_MODELS ?? 100);
 
 /** The model reduced to one table (the first), literal `required`, no other expressions. */
@@ -112,27 +107,6 @@ class Oracle {
       return satisfying.some((a) => agrees(a, relevant));
     });
   }
-}
-
-function userFixes(line: CartLine, specs: Specs): Fix[] {
-  const fixes: Fix[] = [];
-  line.questions.forEach((question, q) => {
-    if (question.source !== 'user' || !question.visible) return;
-    const spec = specs[q];
-    if (spec.type === 'multi_choice') {
-      let code = 0;
-      for (const key of question.values as string[]) code |= 1 << spec.options.indexOf(key);
-      fixes.push({ question: q, code, mask: code });
-      return;
-    }
-    const value = question.values[0];
-    let code: number;
-    if (spec.type === 'choice') code = spec.options.indexOf(value as string) + 1;
-    else if (spec.type === 'boolean') code = value === true ? 2 : 1;
-    else code = (value as number) - (spec.min as number) + 1;
-    fixes.push({ question: q, code, mask: -1 });
-  });
-  return fixes;
 }
 
 /** Fixes as the engine's answer units (for the propagation check itself). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileDocument, evaluate, type CartLine } from '../../../src/engine/index.js';
+import { compileDocument, evaluate } from '../../../src/engine/index.js';
 import {
   type Assignment,
   celValue,
@@ -7,18 +7,10 @@ import {
   prng,
   randomModel,
   validAssignments,
+  agrees,
+  type Fix,
+  userFixes,
 } from './random-model.js';
-
-/** A restriction: question index → value code (multi_choice: a mask of the fixed bits). */
-interface Fix {
-  question: number;
-  code: number;
-  /** multi_choice: which bits are fixed (all of them for an answer). */
-  mask: number;
-}
-
-const agrees = (assignment: Assignment, fixes: readonly Fix[]): boolean =>
-  fixes.every((fix) => (assignment[fix.question] & fix.mask) === (fix.code & fix.mask));
 
 const MODELS = Number(process.env.CONSISTENCY_MODELS ?? 250);
 
@@ -178,33 +170,6 @@ describe('consistency against brute force on random small models', () => {
     expect(softChecks, 'soft values checked').toBeGreaterThan(0);
   }, 180_000);
 });
-
-/** The user's answers as the engine keeps them (visible, source user). */
-function userFixes(
-  line: CartLine,
-  specs: ReturnType<typeof randomModel>['specs'],
-  sources: readonly string[] = ['user'],
-): Fix[] {
-  const fixes: Fix[] = [];
-  line.questions.forEach((question, q) => {
-    if (!sources.includes(question.source) || !question.visible) return;
-    const spec = specs[q];
-    if (spec.type === 'multi_choice') {
-      let code = 0;
-      for (const key of question.values as string[]) code |= 1 << spec.options.indexOf(key);
-      // The selected options are the answer; the others stay open.
-      fixes.push({ question: q, code, mask: code });
-      return;
-    }
-    const value = question.values[0];
-    let code = -1;
-    if (spec.type === 'choice') code = spec.options.indexOf(value as string) + 1;
-    else if (spec.type === 'boolean') code = value === true ? 2 : 1;
-    else code = (value as number) - (spec.min as number) + 1;
-    fixes.push({ question: q, code, mask: -1 });
-  });
-  return fixes;
-}
 
 /** `keys` (question keys) with `extra` have no valid completion; without any one key they do. */
 function expectMinimal(

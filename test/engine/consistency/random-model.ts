@@ -6,7 +6,7 @@
  * independently of the diagram code (it only shares the compiled CEL programs).
  */
 import { EvaluationContext, UNKNOWN } from '../../../src/engine/cel/expression.js';
-import type { CompiledModel } from '../../../src/engine/index.js';
+import type { CartLine, CompiledModel } from '../../../src/engine/index.js';
 import { prng } from '../../support/prng.js';
 
 export { prng };
@@ -317,4 +317,43 @@ export function constraintsOf(model: CompiledModel, specs: readonly QuestionSpec
     }
   }
   return constraints;
+}
+
+/** A restriction: question index → value code (multi_choice: a mask of the fixed bits). */
+export interface Fix {
+  question: number;
+  code: number;
+  /** multi_choice: which bits are fixed (all of them for an answer). */
+  mask: number;
+}
+
+/** Whether an assignment takes every fixed value. */
+export const agrees = (assignment: Assignment, fixes: readonly Fix[]): boolean =>
+  fixes.every((fix) => (assignment[fix.question] & fix.mask) === (fix.code & fix.mask));
+
+/** The answers the engine kept (visible, of these sources: the user's by default) as fixes. */
+export function userFixes(
+  line: CartLine,
+  specs: readonly QuestionSpec[],
+  sources: readonly string[] = ['user'],
+): Fix[] {
+  const fixes: Fix[] = [];
+  line.questions.forEach((question, q) => {
+    if (!sources.includes(question.source) || !question.visible) return;
+    const spec = specs[q];
+    if (spec.type === 'multi_choice') {
+      let code = 0;
+      for (const key of question.values as string[]) code |= 1 << spec.options.indexOf(key);
+      // The selected options are the answer; the others stay open.
+      fixes.push({ question: q, code, mask: code });
+      return;
+    }
+    const value = question.values[0];
+    let code = -1;
+    if (spec.type === 'choice') code = spec.options.indexOf(value as string) + 1;
+    else if (spec.type === 'boolean') code = value === true ? 2 : 1;
+    else code = (value as number) - (spec.min as number) + 1;
+    fixes.push({ question: q, code, mask: -1 });
+  });
+  return fixes;
 }
