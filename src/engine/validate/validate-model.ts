@@ -3,18 +3,7 @@ import type { Shape } from '../cel/cost.js';
 import { CEL_TYPE_OF_QUESTION, createEnvironments } from '../cel/environment.js';
 import type { Expression } from '../cel/expression.js';
 import { type EngineLimits, resolveLimits } from '../limits.js';
-import type {
-  CompiledBomItem,
-  CompiledGeneral,
-  CompiledImage,
-  CompiledPricing,
-  CompiledQuestion,
-  CompiledRule,
-  CompiledTrigger,
-  CompiledVariable,
-  ImportRecord,
-  TextCatalog,
-} from '../model-core.js';
+import type { ModelCore } from '../model-core.js';
 import { ProblemList } from '../problems.js';
 import type { Result } from '../result.js';
 import { countBomItems, validateBom } from './bom.js';
@@ -45,25 +34,25 @@ export interface QuestionSetters {
  * invalid; the compile stage (compile/compile-model.ts) precomputes, compacts and adds
  * the consistency form, and fails only on an inconsistent model or a budget.
  */
-export interface ValidatedModel {
+export interface ValidatedModel extends Pick<
+  ModelCore,
+  | 'general'
+  | 'imports'
+  | 'questions'
+  | 'questionIndex'
+  | 'variables'
+  | 'rules'
+  | 'triggers'
+  | 'bomItems'
+  | 'pricing'
+  | 'images'
+  | 'text'
+  | 'valueOrder'
+  | 'extensions'
+> {
   /** The limits the document was validated against; the compile's budgets come from them. */
   readonly limits: EngineLimits;
-  readonly general: CompiledGeneral;
-  readonly imports: readonly ImportRecord[];
-  readonly questions: readonly CompiledQuestion[];
-  readonly questionIndex: ReadonlyMap<string, number>;
-  readonly variables: readonly CompiledVariable[];
-  readonly rules: readonly CompiledRule[];
-  readonly triggers: readonly CompiledTrigger[];
-  /** BOM items as written (prices not yet rounded). */
-  readonly bomItems: readonly CompiledBomItem[];
-  readonly pricing: CompiledPricing;
-  readonly images: readonly CompiledImage[];
-  readonly text: TextCatalog;
-  /** Value phase order (see ModelCore.valueOrder). */
-  readonly valueOrder: Int32Array;
-  readonly extensions: Readonly<Record<string, unknown>>;
-  /** The complete form of every draft expression the sections hold. */
+  /** The complete form of every draft expression the sections hold (`bomItems` as written: prices not yet rounded). */
   readonly complete: ReadonlyMap<Expression, Expression>;
   /** Per question index: the triggers that set it. */
   readonly setters: readonly QuestionSetters[];
