@@ -15,20 +15,20 @@ import type {
 } from '../engine/index.js';
 import { consistencyTimeLimitMs } from '../engine/main-thread.js';
 import { WorkerFailure, WorkerPool, type WorkerEntry } from '../workers/worker-pool.js';
+import { type StoredVersion, VersionTasks, versionRef } from './version-tasks.js';
 import type { BuildOutcome, BuildTask, Refusal, StoredImport } from './compile/build-model.js';
 import type {
-  EngineTask,
   EngineWorkerData,
   EvaluatedLine,
   StoredAnswers,
   TaskResult,
   Verdict,
-  VersionRef,
 } from './compile/engine-tasks.js';
-import { compileProblem, evaluationProblem, evaluationTimeout } from './engine-problems.js';
+import { compileProblem } from './engine-problems.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 
-export type { EvaluatedLine, StoredAnswers, Verdict };
+export type { EvaluatedLine, StoredAnswers, StoredVersion, Verdict };
+export { QUARANTINE_AFTER } from './version-tasks.js';
 
 /** An upload turned into a stored-ready version: the merged definition, compiled. */
 export interface BuiltModel {
@@ -55,16 +55,6 @@ export interface LoadedImports {
   assets: Map<string, ModelAsset>;
 }
 
-/** A stored version as the runtime needs it on a cache miss (ModelsService reads it). */
-export interface StoredVersion {
-  modelId: number;
-  versionNumber: number;
-  /** Its definition and its consistency form if this engine built it; undefined: no such version. */
-  load: () => Promise<{ definition: Uint8Array; consistency?: Uint8Array } | undefined>;
-  /** Stores a consistency form built afresh. */
-  save: (form: Uint8Array) => Promise<void>;
-}
-
 /** What a configuration is evaluated with. */
 export interface LineRequest {
   questions: unknown;
@@ -76,9 +66,6 @@ export interface LineRequest {
 
 /** What a compile may spend besides the consistency form. */
 export const COMPILE_REST_MS = 30_000;
-
-/** Evaluations of one version past their deadline in a row before it is quarantined. */
-export const QUARANTINE_AFTER = 3;
 
 /**
  * The time limit of one compile, counted from when a worker starts it. The consistency
@@ -103,12 +90,8 @@ export function compileTimeoutMs(limits: EngineLimits): number {
 export class CompiledModels implements OnModuleDestroy {
   private readonly logger = new Logger(CompiledModels.name);
   private readonly compilePool: WorkerPool;
-  private readonly evaluationPool: WorkerPool;
+  private readonly versions: VersionTasks;
   private readonly compileTimeout: number;
-  /** Versions being compiled into their worker: concurrent misses share one compile. */
-  private readonly loading = new Map<string, Promise<void>>();
-  /** Deadlines in a row per version; at QUARANTINE_AFTER it is quarantined. */
-  private readonly strikes = new Map<string, number>();
 
   constructor(
     private readonly config: AppConfig,
@@ -129,18 +112,23 @@ export class CompiledModels implements OnModuleDestroy {
       perTenant: config.compileQueueSize,
       workerData,
     });
-    this.evaluationPool = new WorkerPool({
-      name: 'evaluation',
-      entry,
-      workers: config.evaluationWorkers,
-      heapMb: config.evaluationWorkerHeapMb,
-      perTenant: config.evaluationQueueSize,
-      workerData,
+    this.versions = new VersionTasks({
+      pool: {
+        name: 'evaluation',
+        entry,
+        workers: config.evaluationWorkers,
+        heapMb: config.evaluationWorkerHeapMb,
+        perTenant: config.evaluationQueueSize,
+        workerData,
+      },
+      limits: config.engineLimits,
+      evaluationTimeoutMs: config.evaluationTimeoutMs,
+      compileTimeoutMs: this.compileTimeout,
     });
   }
 
   async onModuleDestroy(): Promise<void> {
-    await Promise.all([this.compilePool.close(), this.evaluationPool.close()]);
+    await Promise.all([this.compilePool.close(), this.versions.close()]);
   }
 
   /** Reads, merges and compiles an upload of `supplierId` (whose queue it waits in). */
@@ -185,18 +173,7 @@ export class CompiledModels implements OnModuleDestroy {
    * once). Best effort: should it fail, the first evaluation compiles the stored version.
    */
   remember(modelId: number, versionNumber: number, built: BuiltModel): void {
-    const version = refOf(modelId, versionNumber);
-    const compiled = built.compiled;
-    this.evaluationPool
-      .run<TaskResult>({ kind: 'adopt', version, compiled } satisfies EngineTask, {
-        tenant: `model:${modelId}`,
-        deadlineMs: this.compileTimeout,
-        affinity: version.key,
-        transfer: [compiled.buffer as ArrayBuffer],
-      })
-      .catch((error: unknown) =>
-        this.logger.warn(`Keeping ${version.key} failed: ${String(error)}`),
-      );
+    this.versions.adopt(versionRef(modelId, versionNumber), built.compiled);
   }
 
   /** Evaluates a configuration for `companyId` (its queue, its asset URLs). */
@@ -205,7 +182,7 @@ export class CompiledModels implements OnModuleDestroy {
     companyId: number,
     request: LineRequest,
   ): Promise<EvaluatedLine> {
-    const result = await this.onVersion(version, `company:${companyId}`, (ref) => ({
+    const result = await this.versions.run(version, `company:${companyId}`, (ref) => ({
       kind: 'evaluate',
       version: ref,
       companyId,
@@ -227,7 +204,7 @@ export class CompiledModels implements OnModuleDestroy {
     lines: StoredAnswers[],
   ): Promise<Verdict[]> {
     const deadline = this.config.evaluationTimeoutMs * Math.max(1, lines.length);
-    const result = await this.onVersion(
+    const result = await this.versions.run(
       version,
       tenant,
       (ref) => ({ kind: 'verdicts', version: ref, lines }),
@@ -242,7 +219,7 @@ export class CompiledModels implements OnModuleDestroy {
     companyId: number,
     languageCode: string | null | undefined,
   ): Promise<ModelDescription> {
-    const result = await this.onVersion(version, `company:${companyId}`, (ref) => ({
+    const result = await this.versions.run(version, `company:${companyId}`, (ref) => ({
       kind: 'describe',
       version: ref,
       companyId,
@@ -253,7 +230,7 @@ export class CompiledModels implements OnModuleDestroy {
 
   /** The version's consistency analysis (GET /v1/models/{id}). */
   async analysis(version: StoredVersion, tenant: string): Promise<ModelAnalysis> {
-    const result = await this.onVersion(version, tenant, (ref) => ({
+    const result = await this.versions.run(version, tenant, (ref) => ({
       kind: 'analysis',
       version: ref,
     }));
@@ -262,78 +239,7 @@ export class CompiledModels implements OnModuleDestroy {
 
   /** The evaluation workers running a task now (tests stop one mid-request). */
   busyEvaluationWorkers(): Worker[] {
-    return this.evaluationPool.busyWorkers();
-  }
-
-  /**
-   * Runs a task on a version in its worker; a miss compiles the stored version there
-   * first (once for concurrent misses), then runs the task again.
-   */
-  private async onVersion(
-    version: StoredVersion,
-    tenant: string,
-    task: (ref: VersionRef) => EngineTask,
-    deadlineMs = this.config.evaluationTimeoutMs,
-  ): Promise<TaskResult> {
-    const ref = refOf(version.modelId, version.versionNumber);
-    if ((this.strikes.get(ref.key) ?? 0) >= QUARANTINE_AFTER) throw quarantined();
-    // Twice at most: the version may be evicted between its load and the task, once.
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const result = await this.evaluationTask(ref, tenant, task(ref), deadlineMs);
-      if (result.kind !== 'miss') return result;
-      await this.load(version, ref, tenant);
-    }
-    throw new Error(`Model ${ref.key} was evicted from its worker as soon as it was compiled`);
-  }
-
-  private async evaluationTask(ref: VersionRef, tenant: string, task: EngineTask, timeout: number) {
-    try {
-      const options = { tenant, deadlineMs: timeout, affinity: ref.key };
-      const result = await this.evaluationPool.run<TaskResult>(task, options);
-      // An answer ends a run of deadlines; a miss (a replaced worker's empty cache) does not.
-      if (result.kind !== 'miss') this.strikes.delete(ref.key);
-      return result;
-    } catch (error) {
-      if (error instanceof WorkerFailure && ['deadline', 'out_of_memory'].includes(error.reason)) {
-        const strikes = (this.strikes.get(ref.key) ?? 0) + 1;
-        this.strikes.set(ref.key, strikes);
-        this.logger.warn(`An evaluation of model ${ref.key} ran past its deadline (${strikes})`);
-      }
-      throw evaluationProblem(error, timeout);
-    }
-  }
-
-  private load(version: StoredVersion, ref: VersionRef, tenant: string): Promise<void> {
-    const running = this.loading.get(ref.key);
-    if (running) return running;
-    const load = (async () => {
-      const stored = await version.load();
-      if (stored === undefined) throw ApiError.notFound('No such model version');
-      // A copy moves to the worker: the caller may still need its bytes (GET /v1/models/{id}).
-      const definition = new Uint8Array(stored.definition);
-      const consistency = stored.consistency;
-      const transfer = [definition.buffer as ArrayBuffer];
-      const task: EngineTask = {
-        kind: 'load',
-        version: ref,
-        definition,
-        limits: this.config.engineLimits,
-        ...(consistency === undefined ? {} : { consistency }),
-      };
-      const result = await this.evaluationPool
-        .run<TaskResult>(task, {
-          tenant,
-          deadlineMs: this.compileTimeout,
-          affinity: ref.key,
-          transfer,
-        })
-        .catch((error: unknown) => {
-          throw compileProblem(error, this.compileTimeout, this.config.evaluationWorkerHeapMb);
-        });
-      if (result.kind === 'loaded' && result.consistency) await version.save(result.consistency);
-    })();
-    this.loading.set(ref.key, load);
-    return load.finally(() => this.loading.delete(ref.key));
+    return this.versions.busyWorkers();
   }
 
   private async compile(task: BuildTask, supplierId: number): Promise<BuildOutcome> {
@@ -350,12 +256,6 @@ export class CompiledModels implements OnModuleDestroy {
   }
 }
 
-const refOf = (modelId: number, versionNumber: number): VersionRef => ({
-  key: `${modelId}:${versionNumber}`,
-  modelId,
-  versionNumber,
-});
-
 /** The built worker (dist), or the TypeScript sources through the tests' loader. */
 function workerEntry(config: AppConfig): WorkerEntry {
   const built = new URL('./compile/engine.worker.js', import.meta.url);
@@ -366,13 +266,6 @@ function workerEntry(config: AppConfig): WorkerEntry {
     filename: new URL('./compile/engine.worker.ts', import.meta.url),
     execArgv: ['--import', config.engineWorkerLoader],
   };
-}
-
-function quarantined(): ApiError {
-  return evaluationTimeout(
-    'Evaluations of this model version keep running past their time limit; it is ' +
-      'refused until a new version is uploaded',
-  );
 }
 
 function refusalError(refusal: Refusal): ApiError {

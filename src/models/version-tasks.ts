@@ -1,0 +1,157 @@
+import { Logger } from '@nestjs/common';
+import type { Worker } from 'node:worker_threads';
+import { ApiError } from '../common/errors/api-error.js';
+import type { EngineLimits } from '../engine/index.js';
+import { WorkerFailure, WorkerPool, type WorkerPoolOptions } from '../workers/worker-pool.js';
+import type { EngineTask, TaskResult, VersionRef } from './compile/engine-tasks.js';
+import { compileProblem, evaluationProblem, evaluationTimeout } from './engine-problems.js';
+
+/** Evaluations of one version past their deadline in a row before it is quarantined. */
+export const QUARANTINE_AFTER = 3;
+
+/** A stored version as the runtime needs it on a cache miss (ModelsService reads it). */
+export interface StoredVersion {
+  modelId: number;
+  versionNumber: number;
+  /** Its definition and its consistency form if this engine built it; undefined: no such version. */
+  load: () => Promise<{ definition: Uint8Array; consistency?: Uint8Array } | undefined>;
+  /** Stores a consistency form built afresh. */
+  save: (form: Uint8Array) => Promise<void>;
+}
+
+export interface VersionTasksOptions {
+  pool: WorkerPoolOptions;
+  limits: EngineLimits;
+  /** A task's deadline unless the caller gives one. */
+  evaluationTimeoutMs: number;
+  /** A load's (compile of a stored version) deadline. */
+  compileTimeoutMs: number;
+}
+
+/**
+ * The evaluation pool's side of CompiledModels: tasks on a version run in the worker its
+ * key hashes to, which keeps it compiled. A miss (the worker does not hold it) compiles
+ * the stored version there first, once for concurrent misses; a version whose tasks run
+ * past their deadline QUARANTINE_AFTER times in a row is refused until a new version is
+ * uploaded (docs/adr/0050-engine-worker-runtime.md).
+ */
+export class VersionTasks {
+  private readonly logger = new Logger(VersionTasks.name);
+  private readonly pool: WorkerPool;
+  /** Versions being compiled into their worker: concurrent misses share one compile. */
+  private readonly loading = new Map<string, Promise<void>>();
+  /** Deadlines in a row per version; at QUARANTINE_AFTER it is quarantined. */
+  private readonly strikes = new Map<string, number>();
+
+  constructor(private readonly options: VersionTasksOptions) {
+    this.pool = new WorkerPool(options.pool);
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
+  /** The workers running a task now (tests stop one mid-request). */
+  busyWorkers(): Worker[] {
+    return this.pool.busyWorkers();
+  }
+
+  /**
+   * Hands a version just built to the worker that will evaluate it (uploads compile
+   * once). Best effort: should it fail, the first task compiles the stored version.
+   */
+  adopt(ref: VersionRef, compiled: Uint8Array): void {
+    this.pool
+      .run<TaskResult>({ kind: 'adopt', version: ref, compiled } satisfies EngineTask, {
+        tenant: `model:${ref.modelId}`,
+        deadlineMs: this.options.compileTimeoutMs,
+        affinity: ref.key,
+        transfer: [compiled.buffer as ArrayBuffer],
+      })
+      .catch((error: unknown) => this.logger.warn(`Keeping ${ref.key} failed: ${String(error)}`));
+  }
+
+  /**
+   * Runs a task on a version in its worker; a miss compiles the stored version there
+   * first (once for concurrent misses), then runs the task again.
+   */
+  async run(
+    version: StoredVersion,
+    tenant: string,
+    task: (ref: VersionRef) => EngineTask,
+    deadlineMs = this.options.evaluationTimeoutMs,
+  ): Promise<TaskResult> {
+    const ref = versionRef(version.modelId, version.versionNumber);
+    if ((this.strikes.get(ref.key) ?? 0) >= QUARANTINE_AFTER) throw quarantined();
+    // Twice at most: the version may be evicted between its load and the task, once.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const result = await this.runOnce(ref, tenant, task(ref), deadlineMs);
+      if (result.kind !== 'miss') return result;
+      await this.load(version, ref, tenant);
+    }
+    throw new Error(`Model ${ref.key} was evicted from its worker as soon as it was compiled`);
+  }
+
+  private async runOnce(ref: VersionRef, tenant: string, task: EngineTask, timeout: number) {
+    try {
+      const options = { tenant, deadlineMs: timeout, affinity: ref.key };
+      const result = await this.pool.run<TaskResult>(task, options);
+      // An answer ends a run of deadlines; a miss (a replaced worker's empty cache) does not.
+      if (result.kind !== 'miss') this.strikes.delete(ref.key);
+      return result;
+    } catch (error) {
+      if (error instanceof WorkerFailure && ['deadline', 'out_of_memory'].includes(error.reason)) {
+        const strikes = (this.strikes.get(ref.key) ?? 0) + 1;
+        this.strikes.set(ref.key, strikes);
+        this.logger.warn(`An evaluation of model ${ref.key} ran past its deadline (${strikes})`);
+      }
+      throw evaluationProblem(error, timeout);
+    }
+  }
+
+  private load(version: StoredVersion, ref: VersionRef, tenant: string): Promise<void> {
+    const running = this.loading.get(ref.key);
+    if (running) return running;
+    const load = (async () => {
+      const stored = await version.load();
+      if (stored === undefined) throw ApiError.notFound('No such model version');
+      // A copy moves to the worker: the caller may still need its bytes (GET /v1/models/{id}).
+      const definition = new Uint8Array(stored.definition);
+      const consistency = stored.consistency;
+      const task: EngineTask = {
+        kind: 'load',
+        version: ref,
+        definition,
+        limits: this.options.limits,
+        ...(consistency === undefined ? {} : { consistency }),
+      };
+      const { compileTimeoutMs } = this.options;
+      const result = await this.pool
+        .run<TaskResult>(task, {
+          tenant,
+          deadlineMs: compileTimeoutMs,
+          affinity: ref.key,
+          transfer: [definition.buffer as ArrayBuffer],
+        })
+        .catch((error: unknown) => {
+          throw compileProblem(error, compileTimeoutMs, this.options.pool.heapMb);
+        });
+      if (result.kind === 'loaded' && result.consistency) await version.save(result.consistency);
+    })();
+    this.loading.set(ref.key, load);
+    return load.finally(() => this.loading.delete(ref.key));
+  }
+}
+
+export const versionRef = (modelId: number, versionNumber: number): VersionRef => ({
+  key: `${modelId}:${versionNumber}`,
+  modelId,
+  versionNumber,
+});
+
+function quarantined(): ApiError {
+  return evaluationTimeout(
+    'Evaluations of this model version keep running past their time limit; it is ' +
+      'refused until a new version is uploaded',
+  );
+}
