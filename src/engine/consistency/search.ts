@@ -41,11 +41,6 @@ export class CompletionSearch {
       if (propagator.constrains(layer)) this.layers.push(layer);
   }
 
-  /** The propagator's closure of `fixed` (counted in the budget). */
-  closure(fixed: Int32Array): Uint8Array | undefined {
-    return this.propagator.closure(fixed);
-  }
-
   /** The propagator's `narrow` (counted in the budget). */
   narrow(domains: Uint8Array, layer: number, value: number): Uint8Array | undefined {
     return this.propagator.narrow(domains, layer, value);

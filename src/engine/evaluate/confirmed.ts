@@ -3,6 +3,15 @@ import type { CompletionSearch } from '../consistency/search.js';
 import type { CompiledModel } from '../model.js';
 
 /**
+ * The propagator's closures the caller computed already: of all the answers (`full`) and,
+ * per answered layer, of the answers without it (undefined: no consistent closure).
+ */
+export interface AnswerClosures {
+  readonly full: Uint8Array | undefined;
+  readonly withoutAnswer: ReadonlyMap<number, Uint8Array | undefined>;
+}
+
+/**
  * Past the compile budget, the values propagation keeps (`supported`, per value) are
  * confirmed by finding a valid completion through each (search.ts), so that "available"
  * stays a guarantee without the diagram (docs/model-format.md "Consistency"). A value whose
@@ -18,33 +27,35 @@ export function confirmSupport(
   search: CompletionSearch,
   fixed: Int32Array,
   supported: Uint8Array,
+  closures: AnswerClosures,
 ): Uint8Array {
   const { valueBase } = form;
   const layers = form.domain.length;
   const wanted = new Uint8Array(valueBase[layers]);
   const free: number[] = [];
   for (let layer = 0; layer < layers; layer++) if (fixed[layer] < 0) free.push(layer);
-  const completed = confirmGroup(form, search, fixed, supported, wanted, free);
+  const completed = confirmGroup(form, search, closures.full, supported, wanted, free);
   for (let layer = 0; layer < layers; layer++) {
     const answer = fixed[layer];
     if (answer < 0) continue;
-    fixed[layer] = -1;
     // A completion of all the answers takes this answer: it is confirmed already.
-    confirmGroup(form, search, fixed, supported, wanted, [layer], completed ? answer : -1);
-    fixed[layer] = answer;
+    const known = completed ? answer : -1;
+    const domains = closures.withoutAnswer.get(layer);
+    confirmGroup(form, search, domains, supported, wanted, [layer], known);
   }
   // What is still wanted is shown available but was not confirmed within the budget.
   return wanted;
 }
 
 /**
- * Confirms or refutes the supported values of `group` (free layers of `fixed`; a single
- * layer may come with a value `known` to be confirmed). Whether a completion was found.
+ * Confirms or refutes the supported values of `group` (free layers of the closure
+ * `domains`; a single layer may come with a value `known` to be confirmed). Whether a
+ * completion was found.
  */
 function confirmGroup(
   form: ConsistencyForm,
   search: CompletionSearch,
-  fixed: Int32Array,
+  domains: Uint8Array | undefined,
   supported: Uint8Array,
   wanted: Uint8Array,
   group: readonly number[],
@@ -62,7 +73,6 @@ function confirmGroup(
     supported.fill(0, valueBase[layer] + from, valueBase[layer] + to);
     wanted.fill(0, valueBase[layer] + from, valueBase[layer] + to);
   };
-  const domains = search.closure(fixed);
   // One completion first: it confirms many values at once, or proves the group has none.
   const any = domains === undefined ? 'none' : search.findFrom(domains, wanted);
   if (any === 'none') {

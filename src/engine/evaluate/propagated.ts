@@ -63,10 +63,14 @@ export function propagatedAvailability(
   const propagator = propagatorOf(form);
   const fixed = restrict(form, units);
   const full = propagator.closure(fixed);
-  const supported = supportedValues(form, propagator, fixed, full);
+  const { supported, withoutAnswer } = supportedValues(form, propagator, fixed, full);
   const byPropagation = supported.slice();
   const search = new CompletionSearch(form, propagator);
-  const unconfirmed = unconfirmedPaths(model, confirmSupport(form, search, fixed, supported));
+  const closures = { full, withoutAnswer };
+  const unconfirmed = unconfirmedPaths(
+    model,
+    confirmSupport(form, search, fixed, supported, closures),
+  );
   state.valueSupport = supported;
   state.consistency = {
     exact: false,
@@ -113,29 +117,32 @@ function charged<T>(propagator: Propagator, work: Work, check: () => T): T {
 
 /**
  * Per value: kept by propagation with the answers of the other layers (a layer's own
- * answer left out, one closure per answered layer; the rest read from `full`).
+ * answer left out, one closure per answered layer; the rest read from `full`). The
+ * closures are returned too: the completion search starts from them (confirmed.ts).
  */
 function supportedValues(
   form: ConsistencyForm,
   propagator: Propagator,
   fixed: Int32Array,
   full: Uint8Array | undefined,
-): Uint8Array {
+): { supported: Uint8Array; withoutAnswer: Map<number, Uint8Array | undefined> } {
   const { valueBase } = form;
   const supported =
     full === undefined ? new Uint8Array(valueBase[form.domain.length]) : full.slice();
+  const withoutAnswer = new Map<number, Uint8Array | undefined>();
   for (let layer = 0; layer < fixed.length; layer++) {
     const answer = fixed[layer];
     if (answer < 0) continue;
     fixed[layer] = -1;
     const without = propagator.closure(fixed);
     fixed[layer] = answer;
+    withoutAnswer.set(layer, without);
     const from = valueBase[layer];
     const to = valueBase[layer + 1];
     if (without === undefined) supported.fill(0, from, to);
     else supported.set(without.subarray(from, to), from);
   }
-  return supported;
+  return { supported, withoutAnswer };
 }
 
 interface Explaining extends AnswersToExplain {

@@ -100,11 +100,13 @@ describe('the completion search past the compile budget', () => {
     const fixed = freeAssignment(form);
     const supported = propagator.closure(fixed) as Uint8Array;
     const before = supported.slice();
+    const closures = () => ({ full: propagator.closure(fixed), withoutAnswer: new Map() });
     const unconfirmed = confirmSupport(
       form,
       new CompletionSearch(form, propagator, 0),
       fixed,
       supported,
+      closures(),
     );
     expect(supported).toEqual(before);
     expect(unconfirmedPaths(compiled, unconfirmed)).toEqual([
@@ -113,7 +115,8 @@ describe('the completion search past the compile budget', () => {
       ...['x', 'y', 'z'].flatMap((q) => ['r', 'g', 'b'].map((o) => `questions.${q}.options.${o}`)),
     ]);
     // With a budget, `on` is refuted and everything else confirmed.
-    const decided = confirmSupport(form, new CompletionSearch(form, propagator), fixed, supported);
+    const search = new CompletionSearch(form, propagator);
+    const decided = confirmSupport(form, search, fixed, supported, closures());
     expect(unconfirmedPaths(compiled, decided)).toEqual([]);
     expect(supported[form.valueBase[form.firstLayer[0]] + 1]).toBe(0);
   });
