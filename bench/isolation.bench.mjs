@@ -273,7 +273,8 @@ try {
     ),
   );
   for (const r of burst) attack.push({ kind: 'parallel preview', ...r });
-  probe.send('stop');
+  // The probes stop by themselves after ATTACK_LIMIT_MS (then the channel is closed).
+  if (probe.connected) probe.send('stop');
   const probes = await probed;
   const phaseAt = (at) => phases.findLast((p) => p.from <= at)?.name ?? phases[0].name;
   const live = probes.filter((r) => r.kind === 'live').map((r) => ({ ...r, phase: phaseAt(r.at) }));

@@ -153,7 +153,7 @@ export class AppConfig {
     this.loginDeviceTtlDays = read.int('LOGIN_DEVICE_TTL_DAYS', 180, 1, 3650);
     this.trustedProxies = read.proxyList('TRUSTED_PROXIES');
     this.admission = {
-      perClient: read.int('CLIENT_IN_FLIGHT_LIMIT', 32, 1, 100_000),
+      perClient: read.int('CLIENT_IN_FLIGHT_LIMIT', 16, 1, 100_000),
       total: read.int('SERVER_IN_FLIGHT_LIMIT', 128, 1, 1_000_000),
     };
     this.cartMaxLines = read.int('CART_MAX_LINES', 500, 1, 100_000);
