@@ -51,9 +51,15 @@ const REFUSALS: Record<Refusal, { status: number; body: string }> = {
   },
 };
 
-/** Probes and metrics are never refused (nor counted): a busy process is alive and observable. */
+/**
+ * Probes and metrics are never refused (nor counted): a busy process is alive and
+ * observable. Exact paths: a prefix (`/health/../v1/…`) would let any request skip the count.
+ */
+const PROBES = new Set(['/health/live', '/health/ready', '/metrics']);
+
 function isProbe(url: string): boolean {
-  return url.startsWith('/health/') || url === '/metrics' || url.startsWith('/metrics?');
+  const query = url.indexOf('?');
+  return PROBES.has(query === -1 ? url : url.slice(0, query));
 }
 
 /**
