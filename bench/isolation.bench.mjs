@@ -5,9 +5,14 @@
  * with one 5,000-row allowed table; a graph-colouring model), sends 10 compiles at once
  * and 1,000 parallel previews. Meanwhile the victim probes GET /health/live and a small
  * preview every 50 ms, and uploads a small model once during the compile flood.
+ * The victim is a user of its own (member of the victim company and supplier), and its
+ * probes run in a process of their own (bench/isolation-victim.mjs): the attacker
+ * client's event loop, busy with a thousand fetches, cannot inflate the victim's numbers.
  * Reported: victim liveness and preview latencies, attacker statuses and durations
  * against their deadline, the victim upload's status.
  */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -105,7 +110,11 @@ const smallModel = (code) => ({
   pricing: { base_price: '100.00' },
 });
 
-async function tenant(base, token, me, name) {
+/**
+ * A company and a supplier of it, made by the admin (a member of the company as its
+ * creator, made one of the supplier); `member` joins both.
+ */
+async function tenant(base, token, me, name, member) {
   const company = await data(base, 'POST', '/v1/companies', {
     token,
     body: JSON.stringify({
@@ -127,6 +136,16 @@ async function tenant(base, token, me, name) {
     token,
     body: JSON.stringify({ user_id: me.id }),
   });
+  if (member) {
+    await data(base, 'POST', `/v1/companies/${company.id}/members`, {
+      token,
+      body: JSON.stringify({ user_id: member.id }),
+    });
+    await data(base, 'POST', `/v1/suppliers/${supplier.id}/members`, {
+      token,
+      body: JSON.stringify({ user_id: member.id }),
+    });
+  }
   return { company, supplier };
 }
 
@@ -155,11 +174,18 @@ const statuses = (results) => {
 };
 
 const dataDir = mkdtempSync(join(tmpdir(), 'isolation-bench-'));
+let probe = null;
 try {
   const service = await startService(root, {
     ...BENCH_SERVICE_ENV,
     DATA_DIR: dataDir,
     EVALUATION_TIMEOUT_MS: String(EVALUATION_TIMEOUT_MS),
+    // For A/B runs: e.g. CLIENT_IN_FLIGHT_LIMIT=100000 turns the admission stage's limit off.
+    ...Object.fromEntries(
+      ['CLIENT_IN_FLIGHT_LIMIT', 'SERVER_IN_FLIGHT_LIMIT']
+        .filter((name) => process.env[name])
+        .map((name) => [name, process.env[name]]),
+    ),
   });
   const { base } = service;
   const { access_token: token } = await data(base, 'POST', '/v1/login', {
@@ -167,28 +193,40 @@ try {
   });
   const me = await data(base, 'GET', '/v1/users/me', { token });
   const attacker = await tenant(base, token, me, 'attacker');
-  const victim = await tenant(base, token, me, 'victim');
-  const small = await upload(base, token, victim.supplier, smallModel('V0'));
+  // The victim: a member user of its own, with its own token.
+  const victimLogin = { email: 'victim@bench.test', password: 'victim-bench-password' };
+  const victimUser = await data(base, 'POST', '/v1/users', {
+    token,
+    body: JSON.stringify({ ...victimLogin, role: 'member' }),
+  });
+  const victim = await tenant(base, token, me, 'victim', victimUser);
+  const { access_token: victimToken } = await data(base, 'POST', '/v1/login', {
+    body: JSON.stringify(victimLogin),
+  });
+  const small = await upload(base, victimToken, victim.supplier, smallModel('V0'));
   const smallId = JSON.parse(small.text).data.id;
 
-  // The victim's probes, every 50 ms until the attack ends (bounded by ATTACK_LIMIT_MS).
-  const live = [];
-  const previews = [];
-  let attacking = true;
-  /** What the attacker is doing, for the probes' worst latencies per phase. */
-  let phase = 'table uploads';
-  const probing = (async () => {
-    const until = Date.now() + ATTACK_LIMIT_MS;
-    while (attacking && Date.now() < until) {
-      const [l, p] = await Promise.all([
-        timed(() => call(base, 'GET', '/health/live')),
-        timed(() => preview(base, token, victim.company, smallId, { size: { values: ['l'] } })),
-      ]);
-      live.push({ ...l, phase });
-      previews.push({ ...p, phase });
-      await new Promise((done) => setTimeout(done, 50));
-    }
-  })();
+  // The victim's probes, every 50 ms until the attack ends (bounded by ATTACK_LIMIT_MS),
+  // in a process of their own; `phases` (start times) sorts their results afterwards.
+  probe = fork(join(root, 'bench', 'isolation-victim.mjs'), [
+    JSON.stringify({
+      base,
+      token: victimToken,
+      companyId: victim.company.id,
+      modelId: smallId,
+      limitMs: ATTACK_LIMIT_MS,
+    }),
+  ]);
+  probe.on('exit', (code) => code && console.error(`victim probes exited with ${code}`));
+  const [ready] = await once(probe, 'message');
+  if (ready !== 'ready') throw new Error(`victim probes: ${JSON.stringify(ready)}`);
+  const probed = new Promise((resolve) =>
+    probe.on('message', (message) => message.probes && resolve(message.probes)),
+  );
+  /** What the attacker is doing, from when, for the probes' worst latencies per phase. */
+  const phases = [];
+  const enter = (name) => phases.push({ name, from: Date.now() });
+  enter('table uploads');
 
   const attack = [];
   const started = Date.now();
@@ -200,7 +238,7 @@ try {
   const ids = [];
   for (const res of [tableRes, colour])
     if (res.status === 201) ids.push(JSON.parse(res.text).data.id);
-  phase = 'expensive previews';
+  enter('expensive previews');
   for (let round = 0; round < 6; round++) {
     const results = await Promise.all(
       ids.flatMap((id) => [
@@ -216,15 +254,17 @@ try {
     for (const r of results) attack.push({ kind: 'expensive preview', ...r });
   }
   // Ten compiles at once; the victim uploads once during the flood.
-  phase = 'compile flood';
+  enter('compile flood');
   const flood = Array.from({ length: 10 }, (_, i) =>
     timed(() => upload(base, token, attacker.supplier, slowCompileModel(`F${i}`))),
   );
   await new Promise((done) => setTimeout(done, 200));
-  const victimUpload = await timed(() => upload(base, token, victim.supplier, smallModel('V1')));
+  const victimUpload = await timed(() =>
+    upload(base, victimToken, victim.supplier, smallModel('V1')),
+  );
   for (const r of await Promise.all(flood)) attack.push({ kind: 'compile flood', ...r });
   // 1,000 parallel previews of a cheap attacker model.
-  phase = 'parallel previews';
+  enter('parallel previews');
   const cheap = await upload(base, token, attacker.supplier, smallModel('A0'));
   const cheapId = JSON.parse(cheap.text).data.id;
   const burst = await Promise.all(
@@ -233,8 +273,14 @@ try {
     ),
   );
   for (const r of burst) attack.push({ kind: 'parallel preview', ...r });
-  attacking = false;
-  await probing;
+  // The probes stop by themselves after ATTACK_LIMIT_MS (then the channel is closed).
+  if (probe.connected) probe.send('stop');
+  const probes = await probed;
+  const phaseAt = (at) => phases.findLast((p) => p.from <= at)?.name ?? phases[0].name;
+  const live = probes.filter((r) => r.kind === 'live').map((r) => ({ ...r, phase: phaseAt(r.at) }));
+  const previews = probes
+    .filter((r) => r.kind === 'preview')
+    .map((r) => ({ ...r, phase: phaseAt(r.at) }));
 
   console.log(`attack ran ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(
@@ -265,5 +311,6 @@ try {
   console.log(`expensive previews past deadline + 500 ms: ${previewsPastDeadline.length}`);
   service.child.kill('SIGTERM');
 } finally {
+  probe?.kill();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -1,7 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Server } from 'node:http';
 import { constants as zlibConstants } from 'node:zlib';
 import compression from 'compression';
 import helmet from 'helmet';
+import { Admission } from './admission/admission.js';
 import { corsDelegate, noStoreForApi } from './common/http/cross-origin.js';
 import { type EtagFunction, readOnlyEtag } from './common/http/read-etag.js';
 import { acceptJsonBytes } from './common/http/json-bytes.js';
@@ -10,8 +12,10 @@ import { AppConfig } from './config/app-config.js';
 import { closeConnectionsWhileDraining } from './lifecycle/graceful-shutdown.js';
 import { ShutdownState } from './lifecycle/shutdown-state.js';
 import { AppLogger } from './logging/app-logger.js';
+import { MetricsService } from './metrics/metrics.service.js';
 import { requestContext } from './logging/request-context.js';
 import { requestLogging } from './logging/request-logging.js';
+import type { TrustProxy } from './rate-limit/client-key.js';
 import { setupSwagger } from './swagger.js';
 import { serveStaticPages } from './web/static-pages.js';
 
@@ -27,10 +31,9 @@ const COMPRESSION_OPTIONS: compression.CompressionOptions = {
 };
 
 /**
- * Everything about the HTTP app that is not a module: request logging and ids, response
- * compression, CORS, body parsing with limits, security and cache headers, Swagger, the
- * browser pages. Used by main.ts and
- * by the e2e tests alike. Shutdown is main.ts's (lifecycle/graceful-shutdown.ts).
+ * Everything about the HTTP app that is not a module: admission (in front of express),
+ * request logging and ids, response compression, CORS, body parsing with limits, security
+ * and cache headers, Swagger, the browser pages. Used by main.ts and by the e2e tests alike. Shutdown is main.ts's (lifecycle/graceful-shutdown.ts).
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
@@ -38,6 +41,11 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('trust proxy', config.trustedProxies.length > 0 ? config.trustedProxies : false);
   app.disable('x-powered-by');
   const expressApp = app.getHttpAdapter().getInstance();
+  // Refuses excess work before express sees it (docs/adr/0053-admission-before-the-pipeline.md).
+  const metrics = app.get(MetricsService);
+  new Admission(config.admission, expressApp.get('trust proxy fn') as TrustProxy, (reason) =>
+    metrics.countAdmissionRefusal(reason),
+  ).install(app.getHttpServer() as Server);
   // The envelope interceptor serializes answers itself (common/envelope/json-chunks.ts).
   acceptJsonBytes(expressApp);
   // ETags on GET/HEAD answers only (a POST answer is never revalidated; hashing it costs):

@@ -50,6 +50,8 @@ export class AppConfig {
   readonly assetUrlTtlSeconds: number;
   /** Proxies whose X-Forwarded-For is believed (express `trust proxy`); none by default. */
   readonly trustedProxies: string[];
+  /** Requests in flight per credential (or client address) and in total (src/admission). */
+  readonly admission: { perClient: number; total: number };
   readonly engineLimits: EngineLimits;
   readonly compiledModelCacheSize: number;
   /** Bytes the compiled-model cache may hold (estimated, see engine/model-size.ts). */
@@ -150,6 +152,10 @@ export class AppConfig {
     );
     this.loginDeviceTtlDays = read.int('LOGIN_DEVICE_TTL_DAYS', 180, 1, 3650);
     this.trustedProxies = read.proxyList('TRUSTED_PROXIES');
+    this.admission = {
+      perClient: read.int('CLIENT_IN_FLIGHT_LIMIT', 16, 1, 100_000),
+      total: read.int('SERVER_IN_FLIGHT_LIMIT', 128, 1, 1_000_000),
+    };
     this.cartMaxLines = read.int('CART_MAX_LINES', 500, 1, 100_000);
     this.invitationTtlDays = read.int('INVITATION_TTL_DAYS', 14, 1, 365);
     this.assetUrlTtlSeconds = read.int('ASSET_URL_TTL', 3600, 60, 7 * 24 * 3600);

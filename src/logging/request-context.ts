@@ -20,10 +20,15 @@ export const REQUEST_ID_HEADER = 'X-Request-Id';
 const ACCEPTED_REQUEST_ID = /^[A-Za-z0-9._:@/+=-]{1,128}$/;
 
 export function requestIdFor(req: IncomingMessage, res: ServerResponse): string {
-  const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && ACCEPTED_REQUEST_ID.test(given) ? given : randomUUID();
+  const id = requestIdOf(req);
   res.setHeader(REQUEST_ID_HEADER, id);
   return id;
+}
+
+/** The client's request id when acceptable, else a fresh one. */
+export function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && ACCEPTED_REQUEST_ID.test(given) ? given : randomUUID();
 }
 
 /** The request id and caller of the request being served, for the log line being written. */

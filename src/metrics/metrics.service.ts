@@ -45,6 +45,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly admissionRefusals = new Counter({
+    name: 'http_admission_refusals_total',
+    help: 'Requests refused before the HTTP pipeline: reason client (429, the credential or address has too many in flight) or server (503, the process has)',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   private readonly evaluationDuration = new Histogram({
     name: 'configurator_engine_evaluation_duration_seconds',
     help: 'Time the configuration engine spent evaluating one configuration, by outcome',
@@ -58,6 +65,11 @@ export class MetricsService {
     const labels = { method, route, status: String(status) };
     this.httpRequests.inc(labels);
     this.httpDuration.observe(labels, seconds);
+  }
+
+  /** A request the admission stage refused (src/admission); not in http_requests_total. */
+  countAdmissionRefusal(reason: 'client' | 'server'): void {
+    this.admissionRefusals.inc({ reason });
   }
 
   /** For the carts/models code: one engine evaluation that took `ms` milliseconds. */

@@ -38,6 +38,9 @@ describe('the built server as a real process', () => {
         DATA_DIR: database.dataDir,
         JWT_SECRET: 'a-test-secret-that-is-long-enough-0123456789',
         LOGIN_RATE_LIMIT: '100000',
+        // 200 requests of one client in flight at once: admission must let them all in.
+        CLIENT_IN_FLIGHT_LIMIT: '1000',
+        SERVER_IN_FLIGHT_LIMIT: '1000',
         SHUTDOWN_TIMEOUT: '20',
         ...(database.url ? { DATABASE_URL: database.url } : {}),
       },

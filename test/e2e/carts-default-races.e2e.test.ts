@@ -27,7 +27,8 @@ describe('carts', () => {
   const cartsOf = (userId: number) => countCarts(ctx, userId);
 
   beforeAll(async () => {
-    ctx = await createTestApp();
+    // 20 parallel requests of one token: admission (16 in flight by default) must let them in.
+    ctx = await createTestApp({ CLIENT_IN_FLIGHT_LIMIT: '100' });
     ({ admin, alice, bob, modelId, companyA } = await createCartWorld(ctx));
   });
   afterAll(() => ctx?.close());

@@ -20,7 +20,8 @@ describe('bounded, paged, compact carts', () => {
   let windowModel: TestModel;
 
   beforeAll(async () => {
-    ctx = await createTestApp({ CART_MAX_LINES: '5' });
+    // 20 parallel adds of one token: admission (16 in flight by default) must let them in.
+    ctx = await createTestApp({ CART_MAX_LINES: '5', CLIENT_IN_FLIGHT_LIMIT: '100' });
     world = await createModelWorld(ctx);
     model = await uploadModel(
       ctx,

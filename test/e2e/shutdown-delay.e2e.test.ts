@@ -28,7 +28,13 @@ describe('SHUTDOWN_DELAY: SIGTERM while requests are on their way (built server)
   // The default SHUTDOWN_DELAY, as a plain `node dist/src/main.js` runs.
   const defaultDelay = String(new AppConfig({ JWT_SECRET: 'x'.repeat(32) }).shutdownDelayMs / 1000);
   beforeAll(async () => {
-    server = await startServerProcess({ LOG_LEVEL: 'log', SHUTDOWN_DELAY: defaultDelay });
+    // 200 requests of one token in flight at once: admission must let them all in.
+    server = await startServerProcess({
+      LOG_LEVEL: 'log',
+      SHUTDOWN_DELAY: defaultDelay,
+      CLIENT_IN_FLIGHT_LIMIT: '1000',
+      SERVER_IN_FLIGHT_LIMIT: '1000',
+    });
   }, 180_000);
   afterAll(async () => {
     await server?.close();
