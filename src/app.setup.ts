@@ -33,7 +33,8 @@ const COMPRESSION_OPTIONS: compression.CompressionOptions = {
 /**
  * Everything about the HTTP app that is not a module: admission (in front of express),
  * request logging and ids, response compression, CORS, body parsing with limits, security
- * and cache headers, Swagger, the browser pages. Used by main.ts and by the e2e tests alike. Shutdown is main.ts's (lifecycle/graceful-shutdown.ts).
+ * and cache headers, Swagger, the browser pages. Used by main.ts and by the e2e tests
+ * alike. Shutdown is main.ts's (lifecycle/graceful-shutdown.ts).
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
