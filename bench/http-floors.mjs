@@ -78,10 +78,13 @@ export async function sameAnswer(serviceBase, floorBase, request, what) {
     if (value.data && typeof value.data === 'object') delete value.data.cache;
     return value;
   };
-  if (!isDeepStrictEqual(parsed(fromService.text), parsed(fromFloor.text)))
-    throw new Error(
-      `${what}: the floor answers otherwise: ${fromService.text.slice(0, 600)} / ${fromFloor.text.slice(0, 600)}`,
-    );
+  if (isDeepStrictEqual(parsed(fromService.text), parsed(fromFloor.text))) return;
+  const [a, b] = [fromService.text, fromFloor.text];
+  let at = 0;
+  while (at < a.length && a[at] === b[at]) at++;
+  throw new Error(
+    `${what}: the floor answers otherwise, from character ${at}: …${a.slice(at - 200, at + 200)} / …${b.slice(at - 200, at + 200)}`,
+  );
 }
 
 /** The checkout's engine, loaded into this process (its dist/, as the service runs it). */

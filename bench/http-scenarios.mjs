@@ -107,6 +107,8 @@ export async function benchPreviews(at, name, size) {
       company_id: company.id,
       questions: answers,
     });
+    // --clicks-only: a real car's clicks without the scenarios (its floor compiles it too).
+    if (flag('clicks-only')) return;
   }
   const { body } = preview;
   const baselinePreview =

@@ -23,7 +23,8 @@
  * the real cars of ../shared/benchmarks (BENCHMARKS overrides the folder); --model
  * <model.json> (repeatable) adds any model as a real car, or with --answers <answers.json>
  * (the first model only) previewed with those answers; --clicks <n> (200) previews timed
- * per real car, --seed <n> (42) of their walks; --no-default
+ * per real car, --seed <n> (42) of their walks, --clicks-only (real cars: only the clicks,
+ * not the scenarios below); --no-default
  * leaves out GET /v1/carts/default; --cart <size> fills the cart of GET /v1/carts/{id}
  * with lines of that model, --no-cart leaves it out (a checkout without stored snapshots); --no-engine leaves out the evaluation table;
  * --baseline <checkout> also runs that checkout's built service (its own database) and
@@ -152,33 +153,38 @@ try {
     await Promise.resolve()
       .then(cleanup)
       .catch(() => {});
+  // What was measured is printed even when a later scenario failed.
+  report();
 }
-console.log(
-  `\nHTTP benchmark: ${root}, node ${process.version}, ${connections} connections, ` +
-    `${rounds} × ${duration} s per target, ${((Date.now() - started) / 1000).toFixed(0)} s in all` +
-    (nodeArgs.length ? `, service node ${nodeArgs.join(' ')}` : ''),
-);
-console.log(
-  'ratio: req/s of the same run; for the service against a floor or a preview, its time per ' +
-    'request over theirs (req/s inverted); for GET /v1/carts/default and /v1/carts/{id}, its throughput over the ' +
-    'floor’s (the goal column). CPU ratio: the same from the CPU each process used per request ' +
-    '(/proc; all threads; not the database server), which other load on the machine hardly moves. ' +
-    'loop max ms: the service’s longest event-loop delay during the load (its /metrics; ' +
-    '10 ms resolution; goal ≤ 50).',
-);
-console.table(tables.rows);
-if (tables.clicks.length > 0) {
+
+function report() {
   console.log(
-    'Real cars: sequential previews (one at a time), from the request to the last byte of ' +
-      'the answer; engine: the same previews’ cache.evaluated_in_ms.',
+    `\nHTTP benchmark: ${root}, node ${process.version}, ${connections} connections, ` +
+      `${rounds} × ${duration} s per target, ${((Date.now() - started) / 1000).toFixed(0)} s in all` +
+      (nodeArgs.length ? `, service node ${nodeArgs.join(' ')}` : ''),
   );
-  console.table(tables.clicks);
-}
-if (tables.engine.length > 0) {
   console.log(
-    'Evaluation: median cache.evaluated_in_ms of sequential previews (the engine inside the ' +
-      'service) against the same evaluation in a loop in this process (the engine alone).',
+    'ratio: req/s of the same run; for the service against a floor or a preview, its time per ' +
+      'request over theirs (req/s inverted); for GET /v1/carts/default and /v1/carts/{id}, its throughput over the ' +
+      'floor’s (the goal column). CPU ratio: the same from the CPU each process used per request ' +
+      '(/proc; all threads; not the database server), which other load on the machine hardly moves. ' +
+      'loop max ms: the service’s longest event-loop delay during the load (its /metrics; ' +
+      '10 ms resolution; goal ≤ 50).',
   );
-  console.table(tables.engine);
+  console.table(tables.rows);
+  if (tables.clicks.length > 0) {
+    console.log(
+      'Real cars: sequential previews (one at a time), from the request to the last byte of ' +
+        'the answer; engine: the same previews’ cache.evaluated_in_ms.',
+    );
+    console.table(tables.clicks);
+  }
+  if (tables.engine.length > 0) {
+    console.log(
+      'Evaluation: median cache.evaluated_in_ms of sequential previews (the engine inside the ' +
+        'service) against the same evaluation in a loop in this process (the engine alone).',
+    );
+    console.table(tables.engine);
+  }
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify(tables, null, 2));
 }
-if (jsonOut) writeFileSync(jsonOut, JSON.stringify(tables, null, 2));
