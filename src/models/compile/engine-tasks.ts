@@ -52,11 +52,7 @@ export interface EvaluateTask {
   readonly version: VersionRef;
   /** The company the line's asset URLs are scoped to. */
   readonly companyId: number;
-  /**
-   * The answers, as JSON text (parsed here: cheaper than a structured clone at both
-   * ends); undefined when they were (JSON.stringify(undefined)).
-   */
-  readonly questionsJson: string | undefined;
+  readonly questions: unknown;
   readonly languageCode: string | null;
   readonly view: LineView;
   /** Also the line to store (add to cart): both views (LineSnapshot). */
@@ -228,8 +224,7 @@ function evaluateTask(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSi
   const evaluation = evaluate(model, {
     modelId,
     versionNumber,
-    questions:
-      task.questionsJson === undefined ? undefined : (JSON.parse(task.questionsJson) as unknown),
+    questions: task.questions,
     languageCode: task.languageCode,
     // Company-scoped, so that whoever may use the line (an intent token too) may load them.
     assetUrl: (path) => urls.url({ companyId: task.companyId, modelId, versionNumber, path }),
