@@ -11,8 +11,10 @@
  *            JSON with the preview's members, in the envelope.
  *   cart:    GET /v1/carts/{id} by hand: the same JWT check and session read as `default`,
  *            the cart, all its lines' prices (the totals), the first page of its rows, each
- *            stored snapshot inflated (zlib's pool, as the service) with the row's columns,
- *            in the envelope with the page links.
+ *            stored snapshot inflated as the service does (up to 4 kB of base64 on the
+ *            event loop, where it costs less than a round trip to zlib's pool, larger ones
+ *            in the pool, all at once) with the row's columns, in the envelope with the
+ *            page links.
  *   default: GET /v1/carts/default by hand: the same JWT check (HS256 with a secret
  *            KeyObject, issuer, audience, expiry, typ, session family), one joined read
  *            of the session and its user, one indexed read of the default cart, one of its
@@ -27,7 +29,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { inflate } from 'node:zlib';
+import { inflate, inflateSync } from 'node:zlib';
 
 const config = JSON.parse(process.argv[2]);
 // The service's own copies of the libraries, so that the floor runs the same code.
@@ -249,7 +251,8 @@ function cartFloor() {
     );
     const lines = await Promise.all(
       rows.map(async (row) => {
-        const json = await inflated(Buffer.from(row.snapshot, 'base64'));
+        const deflated = Buffer.from(row.snapshot, 'base64');
+        const json = row.snapshot.length <= 4096 ? inflateSync(deflated) : await inflated(deflated);
         const latest = versions.get(row.model_id);
         const columns = JSON.stringify({
           view: 'full',

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, type DataSource } from 'typeorm';
-import { fixedSql } from '../database/fixed-sql.js';
+import { allRows, fixedSql } from '../database/fixed-sql.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
 import { CartLineEntity } from './cart-line.entity.js';
 import { CartEntity } from './cart.entity.js';
@@ -14,6 +14,8 @@ export interface CartLineSummary {
   /** Every line's total and currency, for the cart's totals. */
   prices: Array<{ total: string; currency: string }>;
 }
+
+type LinePrice = Pick<CartLineEntity, 'cartId' | 'companyId' | 'currency' | 'total'>;
 
 /** A stored line as a version's impact reads it. */
 export interface StoredAnswersRow {
@@ -28,10 +30,17 @@ export interface StoredAnswersRow {
 /** Managing carts as a whole: their lines summed up, renaming, deleting. */
 @Injectable()
 export class CartSummaryRepository {
+  private readonly pricesSql: string;
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
-  ) {}
+  ) {
+    this.pricesSql = fixedSql(
+      dataSource,
+      'SELECT "company_id", "currency", "total" FROM "cart_lines" WHERE "cart_id" = $1',
+    );
+  }
 
   /**
    * Per cart id: the company of its lines, their count and every line's price (carts
@@ -41,10 +50,8 @@ export class CartSummaryRepository {
   async summaries(cartIds: string[]): Promise<Map<string, CartLineSummary>> {
     const summaries = new Map<string, CartLineSummary>();
     if (cartIds.length === 0) return summaries;
-    const rows = await this.dataSource.getRepository(CartLineEntity).find({
-      select: { cartId: true, companyId: true, currency: true, total: true },
-      where: { cartId: In(cartIds) },
-    });
+    const rows =
+      cartIds.length === 1 ? await this.pricesOf(cartIds[0]) : await this.pricesIn(cartIds);
     for (const row of rows) {
       const summary = summaries.get(row.cartId) ?? {
         companyId: row.companyId,
@@ -56,6 +63,24 @@ export class CartSummaryRepository {
       summaries.set(row.cartId, summary);
     }
     return summaries;
+  }
+
+  /** One cart's (every GET, PATCH, DELETE of a cart and its page reads it): fixed SQL. */
+  private async pricesOf(cartId: string): Promise<LinePrice[]> {
+    const rows = await allRows<Record<string, unknown>>(this.dataSource, this.pricesSql, [cartId]);
+    return rows.map((row) => ({
+      cartId,
+      companyId: Number(row.company_id),
+      currency: String(row.currency),
+      total: String(row.total),
+    }));
+  }
+
+  private pricesIn(cartIds: string[]): Promise<LinePrice[]> {
+    return this.dataSource.getRepository(CartLineEntity).find({
+      select: { cartId: true, companyId: true, currency: true, total: true },
+      where: { cartId: In(cartIds) },
+    });
   }
 
   /**

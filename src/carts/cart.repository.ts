@@ -63,6 +63,7 @@ export class CartRepository implements CartLineReader {
   private readonly lines: Repository<CartLineEntity>;
   private readonly cartRows: EntityRows<CartEntity>;
   private readonly defaultSql: { ofUser: string; ofCompany: string };
+  private readonly visibleSql: { ofUser: string; ofCompany: string };
   private readonly lineSql: LineSql;
 
   constructor(
@@ -81,6 +82,12 @@ export class CartRepository implements CartLineReader {
     this.defaultSql = {
       ofUser: defaultOf('"user_id" = $1'),
       ofCompany: defaultOf('"user_id" = $1 AND "company_id" = $2'),
+    };
+    const visible = (condition: string) =>
+      fixedSql(dataSource, `SELECT ${this.cartRows.columns()} FROM "carts" WHERE ${condition}`);
+    this.visibleSql = {
+      ofUser: visible('"id" = $1 AND "user_id" = $2'),
+      ofCompany: visible('"id" = $1 AND "user_id" = $2 AND "company_id" = $3'),
     };
     this.lineSql = lineSql(dataSource);
   }
@@ -118,8 +125,14 @@ export class CartRepository implements CartLineReader {
     return row ? this.cartRows.hydrate(row) : null;
   }
 
-  findIn(filter: CartFilter, id: string): Promise<CartEntity | null> {
-    return this.carts.findOneBy({ ...where(filter), id });
+  /** Fixed SQL: every read of a cart by its id (GET, PATCH, DELETE, its lines) starts here. */
+  async findIn(filter: CartFilter, id: string): Promise<CartEntity | null> {
+    const [sql, parameters] =
+      filter.companyId === undefined
+        ? [this.visibleSql.ofUser, [id, filter.userId]]
+        : [this.visibleSql.ofCompany, [id, filter.userId, filter.companyId]];
+    const row = await firstRow<Record<string, unknown>>(this.dataSource, sql, parameters);
+    return row ? this.cartRows.hydrate(row) : null;
   }
 
   /** One page of carts, oldest first, with the count. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ModelsModule } from '../models/models.module.js';
 import { CartLinesController } from './cart-lines.controller.js';
 import { CartLinesService } from './cart-lines.service.js';
+import { CartPageRepository } from './cart-page.repository.js';
 import { CartRepository } from './cart.repository.js';
 import { CartSummaryRepository } from './cart-summary.repository.js';
 import { CartsController } from './carts.controller.js';
@@ -29,6 +30,7 @@ import { RecheckService } from './recheck/recheck.service.js';
     DefaultCarts,
     CartLinesService,
     CartRepository,
+    CartPageRepository,
     CartSummaryRepository,
     LineHeadRepository,
     LineChangesService,

@@ -8,7 +8,7 @@ import type { CartEntity } from './cart.entity.js';
 import { CartRepository } from './cart.repository.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { CartLinesService } from './cart-lines.service.js';
-import { CartDetailDto, type CartDetailWith } from './dto/cart-detail.dto.js';
+import { CartDetailDto, type CartDetailWith, type CartLineDto } from './dto/cart-detail.dto.js';
 import { JsonText } from '../common/http/json-text.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import { CartLinesQueryDto } from './dto/cart-lines-query.dto.js';
@@ -16,6 +16,7 @@ import { CartDto } from './dto/cart.dto.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
 import type { UpdateCartDto } from './dto/update-cart.dto.js';
 import { CartSummaryRepository } from './cart-summary.repository.js';
+import { CartPageRepository } from './cart-page.repository.js';
 import { ModelVersionsService } from '../models/versions/model-versions.service.js';
 
 type FullLinesQuery = CartLinesQueryDto & { view: 'full' };
@@ -26,6 +27,9 @@ type FullLinesQuery = CartLinesQueryDto & { view: 'full' };
  * as the answer is sent.
  */
 export type CartPage = StreamedPage<CartDetailWith<never>>;
+
+/** Lines of a page inflated ahead of the one being sent (zlib's pool has 4 threads by default). */
+const INFLATES_AHEAD = 4;
 
 /** The cart a line removal answers: its first page of lines, in the full view. */
 const FULL_FIRST_PAGE: FullLinesQuery = Object.freeze(
@@ -45,6 +49,7 @@ export class CartsService {
     private readonly lines: CartLinesService,
     private readonly summaries: CartSummaryRepository,
     private readonly versions: ModelVersionsService,
+    private readonly pages: CartPageRepository,
   ) {}
 
   async create(principal: Principal, input: CreateCartDto): Promise<CartDto> {
@@ -140,12 +145,13 @@ export class CartsService {
 
   /**
    * One page of the cart's lines in the query's view: each line is its stored snapshot
-   * (no engine runs), inflated as the answer is sent, one at a time. Rows from before
-   * snapshots whose line is empty are evaluated (and their snapshot stored) first, so that
-   * nothing that may fail runs once the answer has begun.
+   * (no engine runs), inflated as the answer is sent, a few at a time (lineBytes). Rows
+   * from before snapshots whose line is empty are evaluated (and their snapshot stored)
+   * first, so that nothing that may fail runs once the answer has begun. The line count
+   * is the summary's (one read of the cart's prices, which the totals need anyway).
    */
   private async detail(cart: CartEntity, query: CartLinesQueryDto): Promise<CartPage> {
-    const [rows, total] = await this.carts.pageOfLines(cart.id, query.offset, query.per_page);
+    const rows = await this.pages.linesOfPage(cart.id, query.offset, query.per_page);
     const latest = await this.versions.currentVersions(rows.map((row) => row.modelId));
     for (const row of rows)
       if (row.snapshot === null && Object.keys(row.line).length === 0)
@@ -153,16 +159,35 @@ export class CartsService {
     const summary = (await this.summaries.summaries([cart.id])).get(cart.id);
     const detail = CartDetailDto.withLines<never>(cart, summary?.prices ?? [], [], summary);
     const lines = this.lineBytes(rows, query.view, latest);
+    const total = summary?.lineCount ?? 0;
     return new StreamedPage(detail, 'lines', lines, query.page, query.per_page, total);
   }
 
+  /**
+   * The page's lines in order, each inflated in zlib's thread pool with up to
+   * INFLATES_AHEAD more already under way: ten one after another left the pool's threads
+   * idle while the event loop waited on each (docs/adr/0055). Bounded, so that a page of
+   * large lines is not all held inflated at once.
+   */
   private async *lineBytes(
     rows: CartLineEntity[],
     view: CartLinesQueryDto['view'],
     latest: Map<number, number>,
   ): AsyncGenerator<readonly Buffer[]> {
-    for (const row of rows) {
-      const answer = await this.lines.lineAnswer(row, view, latest.get(row.modelId));
+    const answers: Array<Promise<JsonText | CartLineDto> | undefined> = [];
+    const start = (index: number): void => {
+      if (index >= rows.length) return;
+      const row = rows[index];
+      const answer = this.lines.lineAnswer(row, view, latest.get(row.modelId));
+      // Awaited in its turn; one the client no longer waits for must not go unhandled.
+      answer.catch(() => undefined);
+      answers[index] = answer;
+    };
+    for (let index = 0; index < INFLATES_AHEAD; index++) start(index);
+    for (let index = 0; index < rows.length; index++) {
+      start(index + INFLATES_AHEAD);
+      const answer = await answers[index];
+      answers[index] = undefined;
       yield answer instanceof JsonText ? answer.chunks : [Buffer.from(JSON.stringify(answer))];
     }
   }

@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { constants, deflate, inflate } from 'node:zlib';
+import { constants, deflate, inflate, inflateSync } from 'node:zlib';
 import type { JsonText } from '../common/http/json-text.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import { lineEtag } from './line-etag.js';
@@ -58,6 +58,15 @@ export async function storedLine(
 }
 
 /**
+ * Stored snapshots up to this size (base64) are inflated on the event loop. An inflate in
+ * zlib's pool costs the main thread ~70–100 µs of its own (a stream, its buffers, the
+ * pool's round trip) whatever the size; a synchronous one of 3 kB of deflate (~50 kB of
+ * JSON) costs about as much in all, and a window.yaml line (~0.6 kB) a third of it
+ * (docs/adr/0055). Larger ones go to the pool: the loop is never held for long.
+ */
+const INFLATE_ON_LOOP_MAX = 4096;
+
+/**
  * The snapshot of the view as JSON bytes (without `version_number`), or null. Its asset
  * URLs are signed anew: those of the add time expire.
  */
@@ -67,7 +76,11 @@ export async function snapshotBytes(
   urls: AssetUrlSigner,
 ): Promise<Buffer | null> {
   const stored = view === 'compact' ? row.compactSnapshot : row.snapshot;
-  return stored === null ? null : urls.refreshed(await inflated(Buffer.from(stored, 'base64')));
+  if (stored === null) return null;
+  const deflated = Buffer.from(stored, 'base64');
+  return urls.refreshed(
+    stored.length <= INFLATE_ON_LOOP_MAX ? inflateSync(deflated) : await inflated(deflated),
+  );
 }
 
 /**

@@ -17,6 +17,7 @@ export function fixedSql(dataSource: DataSource, sql: string): string {
 /** A prepared better-sqlite3 statement, as much of it as the repositories use. */
 export interface SqliteStatement {
   get(...parameters: unknown[]): unknown;
+  all(...parameters: unknown[]): unknown[];
   run(...parameters: unknown[]): unknown;
 }
 
@@ -67,16 +68,45 @@ export async function firstRow<Row>(
   return rows[0] ?? null;
 }
 
+/** Every row of a fixed query, as firstRow reads one (on SQLite, the same prepared statement). */
+export async function allRows<Row>(
+  dataSource: DataSource,
+  sql: string,
+  parameters: unknown[],
+): Promise<Row[]> {
+  if (dataSource.options.type === 'better-sqlite3')
+    return sqliteRead(
+      dataSource,
+      sql,
+      parameters,
+      (statement) => statement.all(...parameters) as Row[],
+    );
+  return (await dataSource.query(sql, parameters)) as Row[];
+}
+
 function sqliteFirstRow<Row>(
   dataSource: DataSource,
   sql: string,
   parameters: unknown[],
 ): Row | null {
+  return sqliteRead(
+    dataSource,
+    sql,
+    parameters,
+    (statement) => (statement.get(...parameters) as Row | undefined) ?? null,
+  );
+}
+
+function sqliteRead<Result>(
+  dataSource: DataSource,
+  sql: string,
+  parameters: unknown[],
+  read: (statement: SqliteStatement) => Result,
+): Result {
   // As TypeORM's runner does: the logger sees every statement (hot-path query counts).
   dataSource.logger.logQuery(sql, parameters);
   try {
-    const statement = sqliteStatement(sqliteConnection(dataSource), sql);
-    return (statement.get(...parameters) as Row | undefined) ?? null;
+    return read(sqliteStatement(sqliteConnection(dataSource), sql));
   } catch (error) {
     dataSource.logger.logQueryError(error as Error, sql, parameters);
     throw new QueryFailedError(sql, parameters, error as Error);

@@ -1,7 +1,9 @@
 import express, { type Request, type RequestHandler } from 'express';
+import { type JsonBodyFacts, recordBodyFacts, scanJson } from './json-body-facts.js';
 
 const PARSE_ERROR = Symbol('body-parse-error');
-type WithParseError = Request & { [PARSE_ERROR]?: string };
+const FACTS = Symbol('body-facts');
+type WithParseError = Request & { [PARSE_ERROR]?: string; [FACTS]?: JsonBodyFacts };
 
 /**
  * Model uploads read their own body (JSON, YAML or zip, up to the model upload limit,
@@ -24,21 +26,35 @@ const JSON_TYPES = ['application/json', 'application/*+json'];
 /**
  * express's JSON parser (body-parser: size limit, Content-Encoding, UTF charsets only,
  * strict: an object or an array at the top, an empty body is `{}`), then the depth check.
+ * A UTF-8 body's bytes are scanned once before the parse (json-body-facts.ts): its depth
+ * comes from there, and its facts go with the parsed value to the validation pipe.
  * Too large (413) and an unsupported charset or encoding (415) are answered as body-parser
  * words them. A body that is not valid JSON (malformed, or nested deeper than
  * MAX_JSON_DEPTH) is not answered here: the error is kept on the request so the route can
  * answer it with its own status (a few seed endpoints answer 401 for a bad body, not 400).
  */
 export function jsonBodyParser(limitBytes: number): RequestHandler {
-  const parse = express.json({ type: JSON_TYPES, limit: limitBytes, strict: true });
+  const parse = express.json({
+    type: JSON_TYPES,
+    limit: limitBytes,
+    strict: true,
+    // Called with the (inflated) bytes before they are decoded and parsed.
+    verify: (req, _res, raw, encoding) => {
+      if (encoding !== 'utf-8' && encoding !== 'utf8') return;
+      (req as WithParseError)[FACTS] = { ...scanJson(raw), raw };
+    },
+  });
   return (req, res, next) => {
     if (readsOwnBody(req)) return next();
     parse(req, res, (error?: unknown) => {
       const status = (error as { status?: number } | undefined)?.status;
       if (status === 400) return deferToRoute(req, 'The body is not valid JSON', next);
       if (error) return next(error as Error);
-      if (depthExceeds(req.body, MAX_JSON_DEPTH))
+      const facts = (req as WithParseError)[FACTS];
+      (req as WithParseError)[FACTS] = undefined;
+      if (facts ? facts.depth > MAX_JSON_DEPTH : depthExceeds(req.body, MAX_JSON_DEPTH))
         return deferToRoute(req, `The body is nested deeper than ${MAX_JSON_DEPTH} levels`, next);
+      if (facts) recordBodyFacts(req.body, facts);
       next();
     });
   };

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { Problem } from '../../engine/index.js';
+import type { JsonBodyFacts } from '../http/json-body-facts.js';
 
 const PASS_THROUGH = Symbol('pass-through-fields');
 
@@ -37,6 +38,17 @@ export function passThroughFields(type: unknown): readonly string[] {
   );
 }
 
+/**
+ * A member of the body sits one level below its top, so a body at most
+ * PASS_THROUGH_MAX_DEPTH + 1 deep holds no member too deep; a verbatim body whose bytes
+ * never quote a reserved word has no such key.
+ */
+function vouchedFor(body: JsonBodyFacts): boolean {
+  if (!body.verbatim || body.depth > PASS_THROUGH_MAX_DEPTH + 1) return false;
+  for (const key of RESERVED_KEYS) if (body.raw.includes(`"${key}"`)) return false;
+  return true;
+}
+
 export const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const prototype = Object.getPrototypeOf(value) as unknown;
@@ -46,14 +58,22 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
 /**
  * Why `value` (a plain object, at `path`) may not pass: too many members, too deep, or
  * a reserved key (with its path). Linear in the object's size; recursion is bounded by
- * PASS_THROUGH_MAX_DEPTH, and paths are built only for problems.
+ * PASS_THROUGH_MAX_DEPTH, and paths are built only for problems. `body`: the facts of the
+ * request body `value` is a member of; when they vouch for it (not deep enough to be too
+ * deep, strings verbatim and no reserved key written anywhere), it is not walked.
  */
-export function passThroughProblems(value: object, path: string, maxKeys: number): Problem[] {
+export function passThroughProblems(
+  value: object,
+  path: string,
+  maxKeys: number,
+  body?: JsonBodyFacts,
+): Problem[] {
   const width = Object.keys(value).length;
   if (width > maxKeys) {
     const message = `${path} has ${width} members; at most ${maxKeys} are accepted`;
     return [{ code: 'too_many_members', message, path }];
   }
+  if (body !== undefined && vouchedFor(body)) return [];
   const problems: Problem[] = [];
   // The keys down to the container being visited (numbers: array indexes).
   const trail: Array<string | number> = [];

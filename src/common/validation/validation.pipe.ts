@@ -2,6 +2,7 @@ import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { RequestValidationError } from '../errors/api-error.js';
 import type { Problem } from '../../engine/index.js';
 import { unsafeTextProblems } from '../../engine/main-thread.js';
+import { bodyFacts } from '../http/json-body-facts.js';
 import { isPlainObject, passThroughFields, passThroughProblems } from './pass-through.js';
 import { validationProblems } from './validation-problems.js';
 
@@ -54,7 +55,9 @@ class AppValidationPipe extends ValidationPipe {
     metadata: ArgumentMetadata,
     fields: readonly string[],
   ): Checked | null {
-    if (metadata.type === 'body' || metadata.type === 'query') {
+    // A body the JSON parser found verbatim holds no unsafe text (json-body-facts.ts).
+    const facts = metadata.type === 'body' ? bodyFacts(value) : undefined;
+    if ((metadata.type === 'body' && facts?.verbatim !== true) || metadata.type === 'query') {
       const problems = unsafeTextProblems(value);
       if (problems.length > 0) throw new RequestValidationError(problems, 'Invalid text');
     }
@@ -66,7 +69,7 @@ class AppValidationPipe extends ValidationPipe {
       const given = value[field];
       // Anything but a plain object goes to class-validator, which words it as before.
       if (!isPlainObject(given)) continue;
-      problems.push(...passThroughProblems(given, field, this.maxPassThroughKeys));
+      problems.push(...passThroughProblems(given, field, this.maxPassThroughKeys, facts));
       kept.set(field, given);
       rest[field] = {};
     }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { In, IsNull, type DataSource, type Repository } from 'typeorm';
+import { firstRow, fixedSql } from '../../database/fixed-sql.js';
 import { loadDefinition } from '../version-bytes.repository.js';
 import { ModelVersionEntity } from '../model-version.entity.js';
 import { ModelEntity } from '../model.entity.js';
@@ -10,10 +11,15 @@ import { ModelEntity } from '../model.entity.js';
 export class ModelVersionRepository {
   private readonly versions: Repository<ModelVersionEntity>;
   private readonly models: Repository<ModelEntity>;
+  private readonly currentVersionSql: string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.versions = dataSource.getRepository(ModelVersionEntity);
     this.models = dataSource.getRepository(ModelEntity);
+    this.currentVersionSql = fixedSql(
+      dataSource,
+      'SELECT "version_number" FROM "models" WHERE "id" = $1',
+    );
   }
 
   /** One page of a model's versions, newest first, with their count. */
@@ -35,9 +41,20 @@ export class ModelVersionRepository {
     return loadDefinition(this.dataSource, modelId, versionNumber);
   }
 
-  /** The current version of each of these models, by id (unknown ids are left out). */
+  /**
+   * The current version of each of these models, by id (unknown ids are left out). One
+   * id (a cart page's lines are mostly of one model) is read as fixed SQL.
+   */
   async currentVersions(ids: number[]): Promise<Map<number, number>> {
     if (ids.length === 0) return new Map();
+    if (ids.length === 1) {
+      const row = await firstRow<{ version_number: number }>(
+        this.dataSource,
+        this.currentVersionSql,
+        ids,
+      );
+      return new Map(row ? [[ids[0], Number(row.version_number)]] : []);
+    }
     const rows = await this.models.find({
       select: { id: true, versionNumber: true },
       where: { id: In(ids) },

@@ -1,0 +1,125 @@
+/**
+ * Issue #28 over HTTP: "the whole preview: p99 ≤ 100 ms on every real car". Sequential
+ * previews (one connection, one request at a time, so each time is a click's, not a
+ * queue's) of realistic answer sets, each timed from the request to the answer's last byte:
+ *   - random walks: the questions in random order, each answered with one of the options
+ *     the previous preview showed available (as bench:consistency walks), every step a
+ *     preview; the first walk runs to its end and its answers (valid) are the car's for
+ *     the throughput scenarios;
+ *   - sold cars (a `sales.txt` beside the model: renault-medium): each car's values
+ *     entered in random order, every step a preview.
+ */
+import { performance } from 'node:perf_hooks';
+import { readFileSync } from 'node:fs';
+import { call } from './service-fixture.mjs';
+import { fixed, median, percentile, tables } from './http-measure.mjs';
+import { clicks as clickBudget, seed } from './http-options.mjs';
+
+/** A small seeded generator (mulberry32), so that runs and builds walk alike. */
+function randomFrom(start) {
+  let state = start >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle(items, random) {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j], items[i]];
+  }
+  return items;
+}
+
+/** Times previews of one model; `clicks` collects {ms, engineMs, status}. */
+function clicker(base, headers, modelId, companyId) {
+  const clicks = [];
+  const preview = async (questions) => {
+    const body = JSON.stringify({ model_id: modelId, company_id: companyId, questions });
+    const started = performance.now();
+    const answer = await call(base, 'POST', '/v1/carts/preview', { body, headers });
+    const ms = performance.now() - started;
+    const data = answer.status === 200 ? JSON.parse(answer.text).data : null;
+    clicks.push({ ms, engineMs: data?.cache?.evaluated_in_ms ?? NaN, status: answer.status });
+    return data;
+  };
+  return { clicks, preview };
+}
+
+/** One random walk; its answers and whether it ended valid (null: a preview failed). */
+async function walk(preview, random, budgetLeft) {
+  const answers = {};
+  let line = await preview(answers);
+  if (line === null) return null;
+  for (const key of shuffle(
+    line.questions.map((question) => question.key),
+    random,
+  )) {
+    if (budgetLeft() <= 0) return { answers, valid: null };
+    const current = line.questions.find((question) => question.key === key);
+    const available = (current?.options ?? []).filter((option) => option.available);
+    if (!current?.visible || available.length === 0) continue;
+    answers[key] = { values: [available[Math.floor(random() * available.length)].key] };
+    line = await preview(answers);
+    if (line === null) return null;
+  }
+  return { answers, valid: line.valid };
+}
+
+/** Sold cars entered value by value in random order, until the budget is spent. */
+async function soldCars(preview, random, salesPath, budgetLeft) {
+  const lines = readFileSync(salesPath, 'utf8').trim().split('\n');
+  const keys = lines[0].trim().split(/\s+/);
+  for (const car of shuffle(lines.slice(1), random)) {
+    const values = car.trim().split(/\s+/);
+    const answers = {};
+    for (const i of shuffle(
+      keys.map((_, index) => index),
+      random,
+    )) {
+      if (budgetLeft() <= 0) return;
+      answers[keys[i]] = { values: [values[i] === '-1' ? 'n1' : `o${values[i]}`] };
+      if ((await preview(answers)) === null) return;
+    }
+  }
+}
+
+/**
+ * Clicks on a real car: a first walk to its end (its answers are returned, for the
+ * throughput scenarios), then sold cars or more walks until `--clicks` previews.
+ * Records one row of the clicks table.
+ */
+export async function realCarClicks(database, size, { base, headers, modelId, companyId }) {
+  const random = randomFrom(seed);
+  const { clicks, preview } = clicker(base, headers, modelId, companyId);
+  // Not timed: the first previews after an upload load the version into its worker.
+  for (let i = 0; i < 3; i++) await preview({});
+  clicks.length = 0;
+  const left = () => clickBudget - clicks.length;
+  const first = await walk(preview, random, () => Infinity);
+  if (first === null || first.valid !== true)
+    throw new Error(`${size.label}: the first walk did not end valid (${clicks.at(-1)?.status})`);
+  const firstWalk = clicks.length;
+  if (size.sales) await soldCars(preview, random, size.sales, left);
+  while (left() > 0) if ((await walk(preview, random, left)) === null) break;
+  const ms = clicks.filter((click) => click.status === 200).map((click) => click.ms);
+  const engine = clicks.map((click) => click.engineMs).filter(Number.isFinite);
+  tables.clicks.push({
+    database,
+    car: size.label,
+    clicks: clicks.length,
+    from: size.sales ? `1 walk (${firstWalk}), sold cars` : 'random walks',
+    'median ms': fixed(median(ms)),
+    'p99 ms': fixed(percentile(ms, 0.99)),
+    'max ms': fixed(Math.max(...ms)),
+    'engine median ms': fixed(median(engine)),
+    'engine p99 ms': fixed(percentile(engine, 0.99)),
+    'not 200': clicks.length - ms.length,
+    goal: 'p99 ≤ 100',
+  });
+  return first.answers;
+}
