@@ -4,9 +4,10 @@ import { finiteDomain, type LayerPlan, layerFields, planLayers } from './domains
 import { type ConsistencyForm, flatten } from './form.js';
 import { compileFallback, hasBudget } from './fallback.js';
 import { deadOptions } from './dead-options.js';
-import { BudgetExceeded, FALSE, MddStore, TRUE } from './mdd.js';
+import { BudgetExceeded, FALSE, MddStore, OverCap, TRUE } from './mdd.js';
 import { orderQuestions } from './order.js';
 import { findFinitePart, type Part } from './parts.js';
+import { treeSchedule } from './schedule.js';
 import { freeAssignment, supports } from './query.js';
 import { quickXplain } from './quickxplain.js';
 
@@ -24,7 +25,8 @@ export interface ConsistencyLimits {
 
 /**
  * Compiles the finite part of a model into its solution space (an MDD): each part is
- * a diagram, conjoined top-down (by the deepest layer it reads), then flattened. Pure and synchronous, callable from
+ * a diagram, conjoined top-down by the deepest layer each reads or, past a fifth of the
+ * work budget, by a tree decomposition's schedule (docs/adr/0121), then flattened. Pure and synchronous, callable from
  * a worker thread. Past the budget the form is not compiled (`compiled: false`) and
  * evaluation falls back to propagation.
  */
@@ -47,7 +49,7 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
     if (!hasBudget(limits)) throw new BudgetExceeded('the compile budget is zero');
     // Each part's root is pinned: kept by the garbage collections until it is conjoined.
     for (const part of finitePart.parts) store.pins.push(store.retrying(() => builder.build(part)));
-    root = conjoin(store, plan, scopes, model.questions.length);
+    root = conjoinScheduled(store, plan, scopes, model.questions.length, limits.consistencySteps);
   } catch (error) {
     if (!(error instanceof BudgetExceeded)) throw error;
     return compileFallback(model, finitePart, plan, base, limits, error.reason, started);
@@ -111,8 +113,104 @@ function scopeOf(part: Part): number[] {
   return [...scope];
 }
 
+/** Subtrees of the decomposition up to this many questions are conjoined first (docs/adr/0121). */
+const SUBTREE_QUESTIONS = 40;
+
+/** The share of the work budget the prefix schedule may spend before the tree one is tried. */
+const PREFIX_SHARE = 0.2;
+
 /**
- * The conjunction of every part (their roots are `store.pins[0…]`). Parts are grouped by
+ * The conjunction of every part (their roots are `store.pins[0…]`; docs/adr/0121): first
+ * the prefix schedule (`conjoin`) within a fifth of the work budget; past it, from the
+ * parts again, the tree schedule (`conjoinByTree`) with the rest. Neither wins on every
+ * model: the prefix one compiles renault-megane and the generated models with the least
+ * work, the tree one the 268-question car (which the prefix one alone did not finish
+ * within the default budgets). Both read the parts through copies of their pins, so a schedule given up
+ * costs only the work it spent (counted, not timed: deterministic).
+ */
+function conjoinScheduled(
+  store: MddStore,
+  plan: LayerPlan,
+  scopes: ReadonlyArray<readonly number[]>,
+  questionCount: number,
+  steps: number,
+): number {
+  const partCount = scopes.length;
+  const { pins } = store;
+  for (let i = 0; i < partCount; i++) if (scopes[i].length === 0 && pins[i] === FALSE) return FALSE;
+  const done = (root: number): number => {
+    pins.fill(TRUE, 0, partCount);
+    return root;
+  };
+  store.workCap = store.work + steps * PREFIX_SHARE;
+  try {
+    const copies = scopes.map((_, i) => pins.push(pins[i]) - 1);
+    return done(conjoin(store, plan, scopes, questionCount, copies));
+  } catch (error) {
+    if (!(error instanceof OverCap)) throw error;
+  } finally {
+    store.workCap = Infinity;
+  }
+  pins.length = partCount;
+  return done(conjoinByTree(store, plan, scopes, questionCount));
+}
+
+/**
+ * The tree schedule (schedule.ts): the buckets of subtrees of at most SUBTREE_QUESTIONS
+ * questions conjoin their parts (by deepest layer) and their children's results; then the
+ * prefix schedule (`conjoin`) takes those subtrees' results and the larger buckets' parts.
+ * A subtree's result is placed (deepest layer, component) by the questions eliminated in
+ * it, not by its separator: with the separator the 268-question car ran out of the budget,
+ * without it it takes 3.6 M steps (an order only: the conjunction is the same). Larger
+ * buckets are a dense core (renault-megane's last ones blew up past 50 M steps when
+ * conjoined as one subtree), which the prefix order handles.
+ */
+function conjoinByTree(
+  store: MddStore,
+  plan: LayerPlan,
+  scopes: ReadonlyArray<readonly number[]>,
+  questionCount: number,
+): number {
+  const { pins } = store;
+  const schedule = treeSchedule(questionCount, scopes);
+  const last = scopes.map((scope) => lastLayer(plan, scope));
+  /** Per bucket: the pin slot of its result (-1 for a large bucket). */
+  const resultPin: number[] = [];
+  /** What the prefix schedule conjoins: pin slots (copies for parts) and their scopes. */
+  const slots: number[] = [];
+  const slotScopes: Array<readonly number[]> = [];
+  const handOn = (slot: number, scope: readonly number[]): void => {
+    slots.push(slot);
+    slotScopes.push(scope);
+  };
+  const copyOf = (part: number): number => pins.push(pins[part]) - 1;
+  for (const bucket of schedule.buckets) {
+    if (bucket.questions.length > SUBTREE_QUESTIONS) {
+      resultPin.push(-1);
+      for (const i of bucket.parts) handOn(copyOf(i), scopes[i]);
+      for (const child of bucket.children)
+        if (resultPin[child] >= 0) handOn(resultPin[child], schedule.buckets[child].questions);
+      continue;
+    }
+    const at = pins.push(TRUE) - 1;
+    resultPin.push(at);
+    const operands = [...bucket.parts]
+      .sort((a, b) => last[a] - last[b])
+      .map(copyOf)
+      .concat(bucket.children.map((child) => resultPin[child]));
+    for (const slot of operands) {
+      pins[at] = store.retrying(() => store.apply('and', pins[at], pins[slot]));
+      pins[slot] = TRUE;
+      if (pins[at] === FALSE) return FALSE;
+    }
+  }
+  for (const root of schedule.roots)
+    if (resultPin[root] >= 0) handOn(resultPin[root], schedule.buckets[root].questions);
+  return conjoin(store, plan, slotScopes, questionCount, slots);
+}
+
+/**
+ * The prefix schedule: the conjunction of `slots` (pin slots; by default every part's, `store.pins[0…]`). Parts are grouped by
  * connected component of the constraint graph; within a component, top-down by the
  * deepest layer each reads, so the partial diagram is the exact solution space of a
  * growing prefix (bottom-up and balanced orders blew up on renault-medium: > 10^6 nodes,
@@ -125,11 +223,13 @@ function conjoin(
   plan: LayerPlan,
   scopes: ReadonlyArray<readonly number[]>,
   questionCount: number,
+  slots: readonly number[] = scopes.map((_, i) => i),
 ): number {
   const { pins } = store;
   const partCount = scopes.length;
   // Parts that read no finite question are constants (TRUE or FALSE).
-  for (let i = 0; i < partCount; i++) if (scopes[i].length === 0 && pins[i] === FALSE) return FALSE;
+  for (let i = 0; i < partCount; i++)
+    if (scopes[i].length === 0 && pins[slots[i]] === FALSE) return FALSE;
   const parent = Array.from({ length: questionCount }, (_, q) => q);
   const find = (q: number): number => {
     let at = q;
@@ -154,8 +254,9 @@ function conjoin(
     pins.push(TRUE);
     components.push(at);
     for (const i of group) {
-      pins[at] = store.retrying(() => store.apply('and', pins[at], pins[i]));
-      pins[i] = TRUE;
+      const slot = slots[i];
+      pins[at] = store.retrying(() => store.apply('and', pins[at], pins[slot]));
+      pins[slot] = TRUE;
       if (pins[at] === FALSE) return FALSE;
     }
   }

@@ -33,6 +33,9 @@ export class BudgetExceeded extends Error {
   }
 }
 
+/** The work passed `workCap`: a phase's own limit, not the budget (the caller tries otherwise). */
+export class OverCap extends Error {}
+
 /** The store passed its byte budget; collecting garbage (`retrying`) may make room. */
 class StoreFull extends BudgetExceeded {}
 
@@ -60,6 +63,8 @@ export class MddStore {
   kidCount = 0;
   /** Work done so far (Budget.steps): deterministic, whatever the machine's load. */
   work = 0;
+  /** Work past which `charge` throws OverCap (a schedule's own limit within the budget). */
+  workCap = Infinity;
   /** Node ids the compile keeps across garbage collections (remapped in place by `collect`). */
   readonly pins: number[] = [];
   private table = new Int32Array(4096).fill(-1);
@@ -142,6 +147,7 @@ export class MddStore {
     if (Math.floor(this.work / 1024) === Math.floor(before / 1024)) return;
     if (this.work > this.budget.steps)
       throw new BudgetExceeded(`${WORK_BUDGET_REASON} (${this.budget.steps} steps)`);
+    if (this.work > this.workCap) throw new OverCap("past the schedule's own work cap");
     if (this.bytes > this.budget.bytes)
       throw new StoreFull(`the decision diagram passed ${this.budget.bytes} bytes`);
     this.checkDeadline();
