@@ -13,12 +13,54 @@ export interface ConfigurableModel {
   retired: boolean;
 }
 
-/** The EXISTS that reads each company fact (the company id, then the user id). */
-const COMPANY_FACT_SQL: Record<CompanyFact, string> = {
-  companyExists: 'EXISTS (SELECT 1 FROM "companies" "c" WHERE "c"."id" = $2)',
-  member:
-    'EXISTS (SELECT 1 FROM "company_members" "cm" WHERE "cm"."company_id" = $2 AND "cm"."user_id" = $3)',
-};
+/** EXISTS answers 1/0 on SQLite, true/false on PostgreSQL. */
+const truthy = (value: unknown): boolean => value === true || Number(value) === 1;
+
+/**
+ * The select-list of the configuration facts over a model row `"m"` (the model's
+ * columns, prefixed `m_`; the link; the company fact, when one is asked), for SQL that
+ * reads them beside something else (a stored line, whose company is a column). `company`
+ * and `user` give the SQL of each (a parameter or a column), asked in the order they
+ * appear, as fixed SQL numbers its parameters.
+ */
+export function configurationFactColumns(
+  fact: CompanyFact | null,
+  company: () => string,
+  user: () => string,
+): string {
+  const linked =
+    'EXISTS (SELECT 1 FROM "company_suppliers" "cs" WHERE "cs"."company_id" = ' +
+    `${company()} AND "cs"."supplier_id" = "m"."supplier_id") AS "linked"`;
+  const columns =
+    '"m"."id" AS "m_id", "m"."supplier_id" AS "m_supplier_id", ' +
+    `"m"."version_number" AS "m_version_number", "m"."retired_at" AS "m_retired_at", ${linked}`;
+  if (fact === null) return columns;
+  const visible =
+    fact === 'companyExists'
+      ? `EXISTS (SELECT 1 FROM "companies" "co" WHERE "co"."id" = ${company()})`
+      : 'EXISTS (SELECT 1 FROM "company_members" "cm" WHERE "cm"."company_id" = ' +
+        `${company()} AND "cm"."user_id" = ${user()})`;
+  return `${columns}, ${visible} AS "company_visible"`;
+}
+
+/** The facts of a row read with configurationFactColumns (`fact`: the one it asked). */
+export function configurationFactsOf(
+  row: Record<string, unknown> | null,
+  fact: CompanyFact | null,
+): ConfigurationFacts {
+  if (!row || row.m_id === null || row.m_id === undefined)
+    return { companyVisible: false, model: null, linked: false };
+  return {
+    companyVisible: fact === null || truthy(row.company_visible),
+    model: {
+      id: Number(row.m_id),
+      supplierId: Number(row.m_supplier_id),
+      versionNumber: Number(row.m_version_number),
+      retired: row.m_retired_at !== null && row.m_retired_at !== undefined,
+    },
+    linked: truthy(row.linked),
+  };
+}
 
 /** Everything requireConfigurable decides on, read at once. */
 export interface ConfigurationFacts {
@@ -29,9 +71,6 @@ export interface ConfigurationFacts {
   /** The model's supplier is linked to the company. */
   linked: boolean;
 }
-
-/** EXISTS answers 1/0 on SQLite, true/false on PostgreSQL. */
-const truthy = (value: unknown): boolean => value === true || Number(value) === 1;
 
 /**
  * The facts authorization rests on: which companies and suppliers exist, who belongs to
@@ -45,20 +84,16 @@ export class AccessRepository {
   private readonly configurationSql: Record<CompanyFact | 'none', string>;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    // Parameters in the order they appear: the company (linked), the fact's, the model.
-    const configuration = (fact: string, factParameters: number) =>
-      fixedSql(
-        dataSource,
-        'SELECT "m"."id", "m"."supplier_id", "m"."version_number", "m"."retired_at", ' +
-          'EXISTS (SELECT 1 FROM ' +
-          '"company_suppliers" "cs" WHERE "cs"."company_id" = $1 AND "cs"."supplier_id" = ' +
-          `"m"."supplier_id") AS "linked"${fact} FROM "models" "m" ` +
-          `WHERE "m"."id" = $${factParameters + 2}`,
-      );
+    const configuration = (fact: CompanyFact | null) => {
+      let parameters = 0;
+      const next = () => `$${++parameters}`;
+      const columns = configurationFactColumns(fact, next, next);
+      return fixedSql(dataSource, `SELECT ${columns} FROM "models" "m" WHERE "m"."id" = ${next()}`);
+    };
     this.configurationSql = {
-      none: configuration('', 0),
-      companyExists: configuration(`, ${COMPANY_FACT_SQL.companyExists} AS "company_visible"`, 1),
-      member: configuration(`, ${COMPANY_FACT_SQL.member} AS "company_visible"`, 2),
+      none: configuration(null),
+      companyExists: configuration('companyExists'),
+      member: configuration('member'),
     };
   }
 
@@ -114,17 +149,7 @@ export class AccessRepository {
           ? [this.configurationSql.companyExists, [companyId, companyId, modelId]]
           : [this.configurationSql.member, [companyId, companyId, userId, modelId]];
     const row = await firstRow<Record<string, unknown>>(this.dataSource, sql, parameters);
-    if (!row) return { companyVisible: false, model: null, linked: false };
-    return {
-      companyVisible: fact === null || truthy(row.company_visible),
-      model: {
-        id: Number(row.id),
-        supplierId: Number(row.supplier_id),
-        versionNumber: Number(row.version_number),
-        retired: row.retired_at !== null && row.retired_at !== undefined,
-      },
-      linked: truthy(row.linked),
-    };
+    return configurationFactsOf(row, fact);
   }
 
   async companyIdsOf(userId: number): Promise<number[]> {

@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, type Problem } from '../common/errors/api-error.js';
 import { isAdmin, type Principal } from '../principal/principal.js';
-import { AccessRepository, type ConfigurableModel } from './access.repository.js';
-import { companyVisibility } from './company-visibility.js';
+import {
+  AccessRepository,
+  type ConfigurableModel,
+  type ConfigurationFacts,
+} from './access.repository.js';
+import { companyFactOf, companyVisibility, type CompanyFact } from './company-visibility.js';
 import { RememberedFacts } from './remembered-facts.js';
 
 /** What the model rules need of a model row. */
@@ -264,7 +268,30 @@ export class AccessService {
             principal.userId,
             rule === true ? null : rule,
           );
-    if (!facts?.companyVisible || !facts.model || !facts.linked) {
+    return this.requireConfigurableOn(principal, companyId, facts);
+  }
+
+  /**
+   * The company fact a read of configuration facts must select for this caller when it
+   * finds the company as it goes (a stored line's, read with its facts in one query: PUT
+   * of a line); null: none (an intent token, decided by its company id).
+   */
+  configurationFact(principal: Principal): CompanyFact | null {
+    return companyFactOf(principal);
+  }
+
+  /**
+   * requireConfigurable's decision on facts already read (with `configurationFact`'s
+   * company fact, for `companyId`), e.g. beside the line they are about; null: none read.
+   */
+  requireConfigurableOn(
+    principal: Principal,
+    companyId: number,
+    facts: ConfigurationFacts | null,
+  ): ConfigurableModel {
+    const rule = companyVisibility(principal, companyId);
+    const visible = typeof rule === 'boolean' ? rule : facts?.companyVisible === true;
+    if (!visible || !facts?.model || !facts.linked) {
       throw ApiError.forbidden('The company or the model is not accessible', [
         { code: 'not_accessible', message: 'You may not configure this model for this company' },
       ]);

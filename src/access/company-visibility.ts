@@ -11,6 +11,16 @@ export type CompanyFact = 'companyExists' | 'member';
  * membership row implies the company exists: one fact is enough).
  */
 export function companyVisibility(principal: Principal, companyId: number): boolean | CompanyFact {
-  if (principal.via === 'intent') return principal.companyId === companyId;
+  const fact = companyFactOf(principal);
+  return fact ?? principal.companyId === companyId;
+}
+
+/**
+ * The fact companyVisibility reads for this caller, whichever the company: null for an
+ * intent token, whose rule compares ids. What a read that finds the company only as it
+ * goes (a stored line's) selects beside it.
+ */
+export function companyFactOf(principal: Principal): CompanyFact | null {
+  if (principal.via === 'intent') return null;
   return isAdmin(principal) ? 'companyExists' : 'member';
 }

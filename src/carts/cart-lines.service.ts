@@ -1,5 +1,6 @@
 import { HttpStatus, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Request } from 'express';
+import type { ConfigurationFacts } from '../access/access.repository.js';
 import { AccessService } from '../access/access.service.js';
 import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -56,6 +57,21 @@ export interface Replacement {
   /** The caller's `If-Match` header, if any. */
   ifMatch: string | undefined;
   view: LineView;
+  /**
+   * The facts of configuring the line's model for its company, read with the line (PUT):
+   * AccessService decides on them, without a query of its own. Absent: read (recheck).
+   */
+  facts?: ConfigurationFacts;
+}
+
+/** What `configure` does beyond evaluating the model's current version. */
+interface ConfigureOptions {
+  /** The version to evaluate (a stored line's), not the model's current one. */
+  pinned?: number;
+  /** The worker also makes the line to store. */
+  snapshot?: boolean;
+  /** The configuration facts, already read (see Replacement.facts). */
+  facts?: ConfigurationFacts;
 }
 
 const invalidConfiguration = (errors: Problem[]) =>
@@ -114,11 +130,11 @@ export class CartLinesService implements OnModuleInit {
     input: AddCartLineDto,
     view: LineView = 'full',
   ): Promise<Referenced<JsonText>> {
-    const configured = await this.configure(principal, input, view, undefined, true);
+    const configured = await this.configure(principal, input, view, { snapshot: true });
     const { evaluation } = configured;
     if (!evaluation.valid) throw invalidConfiguration(evaluation.errors);
-    // Deflated in zlib's pool while the cart is resolved (awaited below; should the cart
-    // be refused first, its outcome is not wanted).
+    // Deflated (a large view in zlib's pool) while the cart is resolved (awaited below;
+    // should the cart be refused first, its outcome is not wanted).
     const snapshot = deflatedSnapshot(evaluation);
     snapshot.catch(() => undefined);
     const cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
@@ -206,7 +222,11 @@ export class CartLinesService implements OnModuleInit {
       questions: answers.questions,
       language_code: answers.language_code,
     };
-    const configured = await this.configure(principal, input, how.view, how.versionNumber, true);
+    const configured = await this.configure(principal, input, how.view, {
+      pinned: how.versionNumber,
+      snapshot: true,
+      facts: how.facts,
+    });
     if (!configured.evaluation.valid) throw invalidConfiguration(configured.evaluation.errors);
     const row = lineRow(
       line.cartId,
@@ -297,22 +317,19 @@ export class CartLinesService implements OnModuleInit {
 
   /**
    * Evaluates against the model's current version (or `pinned`, a stored line's version),
-   * once AccessService allows it; a retired model takes no new configuration. `snapshot`:
-   * the worker also makes the line to store.
+   * once AccessService allows it; a retired model takes no new configuration.
    */
   async configure(
     principal: Principal,
     input: LineInput,
     view: LineView,
-    pinned?: number,
-    snapshot = false,
+    { pinned, snapshot = false, facts }: ConfigureOptions = {},
   ): Promise<Configured> {
-    // Company, model and link in one query.
-    const model = await this.access.requireConfigurable(
-      principal,
-      input.company_id,
-      input.model_id,
-    );
+    // Company, model and link in one query (or read already, with the line).
+    const model =
+      facts === undefined
+        ? await this.access.requireConfigurable(principal, input.company_id, input.model_id)
+        : this.access.requireConfigurableOn(principal, input.company_id, facts);
     if (model.retired) throw modelRetired();
     const versionNumber = pinned ?? model.versionNumber;
     const started = performance.now();
@@ -340,7 +357,7 @@ export class CartLinesService implements OnModuleInit {
     input: LineInput,
     pinned: number,
   ): Promise<Evaluation> {
-    const { evaluation } = await this.configure(principal, input, 'full', pinned);
+    const { evaluation } = await this.configure(principal, input, 'full', { pinned });
     return parsedEvaluation(evaluation);
   }
 }

@@ -39,23 +39,27 @@ export class LineChangesService {
     ifMatch: string | undefined,
     view: LineView,
   ): Promise<ReplacedLine> {
-    // The cart's visibility and the line in one read; on a miss, which of the two is
-    // missing decides the 404's wording (getVisible throws the cart's).
-    const line = isUuid(cartId)
-      ? await this.heads.visibleLineHead(
+    // The cart's visibility, the line and the facts AccessService decides configuring it
+    // on, in one read; on a miss, which of cart and line is missing decides the 404's
+    // wording (getVisible throws the cart's).
+    const found = isUuid(cartId)
+      ? await this.heads.lineToReplace(
           this.access.cartScope(principal),
           cartId.toLowerCase(),
           lineId,
+          this.access.configurationFact(principal),
         )
       : null;
-    if (!line) {
+    if (!found) {
       await this.defaults.getVisible(principal, cartId);
       throw lineNotFound();
     }
+    const { line, facts } = found;
     return this.lines.replace(principal, line, input, {
       versionNumber: line.versionNumber,
       ifMatch,
       view,
+      facts,
     });
   }
 

@@ -1,5 +1,5 @@
 import { promisify } from 'node:util';
-import { constants, deflate, inflate, inflateSync } from 'node:zlib';
+import { constants, deflate, deflateSync, inflate, inflateSync } from 'node:zlib';
 import type { JsonText } from '../common/http/json-text.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import { lineEtag } from './line-etag.js';
@@ -19,19 +19,38 @@ export interface SnapshotColumns {
 }
 
 /**
+ * A view's JSON up to this size is deflated on the event loop, larger ones in zlib's
+ * thread pool. An asynchronous deflate costs the event loop ~0.1–0.2 ms whatever the
+ * size (a zlib stream is built, initialized and called back) and another thread its
+ * work; deflateSync of 16 kB at the fastest level costs the event loop about as much,
+ * and of a window-sized line (~5 + 2 kB) a fifth of the CPU of the pair in the pool
+ * (docs/adr/0106-put-one-read-and-small-snapshots-inline.md).
+ */
+const DEFLATE_INLINE_BYTES = 16 * 1024;
+
+const DEFLATE_OPTIONS = { level: constants.Z_BEST_SPEED };
+
+/** One view's bytes deflated: small ones at once, large ones in zlib's pool. */
+function deflatedView(bytes: Uint8Array): Buffer | Promise<Buffer> {
+  return bytes.byteLength <= DEFLATE_INLINE_BYTES
+    ? deflateSync(bytes, DEFLATE_OPTIONS)
+    : deflated(bytes, DEFLATE_OPTIONS);
+}
+
+/**
  * The snapshot columns of the line an evaluation made (its JSON bytes in both views,
- * engine-tasks.ts LineSnapshot), deflated in zlib's thread pool: neither on the event
- * loop nor in the engine worker, which every evaluation of the version waits for. At the
- * fastest level: both views of a 1,000-question line in 1.6 ms instead of 4.8, for rows
- * ~25 % larger (41 + 23 kB instead of 33 + 21 kB); inflating costs the same at any level.
+ * engine-tasks.ts LineSnapshot), deflated off the engine worker, which every evaluation
+ * of the version waits for: in zlib's thread pool, or for a small view on the event
+ * loop, where it costs less than the hop (DEFLATE_INLINE_BYTES). At the fastest level:
+ * both views of a 1,000-question line in 1.6 ms instead of 4.8, for rows ~25 % larger
+ * (41 + 23 kB instead of 33 + 21 kB); inflating costs the same at any level.
  */
 export async function deflatedSnapshot(evaluation: EvaluatedLine): Promise<SnapshotColumns> {
   const snapshot = evaluation.snapshot;
   if (snapshot === undefined) throw new Error('The evaluation made no snapshot');
-  const options = { level: constants.Z_BEST_SPEED };
   const [full, compact] = await Promise.all([
-    deflated(snapshot.full, options),
-    deflated(snapshot.compact, options),
+    deflatedView(snapshot.full),
+    deflatedView(snapshot.compact),
   ]);
   return {
     snapshot: full.toString('base64'),

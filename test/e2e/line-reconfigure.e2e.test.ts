@@ -236,6 +236,47 @@ describe('PUT /v1/carts/{cart_id}/lines/{line_id}: reconfigure a line', () => {
     expectEnvelope(await put(intent, shopCart.cart_id, shopLine.id, body), 200);
   });
 
+  it('refuses 403 once the caller may no longer configure the line (read with the line), storing nothing', async () => {
+    const buyer = await createCompanyMember(ctx, world);
+    const { lineId, cartId } = await lineOf(buyer);
+    // The buyer leaves the company: the cart stays theirs, its line no longer configurable.
+    expectEnvelope(
+      await ctx.http
+        .delete(`/v1/companies/${world.company.id}/members/${buyer.id}`)
+        .set(bearer(buyer.token)),
+      200,
+    );
+    const refused = expectEnvelope(
+      await put(buyer.token, cartId, lineId, { questions: ALU_ANTHRACITE }),
+      403,
+    );
+    expect((refused.errors as Array<{ code: string }>)[0].code).toBe('not_accessible');
+    // A stale ETag is still told first, as before the access check.
+    expectEnvelope(await put(buyer.token, cartId, lineId, { questions: PVC_WHITE }, '"7"'), 409);
+    expect((await cartOf(buyer.token, cartId)).lines[0]).toMatchObject({
+      etag: '"1"',
+      answers: PVC_WHITE,
+    });
+    // An admin, no member of the company, configures it by the admin's rule (it exists).
+    const mine = expectEnvelope(
+      await ctx.http
+        .post('/v1/carts')
+        .set(bearer(world.admin.token))
+        .send({ model_id: window.id, company_id: world.company.id, questions: PVC_WHITE }),
+      201,
+    ).data as { id: number; cart_id: string };
+    const moved = expectEnvelope(
+      await put(world.admin.token, mine.cart_id, mine.id, { questions: ALU_ANTHRACITE }, '"1"'),
+      200,
+    );
+    expect(moved.data).toMatchObject({ id: mine.id });
+    const adminCart = await cartOf(world.admin.token, mine.cart_id);
+    expect(adminCart.lines.find((line) => line.id === mine.id)).toMatchObject({
+      etag: '"2"',
+      answers: ALU_ANTHRACITE,
+    });
+  });
+
   it('refuses a retired model’s lines (409) and leaves them readable', async () => {
     const buyer = await createCompanyMember(ctx, world);
     const { lineId, cartId } = await lineOf(buyer);

@@ -4,8 +4,8 @@ import { compactLine } from '../../engine/runtime.js';
 /**
  * A line as a cart row stores it: its JSON without `version_number` (a column of the
  * row), as UTF-8 bytes in both views, with the engine version that made it. The bytes
- * move to the main thread (transferred, not copied), which deflates them in zlib's
- * thread pool (src/carts/stored-line.ts `deflatedSnapshot`): the engine worker is the
+ * move to the main thread (transferred, not copied), which deflates them (a large view
+ * in zlib's thread pool; src/carts/stored-line.ts `deflatedSnapshot`): the engine worker is the
  * one every evaluation of the version waits for, so it does only what needs the engine.
  */
 export interface LineSnapshot {

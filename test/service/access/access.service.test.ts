@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ConfigurationFacts } from '../../../src/access/access.repository.js';
 import { AccessService } from '../../../src/access/access.service.js';
+import type { Principal } from '../../../src/principal/principal.js';
 import { CompaniesService } from '../../../src/companies/companies.service.js';
 import { MembershipsService } from '../../../src/memberships/memberships.service.js';
 import { ModelRepository } from '../../../src/models/model.repository.js';
@@ -91,6 +93,29 @@ describe('AccessService', () => {
     expect(await refusalStatus(configurable(w.alice, w.modelN))).toBe(403);
     expect(await refusalStatus(configurable(viaIntent(w.alice, w.companyA)))).toBe('resolved');
     expect(await refusalStatus(configurable(viaIntent(w.alice, w.companyA + 1)))).toBe(403);
+  });
+
+  it('configuring on facts read with a line: the fact it names, the same decisions', () => {
+    expect(access.configurationFact(w.alice)).toBe('member');
+    expect(access.configurationFact(ctx.operator)).toBe('companyExists');
+    expect(access.configurationFact(viaIntent(w.alice, w.companyA))).toBeNull();
+    const model = { id: w.modelM, supplierId: w.supplierS, versionNumber: 1, retired: false };
+    const facts: ConfigurationFacts = { companyVisible: true, model, linked: true };
+    const status = (principal: Principal, read: Partial<ConfigurationFacts>) => {
+      try {
+        access.requireConfigurableOn(principal, w.companyA, { ...facts, ...read });
+        return 'allowed';
+      } catch (error) {
+        return (error as { status: number }).status;
+      }
+    };
+    expect(status(w.alice, {})).toBe('allowed');
+    expect(status(w.alice, { companyVisible: false })).toBe(403);
+    expect(status(w.alice, { linked: false })).toBe(403);
+    expect(status(w.alice, { model: null })).toBe(403);
+    // An intent token is judged by its company, whatever a company fact would say.
+    expect(status(viaIntent(w.alice, w.companyA), { companyVisible: false })).toBe('allowed');
+    expect(status(viaIntent(w.alice, w.companyA + 1), {})).toBe(403);
   });
 
   it('carts: personal, and through an intent token only those of its company', () => {

@@ -158,11 +158,16 @@ describe('hot-path queries', () => {
       );
     await put(); // the compile, once
     const queries = await queriesOf(() => put('"2"'));
-    const reads = queries.filter((query) => /"cart_lines"/.test(query) && /^SELECT/i.test(query));
+    // One read in all: the line, its cart's visibility and the facts of configuring it.
+    const reads = queries.filter((query) => /^SELECT/i.test(query));
     expect(reads).toHaveLength(1);
+    expect(reads[0]).toMatch(/FROM "cart_lines"/);
     expect(reads[0]).not.toMatch(/"answers"|snapshot/);
-    // The cart's visibility is read with the line, not before it.
+    // The cart's visibility is read with the line, not before it; the model, its link
+    // to the line's company and the caller's membership of it with them.
     expect(reads[0]).toMatch(/JOIN "carts"/);
+    for (const table of ['models', 'company_suppliers', 'company_members'])
+      expect(reads[0]).toMatch(new RegExp(`JOIN "${table}"|FROM "${table}"`));
     expect(queries.filter((query) => /FROM "carts"/.test(query))).toEqual([]);
     const writes = queries.filter((query) => /^(INSERT|UPDATE|DELETE)/i.test(query));
     expect(writes).toHaveLength(1);
