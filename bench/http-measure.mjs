@@ -45,6 +45,10 @@ async function loopMaxMs(base) {
 async function load(base, request, pid, metrics) {
   if (metrics) await loopMaxMs(base);
   const cpuBefore = cpuSeconds(pid);
+  // `perClient`: each connection sends its own request (e.g. its own line to PUT).
+  let client = 0;
+  const perClient = request.perClient;
+  const setupClient = perClient && ((c) => c.setRequests([perClient[client++ % perClient.length]]));
   const result = await autocannon({
     url: `${base}${request.path}`,
     method: request.method,
@@ -53,6 +57,7 @@ async function load(base, request, pid, metrics) {
     connections,
     duration,
     timeout: 60,
+    ...(setupClient ? { setupClient } : {}),
   });
   if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0)
     throw new Error(

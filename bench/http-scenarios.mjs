@@ -16,7 +16,7 @@ import {
   startEvaluateFloor,
   startFloor,
 } from './http-floors.mjs';
-import { cartSize, detail, flag } from './http-options.mjs';
+import { cartSize, connections, detail, flag } from './http-options.mjs';
 import { realCarClicks } from './http-real-cars.mjs';
 
 /** GET /v1/carts/default beside the floor doing the same check and reads. */
@@ -119,17 +119,24 @@ export async function benchPreviews(at, name, size) {
     headers: { ...json, 'Accept-Encoding': 'gzip' },
   };
   const post = { method: 'POST', path: '/v1/carts', headers: json, body };
-  // PUT (issue #29): one stored line reconfigured with the same answers, again and again.
-  const added = await call(base, 'POST', '/v1/carts', { body, headers: json });
-  if (added.status !== 201)
-    throw new Error(`add ${name}: ${added.status} ${added.text.slice(0, 300)}`);
-  const stored = JSON.parse(added.text).data;
-  const put = {
-    method: 'PUT',
-    path: `/v1/carts/${stored.cart_id}/lines/${stored.id}`,
-    headers: json,
-    body: JSON.stringify({ questions: answers }),
+  // PUT (issue #29): stored lines reconfigured with the same answers, again and again, one
+  // line per connection: one line shared by all would measure its row lock, held until
+  // the commit is flushed, which traffic spread over many lines does not meet (ADR 0106).
+  const putOf = async () => {
+    const added = await call(base, 'POST', '/v1/carts', { body, headers: json });
+    if (added.status !== 201)
+      throw new Error(`add ${name}: ${added.status} ${added.text.slice(0, 300)}`);
+    const stored = JSON.parse(added.text).data;
+    return {
+      method: 'PUT',
+      path: `/v1/carts/${stored.cart_id}/lines/${stored.id}`,
+      headers: json,
+      body: JSON.stringify({ questions: answers }),
+    };
   };
+  const perClient = [];
+  for (let c = 0; c < connections; c++) perClient.push(await putOf());
+  const put = { ...perClient[0], perClient };
   // --detail: where the compact + gzip difference comes from.
   const details = detail
     ? [
