@@ -2,11 +2,30 @@
  * MODEL_FORMAT.md "Consistency": `configurations` only when exact; a bound goes in
  * `configurations_at_most` (issue #28, part 3).
  */
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compileDocument } from '../../../src/engine/index.js';
 import { deserializeConsistency, serializeConsistency } from '../../../src/engine/runtime.js';
 import { ModelAnalysisDto } from '../../../src/models/dto/model-analysis.dto.js';
 import { choice, compileOk, model } from '../helpers.js';
+
+/**
+ * A stored form as an older format wrote it: the same header with its format number
+ * rewritten, then the arrays raw (format 4 deflates them; serialize.ts).
+ */
+function storedAsFormat(bytes: Uint8Array, format: 2 | 3): Uint8Array {
+  const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
+  const header = new TextDecoder().decode(bytes.subarray(4, 4 + length));
+  const patched = new TextEncoder().encode(header.replace('"format":4', `"format":${format}`));
+  expect(patched.length).toBe(length);
+  const start = (4 + length + 3) & ~3;
+  const arrays = inflateSync(bytes.subarray(start));
+  const old = new Uint8Array(start + arrays.byteLength);
+  new DataView(old.buffer).setUint32(0, length, true);
+  old.set(patched, 4);
+  old.set(arrays, start);
+  return old;
+}
 
 /** a ≠ b over two required questions of two values: 2 configurations, 4 without the rule. */
 const differ = () =>
@@ -53,20 +72,23 @@ describe('the analysis counts only when exact', () => {
     if (!result.ok) throw new Error('rejected');
     const form = result.model.consistency;
     const { configurations_at_most: bound, ...rest } = form.analysis;
-    const old = serializeConsistency({ ...form, analysis: { ...rest, configurations: bound! } });
-    // Rewrite the header's format number (the JSON header follows a u32 length).
-    const length = new DataView(old.buffer).getUint32(0, true);
-    const header = new TextDecoder().decode(old.subarray(4, 4 + length));
-    const patched = new TextEncoder().encode(header.replace('"format":3', '"format":2'));
-    expect(patched.length).toBe(length);
-    old.set(patched, 4);
+    const old = storedAsFormat(
+      serializeConsistency({ ...form, analysis: { ...rest, configurations: bound! } }),
+      2,
+    );
     const back = deserializeConsistency(old);
     expect(back?.analysis.configurations).toBeNull();
     expect(back?.analysis.configurations_at_most).toBe('4');
     // An exact stored form of format 2 keeps its count.
-    expect(
-      deserializeConsistency(serializeConsistency(compileOk(differ()).consistency))?.analysis
-        .configurations,
-    ).toBe('2');
+    const exact = serializeConsistency(compileOk(differ()).consistency);
+    expect(deserializeConsistency(storedAsFormat(exact, 2))?.analysis.configurations).toBe('2');
+  });
+
+  it('a stored form of format 3 (arrays not deflated) is read as it was written', () => {
+    const form = compileOk(differ()).consistency;
+    const back = deserializeConsistency(storedAsFormat(serializeConsistency(form), 3));
+    expect(back?.analysis).toEqual(form.analysis);
+    expect(back?.kids).toEqual(form.kids);
+    expect(back?.nodeLayer).toEqual(form.nodeLayer);
   });
 });
