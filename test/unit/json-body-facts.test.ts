@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scanJson } from '../../src/common/http/json-body-facts.js';
 import { depthExceeds } from '../../src/common/http/json-body.middleware.js';
 import { unsafeTextProblems } from '../../src/engine/main-thread.js';
+import { prng } from '../support/prng.js';
 
 const scan = (text: string) => scanJson(Buffer.from(text, 'utf8'));
 
@@ -10,18 +11,6 @@ function walkedDepth(value: unknown): number {
   let depth = 0;
   while (depthExceeds(value, depth)) depth++;
   return depth;
-}
-
-/** A small seeded generator, so that a failure can be replayed. */
-function randomFrom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Text with, now and then, characters that need escapes or are unsafe (quotes, brackets, C1, lone surrogates). */
@@ -75,7 +64,7 @@ describe('scanJson: what the body parser learns from the bytes before it parses 
   });
 
   it('agrees with the walks of the parsed value on random bodies', () => {
-    const random = randomFrom(27);
+    const random = prng(27);
     for (let i = 0; i < 2_000; i++) {
       const value = { body: randomValue(random, 1) };
       const text = JSON.stringify(value);
