@@ -70,10 +70,10 @@ export class AppConfig {
   /** Wall-clock time one evaluation (or description) may run in its worker (422 past it). */
   readonly evaluationTimeoutMs: number;
   /**
-   * A module the workers import first: set by the tests only, to run the worker from the
-   * TypeScript sources (test/support/worker-ts-loader.mjs); the built service never needs it.
+   * The engine workers' entry module instead of the built one: set by the tests only, which
+   * run the app from the TypeScript sources (test/support/engine-worker-bundle.ts).
    */
-  readonly engineWorkerLoader: string | null;
+  readonly engineWorkerEntry: string | null;
   readonly swaggerEnabled: boolean;
   /** gzip/brotli answers as Accept-Encoding asks (HTTP_COMPRESSION, on by default). */
   readonly httpCompression: boolean;
@@ -223,7 +223,7 @@ export class AppConfig {
     this.evaluationQueueSize = read.int('EVALUATION_QUEUE_SIZE', 32, 0, 10_000);
     this.evaluationWorkerHeapMb = read.int('EVALUATION_WORKER_HEAP_MB', 192, 32, 16_384);
     this.evaluationTimeoutMs = read.int('EVALUATION_TIMEOUT_MS', 2000, 10, 600_000);
-    this.engineWorkerLoader = env.ENGINE_WORKER_LOADER || null;
+    this.engineWorkerEntry = env.ENGINE_WORKER_ENTRY || null;
     this.swaggerEnabled = read.bool('SWAGGER_ENABLED', true);
     this.httpCompression = read.bool('HTTP_COMPRESSION', true);
     this.logLevel = read.oneOf('LOG_LEVEL', ['error', 'warn', 'log', 'debug'] as const, 'log');

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../common/errors/api-error.js';
@@ -256,16 +256,13 @@ export class CompiledModels implements OnModuleDestroy {
   }
 }
 
-/** The built worker (dist), or the TypeScript sources through the tests' loader. */
+/** The built worker (dist), or the one the tests bundled from the TypeScript sources. */
 function workerEntry(config: AppConfig): WorkerEntry {
+  if (config.engineWorkerEntry !== null)
+    return { filename: pathToFileURL(config.engineWorkerEntry) };
   const built = new URL('./compile/engine.worker.js', import.meta.url);
   if (existsSync(fileURLToPath(built))) return { filename: built };
-  if (config.engineWorkerLoader === null)
-    throw new Error('compile/engine.worker.js is missing: run `npm run build` first');
-  return {
-    filename: new URL('./compile/engine.worker.ts', import.meta.url),
-    execArgv: ['--import', config.engineWorkerLoader],
-  };
+  throw new Error('compile/engine.worker.js is missing: run `npm run build` first');
 }
 
 function refusalError(refusal: Refusal): ApiError {

@@ -15,10 +15,9 @@ export class WorkerFailure extends Error {
   }
 }
 
-/** The module a worker runs, and the Node options it starts with. */
+/** The module a worker runs. */
 export interface WorkerEntry {
   filename: URL;
-  execArgv?: string[];
 }
 
 export interface WorkerPoolOptions {
@@ -185,7 +184,6 @@ export class WorkerPool {
     if (slot.worker) return slot.worker;
     const { entry, heapMb, workerData } = this.options;
     const worker = new Worker(entry.filename, {
-      execArgv: entry.execArgv ?? [],
       resourceLimits: { maxOldGenerationSizeMb: heapMb },
       workerData,
     });

@@ -36,8 +36,8 @@ export function testEnv(
     ADMIN_PASSWORD,
     LOGIN_RATE_LIMIT: '1000',
     LOG_LEVEL: 'error',
-    ...(process.env.ENGINE_WORKER_LOADER
-      ? { ENGINE_WORKER_LOADER: process.env.ENGINE_WORKER_LOADER }
+    ...(process.env.ENGINE_WORKER_ENTRY
+      ? { ENGINE_WORKER_ENTRY: process.env.ENGINE_WORKER_ENTRY }
       : {}),
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...env,

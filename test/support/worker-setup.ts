@@ -1,7 +1,5 @@
-import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 
-// The tests' app runs from the TypeScript sources: its engine workers import this loader
-// first (AppConfig.engineWorkerLoader), so they can too.
-process.env.ENGINE_WORKER_LOADER ??= fileURLToPath(
-  new URL('./worker-ts-loader.mjs', import.meta.url),
-);
+// The tests' app runs from the TypeScript sources; its engine workers run the bundle that
+// the global setup built from them (engine-worker-bundle.ts, AppConfig.engineWorkerEntry).
+process.env.ENGINE_WORKER_ENTRY ??= inject('engineWorkerEntry');
