@@ -2,7 +2,12 @@ import { Deserializer, Serializer } from 'node:v8';
 import { createEnvironments } from './cel/environment.js';
 import { Expression } from './cel/expression.js';
 import { derivedCacheBytes } from './consistency/form.js';
-import { pairMatrixBytes } from './consistency/prepared.js';
+import {
+  type FormRelations,
+  formRelations,
+  pairMatrixBytes,
+  prepareForm,
+} from './consistency/prepared.js';
 import { sharedPartBytes } from './evaluate/shared-parts.js';
 import type { CompiledModel } from './model.js';
 import { Money } from './money.js';
@@ -26,7 +31,8 @@ type EncodedExpression = readonly [string, string, readonly string[], number];
 /**
  * The values of the stream, in order: the names bound in the evaluation environment
  * (question and variable keys), the expressions, the model without its extensions, the
- * extensions. One serializer writes them all, so shared objects keep their identity.
+ * extensions, the consistency form's relations (prepared.ts: built once, where the model
+ * was compiled). One serializer writes them all, so shared objects keep their identity.
  */
 type Names = readonly string[];
 
@@ -75,6 +81,7 @@ export function toTransferable(model: CompiledModel): Uint8Array {
   serializer.writeValue(expressions);
   serializer.writeValue(encoded);
   serializer.writeValue(extensions);
+  serializer.writeValue(formRelations(model.consistency));
   return serializer.releaseBuffer();
 }
 
@@ -97,6 +104,7 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
   }
   const rest = deserializer.readValue() as Record<string, unknown>;
   const extensions = deserializer.readValue() as CompiledModel['extensions'];
+  const relations = deserializer.readValue() as FormRelations;
   const revive = (value: unknown): unknown => {
     if (value === null || typeof value !== 'object' || ArrayBuffer.isView(value)) return value;
     if (EXPRESSION_TAG in value)
@@ -140,6 +148,7 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
   // The caches its consistency form may grow while in use count too, and the line parts
   // shared by its evaluations.
   const form = model.consistency;
+  prepareForm(form, relations);
   const held =
     size.bytes + derivedCacheBytes(form) + pairMatrixBytes(form) + sharedPartBytes(model);
   return { model, bytes: held };

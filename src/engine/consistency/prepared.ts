@@ -13,11 +13,12 @@ import { computeSegments, type Segments } from './segments.js';
  * each of these was a WeakMap of its own, filled on first use, so a version's first
  * clicks paid for them one by one (the pairwise rows a full pass each).
  *
- * Not part of the stored or transferred form (it is derived in time linear in the
- * diagram, pairs.ts bounds the rest): built by `prepareForm` where a form is made or
- * loaded (compile.ts, fallback.ts, serialize.ts), or on the first evaluation of a form
- * revived in another thread. The one map below keys it by form, so the form itself
- * stays plain data.
+ * Built by `prepareForm` where a form is made or loaded, or on the first evaluation of a
+ * form revived in another thread. The one map below keys it by form, so the form itself
+ * stays plain data. Its costly part, the live values and the pairwise matrices (0.25 s
+ * for one 5,000-row table, in the evaluation worker other tenants' versions share),
+ * travels with the form as `FormRelations` (transfer.ts, serialize.ts format 5), so a
+ * worker that adopts or loads a version only copies it (docs/adr/0123).
  */
 export interface PreparedForm {
   readonly segments: Segments;
@@ -57,16 +58,48 @@ export interface VisitScratch {
   epoch: number;
 }
 
+/**
+ * The prepared form's live values and pairwise matrices as flat arrays: segment s's rows
+ * are `pairBits[pairStart[s] …]` (`pairWords[s]` words a row), or absent when
+ * `pairStart[s]` is -1.
+ */
+export interface FormRelations {
+  readonly live: Uint8Array;
+  readonly pairWords: Int32Array;
+  readonly pairStart: Int32Array;
+  readonly pairBits: Uint32Array;
+}
+
 const preparedForms = new WeakMap<ConsistencyForm, PreparedForm>();
 
-/** The form's prepared form, built now if it was not yet. */
-export function prepareForm(form: ConsistencyForm): PreparedForm {
+/**
+ * The form's prepared form, built now if it was not yet; from `relations` (built for this
+ * form where it was compiled) instead of recomputing them, when given.
+ */
+export function prepareForm(form: ConsistencyForm, relations?: FormRelations): PreparedForm {
   let prepared = preparedForms.get(form);
   if (prepared === undefined) {
-    prepared = build(form);
+    prepared = build(form, relations);
     preparedForms.set(form, prepared);
   }
   return prepared;
+}
+
+/** The prepared form's relations, to transfer or store with the form. */
+export function formRelations(form: ConsistencyForm): FormRelations {
+  const { live, pairs } = prepareForm(form);
+  const count = pairs.rows.length;
+  const pairStart = new Int32Array(count).fill(-1);
+  let words = 0;
+  for (let s = 0; s < count; s++) {
+    const rows = pairs.rows[s];
+    if (rows === undefined) continue;
+    pairStart[s] = words;
+    words += rows.length;
+  }
+  const pairBits = new Uint32Array(words);
+  pairs.rows.forEach((rows, s) => rows && pairBits.set(rows, pairStart[s]));
+  return { live, pairWords: pairs.words, pairStart, pairBits };
 }
 
 export function segmentsOf(form: ConsistencyForm): Segments {
@@ -87,8 +120,9 @@ export function propagatorOf(form: ConsistencyForm): Propagator {
   return propagator;
 }
 
-function build(form: ConsistencyForm): PreparedForm {
+function build(form: ConsistencyForm, relations: FormRelations | undefined): PreparedForm {
   const segments = computeSegments(form);
+  const given = relations !== undefined && relations.pairStart.length === segments.fromLayer.length;
   const pass = newPassScratch(form, segments);
   const size = form.nodeLayer.length;
   const visit = { stamp: new Int32Array(size), stack: new Int32Array(size), epoch: 0 };
@@ -97,13 +131,32 @@ function build(form: ConsistencyForm): PreparedForm {
     segments,
     pass,
     visit,
-    live: compiled ? liveValues(form, segments, pass) : new Uint8Array(0),
-    pairs: compiled ? buildPairMatrices(form, segments) : { rows: [], words: new Int32Array(0) },
+    live: !compiled ? new Uint8Array(0) : given ? relations.live : liveValues(form, segments, pass),
+    pairs: !compiled
+      ? { rows: [], words: new Int32Array(0) }
+      : given
+        ? matricesOf(relations)
+        : buildPairMatrices(form, segments),
     pairRows: new Map(),
     memo: newSegmentMemo(),
     propagator: compiled ? undefined : new Propagator(form),
     localTables: [],
   };
+}
+
+/** The matrices of flat relations: each segment's rows a view of `pairBits`. */
+function matricesOf({ pairWords, pairStart, pairBits }: FormRelations): PairMatrices {
+  const rows = Array.from(pairStart, (start, s) => {
+    if (start < 0) return undefined;
+    return pairBits.subarray(start, nextStart(pairStart, s + 1, pairBits.length));
+  });
+  return { rows, words: pairWords };
+}
+
+/** Where the rows after segment `from` - 1 end: the next segment with rows, or the end. */
+function nextStart(pairStart: Int32Array, from: number, end: number): number {
+  for (let s = from; s < pairStart.length; s++) if (pairStart[s] >= 0) return pairStart[s];
+  return end;
 }
 
 /** Values with a valid completion when nothing is answered: one pass per segment. */

@@ -1,16 +1,17 @@
 import { constants, deflateSync, inflateSync } from 'node:zlib';
 import { ENGINE_VERSION } from '../version.js';
 import type { ConsistencyForm, ModelAnalysis } from './form.js';
-import { prepareForm } from './prepared.js';
+import { type FormRelations, formRelations, prepareForm } from './prepared.js';
 
 export { storedEngineVersion } from './stored-version.js';
 
 /**
  * Bumped whenever the byte layout below changes. 3: the analysis reports a bound in
  * `configurations_at_most` (format 2 is still read: its analysis is converted). 4: the
- * arrays are deflated (formats 2 and 3, raw, are still read).
+ * arrays are deflated (formats 2 and 3, raw, are still read). 5: the prepared form's
+ * relations follow the form's arrays (prepared.ts; formats 2–4 rebuild them on load).
  */
-export const CONSISTENCY_FORMAT = 4;
+export const CONSISTENCY_FORMAT = 5;
 
 const ARRAYS = [
   'domain',
@@ -24,6 +25,12 @@ const ARRAYS = [
   'kids',
   'partRoots',
 ] as const;
+
+/** Format 5: the relations (`live` widened to Int32, `pairBits` as its Int32 view). */
+const RELATIONS = ['live', 'pairWords', 'pairStart', 'pairBits'] as const;
+
+/** The machine stores typed arrays little-endian (every platform Node ships for, in practice). */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 
 interface Header {
   format: number;
@@ -58,20 +65,19 @@ export function serializeConsistency(form: ConsistencyForm): Uint8Array {
     partSources: form.partSources,
     conflict: form.conflict,
     analysis: form.analysis,
-    lengths: ARRAYS.map((name) => form[name].length),
+    lengths: [],
   };
+  const arrays = [...ARRAYS.map((name) => form[name]), ...relationArrays(formRelations(form))];
+  header.lengths = arrays.map((array) => array.length);
   const text = new TextEncoder().encode(JSON.stringify(header));
   const start = align(4 + text.length);
-  const arrays = new Uint8Array(ARRAYS.reduce((sum, name) => sum + form[name].length * 4, 0));
-  const arraysView = new DataView(arrays.buffer);
+  const body = new Int32Array(arrays.reduce((sum, array) => sum + array.length, 0));
   let at = 0;
-  for (const name of ARRAYS) {
-    for (const value of form[name]) {
-      arraysView.setInt32(at, value, true);
-      at += 4;
-    }
+  for (const array of arrays) {
+    body.set(array, at);
+    at += array.length;
   }
-  const deflated = deflateSync(arrays, { level: constants.Z_BEST_SPEED });
+  const deflated = deflateSync(littleEndian(body), { level: constants.Z_BEST_SPEED });
   const bytes = new Uint8Array(start + deflated.byteLength);
   new DataView(bytes.buffer).setUint32(0, text.length, true);
   bytes.set(text, 4);
@@ -82,6 +88,7 @@ export function serializeConsistency(form: ConsistencyForm): Uint8Array {
 /** The stored form, or undefined when it was built by another engine version or format (recompile). */
 export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | undefined {
   let form: ConsistencyForm;
+  let relations: FormRelations | undefined;
   try {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const length = view.getUint32(0, true);
@@ -91,15 +98,24 @@ export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | und
     const start = align(4 + length);
     // Formats 2 and 3 stored the arrays raw; 4 deflates them.
     const body = header.format >= 4 ? inflateSync(bytes.subarray(start)) : bytes.subarray(start);
-    const bodyView = new DataView(body.buffer, body.byteOffset, body.byteLength);
+    const words = int32s(body);
+    if (words === undefined) return undefined;
+    const names = header.format >= 5 ? [...ARRAYS, ...RELATIONS] : ARRAYS;
+    if (header.lengths.length !== names.length) return undefined;
     let at = 0;
     const arrays: Record<string, Int32Array> = {};
-    ARRAYS.forEach((name, i) => {
-      const array = new Int32Array(header.lengths[i]);
-      for (let k = 0; k < array.length; k++, at += 4) array[k] = bodyView.getInt32(at, true);
-      arrays[name] = array;
+    names.forEach((name, i) => {
+      arrays[name] = words.slice(at, at + header.lengths[i]);
+      at += header.lengths[i];
     });
-    if (at !== body.byteLength) return undefined;
+    if (at !== words.length) return undefined;
+    if (header.format >= 5)
+      relations = {
+        live: Uint8Array.from(arrays.live),
+        pairWords: arrays.pairWords,
+        pairStart: arrays.pairStart,
+        pairBits: new Uint32Array(arrays.pairBits.buffer),
+      };
     form = {
       exact: header.exact,
       reason: header.reason ?? undefined,
@@ -122,8 +138,41 @@ export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | und
   } catch {
     return undefined;
   }
-  prepareForm(form); // what every evaluation reads, once per version (prepared.ts)
+  prepareForm(form, relations); // what every evaluation reads, once per version (prepared.ts)
   return form;
+}
+
+function relationArrays(relations: FormRelations): Int32Array[] {
+  const { live, pairWords, pairStart, pairBits } = relations;
+  return [
+    Int32Array.from(live),
+    pairWords,
+    pairStart,
+    new Int32Array(pairBits.buffer, pairBits.byteOffset, pairBits.length),
+  ];
+}
+
+/** The array's bytes in little-endian order (a copy on a big-endian machine). */
+function littleEndian(array: Int32Array): Uint8Array {
+  const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+  if (LITTLE_ENDIAN) return bytes;
+  const copy = new Uint8Array(bytes.length);
+  const view = new DataView(copy.buffer);
+  array.forEach((value, i) => view.setInt32(i * 4, value, true));
+  return copy;
+}
+
+/** Little-endian bytes as Int32s (undefined when their length is not a multiple of 4). */
+function int32s(bytes: Uint8Array): Int32Array | undefined {
+  if (bytes.byteLength % 4 !== 0) return undefined;
+  const count = bytes.byteLength / 4;
+  if (!LITTLE_ENDIAN) {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return Int32Array.from({ length: count }, (_, i) => view.getInt32(i * 4, true));
+  }
+  // An Int32Array view needs a 4-aligned offset: a Buffer from zlib's pool may not have one.
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
+  return new Int32Array(aligned.buffer, aligned.byteOffset, count);
 }
 
 function align(offset: number): number {

@@ -2,7 +2,7 @@
  * MODEL_FORMAT.md "Consistency": `configurations` only when exact; a bound goes in
  * `configurations_at_most` (issue #28, part 3).
  */
-import { inflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compileDocument } from '../../../src/engine/index.js';
 import { deserializeConsistency, serializeConsistency } from '../../../src/engine/runtime.js';
@@ -10,20 +10,28 @@ import { ModelAnalysisDto } from '../../../src/models/dto/model-analysis.dto.js'
 import { choice, compileOk, model } from '../helpers.js';
 
 /**
- * A stored form as an older format wrote it: the same header with its format number
- * rewritten, then the arrays raw (format 4 deflates them; serialize.ts).
+ * A stored form as an older format wrote it: the header with its format number rewritten
+ * and without the relations' lengths, then the form's arrays without the relations (format
+ * 5 appends them), deflated from format 4 on, raw before (serialize.ts).
  */
-function storedAsFormat(bytes: Uint8Array, format: 2 | 3): Uint8Array {
+function storedAsFormat(bytes: Uint8Array, format: 2 | 3 | 4): Uint8Array {
   const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
-  const header = new TextDecoder().decode(bytes.subarray(4, 4 + length));
-  const patched = new TextEncoder().encode(header.replace('"format":4', `"format":${format}`));
-  expect(patched.length).toBe(length);
-  const start = (4 + length + 3) & ~3;
-  const arrays = inflateSync(bytes.subarray(start));
-  const old = new Uint8Array(start + arrays.byteLength);
-  new DataView(old.buffer).setUint32(0, length, true);
-  old.set(patched, 4);
-  old.set(arrays, start);
+  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(4, 4 + length))) as {
+    format: number;
+    lengths: number[];
+  };
+  expect(header.format).toBe(5);
+  header.format = format;
+  header.lengths = header.lengths.slice(0, -4); // live, pairWords, pairStart, pairBits
+  const words = header.lengths.reduce((sum, n) => sum + n, 0);
+  const arrays = inflateSync(bytes.subarray((4 + length + 3) & ~3)).subarray(0, words * 4);
+  const body = format >= 4 ? deflateSync(arrays) : arrays;
+  const text = new TextEncoder().encode(JSON.stringify(header));
+  const start = (4 + text.length + 3) & ~3;
+  const old = new Uint8Array(start + body.byteLength);
+  new DataView(old.buffer).setUint32(0, text.length, true);
+  old.set(text, 4);
+  old.set(body, start);
   return old;
 }
 
@@ -84,11 +92,13 @@ describe('the analysis counts only when exact', () => {
     expect(deserializeConsistency(storedAsFormat(exact, 2))?.analysis.configurations).toBe('2');
   });
 
-  it('a stored form of format 3 (arrays not deflated) is read as it was written', () => {
+  it('stored forms of formats 3 (raw) and 4 (deflated, no relations) are read as written', () => {
     const form = compileOk(differ()).consistency;
-    const back = deserializeConsistency(storedAsFormat(serializeConsistency(form), 3));
-    expect(back?.analysis).toEqual(form.analysis);
-    expect(back?.kids).toEqual(form.kids);
-    expect(back?.nodeLayer).toEqual(form.nodeLayer);
+    for (const format of [3, 4] as const) {
+      const back = deserializeConsistency(storedAsFormat(serializeConsistency(form), format));
+      expect(back?.analysis).toEqual(form.analysis);
+      expect(back?.kids).toEqual(form.kids);
+      expect(back?.nodeLayer).toEqual(form.nodeLayer);
+    }
   });
 });
