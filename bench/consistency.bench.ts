@@ -49,15 +49,10 @@ import {
   generateTableModel,
   generateWideTableModel,
 } from './generate-table-model.js';
+import { prng } from '../test/support/prng.js';
 
-let seed = Number(process.env.SEED ?? 42) >>> 0;
-function random(): number {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+/** The tests' seeded generator: the same walks for the same SEED. */
+const random = prng(Number(process.env.SEED ?? 42));
 function shuffle<T>(items: T[]): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));

@@ -14,18 +14,9 @@ import { readFileSync } from 'node:fs';
 import { call } from './service-fixture.mjs';
 import { fixed, median, percentile, tables } from './http-measure.mjs';
 import { clicks as clickBudget, seed } from './http-options.mjs';
-
-/** A small seeded generator (mulberry32), so that runs and builds walk alike. */
-function randomFrom(start) {
-  let state = start >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The tests' seeded generator (mulberry32), so that runs and builds walk alike; a .ts
+// module, which the Node 24 that runs the benchmarks loads as it is (type stripping).
+import { prng } from '../test/support/prng.ts';
 
 function shuffle(items, random) {
   for (let i = items.length - 1; i > 0; i--) {
@@ -94,7 +85,7 @@ async function soldCars(preview, random, salesPath, budgetLeft) {
  * Records one row of the clicks table.
  */
 export async function realCarClicks(database, size, { base, headers, modelId, companyId }) {
-  const random = randomFrom(seed);
+  const random = prng(seed);
   const { clicks, preview } = clicker(base, headers, modelId, companyId);
   // Not timed: the first previews after an upload load the version into its worker.
   for (let i = 0; i < 3; i++) await preview({});

@@ -1,5 +1,5 @@
 import type { DataSourceOptions } from 'typeorm';
-import type { DatabaseConfig } from './config/app-config.js';
+import type { DatabaseConfig } from './config/storage.config.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './database/migrations/index.js';
 import { SnakeNamingStrategy } from './database/snake-naming.strategy.js';

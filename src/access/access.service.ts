@@ -1,29 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError, type Problem } from '../common/errors/api-error.js';
 import { isAdmin, type Principal } from '../principal/principal.js';
-import {
-  AccessRepository,
-  type ConfigurableModel,
-  type ConfigurationFacts,
-} from './access.repository.js';
-import { companyFactOf, companyVisibility, type CompanyFact } from './company-visibility.js';
+import { AccessRepository, type ConfigurableModel } from './access.repository.js';
+import { canSeeCart, cartCompanyOf, cartCompanyProblems, cartScope } from './cart-rules.js';
+import { companyVisibility } from './company-visibility.js';
+import { configurationFact, requireConfigurableOn } from './configuration-rules.js';
 import { RememberedFacts } from './remembered-facts.js';
 
 /** What the model rules need of a model row. */
 export interface OwnedModel {
   supplierId: number;
-}
-
-/** What the cart rules need of a cart row. */
-export interface OwnedCart {
-  userId: number;
-  companyId: number | null;
-}
-
-/** Which of a user's carts a caller sees: all of them, or those recorded with one company. */
-export interface CartScope {
-  userId: number;
-  companyId?: number;
 }
 
 const NOT_A_MEMBER: Problem = {
@@ -47,6 +33,13 @@ export class AccessService {
   constructor(private readonly repository: AccessRepository) {
     this.facts = new RememberedFacts(repository);
   }
+
+  // ── Carts (cart-rules.ts: decided on the caller and the cart row alone) ──────────
+
+  readonly cartScope = cartScope;
+  readonly canSeeCart = canSeeCart;
+  readonly cartCompanyOf = cartCompanyOf;
+  readonly cartCompanyProblems = cartCompanyProblems;
 
   // ── Users ──────────────────────────────────────────────────────────────────────
 
@@ -268,70 +261,13 @@ export class AccessService {
             principal.userId,
             rule === true ? null : rule,
           );
-    return this.requireConfigurableOn(principal, companyId, facts);
+    return requireConfigurableOn(principal, companyId, facts);
   }
 
-  /**
-   * The company fact a read of configuration facts must select for this caller when it
-   * finds the company as it goes (a stored line's, read with its facts in one query: PUT
-   * of a line); null: none (an intent token, decided by its company id).
-   */
-  configurationFact(principal: Principal): CompanyFact | null {
-    return companyFactOf(principal);
-  }
-
-  /**
-   * requireConfigurable's decision on facts already read (with `configurationFact`'s
-   * company fact, for `companyId`), e.g. beside the line they are about; null: none read.
-   */
-  requireConfigurableOn(
-    principal: Principal,
-    companyId: number,
-    facts: ConfigurationFacts | null,
-  ): ConfigurableModel {
-    const rule = companyVisibility(principal, companyId);
-    const visible = typeof rule === 'boolean' ? rule : facts?.companyVisible === true;
-    if (!visible || !facts?.model || !facts.linked) {
-      throw ApiError.forbidden('The company or the model is not accessible', [
-        { code: 'not_accessible', message: 'You may not configure this model for this company' },
-      ]);
-    }
-    return facts.model;
-  }
-
-  // ── Carts ──────────────────────────────────────────────────────────────────────
-
-  /**
-   * Carts are personal: only their user sees them, admins included. An intent token
-   * acts as its user but sees only the carts recorded with its company.
-   */
-  cartScope(principal: Principal): CartScope {
-    if (principal.via !== 'intent') return { userId: principal.userId };
-    // Intent tokens always carry a company; ids start at 1, so 0 matches nothing.
-    return { userId: principal.userId, companyId: principal.companyId ?? 0 };
-  }
-
-  canSeeCart(principal: Principal, cart: OwnedCart): boolean {
-    if (cart.userId !== principal.userId) return false;
-    return principal.via !== 'intent' || cart.companyId === principal.companyId;
-  }
-
-  /** The company a cart made by this caller is recorded with (intent tokens only). */
-  cartCompanyOf(principal: Principal): number | null {
-    return principal.via === 'intent' ? principal.companyId : null;
-  }
-
-  /** A cart recorded with a company holds only that company's lines (empty when it may). */
-  cartCompanyProblems(cart: OwnedCart, companyId: number): Problem[] {
-    if (cart.companyId === null || cart.companyId === companyId) return [];
-    return [
-      {
-        code: 'cart_company_mismatch',
-        message: `This cart holds lines of company ${cart.companyId} only`,
-        path: 'company_id',
-      },
-    ];
-  }
+  /** The company fact a read beside the line selects (configuration-rules.ts). */
+  readonly configurationFact = configurationFact;
+  /** requireConfigurable's decision on facts already read (configuration-rules.ts). */
+  readonly requireConfigurableOn = requireConfigurableOn;
 
   /** The companies a non-admin caller belongs to (an intent token: its company). */
   private async companyIdsOf(principal: Principal): Promise<number[]> {

@@ -5,30 +5,19 @@ import { AccessService } from '../access/access.service.js';
 import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { JsonText } from '../common/http/json-text.js';
-import type { CartLine, Evaluation, LineView, Problem } from '../engine/index.js';
-import { MetricsService } from '../metrics/metrics.service.js';
+import type { LineView, Problem } from '../engine/index.js';
 import { AssetUrls } from '../models/asset-urls.js';
-import type { EvaluatedLine } from '../models/compiled-models.service.js';
-import { ModelsService } from '../models/models.service.js';
 import { Referenced, Replays, type IdempotencyReference } from '../idempotency/replays.js';
-import type { CartLineEntity } from './cart-line.entity.js';
 import { CartRepository } from './cart.repository.js';
 import { LineHeadRepository, type LineHead } from './line-head.repository.js';
 import { AppConfig } from '../config/app-config.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { lineEtag, lineIfMatchAccepts, staleLine } from './line-etag.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
-import { CartLineDto } from './dto/cart-detail.dto.js';
-import { lineInView } from './compact-line.js';
 import { lineWith } from './line-answer.js';
-import {
-  addedMembers,
-  lineRow,
-  storedAnswer,
-  type Configured,
-  type LineInput,
-} from './line-rows.js';
-import { deflatedSnapshot, snapshotBytes, storedLine } from './stored-line.js';
+import { LineConfigurator } from './line-configurator.service.js';
+import { addedMembers, lineRow, storedAnswer, type LineInput } from './line-rows.js';
+import { deflatedSnapshot, snapshotBytes } from './stored-line.js';
 
 const lineNotFound = () =>
   ApiError.notFound('Cart line not found', [cartNotFound('Cart line not found', 'line_id')]);
@@ -36,12 +25,6 @@ const lineNotFound = () =>
 const cartFull = (max: number) =>
   ApiError.conflict('The cart is full', [
     { code: 'cart_full', message: `A cart holds at most ${max} lines (CART_MAX_LINES)` },
-  ]);
-
-/** POST /v1/models/{id}/retire: no new lines (nor previews, nor reconfigured ones). */
-export const modelRetired = () =>
-  ApiError.conflict('The model is retired', [
-    { code: 'model_retired', message: 'The supplier retired this model: it takes no new lines' },
   ]);
 
 /** PUT /v1/carts/{cart_id}/lines/{line_id}: the new line and its ETag (a header). */
@@ -64,16 +47,6 @@ export interface Replacement {
   facts?: ConfigurationFacts;
 }
 
-/** What `configure` does beyond evaluating the model's current version. */
-interface ConfigureOptions {
-  /** The version to evaluate (a stored line's), not the model's current one. */
-  pinned?: number;
-  /** The worker also makes the line to store. */
-  snapshot?: boolean;
-  /** The configuration facts, already read (see Replacement.facts). */
-  facts?: ConfigurationFacts;
-}
-
 const invalidConfiguration = (errors: Problem[]) =>
   new ApiError(HttpStatus.UNAUTHORIZED, 'The configuration is not valid', errors);
 
@@ -89,20 +62,9 @@ interface LineReference extends IdempotencyReference {
 const viewOf = (request: Request): LineView =>
   request.query.view === 'compact' ? 'compact' : 'full';
 
-/** An evaluated line's bytes as the engine's line (recheck and impact compare members). */
-const parsedLine = (line: Uint8Array): CartLine =>
-  JSON.parse(
-    Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8'),
-  ) as CartLine;
-
-/** A worker's evaluation with its line parsed: the engine's Evaluation in the full view. */
-const parsedEvaluation = (evaluation: EvaluatedLine): Evaluation =>
-  ({ ...evaluation, line: parsedLine(evaluation.line) }) as unknown as Evaluation;
-
 /**
- * Turns a configuration into a cart line: access checks, evaluation of the model's version
- * in the worker that holds it compiled (ModelsService.evaluateVersion), and storage of
- * the line as the buyer saw it (its snapshot).
+ * Turns a configuration into a cart line: access checks and evaluation (LineConfigurator),
+ * then storage of the line as the buyer saw it (its snapshot; read back by StoredLines).
  */
 @Injectable()
 export class CartLinesService implements OnModuleInit {
@@ -110,9 +72,8 @@ export class CartLinesService implements OnModuleInit {
     private readonly carts: CartRepository,
     private readonly heads: LineHeadRepository,
     private readonly defaults: DefaultCarts,
-    private readonly models: ModelsService,
+    private readonly configurator: LineConfigurator,
     private readonly access: AccessService,
-    private readonly metrics: MetricsService,
     private readonly config: AppConfig,
     private readonly replays: Replays,
     private readonly urls: AssetUrls,
@@ -130,7 +91,9 @@ export class CartLinesService implements OnModuleInit {
     input: AddCartLineDto,
     view: LineView = 'full',
   ): Promise<Referenced<JsonText>> {
-    const configured = await this.configure(principal, input, view, { snapshot: true });
+    const configured = await this.configurator.configure(principal, input, view, {
+      snapshot: true,
+    });
     const { evaluation } = configured;
     if (!evaluation.valid) throw invalidConfiguration(evaluation.errors);
     // Deflated (a large view in zlib's pool) while the cart is resolved (awaited below;
@@ -222,7 +185,7 @@ export class CartLinesService implements OnModuleInit {
       questions: answers.questions,
       language_code: answers.language_code,
     };
-    const configured = await this.configure(principal, input, how.view, {
+    const configured = await this.configurator.configure(principal, input, how.view, {
       pinned: how.versionNumber,
       snapshot: true,
       facts: how.facts,
@@ -255,7 +218,7 @@ export class CartLinesService implements OnModuleInit {
     input: ConfigurationDto,
     view: LineView = 'full',
   ): Promise<JsonText> {
-    const { evaluation } = await this.configure(principal, input, view);
+    const { evaluation } = await this.configurator.configure(principal, input, view);
     return lineWith(evaluation.line, {
       view,
       id: null,
@@ -263,101 +226,5 @@ export class CartLinesService implements OnModuleInit {
       errors: evaluation.errors,
       warnings: evaluation.warnings,
     });
-  }
-
-  /**
-   * A stored row as GET /v1/carts/{id} answers it: its snapshot (storedLine), never
-   * evaluated again. Rows stored before snapshots: a whole `line` is served as stored; an
-   * empty one (the compact rows of the release before) is evaluated once more and its
-   * snapshot kept, so that it too is evaluated no more.
-   */
-  async lineAnswer(
-    row: CartLineEntity,
-    view: LineView = 'full',
-    latestVersion?: number,
-  ): Promise<JsonText | CartLineDto> {
-    const stored = await storedLine(row, view, this.urls, latestVersion);
-    if (stored !== null) return stored;
-    if (Object.keys(row.line).length > 0)
-      return CartLineDto.from(
-        row,
-        lineInView(row.line as unknown as CartLine, view),
-        view,
-        latestVersion,
-      );
-    const evaluation = await this.models.evaluateVersion(
-      row.modelId,
-      row.versionNumber,
-      row.companyId,
-      { questions: row.answers, languageCode: row.languageCode, view, snapshot: true },
-    );
-    const columns = await deflatedSnapshot(evaluation);
-    await this.carts.saveSnapshot(row.id, columns);
-    return (await storedLine(
-      Object.assign(row, columns),
-      view,
-      this.urls,
-      latestVersion,
-    )) as JsonText;
-  }
-
-  /** A stored line in the full view, as the engine's line (what a recheck compares). */
-  async storedCartLine(row: CartLineEntity): Promise<CartLine> {
-    if (Object.keys(row.line).length > 0) return row.line as unknown as CartLine;
-    const bytes = await snapshotBytes(row, 'full', this.urls);
-    if (bytes !== null) return parsedLine(bytes);
-    const evaluation = await this.models.evaluateVersion(
-      row.modelId,
-      row.versionNumber,
-      row.companyId,
-      { questions: row.answers, languageCode: row.languageCode, view: 'full' },
-    );
-    return parsedLine(evaluation.line);
-  }
-
-  /**
-   * Evaluates against the model's current version (or `pinned`, a stored line's version),
-   * once AccessService allows it; a retired model takes no new configuration.
-   */
-  async configure(
-    principal: Principal,
-    input: LineInput,
-    view: LineView,
-    { pinned, snapshot = false, facts }: ConfigureOptions = {},
-  ): Promise<Configured> {
-    // Company, model and link in one query (or read already, with the line).
-    const model =
-      facts === undefined
-        ? await this.access.requireConfigurable(principal, input.company_id, input.model_id)
-        : this.access.requireConfigurableOn(principal, input.company_id, facts);
-    if (model.retired) throw modelRetired();
-    const versionNumber = pinned ?? model.versionNumber;
-    const started = performance.now();
-    const evaluation = await this.models.evaluateVersion(
-      model.id,
-      versionNumber,
-      input.company_id,
-      {
-        questions: input.questions,
-        languageCode: input.language_code ?? null,
-        view,
-        snapshot,
-      },
-    );
-    this.metrics.observeEvaluation(
-      performance.now() - started,
-      evaluation.valid ? 'valid' : 'invalid',
-    );
-    return { modelId: model.id, versionNumber, companyId: input.company_id, evaluation };
-  }
-
-  /** `configure` in the full view, with the line parsed (a recheck compares its members). */
-  async configureParsed(
-    principal: Principal,
-    input: LineInput,
-    pinned: number,
-  ): Promise<Evaluation> {
-    const { evaluation } = await this.configure(principal, input, 'full', { pinned });
-    return parsedEvaluation(evaluation);
   }
 }

@@ -10,10 +10,12 @@ import { CartsService } from './carts.service.js';
 import { DefaultCarts } from './default-carts.service.js';
 import { LineChangesController } from './line-changes.controller.js';
 import { LineChangesService } from './line-changes.service.js';
+import { LineConfigurator } from './line-configurator.service.js';
 import { LineHeadRepository } from './line-head.repository.js';
 import { ImpactService } from './recheck/impact.service.js';
 import { ModelImpactController, RecheckController } from './recheck/recheck.controller.js';
 import { RecheckService } from './recheck/recheck.service.js';
+import { StoredLines } from './stored-lines.service.js';
 
 /** Carts and their lines: configurations evaluated by the engine against a model's compiled version. */
 @Module({
@@ -29,6 +31,8 @@ import { RecheckService } from './recheck/recheck.service.js';
     CartsService,
     DefaultCarts,
     CartLinesService,
+    LineConfigurator,
+    StoredLines,
     CartRepository,
     CartPageRepository,
     CartSummaryRepository,

@@ -7,7 +7,6 @@ import type { Principal } from '../principal/principal.js';
 import type { CartEntity } from './cart.entity.js';
 import { CartRepository } from './cart.repository.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
-import { CartLinesService } from './cart-lines.service.js';
 import { CartDetailDto, type CartDetailWith, type CartLineDto } from './dto/cart-detail.dto.js';
 import { JsonText } from '../common/http/json-text.js';
 import type { CartLineEntity } from './cart-line.entity.js';
@@ -18,6 +17,7 @@ import type { UpdateCartDto } from './dto/update-cart.dto.js';
 import { CartSummaryRepository } from './cart-summary.repository.js';
 import { CartPageRepository } from './cart-page.repository.js';
 import { ModelVersionsService } from '../models/versions/model-versions.service.js';
+import { StoredLines } from './stored-lines.service.js';
 
 type FullLinesQuery = CartLinesQueryDto & { view: 'full' };
 
@@ -46,7 +46,7 @@ export class CartsService {
     private readonly carts: CartRepository,
     private readonly defaults: DefaultCarts,
     private readonly access: AccessService,
-    private readonly lines: CartLinesService,
+    private readonly storedLines: StoredLines,
     private readonly summaries: CartSummaryRepository,
     private readonly versions: ModelVersionsService,
     private readonly pages: CartPageRepository,
@@ -155,7 +155,7 @@ export class CartsService {
     const latest = await this.versions.currentVersions(rows.map((row) => row.modelId));
     for (const row of rows)
       if (row.snapshot === null && Object.keys(row.line).length === 0)
-        await this.lines.lineAnswer(row, query.view);
+        await this.storedLines.lineAnswer(row, query.view);
     const summary = (await this.summaries.summaries([cart.id])).get(cart.id);
     const detail = CartDetailDto.withLines<never>(cart, summary?.prices ?? [], [], summary);
     const lines = this.lineBytes(rows, query.view, latest);
@@ -178,7 +178,7 @@ export class CartsService {
     const start = (index: number): void => {
       if (index >= rows.length) return;
       const row = rows[index];
-      const answer = this.lines.lineAnswer(row, view, latest.get(row.modelId));
+      const answer = this.storedLines.lineAnswer(row, view, latest.get(row.modelId));
       // Awaited in its turn; one the client no longer waits for must not go unhandled.
       answer.catch(() => undefined);
       answers[index] = answer;

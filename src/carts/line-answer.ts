@@ -1,4 +1,5 @@
 import { JsonText } from '../common/http/json-text.js';
+import type { CartLine } from '../engine/index.js';
 
 /**
  * An evaluated line's JSON (bytes from its worker, `{…}`) with a few more members
@@ -10,4 +11,11 @@ export function lineWith(line: Uint8Array, members: Record<string, unknown>): Js
   const head = Buffer.from(line.buffer, line.byteOffset, line.byteLength - 1);
   // In two pieces: the line's bytes are not copied (a 1,000-question line is ~0.8 MB).
   return new JsonText([head, Buffer.from(`,${extra.slice(1)}`)]);
+}
+
+/** An evaluated line's bytes as the engine's line (recheck and impact compare members). */
+export function parsedLine(line: Uint8Array): CartLine {
+  return JSON.parse(
+    Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8'),
+  ) as CartLine;
 }

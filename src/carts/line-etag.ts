@@ -1,4 +1,5 @@
 import { ApiError } from '../common/errors/api-error.js';
+import { ifMatchNames } from '../common/http/if-match.js';
 
 /** A stored line's ETag: its revision (1 when added, +1 per replacement). */
 export const lineEtag = (revision: number): string => `"${revision}"`;
@@ -8,14 +9,7 @@ export const lineEtag = (revision: number): string => `"${revision}"`;
  * list naming the revision (`"2"`, `W/"2"`, `2`). Anything else names another state.
  */
 export function lineIfMatchAccepts(header: string | undefined, revision: number): boolean {
-  if (header === undefined || header.trim() === '') return true;
-  return header.split(',').some((raw) => {
-    const tag = raw
-      .trim()
-      .replace(/^W\//, '')
-      .replace(/^"(.*)"$/, '$1');
-    return tag === '*' || tag === String(revision);
-  });
+  return ifMatchNames(header, String(revision));
 }
 
 /** 409, as for a model's stale If-Match: the line changed since the caller read it. */

@@ -19,20 +19,34 @@ export interface SnapshotColumns {
 }
 
 /**
- * A view's JSON up to this size is deflated on the event loop, larger ones in zlib's
- * thread pool. An asynchronous deflate costs the event loop ~0.1–0.2 ms whatever the
- * size (a zlib stream is built, initialized and called back) and another thread its
- * work; deflateSync of 16 kB at the fastest level costs the event loop about as much,
- * and of a window-sized line (~5 + 2 kB) a fifth of the CPU of the pair in the pool
- * (docs/adr/0106-put-one-read-and-small-snapshots-inline.md).
+ * When zlib works on the event loop rather than in its thread pool, for both directions:
+ * on the loop when the work costs it no more than a trip through the pool costs it
+ * whatever the size (a zlib stream built, initialized and called back: ~70–100 µs for an
+ * inflate, 0.1–0.2 ms for a deflate), so a small snapshot saves the hop and a large one
+ * never holds the loop for long (docs/adr/0055, docs/adr/0106).
+ * The rule is one; its two thresholds cannot be one constant:
+ * - they measure different things: a deflate knows its input, the view's JSON; an inflate
+ *   knows only the stored base64, not how large the JSON it yields will be;
+ * - per byte of JSON, inflating costs a fraction of deflating (fastest level), so the two
+ *   break even with the hop at different sizes: a deflate at ~16 kB of JSON (a window
+ *   line's two views, ~5 + 2 kB, cost a fifth of the pair in the pool), an inflate at
+ *   ~4 kB of base64 (3 kB deflated, ~50 kB of JSON; a window line, ~0.6 kB, a third).
  */
-const DEFLATE_INLINE_BYTES = 16 * 1024;
+const ZLIB_ON_LOOP = {
+  /** A view of at most this many bytes of JSON is deflated with deflateSync. */
+  deflateJsonBytes: 16 * 1024,
+  /**
+   * A snapshot of at most this many characters of base64 is inflated with inflateSync
+   * (the read floor of bench/http-floor.mjs applies the same number).
+   */
+  inflateBase64Chars: 4096,
+} as const;
 
 const DEFLATE_OPTIONS = { level: constants.Z_BEST_SPEED };
 
 /** One view's bytes deflated: small ones at once, large ones in zlib's pool. */
 function deflatedView(bytes: Uint8Array): Buffer | Promise<Buffer> {
-  return bytes.byteLength <= DEFLATE_INLINE_BYTES
+  return bytes.byteLength <= ZLIB_ON_LOOP.deflateJsonBytes
     ? deflateSync(bytes, DEFLATE_OPTIONS)
     : deflated(bytes, DEFLATE_OPTIONS);
 }
@@ -41,7 +55,7 @@ function deflatedView(bytes: Uint8Array): Buffer | Promise<Buffer> {
  * The snapshot columns of the line an evaluation made (its JSON bytes in both views,
  * engine-tasks.ts LineSnapshot), deflated off the engine worker, which every evaluation
  * of the version waits for: in zlib's thread pool, or for a small view on the event
- * loop, where it costs less than the hop (DEFLATE_INLINE_BYTES). At the fastest level:
+ * loop, where it costs less than the hop (ZLIB_ON_LOOP). At the fastest level:
  * both views of a 1,000-question line in 1.6 ms instead of 4.8, for rows ~25 % larger
  * (41 + 23 kB instead of 33 + 21 kB); inflating costs the same at any level.
  */
@@ -77,17 +91,9 @@ export async function storedLine(
 }
 
 /**
- * Stored snapshots up to this size (base64) are inflated on the event loop. An inflate in
- * zlib's pool costs the main thread ~70–100 µs of its own (a stream, its buffers, the
- * pool's round trip) whatever the size; a synchronous one of 3 kB of deflate (~50 kB of
- * JSON) costs about as much in all, and a window.yaml line (~0.6 kB) a third of it
- * (docs/adr/0055). Larger ones go to the pool: the loop is never held for long.
- */
-const INFLATE_ON_LOOP_MAX = 4096;
-
-/**
- * The snapshot of the view as JSON bytes (without `version_number`), or null. Its asset
- * URLs are signed anew: those of the add time expire.
+ * The snapshot of the view as JSON bytes (without `version_number`), or null: a small one
+ * inflated on the event loop, a large one in zlib's pool (ZLIB_ON_LOOP). Its asset URLs
+ * are signed anew: those of the add time expire.
  */
 export async function snapshotBytes(
   row: CartLineEntity,
@@ -98,7 +104,9 @@ export async function snapshotBytes(
   if (stored === null) return null;
   const deflated = Buffer.from(stored, 'base64');
   return urls.refreshed(
-    stored.length <= INFLATE_ON_LOOP_MAX ? inflateSync(deflated) : await inflated(deflated),
+    stored.length <= ZLIB_ON_LOOP.inflateBase64Chars
+      ? inflateSync(deflated)
+      : await inflated(deflated),
   );
 }
 

@@ -1,6 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
+import { ifMatchNames } from '../common/http/if-match.js';
 import type { ModelEntity } from './model.entity.js';
 
 /**
@@ -50,15 +51,7 @@ export function modelEtag(answer: {
  * names no version, so it never matches.
  */
 export function ifMatchAccepts(header: string | undefined, currentVersion: number): boolean {
-  if (header === undefined || header.trim() === '') return true;
-  return header.split(',').some((raw) => {
-    const tag = raw
-      .trim()
-      .replace(/^W\//, '')
-      .replace(/^"(.*)"$/, '$1')
-      .replace(/-locked-\d+-\d+$/, '');
-    return tag === '*' || tag === String(currentVersion);
-  });
+  return ifMatchNames(header, String(currentVersion), (tag) => tag.replace(/-locked-\d+-\d+$/, ''));
 }
 
 export function assertNotLockedByOther(model: ModelEntity, principal: Principal): void {

@@ -152,3 +152,49 @@ export const choice = (key: string, keys: string[], extra: Record<string, unknow
   options: opts(...keys),
   ...extra,
 });
+
+/**
+ * A small linear congruential generator: `next(n)` draws an integer below n, the same
+ * draws for the same seed (the consistency tests' random models and scopes).
+ */
+export function lcg(seed: number): (n: number) => number {
+  let state = seed;
+  return (n) => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state % n;
+  };
+}
+
+/**
+ * `questions` choice questions of `values` options (o0, o1…) chained by tables: table i
+ * allows `rows` random rows over a random earlier question, q(i+1) and q(i+2), so that
+ * the parts overlap as in a real model and the consistency compile has work to budget.
+ * `openRow`: every table also allows all-o0, so the model surely has a configuration.
+ */
+export function chainedTablesModel(
+  questions: number,
+  seed: number,
+  {
+    values: valueCount,
+    rows,
+    openRow = false,
+  }: { values: number; rows: number; openRow?: boolean },
+): Doc {
+  const next = lcg(seed);
+  const keys = Array.from({ length: questions }, (_, i) => `q${i}`);
+  const values = Array.from({ length: valueCount }, (_, i) => `o${i}`);
+  return model({
+    questions: keys.map((key) => choice(key, values)),
+    rules: keys.slice(2).map((key, i) => ({
+      key: `t${i}`,
+      message: 'm',
+      allowed: {
+        columns: [keys[next(i + 2)], keys[i + 1], key],
+        rows: [
+          ...(openRow ? [['o0', 'o0', 'o0']] : []),
+          ...Array.from({ length: rows }, () => [0, 0, 0].map(() => values[next(valueCount)])),
+        ],
+      },
+    })),
+  });
+}

@@ -4,8 +4,11 @@ import type { ValueSource } from '../../engine/index.js';
 import { AddedCartLineDto, PreviewLineDto } from './cart-line-result.dto.js';
 import { CartLineDto } from './cart-detail.dto.js';
 import {
+  CONFLICTS_WITH_PROPERTY,
   EFFECTIVE_VALUES_PROPERTY,
+  EXPLAINED_PROPERTY,
   LineBomItemDto,
+  UNAVAILABLE_BECAUSE_PROPERTY,
   UNAVAILABLE_VALUES_PROPERTY,
 } from './line-parts.dto.js';
 
@@ -25,26 +28,12 @@ export class CompactLineOptionDto {
       'stored by earlier engine releases (stored lines are never evaluated again)',
   })
   available?: false;
-  @ApiProperty({
-    type: [String],
-    example: ['wood_max_width'],
-    description:
-      'Rule keys (compatibility tables) and option keys (their own available_if); ' +
-      '`["blocked_by_conflict"]` when the other answers already conflict (see `errors`)',
-  })
+  // The full line's properties with an example ahead (openapi.json keeps its key order).
+  @ApiProperty({ example: ['wood_max_width'], ...UNAVAILABLE_BECAUSE_PROPERTY })
   unavailable_because: string[];
-  @ApiPropertyOptional({
-    type: [String],
-    example: ['width'],
-    description: 'Question keys whose current answers rule this option out',
-  })
+  @ApiPropertyOptional({ example: ['width'], ...CONFLICTS_WITH_PROPERTY })
   conflicts_with?: string[];
-  @ApiPropertyOptional({
-    type: Boolean,
-    enum: [false],
-    description:
-      "Only false, on an unavailable option the evaluation's explanation budget (MODEL_EXPLANATION_WORK) did not reach: conflicts_with is then empty and unavailable_because its own reasons or the rules reading its question. Absent otherwise.",
-  })
+  @ApiPropertyOptional(EXPLAINED_PROPERTY)
   explained?: false;
 }
 

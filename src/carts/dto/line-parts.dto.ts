@@ -38,6 +38,28 @@ export const UNAVAILABLE_VALUES_PROPERTY: ApiPropertyOptions = {
     '([] when every value is available)',
 };
 
+/** An option's `unavailable_because`, the same in the full and the compact line. */
+export const UNAVAILABLE_BECAUSE_PROPERTY: ApiPropertyOptions = {
+  type: [String],
+  description:
+    'Rule keys (compatibility tables) and option keys (their own available_if); ' +
+    '`["blocked_by_conflict"]` when the other answers already conflict (see `errors`)',
+};
+
+/** An option's `conflicts_with`, the same in the full and the compact line. */
+export const CONFLICTS_WITH_PROPERTY: ApiPropertyOptions = {
+  type: [String],
+  description: 'Question keys whose current answers rule this option out',
+};
+
+/** An option's `explained`, the same in the full and the compact line. */
+export const EXPLAINED_PROPERTY: ApiPropertyOptions = {
+  type: Boolean,
+  enum: [false],
+  description:
+    "Only false, on an unavailable option the evaluation's explanation budget (MODEL_EXPLANATION_WORK) did not reach: conflicts_with is then empty and unavailable_because its own reasons or the rules reading its question. Absent otherwise.",
+};
+
 /**
  * The members of a cart line (docs/model-format.md, "The cart line") as Swagger models: what
  * a generated client reads. The engine's types (src/engine/types.ts) are the source of
@@ -72,24 +94,11 @@ export class LineOptionDto {
   @ApiDecimal({ example: '85.00', description: 'Decimal string ("0.00" without a price)' })
   price: string;
   @ApiProperty() available: boolean;
-  @ApiProperty({
-    type: [String],
-    description:
-      'Rule keys (compatibility tables) and option keys (their own available_if); ' +
-      '`["blocked_by_conflict"]` when the other answers already conflict (see `errors`)',
-  })
+  @ApiProperty(UNAVAILABLE_BECAUSE_PROPERTY)
   unavailable_because: string[];
-  @ApiPropertyOptional({
-    type: [String],
-    description: 'Question keys whose current answers rule this option out',
-  })
+  @ApiPropertyOptional(CONFLICTS_WITH_PROPERTY)
   conflicts_with?: string[];
-  @ApiPropertyOptional({
-    type: Boolean,
-    enum: [false],
-    description:
-      "Only false, on an unavailable option the evaluation's explanation budget (MODEL_EXPLANATION_WORK) did not reach: conflicts_with is then empty and unavailable_because its own reasons or the rules reading its question. Absent otherwise.",
-  })
+  @ApiPropertyOptional(EXPLAINED_PROPERTY)
   explained?: false;
   @ApiProperty() selected: boolean;
 }

@@ -9,6 +9,8 @@ import { CartRepository } from '../cart.repository.js';
 import { CartLinesService } from '../cart-lines.service.js';
 import { DefaultCarts } from '../default-carts.service.js';
 import { LineChangesService } from '../line-changes.service.js';
+import { LineConfigurator } from '../line-configurator.service.js';
+import { StoredLines } from '../stored-lines.service.js';
 import type {
   CartRecheckDto,
   CartRecheckQueryDto,
@@ -29,6 +31,8 @@ export class RecheckService {
   constructor(
     private readonly changes: LineChangesService,
     private readonly lines: CartLinesService,
+    private readonly storedLines: StoredLines,
+    private readonly configurator: LineConfigurator,
     private readonly versions: ModelVersionsService,
     private readonly carts: CartRepository,
     private readonly defaults: DefaultCarts,
@@ -101,7 +105,7 @@ export class RecheckService {
     line: CartLineEntity,
     target: number,
   ): Promise<LineRecheckDto> {
-    const before = await this.lines.storedCartLine(line);
+    const before = await this.storedLines.storedCartLine(line);
     const input = {
       model_id: line.modelId,
       company_id: line.companyId,
@@ -109,7 +113,7 @@ export class RecheckService {
       language_code: line.languageCode,
     };
     // The access check of POST /v1/carts: the caller must still be allowed the model.
-    const evaluation = await this.lines.configureParsed(principal, input, target);
+    const evaluation = await this.configurator.configureParsed(principal, input, target);
     const after = evaluation as { line: CartLine } & typeof evaluation;
     return {
       line_id: line.id,

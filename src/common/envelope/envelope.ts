@@ -19,17 +19,29 @@ export class Reply<T> {
   ) {}
 }
 
-/** One page of a list; the interceptor turns it into `data` + `links`. */
-export class Page<T> {
+/** Where a page stands in its list: what the interceptor makes the `links` of. */
+abstract class Paging {
   constructor(
-    readonly items: T[],
     readonly page: number,
     readonly perPage: number,
     readonly total: number,
   ) {}
 
+  /** The last page, 1 for an empty list (its links still name one page). */
   get lastPage(): number {
     return Math.max(1, Math.ceil(this.total / this.perPage));
+  }
+}
+
+/** One page of a list; the interceptor turns it into `data` + `links`. */
+export class Page<T> extends Paging {
+  constructor(
+    readonly items: T[],
+    page: number,
+    perPage: number,
+    total: number,
+  ) {
+    super(page, perPage, total);
   }
 }
 
@@ -37,16 +49,14 @@ export class Page<T> {
  * An object with one paged list inside (a cart and one page of its lines): `data` is the
  * object, `links` as for a Page.
  */
-export class PagedObject<T> {
+export class PagedObject<T> extends Paging {
   constructor(
     readonly data: T,
-    readonly page: number,
-    readonly perPage: number,
-    readonly total: number,
-  ) {}
-
-  get lastPage(): number {
-    return Math.max(1, Math.ceil(this.total / this.perPage));
+    page: number,
+    perPage: number,
+    total: number,
+  ) {
+    super(page, perPage, total);
   }
 }
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileDocument, type CompiledModel } from '../../../src/engine/index.js';
 import { deserializeConsistency, serializeConsistency } from '../../../src/engine/runtime.js';
-import { choice, compileOk, compileProblems, evaluate, model, question } from '../helpers.js';
+import { choice, compileOk, compileProblems, evaluate, lcg, model, question } from '../helpers.js';
 
 const table = (key: string, columns: string[], rows: unknown[][]) => ({
   key,
@@ -172,11 +172,7 @@ describe('consistency past the compile budget: propagation', () => {
     // 40 ten-option questions, 39 tables of 40 rows between random pairs: the conjunction
     // with every part still pinned passes 50 KB of node storage, each part alone stays
     // far below. (Its result is 13 KB: with 100 KB it compiles, see the next test.)
-    let seed = 11;
-    const next = (n: number) => {
-      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-      return seed % n;
-    };
+    const next = lcg(11);
     const keys = Array.from({ length: 40 }, (_, i) => `q${i}`);
     const values = Array.from({ length: 10 }, (_, i) => `o${i}`);
     const document = model({

@@ -7,15 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { compileDocument } from '../../../src/engine/index.js';
 import { OverCap, MddStore } from '../../../src/engine/consistency/mdd.js';
 import { minFillOrder, treeSchedule } from '../../../src/engine/consistency/schedule.js';
-import { choice, model } from '../helpers.js';
-
-function lcg(seed: number): (n: number) => number {
-  let state = seed;
-  return (n) => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state % n;
-  };
-}
+import { chainedTablesModel, lcg } from '../helpers.js';
 
 function randomScopes(questions: number, parts: number, seed: number): number[][] {
   const next = lcg(seed);
@@ -52,30 +44,10 @@ describe('treeSchedule', () => {
   }
 });
 
-function tangledModel(questions: number, seed: number) {
-  const next = lcg(seed);
-  const keys = Array.from({ length: questions }, (_, i) => `q${i}`);
-  const values = Array.from({ length: 5 }, (_, i) => `o${i}`);
-  return model({
-    questions: keys.map((key) => choice(key, values)),
-    rules: keys.slice(2).map((key, i) => ({
-      key: `t${i}`,
-      message: 'm',
-      allowed: {
-        columns: [keys[next(i + 2)], keys[i + 1], key],
-        // The first row keeps every table open to all-o0: the model has a configuration.
-        rows: [
-          ['o0', 'o0', 'o0'],
-          ...Array.from({ length: 25 }, () => [0, 0, 0].map(() => values[next(5)])),
-        ],
-      },
-    })),
-  });
-}
-
 describe('the schedule within the work budget', () => {
   it('gives the same count at every budget that compiles exactly (tree or prefix schedule)', () => {
-    const document = tangledModel(14, 9);
+    // Every table also allows all-o0: the model has a configuration to count.
+    const document = chainedTablesModel(14, 9, { values: 5, rows: 25, openRow: true });
     const full = compileDocument(document, { consistencyMs: 3_600_000 });
     if (!full.ok) throw new Error('rejected');
     const expected = full.model.consistency.analysis.configurations;

@@ -7,34 +7,13 @@ import { compileDocument } from '../../../src/engine/index.js';
 import { ComputedTable } from '../../../src/engine/consistency/computed-table.js';
 import { FALSE, MddStore, TRUE, WORK_BUDGET_REASON } from '../../../src/engine/consistency/mdd.js';
 import { tableDiagram } from '../../../src/engine/consistency/table-diagram.js';
-import { choice, model } from '../helpers.js';
-
-function chainModel(questions: number, seed: number) {
-  let state = seed;
-  const next = (n: number) => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state % n;
-  };
-  const keys = Array.from({ length: questions }, (_, i) => `q${i}`);
-  const values = Array.from({ length: 6 }, (_, i) => `o${i}`);
-  return model({
-    questions: keys.map((key) => choice(key, values)),
-    rules: keys.slice(2).map((key, i) => ({
-      key: `t${i}`,
-      message: 'm',
-      allowed: {
-        columns: [keys[next(i + 2)], keys[i + 1], key],
-        rows: Array.from({ length: 30 }, () => [0, 0, 0].map(() => values[next(6)])),
-      },
-    })),
-  });
-}
+import { chainedTablesModel, lcg } from '../helpers.js';
 
 const unlimitedTime = { consistencyMs: 3_600_000 };
 
 describe('the compile work budget', () => {
   it('decides exactness by steps, whatever the time: the same answer on every run', () => {
-    const document = chainModel(12, 5);
+    const document = chainedTablesModel(12, 5, { values: 6, rows: 30 });
     const exact = compileDocument(document, unlimitedTime);
     if (!exact.ok) throw new Error('rejected');
     expect(exact.model.consistency.exact).toBe(true);
@@ -52,7 +31,9 @@ describe('the compile work budget', () => {
   });
 
   it('a zero step budget compiles no diagram (like a zero time or byte budget)', () => {
-    const result = compileDocument(chainModel(5, 1), { consistencySteps: 0 });
+    const result = compileDocument(chainedTablesModel(5, 1, { values: 6, rows: 30 }), {
+      consistencySteps: 0,
+    });
     expect(result.ok && result.model.consistency.compiled).toBe(false);
   });
 });
@@ -103,11 +84,7 @@ describe('the store during a compile', () => {
 
 describe('the table builder', () => {
   it('matches rows exactly, "no value" matching every row, unknown cells never', () => {
-    let state = 3;
-    const next = (n: number) => {
-      state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-      return state % n;
-    };
+    const next = lcg(3);
     for (let trial = 0; trial < 30; trial++) {
       const width = 1 + next(4);
       const domain = Int32Array.from({ length: width }, () => 2 + next(3));
