@@ -96,6 +96,25 @@ export default tseslint.config(
           ],
         },
       ],
+      // No state of the engine's own (docs/adr/0124): what it derives lives on the object
+      // it derives from (src/engine/derived.ts), not in a module-level table or variable.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'NewExpression[callee.name=/^Weak(Map|Set)$/]',
+          message: 'Keep derived state on its owner (src/engine/derived.ts), not in a WeakMap.',
+        },
+        {
+          selector: ':matches(Program, ExportNamedDeclaration) > VariableDeclaration[kind="let"]',
+          message: 'src/engine holds no module-level mutable state (docs/adr/0124).',
+        },
+        {
+          selector:
+            ':matches(Program, ExportNamedDeclaration) > VariableDeclaration > VariableDeclarator > NewExpression[callee.name=/^(Map|Set)$/][arguments.length=0]',
+          message:
+            'An empty module-level Map or Set is a cache: keep it on its owner (src/engine/derived.ts).',
+        },
+      ],
     },
   },
   {

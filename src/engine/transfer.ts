@@ -1,6 +1,7 @@
 import { Deserializer, Serializer } from 'node:v8';
 import { createEnvironments } from './cel/environment.js';
 import { Expression } from './cel/expression.js';
+import type { LiteralPrograms } from './cel/regex.js';
 import { derivedCacheBytes } from './consistency/form.js';
 import {
   type FormRelations,
@@ -95,11 +96,12 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
     environment.registerVariable(name, 'dyn');
   }
   const expressions: Expression[] = [];
+  const programs: LiteralPrograms = new Map(); // the model's literal patterns, compiled once
   const size = new SizeEstimate();
   size.names(boundNames);
   // A cel-js parse and check takes 10–100 µs each.
   for (const [source, path, names, cost] of deserializer.readValue() as EncodedExpression[]) {
-    expressions.push(Expression.compile(source, path, names, cost, environment));
+    expressions.push(Expression.compile(source, path, names, cost, environment, programs));
     size.expression(source, path, names);
   }
   const rest = deserializer.readValue() as Record<string, unknown>;

@@ -16,6 +16,7 @@ import {
   COMPUTED_PATTERN_PER_CHAR,
   isRegexProblem,
   literalProgram,
+  type LiteralPrograms,
 } from './regex.js';
 
 /*
@@ -211,6 +212,7 @@ export function methodCost(
   receiver: Estimate,
   args: Estimate[],
   argNodes: ASTNode[],
+  programs: LiteralPrograms,
 ): Estimate | undefined {
   if (!METHOD_ARITY[method]?.includes(args.length)) return undefined;
   const operands = add(receiver.cost, ...args.map((arg) => arg.cost));
@@ -225,7 +227,10 @@ export function methodCost(
   }
   switch (method) {
     case 'matches':
-      return { cost: add(operands, matchesCost(text, argNodes[0], argText)), shape: SCALAR };
+      return {
+        cost: add(operands, matchesCost(text, argNodes[0], argText, programs)),
+        shape: SCALAR,
+      };
     case 'lowerAscii':
     case 'upperAscii': {
       // toLowerCase/toUpperCase are Unicode-aware: one unit can become up to 3 ('ﬃ' → 'FFI').
@@ -272,7 +277,7 @@ export function methodCost(
  * `text.matches(pattern)` on re2js: per character of the text (one more for setting up the
  * matcher), MATCH_CHAR_UNITS plus MATCH_UNITS per instruction of the compiled program. A
  * literal pattern's program is compiled at upload (literalProgram, shared with the
- * complete expression), so its real instruction count is used — counted repetitions make
+ * complete expressions), so its real instruction count is used — counted repetitions make
  * it far larger than the pattern (`(?:a?){1000}a{1000}`: 19 characters, 3,002
  * instructions). A computed pattern is compiled at every evaluation and bounded by its
  * length: regex.ts `computedProgram` refuses (the call is unknown) one that could repeat,
@@ -282,12 +287,13 @@ function matchesCost(
   text: number,
   patternNode: ASTNode | undefined,
   patternLength: number,
+  programs: LiteralPrograms,
 ): number {
   const pattern =
     patternNode?.op === 'value' && typeof patternNode.args === 'string'
       ? patternNode.args
       : undefined;
-  const literal = pattern === undefined ? undefined : literalProgram(pattern);
+  const literal = pattern === undefined ? undefined : literalProgram(pattern, programs);
   let instructions: number;
   let compile = 0;
   if (literal !== undefined && !isRegexProblem(literal)) {

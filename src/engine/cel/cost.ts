@@ -1,4 +1,5 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
+import type { LiteralPrograms } from './regex.js';
 import { callCost, methodCost, sizeCost } from './cost-functions.js';
 import {
   add,
@@ -54,7 +55,11 @@ const QUANTIFIERS = new Set(['all', 'exists', 'exists_one']);
  * Estimates one expression. Names the function does not know (iteration variables are
  * tracked here) are treated as unbounded, so a mistake errs on refusing.
  */
-export function estimateCost(root: ASTNode, shapeOf: ShapeOfName): ExpressionEstimate {
+export function estimateCost(
+  root: ASTNode,
+  shapeOf: ShapeOfName,
+  programs: LiteralPrograms = new Map(),
+): ExpressionEstimate {
   const unpriced: string[] = [];
   /** A call the tables do not price: recorded, and as expensive and large as can be. */
   const refuse = (call: string): Estimate => {
@@ -154,7 +159,7 @@ export function estimateCost(root: ASTNode, shapeOf: ShapeOfName): ExpressionEst
       return comprehension(method, receiver, first.args, argNodes.slice(1), scope);
     const args = argNodes.map((arg) => visit(arg, scope));
     if (method === 'size' && args.length === 0) return sizeCost(receiverNode, receiver);
-    return methodCost(method, receiver, args, argNodes) ?? refuse(`.${method}()`);
+    return methodCost(method, receiver, args, argNodes, programs) ?? refuse(`.${method}()`);
   };
 
   const comprehension = (

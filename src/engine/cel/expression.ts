@@ -1,7 +1,7 @@
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
 import { CostBudget, unlimitedBudget } from './budget.js';
 import { useBoundedJson } from './json.js';
-import { useRe2 } from './regex.js';
+import { type LiteralPrograms, useRe2 } from './regex.js';
 import { strictNames } from './strict-names.js';
 
 /** The result of an expression that failed at evaluation (docs/model-format.md "unknown"). */
@@ -53,11 +53,12 @@ export class Expression {
     names: readonly string[],
     cost: number,
     environment: Environment,
+    programs: LiteralPrograms,
   ): Expression {
     const program = environment.parse(source);
     const checked = program.check();
     if (!checked.valid) throw checked.error ?? new Error(`cannot check ${source}`);
-    if (!useRe2(program.ast)) throw new Error('matches cannot be bound to RE2');
+    if (!useRe2(program.ast, programs)) throw new Error('matches cannot be bound to RE2');
     if (!useBoundedJson(program.ast)) throw new Error('json cannot be bounded');
     const known = new Set(names);
     const strict = strictNames(program.ast).filter((name) => known.has(name));
@@ -68,8 +69,19 @@ export class Expression {
   }
 
   /** The complete form of a checked draft. */
-  static complete(draft: Expression, environment: Environment): Expression {
-    return Expression.compile(draft.source, draft.path, draft.names, draft.cost, environment);
+  static complete(
+    draft: Expression,
+    environment: Environment,
+    programs: LiteralPrograms,
+  ): Expression {
+    return Expression.compile(
+      draft.source,
+      draft.path,
+      draft.names,
+      draft.cost,
+      environment,
+      programs,
+    );
   }
 
   /**

@@ -8,9 +8,9 @@ import { RE2JS } from 're2js';
  * backtracking `RegExp` and offers no way to replace a standard overload, so after the
  * type check every `matches` call node of an expression gets our handler (the checked
  * AST's `handle`, which cel-js calls with the evaluated receiver and arguments). A
- * literal pattern is compiled once per thread (`literalProgram`): the upload's cost check
- * compiles it, the complete expression reuses that program; any other pattern is
- * compiled on use, within the bounds the static cost assumed (`computedProgram`).
+ * literal pattern is compiled once per model (`literalProgram`): the upload's cost check
+ * compiles it, the complete expressions reuse that program; any other pattern is compiled on use,
+ * within the bounds the static cost assumed (`computedProgram`).
  */
 
 export type RegexProblem = { message: string };
@@ -84,21 +84,18 @@ export function computedProgram(pattern: string): RE2JS | RegexProblem {
 }
 
 /**
- * Literal patterns already compiled in this thread (programs are immutable; each
- * `matcher` call has its own state). Bounded: patterns come from uploaded models, and
- * the oldest is forgotten first (it is compiled again when needed).
+ * Literal patterns of one model, compiled (programs are immutable; each `matcher` call has
+ * its own state): one map per validation or revival of a model (validate/expressions.ts
+ * ExpressionCompiler, transfer.ts), not a table every tenant's models share (ADR 0124).
  */
-const literalPrograms = new Map<string, RE2JS | RegexProblem>();
-const LITERAL_PROGRAMS_KEPT = 1_000;
+export type LiteralPrograms = Map<string, RE2JS | RegexProblem>;
 
-/** compileRe2 for a literal pattern of a model: compiled once, then shared. */
-export function literalProgram(pattern: string): RE2JS | RegexProblem {
-  let program = literalPrograms.get(pattern);
+/** compileRe2 for a literal pattern of a model: compiled once per model, then shared. */
+export function literalProgram(pattern: string, programs: LiteralPrograms): RE2JS | RegexProblem {
+  let program = programs.get(pattern);
   if (program === undefined) {
     program = compileRe2(pattern);
-    if (literalPrograms.size >= LITERAL_PROGRAMS_KEPT)
-      literalPrograms.delete(literalPrograms.keys().next().value as string);
-    literalPrograms.set(pattern, program);
+    programs.set(pattern, program);
   }
   return program;
 }
@@ -143,12 +140,12 @@ class RegexError extends Error {}
  * not look as expected (a cel-js upgrade changed its internals): the expression is then
  * refused rather than left on the backtracking engine.
  */
-export function useRe2(root: ASTNode): boolean {
+export function useRe2(root: ASTNode, programs: LiteralPrograms): boolean {
   const calls = matchesCalls(root);
   for (const call of calls) {
     if (typeof call.handle !== 'function') return false;
     const literal = literalPattern(call);
-    const fixed = literal === undefined ? undefined : literalProgram(literal);
+    const fixed = literal === undefined ? undefined : literalProgram(literal, programs);
     if (fixed !== undefined && !(fixed instanceof RE2JS)) return false;
     call.handle = (values: unknown[]): boolean => {
       const [text, pattern] = values;

@@ -1,3 +1,4 @@
+import { derived } from '../derived.js';
 import type { ConsistencyForm } from './form.js';
 import { TRUE } from './mdd.js';
 import { buildPairMatrices, type PairMatrices } from './pairs.js';
@@ -14,8 +15,8 @@ import { computeSegments, type Segments } from './segments.js';
  * clicks paid for them one by one (the pairwise rows a full pass each).
  *
  * Built by `prepareForm` where a form is made or loaded, or on the first evaluation of a
- * form revived in another thread. The one map below keys it by form, so the form itself
- * stays plain data. Its costly part, the live values and the pairwise matrices (0.25 s
+ * form revived in another thread, and kept on the form (derived.ts), which stays plain
+ * data to store and transfer. Its costly part, the live values and the pairwise matrices (0.25 s
  * for one 5,000-row table, in the evaluation worker other tenants' versions share),
  * travels with the form as `FormRelations` (transfer.ts, serialize.ts format 5), so a
  * worker that adopts or loads a version only copies it (docs/adr/0123).
@@ -70,19 +71,15 @@ export interface FormRelations {
   readonly pairBits: Uint32Array;
 }
 
-const preparedForms = new WeakMap<ConsistencyForm, PreparedForm>();
+/** Where a form keeps its prepared form (derived.ts). */
+const PREPARED = Symbol('prepared form');
 
 /**
  * The form's prepared form, built now if it was not yet; from `relations` (built for this
  * form where it was compiled) instead of recomputing them, when given.
  */
 export function prepareForm(form: ConsistencyForm, relations?: FormRelations): PreparedForm {
-  let prepared = preparedForms.get(form);
-  if (prepared === undefined) {
-    prepared = build(form, relations);
-    preparedForms.set(form, prepared);
-  }
-  return prepared;
+  return derived(form, PREPARED, () => build(form, relations));
 }
 
 /** The prepared form's relations, to transfer or store with the form. */

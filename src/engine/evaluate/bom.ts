@@ -1,3 +1,4 @@
+import { derived } from '../derived.js';
 import { conditionOr, Expression, UNKNOWN } from '../cel/expression.js';
 import { unitPriceText } from '../compile/prices.js';
 import type { CompiledBomItem, CompiledPricing, LanguageTexts } from '../model.js';
@@ -70,7 +71,7 @@ interface Level {
 }
 
 /** Per language, the full view's and the compact view's shared lines (see Level). */
-const sharedLines = new WeakMap<LanguageTexts, [full: SharedLines, compact: SharedLines]>();
+const SHARED_LINES = Symbol('shared BOM lines');
 type SharedLines = Array<CompactLineBomItem | undefined>;
 
 /** A model's texts belong to it alone, so they stand for its BOM items too. */
@@ -79,11 +80,10 @@ function sharedLinesOf(
   texts: LanguageTexts,
   compact: boolean,
 ): SharedLines {
-  let byView = sharedLines.get(texts);
-  if (byView === undefined) {
-    byView = [new Array(items.length), new Array(items.length)];
-    sharedLines.set(texts, byView);
-  }
+  const byView = derived(texts, SHARED_LINES, (): [full: SharedLines, compact: SharedLines] => [
+    new Array(items.length),
+    new Array(items.length),
+  ]);
   return byView[compact ? 1 : 0];
 }
 

@@ -1,3 +1,4 @@
+import { derived } from '../derived.js';
 import type { Expression } from '../cel/expression.js';
 import type { CompiledModel } from '../model.js';
 
@@ -31,12 +32,15 @@ export interface Mentions {
   readonly keyLists: ReadonlyArray<readonly string[]>;
 }
 
-const mentionsByModel = new WeakMap<CompiledModel, Mentions>();
+/** Where a model keeps its mentions (derived.ts). */
+const MENTIONS = Symbol('mentions');
 
 /** Built once per model (a few ms per thousand questions and rules), then kept with it. */
 export function mentionsOf(model: CompiledModel): Mentions {
-  const known = mentionsByModel.get(model);
-  if (known !== undefined) return known;
+  return derived(model, MENTIONS, () => buildMentions(model));
+}
+
+function buildMentions(model: CompiledModel): Mentions {
   const lists: string[][] = model.questions.map(() => []);
   const byRule = new Map<string, number[]>();
   const unconditionalTables = new Set<string>();
@@ -104,7 +108,6 @@ export function mentionsOf(model: CompiledModel): Mentions {
     inDiagram,
     keyLists,
   };
-  mentionsByModel.set(model, result);
   return result;
 }
 

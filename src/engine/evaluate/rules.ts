@@ -1,3 +1,4 @@
+import { derived } from '../derived.js';
 import { UNKNOWN } from '../cel/expression.js';
 import type { CompiledModel, CompiledRule, LanguageTexts } from '../model.js';
 import type { LineRule, RuleStatus } from '../types.js';
@@ -5,7 +6,8 @@ import { sharePart } from './shared-parts.js';
 import type { EvaluationState } from './state.js';
 
 /** Each rule's line by status (`rule.index * 4 + STATUS_SLOT[status]`), per language. */
-const ruleLines = new WeakMap<LanguageTexts, Array<LineRule | undefined>>();
+/** Where a model's texts keep their rule lines (derived.ts). */
+const RULE_LINES = Symbol('rule lines');
 const STATUS_SLOT: Readonly<Record<RuleStatus, number>> = {
   passed: 0,
   failed: 1,
@@ -55,10 +57,5 @@ function ruleLine(rule: CompiledRule, status: RuleStatus, message: string): Line
 
 /** A model's texts belong to it alone, so they stand for its rules too. */
 function sharedRuleLines(model: CompiledModel, texts: LanguageTexts): Array<LineRule | undefined> {
-  let shared = ruleLines.get(texts);
-  if (shared === undefined) {
-    shared = new Array<LineRule | undefined>(model.rules.length * 4);
-    ruleLines.set(texts, shared);
-  }
-  return shared;
+  return derived(texts, RULE_LINES, () => new Array<LineRule | undefined>(model.rules.length * 4));
 }

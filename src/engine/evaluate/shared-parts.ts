@@ -6,6 +6,7 @@
  * 190 kB of a preview's JSON.
  */
 
+import { derived } from '../derived.js';
 import type { CompiledModel, LanguageTexts } from '../model.js';
 
 /**
@@ -15,12 +16,12 @@ import type { CompiledModel, LanguageTexts } from '../model.js';
  */
 export const SHARING_LANGUAGES = 2;
 
-const sharingLanguages = new WeakMap<CompiledModel, LanguageTexts[]>();
+/** Where a model keeps the languages whose lines share parts (derived.ts). */
+const SHARING = Symbol('sharing languages');
 
 /** Whether lines of `model` in `texts` share parts: the first SHARING_LANGUAGES do. */
 export function sharesParts(model: CompiledModel, texts: LanguageTexts): boolean {
-  let languages = sharingLanguages.get(model);
-  if (languages === undefined) sharingLanguages.set(model, (languages = []));
+  const languages = derived(model, SHARING, (): LanguageTexts[] => []);
   if (languages.includes(texts)) return true;
   if (languages.length >= SHARING_LANGUAGES) return false;
   languages.push(texts);

@@ -1,3 +1,4 @@
+import { derived } from '../derived.js';
 import { type BudgetMark, CostBudget } from '../cel/budget.js';
 import { EvaluationContext } from '../cel/expression.js';
 import type { CelValue, CompiledModel } from '../model.js';
@@ -7,25 +8,36 @@ import type { LineConsistency, RuleStatus, ValueSource } from '../types.js';
 /**
  * One reusable expression context per model: a large model's context is thousands of
  * entries, and rebuilding it per evaluation is pure garbage. Safe because evaluation
- * is synchronous (one at a time per context, guarded by `contextsInUse`) and the
- * value phase sets every key before any expression can read it (each expression
- * reads only names that precede it in the topological order).
+ * is synchronous (one at a time per context, guarded by `inUse`) and the value phase
+ * sets every key before any expression can read it (each expression reads only names
+ * that precede it in the topological order). Kept on the model (derived.ts).
  */
-const pooledContexts = new WeakMap<CompiledModel, EvaluationContext>();
-const contextsInUse = new WeakSet<EvaluationContext>();
+interface PooledContext {
+  readonly context: EvaluationContext;
+  inUse: boolean;
+}
 
-function acquireContext(model: CompiledModel): EvaluationContext {
-  const pooled = pooledContexts.get(model);
-  if (pooled !== undefined && !contextsInUse.has(pooled)) {
-    contextsInUse.add(pooled);
-    return pooled;
-  }
+const POOLED_CONTEXT = Symbol('pooled context');
+
+function newContext(model: CompiledModel): EvaluationContext {
   const context = new EvaluationContext();
   for (const question of model.questions) context.set(question.key, null);
   for (const variable of model.variables) context.set(variable.key, null);
-  if (pooled === undefined) pooledContexts.set(model, context);
-  contextsInUse.add(context);
   return context;
+}
+
+/** The model's pooled context when it is free, else a new one (`pooled`: which it is). */
+function acquireContext(model: CompiledModel): {
+  context: EvaluationContext;
+  pooled?: PooledContext;
+} {
+  const pool = derived(model, POOLED_CONTEXT, (): PooledContext => ({
+    context: newContext(model),
+    inUse: false,
+  }));
+  if (pool.inUse) return { context: newContext(model) };
+  pool.inUse = true;
+  return { context: pool.context, pooled: pool };
 }
 
 /** One question's answer as parsed from the request. */
@@ -87,10 +99,14 @@ export class EvaluationState {
   readonly conflictRules: string[] = [];
   /** Where the value phase started (see startValuePhase). */
   private valuePhase: { warnings: number; budget: BudgetMark } | undefined;
+  /** The model's pooled context, when this evaluation holds it (see acquireContext). */
+  private readonly pooled: PooledContext | undefined;
 
   constructor(readonly model: CompiledModel) {
     const questionCount = model.questions.length;
-    this.context = acquireContext(model);
+    const { context, pooled } = acquireContext(model);
+    this.context = context;
+    this.pooled = pooled;
     this.context.budget = new CostBudget(model.costBudget);
     this.answers = new Array<UserAnswer>(questionCount);
     this.values = new Array<CelValue | null>(questionCount).fill(null);
@@ -132,7 +148,7 @@ export class EvaluationState {
 
   /** Returns the context to the pool (call once the evaluation no longer needs it). */
   release(): void {
-    contextsInUse.delete(this.context);
+    if (this.pooled !== undefined) this.pooled.inUse = false;
   }
 
   error(code: string, message: string, path?: string): void {

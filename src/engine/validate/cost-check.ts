@@ -1,7 +1,13 @@
 import type { ParseResult } from '@marcbachmann/cel-js';
 import { estimateCost, listShape, SCALAR, type Shape, stringShape } from '../cel/cost.js';
 import type { Expression } from '../cel/expression.js';
-import { isRegexProblem, literalPattern, literalProgram, matchesCalls } from '../cel/regex.js';
+import {
+  isRegexProblem,
+  type LiteralPrograms,
+  literalPattern,
+  literalProgram,
+  matchesCalls,
+} from '../cel/regex.js';
 import type { CompiledQuestion } from '../model-core.js';
 import type { ProblemList } from '../problems.js';
 
@@ -40,12 +46,13 @@ export function checkCost(
   shapeOf: (name: string) => Shape | undefined,
   limit: number,
   problems: ProblemList,
+  programs: LiteralPrograms,
 ): Shape {
   for (const call of matchesCalls(program.ast)) {
     const pattern = literalPattern(call);
     if (pattern === undefined) continue;
-    // Compiled once: the complete expression reuses this program (literalProgram).
-    const compiled = literalProgram(pattern);
+    // Compiled once per model: the complete expressions reuse this program (literalProgram).
+    const compiled = literalProgram(pattern, programs);
     if (isRegexProblem(compiled)) {
       problems.add(
         'invalid_regex',
@@ -54,7 +61,7 @@ export function checkCost(
       );
     }
   }
-  const estimate = estimateCost(program.ast, shapeOf);
+  const estimate = estimateCost(program.ast, shapeOf, programs);
   expression.cost = Math.ceil(estimate.cost);
   if (estimate.unpriced.length > 0) {
     // A function cel/cost.ts does not price (cel-js 8's optional-type methods, which

@@ -1,3 +1,4 @@
+import type { LiteralPrograms } from '../cel/regex.js';
 import type { Environment, ParseResult } from '@marcbachmann/cel-js';
 import { DEPTH_MESSAGE, deeperThan } from '../cel/depth.js';
 import { CEL_TYPE_OF_QUESTION, type QuestionType } from '../cel/environment.js';
@@ -44,6 +45,9 @@ function firstLine(error: unknown): string {
  */
 export class ExpressionCompiler {
   private readonly parsed = new Map<Expression, ParseResult>();
+
+  /** The model's literal patterns, compiled once: by the cost check, then for its complete expressions. */
+  readonly programs: LiteralPrograms = new Map();
 
   constructor(
     private readonly check: Environment,
@@ -133,7 +137,7 @@ export class ExpressionCompiler {
   /** Step 3: the complete expression for evaluation (only when the model had no problem). */
   complete(draft: Expression): Expression | undefined {
     try {
-      return Expression.complete(draft, this.evaluate);
+      return Expression.complete(draft, this.evaluate, this.programs);
     } catch (error) {
       this.problems.add('type_error', `cannot compile: ${firstLine(error)}`, draft.path);
       return undefined;

@@ -133,7 +133,14 @@ export function validateModel(
   const bound = (expression: Expression): Shape | undefined => {
     const limit = v.limits.expressionCost;
     return compiler.analyse(expression, (program) =>
-      checkCost(expression, program, (name) => shapes.get(name), limit, problems),
+      checkCost(
+        expression,
+        program,
+        (name) => shapes.get(name),
+        limit,
+        problems,
+        compiler.programs,
+      ),
     );
   };
   for (const node of graph.order) {

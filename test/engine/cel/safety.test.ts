@@ -259,7 +259,7 @@ describe('fail closed pricing', () => {
 describe('unknown operands without a throw', () => {
   const env = new Environment({ unlistedVariablesAreDyn: true });
   const build = (source: string, names: string[]): Expression =>
-    Expression.compile(source, 'x', names, 1, env);
+    Expression.compile(source, 'x', names, 1, env, new Map());
   const sources: Array<[string, string[]]> = [
     ['a + 1 > 3', ['a']],
     ['a == null || a > 3', ['a']],
