@@ -82,7 +82,11 @@ export function prepareForm(form: ConsistencyForm, relations?: FormRelations): P
   return derived(form, PREPARED, () => build(form, relations));
 }
 
-/** The prepared form's relations, to transfer or store with the form. */
+/**
+ * The prepared form's relations, to transfer or store with the form. A copy of its
+ * matrices, not kept: a form in a worker's cache holds its matrices once (the cache
+ * counts them once, pairMatrixBytes).
+ */
 export function formRelations(form: ConsistencyForm): FormRelations {
   const { live, pairs } = prepareForm(form);
   const count = pairs.rows.length;
@@ -132,7 +136,7 @@ function build(form: ConsistencyForm, relations: FormRelations | undefined): Pre
     pairs: !compiled
       ? { rows: [], words: new Int32Array(0) }
       : given
-        ? matricesOf(relations)
+        ? matricesOf(relations, form, segments)
         : buildPairMatrices(form, segments),
     pairRows: new Map(),
     memo: newSegmentMemo(),
@@ -141,19 +145,17 @@ function build(form: ConsistencyForm, relations: FormRelations | undefined): Pre
   };
 }
 
-/** The matrices of flat relations: each segment's rows a view of `pairBits`. */
-function matricesOf({ pairWords, pairStart, pairBits }: FormRelations): PairMatrices {
+/** The matrices of flat relations: each segment's rows (one per value) a view of `pairBits`. */
+function matricesOf(
+  { pairWords, pairStart, pairBits }: FormRelations,
+  { valueBase }: ConsistencyForm,
+  { fromLayer, toLayer }: Segments,
+): PairMatrices {
   const rows = Array.from(pairStart, (start, s) => {
-    if (start < 0) return undefined;
-    return pairBits.subarray(start, nextStart(pairStart, s + 1, pairBits.length));
+    const values = valueBase[toLayer[s]] - valueBase[fromLayer[s]];
+    return start < 0 ? undefined : pairBits.subarray(start, start + values * pairWords[s]);
   });
   return { rows, words: pairWords };
-}
-
-/** Where the rows after segment `from` - 1 end: the next segment with rows, or the end. */
-function nextStart(pairStart: Int32Array, from: number, end: number): number {
-  for (let s = from; s < pairStart.length; s++) if (pairStart[s] >= 0) return pairStart[s];
-  return end;
 }
 
 /** Values with a valid completion when nothing is answered: one pass per segment. */
