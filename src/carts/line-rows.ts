@@ -64,7 +64,11 @@ export const addedMembers = (
   warnings,
 });
 
-/** What POST /v1/carts (and a replacement) answer: the worker's line bytes and where it is stored. */
+/**
+ * What POST /v1/carts (and a replacement) answer: the stored view's bytes as the worker
+ * wrote them (without `version_number`, line-snapshot.ts) and where the line is stored,
+ * as a replay of the same request answers it.
+ */
 export function storedAnswer(
   id: number,
   cartId: string,
@@ -73,5 +77,8 @@ export function storedAnswer(
 ): JsonText {
   const { evaluation } = configured;
   const row = { id, cartId, modelId: configured.modelId, companyId: configured.companyId };
-  return lineWith(evaluation.line, addedMembers(row, evaluation.warnings, view));
+  return lineWith(evaluation.line, {
+    version_number: configured.versionNumber,
+    ...addedMembers(row, evaluation.warnings, view),
+  });
 }

@@ -43,7 +43,7 @@ export function readEngineConfig(read: EnvReader): EngineConfig {
     compileWorkerHeapMb: read.int('COMPILE_WORKER_HEAP_MB', 256, 64, 16_384),
     evaluationWorkers: read.int('EVALUATION_WORKERS', 2, 1, 64),
     evaluationQueueSize: read.int('EVALUATION_QUEUE_SIZE', 32, 0, 10_000),
-    evaluationWorkerHeapMb: read.int('EVALUATION_WORKER_HEAP_MB', 192, 32, 16_384),
+    evaluationWorkerHeapMb: read.int('EVALUATION_WORKER_HEAP_MB', 384, 32, 16_384),
     evaluationTimeoutMs: read.int('EVALUATION_TIMEOUT_MS', 2000, 10, 600_000),
     engineWorkerEntry: read.env.ENGINE_WORKER_ENTRY || null,
   };

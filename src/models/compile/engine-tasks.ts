@@ -52,7 +52,8 @@ export interface EvaluateTask {
   readonly version: VersionRef;
   /** The company the line's asset URLs are scoped to. */
   readonly companyId: number;
-  readonly questions: unknown;
+  /** The answers as JSON text (parsed here: cheaper than a structured clone). */
+  readonly questions: string;
   readonly languageCode: string | null;
   readonly view: LineView;
   /** Also the line to store (add to cart): both views (LineSnapshot). */
@@ -110,7 +111,10 @@ export interface EvaluatedLine {
   readonly warnings: Problem[];
   readonly total: string;
   readonly currency: string;
-  /** UTF-8 JSON of the line (docs/model-format.md "The cart line"), in the asked view. */
+  /**
+   * UTF-8 JSON of the line (docs/model-format.md "The cart line"), in the asked view; with
+   * a snapshot, that view's stored form (without `version_number`, line-snapshot.ts).
+   */
   readonly line: Uint8Array;
   /** When the task asked for it. */
   readonly snapshot?: LineSnapshot;
@@ -224,7 +228,7 @@ function evaluateTask(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSi
   const evaluation = evaluate(model, {
     modelId,
     versionNumber,
-    questions: task.questions,
+    questions: JSON.parse(task.questions) as unknown,
     languageCode: task.languageCode,
     // Company-scoped, so that whoever may use the line (an intent token too) may load them.
     assetUrl: (path) => urls.url({ companyId: task.companyId, modelId, versionNumber, path }),
