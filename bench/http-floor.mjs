@@ -5,6 +5,8 @@
  *
  *   send:    reads the request body, then stringifies and sends a given answer (what a
  *            preview or a POST /v1/carts cannot avoid: the answer's JSON and its bytes).
+ *   store:   PUT's floor (issue #29): the evaluate floor, then the line's full view
+ *            deflated and one durable UPDATE of its row on the service's database.
  *   evaluate: the preview's floor (issue #27): parses the JSON body, runs the same
  *            evaluation in-process (the checkout's dist/src/engine, the model compiled
  *            once at start-up with compileDocument), and sends the same bytes: the line's
@@ -29,7 +31,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { inflate, inflateSync } from 'node:zlib';
+import { constants, deflate, deflateSync, inflate, inflateSync } from 'node:zlib';
 
 const config = JSON.parse(process.argv[2]);
 // The service's own copies of the libraries, so that the floor runs the same code.
@@ -69,8 +71,8 @@ const bodyText = (req) =>
     req.on('error', fail);
   });
 
-/** The preview's unavoidable work: parse, evaluate (same engine, same model), send. */
-async function evaluateFloor() {
+/** The model compiled once (the checkout's engine), and a function evaluating answers on it. */
+async function evaluator() {
   const engine = await import(
     pathToFileURL(join(config.root, 'dist', 'src', 'engine', 'index.js'))
   );
@@ -79,30 +81,75 @@ async function evaluateFloor() {
   const read = await readModelSource(source, config.format, DEFAULT_ENGINE_LIMITS);
   const compiled = compileDocument(read.value.document, DEFAULT_ENGINE_LIMITS);
   if (!compiled.ok) throw new Error('the model does not compile');
-  const head = `{"code":200,"message":${JSON.stringify(config.message)},"data":`;
-  return async (req, res) => {
-    const input = JSON.parse(await bodyText(req));
-    const evaluation = evaluate(compiled.model, {
+  return (input) =>
+    evaluate(compiled.model, {
       modelId: config.modelId,
       versionNumber: config.versionNumber,
       questions: input.questions,
       languageCode: input.language_code ?? null,
       view: 'full',
     });
-    const line = JSON.stringify(evaluation.line);
+}
+
+/** The line's JSON with `members` appended, in the envelope, sent. */
+function sendLine(res, line, members) {
+  const head = `{"code":200,"message":${JSON.stringify(config.message)},"data":`;
+  const extra = JSON.stringify(members);
+  const body = `${head}${line.slice(0, -1)},${extra.slice(1)},"links":{},"errors":[]}`;
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+/** The preview's unavoidable work: parse, evaluate (same engine, same model), send. */
+async function evaluateFloor() {
+  const evaluated = await evaluator();
+  return async (req, res) => {
+    const evaluation = evaluated(JSON.parse(await bodyText(req)));
     const { valid, errors, warnings } = evaluation;
-    const members = JSON.stringify({ view: 'full', id: null, valid, errors, warnings });
-    const body = `${head}${line.slice(0, -1)},${members.slice(1)},"links":{},"errors":[]}`;
-    res.writeHead(200, {
-      'Content-Type': 'application/json; charset=utf-8',
-      'Content-Length': Buffer.byteLength(body),
+    sendLine(res, JSON.stringify(evaluation.line), {
+      view: 'full',
+      id: null,
+      valid,
+      errors,
+      warnings,
     });
-    res.end(body);
+  };
+}
+
+const deflated = promisify(deflate);
+
+/**
+ * PUT's floor (issue #29): the preview's floor, then the line stored so that it can be read
+ * back without the engine: its full view deflated (fastest level; in zlib's pool past
+ * 16 kB, as the service does) and one durable UPDATE of its row (answers, snapshot,
+ * total, revision counted up), on the service's database. No compact view, no access
+ * read: the least any PUT has to do beyond a preview.
+ */
+async function storeFloor() {
+  const evaluated = await evaluator();
+  const db = openDatabase({ writable: true });
+  return async (req, res) => {
+    const input = JSON.parse(await bodyText(req));
+    const lineId = Number(new URL(req.url, 'http://local').pathname.split('/').pop());
+    const evaluation = evaluated(input);
+    const line = JSON.stringify(evaluation.line);
+    const bytes = Buffer.from(line);
+    const options = { level: constants.Z_BEST_SPEED };
+    const snapshot =
+      bytes.length <= 16 * 1024 ? deflateSync(bytes, options) : await deflated(bytes, options);
+    const answers = JSON.stringify(input.questions);
+    const { total } = evaluation.line.pricing;
+    const revision = await db.store(lineId, answers, snapshot.toString('base64'), total);
+    const { warnings } = evaluation;
+    sendLine(res, line, { view: 'full', id: lineId, revision, warnings });
   };
 }
 
 /** The two reads, on SQLite (better-sqlite3, synchronous like the service's) or PostgreSQL. */
-function openDatabase() {
+function openDatabase({ writable = false } = {}) {
   const sessionSql =
     'SELECT f.user_id, f.revoked_at, u.role, u.disabled_at FROM refresh_token_families f ' +
     'JOIN users u ON u.id = f.user_id WHERE f.id = ';
@@ -117,6 +164,9 @@ function openDatabase() {
     'total, currency, revision, created_at FROM cart_lines WHERE cart_id = ';
   const rowsOrder = ' ORDER BY created_at, id LIMIT ';
   const modelsSql = 'SELECT id, version_number FROM models WHERE id IN ';
+  const storeSql = (n) =>
+    `UPDATE cart_lines SET answers = ${n(1)}, snapshot = ${n(2)}, total = ${n(3)}, ` +
+    `revision = revision + 1 WHERE id = ${n(4)} RETURNING revision`;
   if (config.databaseUrl) {
     const { Pool } = require('pg');
     const pool = new Pool({ connectionString: config.databaseUrl, max: 10 });
@@ -130,10 +180,20 @@ function openDatabase() {
       rows: async (cartId, limit) =>
         (await pool.query(`${rowsSql}$1${rowsOrder}$2`, [cartId, limit])).rows,
       versions: async (ids) => (await pool.query(`${modelsSql.slice(0, -4)}= ANY($1)`, [ids])).rows,
+      store: async (id, answers, snapshot, total) =>
+        (
+          await pool.query(
+            storeSql((i) => `$${i}`),
+            [answers, snapshot, total, id],
+          )
+        ).rows[0].revision,
     };
   }
   const Database = require('better-sqlite3');
-  const db = new Database(config.sqliteFile, { readonly: true });
+  const db = new Database(config.sqliteFile, { readonly: !writable });
+  // As the service opens it (src/data-source-options.ts): WAL, default (FULL) synchronous.
+  if (writable) db.exec('PRAGMA busy_timeout = 5000;');
+  const store = writable && db.prepare(storeSql(() => '?'));
   const session = db.prepare(`${sessionSql}?`);
   const cart = db.prepare(`${cartSql}? AND is_default = 1`);
   const lines = db.prepare(`${linesSql}?`);
@@ -147,6 +207,7 @@ function openDatabase() {
     rows: async (cartId, limit) => rows.all(cartId, limit),
     versions: async (ids) =>
       db.prepare(`${modelsSql}(${ids.map(() => '?').join(',')})`).all(...ids),
+    store: async (id, answers, snapshot, total) => store.get(answers, snapshot, total, id).revision,
   };
 }
 
@@ -304,6 +365,7 @@ const handlers = {
   default: defaultCartFloor,
   cart: cartFloor,
   evaluate: evaluateFloor,
+  store: storeFloor,
   send: sendFloor,
 };
 const handler = await handlers[config.mode]();

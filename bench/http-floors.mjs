@@ -48,13 +48,15 @@ function scratchDir() {
 
 /**
  * The preview's floor (issue #27): a node:http server evaluating the same model (compiled
- * once at its start) with the checkout's engine, answering the same bytes.
+ * once at its start) with the checkout's engine, answering the same bytes. `more`: another
+ * mode that evaluates (`store`, PUT's floor, with the database it writes to).
  */
-export async function startEvaluateFloor(model, name, modelId) {
+export async function startEvaluateFloor(model, name, modelId, more = {}) {
   const modelFile = join(scratchDir(), `model-${name}`);
   writeFileSync(modelFile, model);
   return startFloor({
     mode: 'evaluate',
+    ...more,
     modelFile,
     format: model.trimStart().startsWith('{') ? 'json' : 'yaml',
     modelId,

@@ -48,7 +48,9 @@
  * one that only stringifies and sends the very same answer; the same preview with
  * `?view=compact` and `Accept-Encoding: gzip` against the full view; POST /v1/carts
  * against the preview of the same configuration (each run starts a new default cart); PUT
- * of a stored line (reconfigured with the same answers) against the same preview.
+ * of a stored line (reconfigured with the same answers) against the same preview, and PUT's
+ * floor (the evaluate floor, then the line's full view deflated and one durable UPDATE of
+ * its row) against the evaluate floor: the least a PUT can cost beyond a preview.
  * For every service run, its longest event-loop delay (`loop max ms`, from its /metrics).
  *
  * Real cars (issue #28, "over HTTP, the whole preview: p99 ≤ 100 ms on every real car"):
