@@ -2,7 +2,11 @@ import { HttpStatus } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
 import { isUniqueViolation } from '../database/db-errors.js';
 import type { BuiltModel } from './model-builder.service.js';
-import { CodeTakenError, VersionTakenError, type ModelIdentity } from './model.repository.js';
+import {
+  CodeTakenError,
+  VersionTakenError,
+  type ModelIdentity,
+} from './version-writes.repository.js';
 
 const NAME_LENGTH = 200;
 const CODE_LENGTH = 100;

@@ -1,60 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Brackets, In, Not, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import { Brackets, In, type DataSource, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
-import { isUniqueViolation } from '../database/db-errors.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
-import type { ModelAsset } from '../engine/index.js';
 import { CompanySupplierEntity } from '../suppliers/company-supplier.entity.js';
 import {
   loadConsistency,
   loadDefinition,
   loadDefinitions,
   storeConsistency,
-  storeDefinition,
 } from './version-bytes.repository.js';
+import {
+  assertCodeFree,
+  insertVersion,
+  type ModelIdentity,
+  type NewVersion,
+} from './version-writes.repository.js';
 import { ModelAssetEntity } from './model-asset.entity.js';
 import { lockCutoff } from './model-lock.js';
 import { ModelVersionEntity } from './model-version.entity.js';
 import { ModelEntity } from './model.entity.js';
-
-/** Rows per INSERT of assets: keeps statements well under the drivers' parameter limits. */
-const ASSET_BATCH = 50;
-
-/** Another model of the supplier already has this `general.code`. */
-export class CodeTakenError extends Error {}
-
-/** Someone else stored this version number first. */
-export class VersionTakenError extends Error {
-  constructor(readonly versionNumber: number) {
-    super(`version ${versionNumber} exists`);
-  }
-}
-
-/** An immutable version to store, with the files its zip shipped. */
-export interface NewVersion {
-  /** The merged definition, deflated (definition-bytes.ts). */
-  definition: Uint8Array;
-  sourceFormat: string;
-  /** The compiled consistency form (engine serializeConsistency bytes); absent: built on first use. */
-  consistency?: Uint8Array;
-  assets: Map<string, ModelAsset>;
-  createdById: number;
-  createdAt: Date;
-}
 
 /** A version's definition as stored (deflated). */
 export interface StoredDefinition {
   modelId: number;
   versionNumber: number;
   definition: Uint8Array;
-}
-
-/** What a new version changes on its model row. */
-export interface ModelIdentity {
-  name: string;
-  code: string | null;
-  general: Record<string, unknown>;
 }
 
 /**
@@ -253,54 +224,4 @@ function lockFreeFor(userId: number, now: Date): Brackets {
       .orWhere('locked_by_id = :me', { me: userId })
       .orWhere('locked_at < :cutoff', { cutoff: lockCutoff(now) }),
   );
-}
-
-async function assertCodeFree(
-  manager: EntityManager,
-  supplierId: number,
-  code: string | null,
-  exceptModelId?: number,
-): Promise<void> {
-  if (code === null) return;
-  const taken = await manager.existsBy(ModelEntity, {
-    supplierId,
-    code,
-    ...(exceptModelId === undefined ? {} : { id: Not(exceptModelId) }),
-  });
-  if (taken) throw new CodeTakenError(code);
-}
-
-/** Stores one immutable version and its assets; a lost race for its number is VersionTakenError. */
-async function insertVersion(
-  manager: EntityManager,
-  modelId: number,
-  versionNumber: number,
-  version: NewVersion,
-): Promise<void> {
-  try {
-    await manager.insert(ModelVersionEntity, {
-      modelId,
-      versionNumber,
-      sourceFormat: version.sourceFormat,
-      createdById: version.createdById,
-      createdAt: version.createdAt,
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new VersionTakenError(versionNumber);
-    throw error;
-  }
-  await storeDefinition(manager, modelId, versionNumber, version.definition, version.consistency);
-  const rows = [...version.assets].map(([path, asset]) =>
-    manager.create(ModelAssetEntity, {
-      modelId,
-      versionNumber,
-      path,
-      contentType: asset.contentType,
-      contentBase64: asset.bytes.toString('base64'),
-      size: asset.bytes.length,
-    }),
-  );
-  for (let start = 0; start < rows.length; start += ASSET_BATCH) {
-    await manager.insert(ModelAssetEntity, rows.slice(start, start + ASSET_BATCH));
-  }
 }

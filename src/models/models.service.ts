@@ -27,7 +27,8 @@ import {
   lockedError,
 } from './model-lock.js';
 import { modelIdentity, storingVersion, versionConflict } from './model-version-rules.js';
-import { ModelRepository, type NewVersion } from './model.repository.js';
+import { ModelRepository } from './model.repository.js';
+import type { NewVersion } from './version-writes.repository.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 
 /** Reads the upload body; called only once the caller may upload at all. */

@@ -7,7 +7,8 @@ import { ENGINE_VERSION, storedEngineVersion } from '../engine/main-thread.js';
  * (`definition_deflated`, migration 1764600000000, see definition-bytes.ts) and its
  * compiled consistency form (`consistency`, migration 1764100000000) with the engine
  * version that built it (`consistency_engine`). Raw SQL rather than entity columns: the
- * binary column type differs per driver (blob / bytea). Used by ModelRepository only.
+ * binary column type differs per driver (blob / bytea). Used by ModelRepository and
+ * version-writes.repository.ts only.
  */
 type Queryable = DataSource | EntityManager;
 

@@ -1,6 +1,6 @@
 import type { ASTNode } from '@marcbachmann/cel-js';
 import type { LiteralPrograms } from './regex.js';
-import { callCost, methodCost, sizeCost } from './cost-functions.js';
+import { callCost, sizeCost } from './cost-functions.js';
 import {
   add,
   elemOf,
@@ -17,9 +17,11 @@ import {
   UNBOUNDED,
   volume,
 } from './cost-shapes.js';
+import { methodCost } from './method-costs.js';
 
 export * from './cost-shapes.js';
-export { MATCH_UNITS, PRICED_FUNCTIONS, TIME_UNITS, TIME_ZONE_UNITS } from './cost-functions.js';
+export { PRICED_FUNCTIONS } from './cost-functions.js';
+export { MATCH_UNITS, TIME_UNITS, TIME_ZONE_UNITS } from './cost-weights.js';
 
 /**
  * Static worst-case cost of a CEL expression (docs/model-format.md "Expression cost").

@@ -1,5 +1,6 @@
 import type { LayerPlan } from './domains.js';
-import { FALSE, type MddStore, OverCap, TRUE } from './mdd.js';
+import { FALSE, type MddStore, TRUE } from './mdd.js';
+import { OverCap } from './mdd-budget.js';
 import { treeSchedule } from './schedule.js';
 
 /**

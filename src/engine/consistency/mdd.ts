@@ -13,40 +13,23 @@
  * are all the same is that child, so an edge from layer l to a node of layer m > l + 1
  * (or to TRUE) leaves the layers in between free ("long edges"; every query accounts
  * for them). Hash-consing makes equal sub-diagrams one node.
+ *
+ * The budget it is built against and the errors it throws: mdd-budget.ts.
  */
 import { compactInPlace } from './compact-store.js';
 import { ComputedTable } from './computed-table.js';
+import { grow, shrink } from './int32-arrays.js';
+import {
+  type Budget,
+  BudgetExceeded,
+  OverCap,
+  StoreFull,
+  TIME_BUDGET_REASON,
+  WORK_BUDGET_REASON,
+} from './mdd-budget.js';
 
 export const FALSE = 0;
 export const TRUE = 1;
-
-/** The `reason` of a form whose compile ran out of time (`consistencyMs`, the safety net). */
-export const TIME_BUDGET_REASON = 'the compile time budget ran out';
-
-/** The `reason` of a form whose compile ran out of work (`consistencySteps`). */
-export const WORK_BUDGET_REASON = 'the compile work budget ran out';
-
-/** The compile budget ran out (caught by the compiler, which falls back). */
-export class BudgetExceeded extends Error {
-  constructor(readonly reason: string) {
-    super(reason);
-  }
-}
-
-/** The work passed `workCap`: a phase's own limit, not the budget (the caller tries otherwise). */
-export class OverCap extends Error {}
-
-/** The store passed its byte budget; collecting garbage (`retrying`) may make room. */
-class StoreFull extends BudgetExceeded {}
-
-export interface Budget {
-  /** performance.now() past which building stops (a safety net: not deterministic). */
-  readonly deadline: number;
-  /** Bytes of live node storage past which building stops. */
-  readonly bytes: number;
-  /** Units of work (apply steps, nodes, enumerated assignments, table states) past which building stops. */
-  readonly steps: number;
-}
 
 export type BinaryOp = 'and' | 'or';
 const AND = 0;
@@ -302,15 +285,3 @@ export class MddStore {
 
 /** Below this many nodes the store is never collected for its size alone. */
 const MIN_COLLECT = 1 << 16;
-
-function shrink(array: Int32Array<ArrayBuffer>, used: number): Int32Array<ArrayBuffer> {
-  let length = 1024;
-  while (length < used * 2) length *= 2;
-  return length < array.length ? array.slice(0, length) : array;
-}
-
-function grow(array: Int32Array, length: number): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(length);
-  bigger.set(array);
-  return bigger;
-}

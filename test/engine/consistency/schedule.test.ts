@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileDocument } from '../../../src/engine/index.js';
-import { OverCap, MddStore } from '../../../src/engine/consistency/mdd.js';
+import { MddStore } from '../../../src/engine/consistency/mdd.js';
+import { OverCap } from '../../../src/engine/consistency/mdd-budget.js';
 import { minFillOrder, treeSchedule } from '../../../src/engine/consistency/schedule.js';
 import { chainedTablesModel, lcg } from '../helpers.js';
 

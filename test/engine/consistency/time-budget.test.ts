@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileDocument, type CompiledModel } from '../../../src/engine/index.js';
 import { consistencyTimeLimitMs } from '../../../src/engine/consistency/fallback.js';
-import { TIME_BUDGET_REASON } from '../../../src/engine/consistency/mdd.js';
+import { TIME_BUDGET_REASON } from '../../../src/engine/consistency/mdd-budget.js';
 import { choice, evaluate, model, rule } from '../helpers.js';
 
 const keys = (n: number) => Array.from({ length: n }, (_, i) => `o${i}`);

@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { compileDocument } from '../../../src/engine/index.js';
 import { ComputedTable } from '../../../src/engine/consistency/computed-table.js';
-import { FALSE, MddStore, TRUE, WORK_BUDGET_REASON } from '../../../src/engine/consistency/mdd.js';
+import { FALSE, MddStore, TRUE } from '../../../src/engine/consistency/mdd.js';
+import { WORK_BUDGET_REASON } from '../../../src/engine/consistency/mdd-budget.js';
 import { tableDiagram } from '../../../src/engine/consistency/table-diagram.js';
 import { chainedTablesModel, lcg } from '../helpers.js';
 
