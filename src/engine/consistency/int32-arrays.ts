@@ -1,7 +1,7 @@
 /**
- * Resizing the Int32Arrays a decision-diagram store (mdd.ts) keeps its nodes in: growing
- * them as nodes are added, shrinking them after a collection. Plain array helpers, apart
- * from the store's own logic.
+ * Resizing the Int32Arrays the decision-diagram stores keep their nodes in (mdd.ts,
+ * table-diagram.ts): growing them as nodes are added, shrinking them after a collection.
+ * Plain array helpers, apart from the stores' own logic.
  */
 
 /** `array`, or a prefix of it, long enough for twice `used` entries (at least 1,024). */

@@ -1,3 +1,4 @@
+import { grow } from './int32-arrays.js';
 import { FALSE, type MddStore, TRUE } from './mdd.js';
 
 /** One column of an `allowed` table: its layer and each row's value index (-1: none). */
@@ -139,16 +140,16 @@ class SetMemo {
 
   set(level: number, set: Int32Array, node: number): void {
     if (this.poolTop + set.length > this.pool.length) {
-      this.pool = grown(this.pool, Math.max(this.pool.length * 2, this.poolTop + set.length));
+      this.pool = grow(this.pool, Math.max(this.pool.length * 2, this.poolTop + set.length));
       // The memo is part of the compile's memory: held to the store's byte budget.
       this.store.chargeBytes(this.pool.byteLength);
     }
     if (this.count === this.start.length) {
       const size = this.count * 2;
-      this.start = grown(this.start, size);
-      this.length = grown(this.length, size);
-      this.level = grown(this.level, size);
-      this.node = grown(this.node, size);
+      this.start = grow(this.start, size);
+      this.length = grow(this.length, size);
+      this.level = grow(this.level, size);
+      this.node = grow(this.node, size);
     }
     const entry = this.count++;
     this.pool.set(set, this.poolTop);
@@ -188,10 +189,4 @@ function hash(level: number, set: Int32Array): number {
   let h = Math.imul(level + 1, 0x9e3779b1);
   for (let k = 0; k < set.length; k++) h = Math.imul(h ^ set[k], 0x85ebca6b) + k;
   return (h ^ (h >>> 15)) >>> 0;
-}
-
-function grown(array: Int32Array, length: number): Int32Array<ArrayBuffer> {
-  const bigger = new Int32Array(length);
-  bigger.set(array);
-  return bigger;
 }
