@@ -135,16 +135,31 @@ async function storeFloor() {
     const input = JSON.parse(await bodyText(req));
     const lineId = Number(new URL(req.url, 'http://local').pathname.split('/').pop());
     const evaluation = evaluated(input);
-    const line = JSON.stringify(evaluation.line);
-    const bytes = Buffer.from(line);
+    // Encoded once: the same bytes are deflated and sent.
+    const bytes = Buffer.from(JSON.stringify(evaluation.line));
     const options = { level: constants.Z_BEST_SPEED };
     const snapshot =
       bytes.length <= 16 * 1024 ? deflateSync(bytes, options) : await deflated(bytes, options);
     const answers = JSON.stringify(input.questions);
     const { total } = evaluation.line.pricing;
     const revision = await db.store(lineId, answers, snapshot.toString('base64'), total);
-    const { warnings } = evaluation;
-    sendLine(res, line, { view: 'full', id: lineId, revision, warnings });
+    const members = JSON.stringify({
+      view: 'full',
+      id: lineId,
+      revision,
+      warnings: evaluation.warnings,
+    });
+    const pieces = [
+      Buffer.from(`{"code":200,"message":${JSON.stringify(config.message)},"data":`),
+      bytes.subarray(0, bytes.length - 1),
+      Buffer.from(`,${members.slice(1)},"links":{},"errors":[]}`),
+    ];
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': pieces.reduce((sum, piece) => sum + piece.length, 0),
+    });
+    for (const piece of pieces.slice(0, -1)) res.write(piece);
+    res.end(pieces.at(-1));
   };
 }
 
