@@ -17,12 +17,16 @@ const autocannon = createRequire(join(repo, 'package.json'))('autocannon');
  */
 function cpuSeconds(pid) {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return NaN;
   }
+}
+
+/** User + system CPU seconds of a /proc `stat` file's text (a process's or a thread's). */
+export function statCpuSeconds(stat) {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
 }
 const CLOCK_TICKS = 100;
 
@@ -42,7 +46,7 @@ async function loopMaxMs(base) {
  * Load from autocannon; requests per second over the whole run, p50/p99 in ms, and for
  * the service (`metrics`) its longest event-loop delay during the run.
  */
-async function load(base, request, pid, metrics) {
+export async function load(base, request, pid, metrics) {
   if (metrics) await loopMaxMs(base);
   const cpuBefore = cpuSeconds(pid);
   // `perClient`: each connection sends its own request (e.g. its own line to PUT).

@@ -11,7 +11,8 @@ export const repo = resolve(here, '..');
 
 const argv = process.argv.slice(2);
 export const flag = (name) => argv.includes(`--${name}`);
-const option = (name, fallback) => {
+/** The value of `--name`, or `fallback`. */
+export const option = (name, fallback) => {
   const at = argv.indexOf(`--${name}`);
   return at >= 0 && argv[at + 1] !== undefined ? argv[at + 1] : fallback;
 };

@@ -83,6 +83,26 @@ async function benchCartPage(at, label, add) {
  * line; for a real car first its clicks (http-real-cars.mjs), whose first walk gives the
  * answers previewed here.
  */
+/**
+ * PUTs of `count` lines, each added first with the `add` request (POST /v1/carts) and
+ * reconfigured with the same `answers`: one request per connection (`perClient`).
+ */
+export async function putRequests(base, add, answers, count) {
+  const perClient = [];
+  for (let c = 0; c < count; c++) {
+    const added = await call(base, 'POST', '/v1/carts', add);
+    if (added.status !== 201) throw new Error(`add: ${added.status} ${added.text.slice(0, 300)}`);
+    const stored = JSON.parse(added.text).data;
+    perClient.push({
+      method: 'PUT',
+      path: `/v1/carts/${stored.cart_id}/lines/${stored.id}`,
+      headers: add.headers,
+      body: JSON.stringify({ questions: answers }),
+    });
+  }
+  return { ...perClient[0], perClient };
+}
+
 export async function benchPreviews(at, name, size) {
   const { database, base, pid, token, company, supplier, baseline } = at;
   const previewOf = async (url, tenant, answers) => {
@@ -122,21 +142,7 @@ export async function benchPreviews(at, name, size) {
   // PUT (issue #29): stored lines reconfigured with the same answers, again and again, one
   // line per connection: one line shared by all would measure its row lock, held until
   // the commit is flushed, which traffic spread over many lines does not meet (ADR 0106).
-  const putOf = async () => {
-    const added = await call(base, 'POST', '/v1/carts', { body, headers: json });
-    if (added.status !== 201)
-      throw new Error(`add ${name}: ${added.status} ${added.text.slice(0, 300)}`);
-    const stored = JSON.parse(added.text).data;
-    return {
-      method: 'PUT',
-      path: `/v1/carts/${stored.cart_id}/lines/${stored.id}`,
-      headers: json,
-      body: JSON.stringify({ questions: answers }),
-    };
-  };
-  const perClient = [];
-  for (let c = 0; c < connections; c++) perClient.push(await putOf());
-  const put = { ...perClient[0], perClient };
+  const put = await putRequests(base, { body, headers: json }, answers, connections);
   // --detail: where the compact + gzip difference comes from.
   const details = detail
     ? [

@@ -157,11 +157,7 @@ export class CartLinesService implements OnModuleInit {
     await this.defaults.getVisible(principal, reference.cart_id);
     const snapshot = await snapshotBytes(row, view, this.urls);
     if (snapshot === null) throw lineNotFound();
-    const members = {
-      version_number: row.versionNumber,
-      ...addedMembers(row, reference.warnings, view),
-    };
-    return lineWith(snapshot, members);
+    return lineWith(snapshot, addedMembers(row, reference.warnings, view));
   }
 
   /**

@@ -50,12 +50,16 @@ export function lineRow(
   };
 }
 
-/** The members POST /v1/carts (and a replacement) add to the evaluated line. */
+/**
+ * The members POST /v1/carts (and a replacement, and a replay) add to the stored view's
+ * bytes, which hold the line without `version_number` (a column of the row).
+ */
 export const addedMembers = (
-  row: Pick<CartLineEntity, 'id' | 'cartId' | 'modelId' | 'companyId'>,
+  row: Pick<CartLineEntity, 'id' | 'cartId' | 'modelId' | 'versionNumber' | 'companyId'>,
   warnings: Problem[],
   view: LineView,
 ) => ({
+  version_number: row.versionNumber,
   view,
   id: row.id,
   cart_id: row.cartId,
@@ -76,9 +80,7 @@ export function storedAnswer(
   view: LineView,
 ): JsonText {
   const { evaluation } = configured;
-  const row = { id, cartId, modelId: configured.modelId, companyId: configured.companyId };
-  return lineWith(evaluation.line, {
-    version_number: configured.versionNumber,
-    ...addedMembers(row, evaluation.warnings, view),
-  });
+  const { modelId, versionNumber, companyId } = configured;
+  const row = { id, cartId, modelId, versionNumber, companyId };
+  return lineWith(evaluation.line, addedMembers(row, evaluation.warnings, view));
 }
