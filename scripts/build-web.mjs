@@ -1,8 +1,8 @@
 // The browser pages (web/): bundled by esbuild into dist/app/, which the service serves
 // at /app (src/web/static-pages.ts). Two bundles: app.js (the pages, an ES module) and
 // product-configurator.js (the embeddable element alone, a classic script, so that a shop
-// page on another origin may load it without CORS). Each must stay within the budget of
-// issue #30: 80 kB gzip; the build fails past it.
+// page on another origin may load it without CORS). Each must stay within the budget
+// (80 kB gzip); the build fails past it.
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';

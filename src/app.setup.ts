@@ -17,6 +17,7 @@ import { requestContext } from './logging/request-context.js';
 import { requestLogging } from './logging/request-logging.js';
 import type { TrustProxy } from './rate-limit/client-key.js';
 import { setupSwagger } from './swagger.js';
+import { serveRootRoutes } from './web/root-routes.js';
 import { serveStaticPages } from './web/static-pages.js';
 
 /**
@@ -80,5 +81,6 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   if (config.swaggerEnabled) setupSwagger(app);
   // The browser pages at /app (web/, bundled into dist/app by npm run build).
   serveStaticPages(app);
+  serveRootRoutes(app);
   return app;
 }

@@ -53,7 +53,7 @@ export function sqliteStatement(connection: SqliteConnection, sql: string): Sqli
  * answers. SQLite: the statement runs on TypeORM's own (single) better-sqlite3
  * connection directly, prepared once and kept; TypeORM's query runner around a
  * synchronous call (statement cache lookup, broadcaster, three awaits) cost as much as
- * the read itself (docs/adr/0048-node-pin-and-sqlite-gc-probe.md). Same connection,
+ * the read itself (docs/adr/0055-main-thread-cost-of-previews-and-cart-reads.md). Same connection,
  * so the same data and the same transaction visibility; the statement is logged, and a
  * failure logged and thrown, as TypeORM's runner does.
  */

@@ -8,7 +8,7 @@
  *
  * plus what callers need around them: the engine version, limits, problems, reading model
  * sources, describing a compiled model, and the line and value types. Runtime plumbing
- * (cache, transfer between threads, stored consistency forms, the JSON writer's hooks) is
+ * (cache, transfer between threads, stored consistency forms, the compact line) is
  * the worker's business and lives in ./runtime.ts. Plain TypeScript, no framework or I/O.
  */
 export { ENGINE_VERSION } from './version.js';

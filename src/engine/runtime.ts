@@ -3,7 +3,7 @@
  * workers and the service around them need to cache, move and store compiled models and
  * to write lines (docs/ENGINE.md "Stages", docs/adr/0065). Not the engine's API: callers
  * that only validate, compile or evaluate use ./index.ts. ESLint keeps the main thread
- * off the names here that compile, revive or cache a model (eslint.config.mjs).
+ * off the names here that compile, revive or cache a model (eslint.config.js).
  */
 export { CompiledModelCache, type CacheEntryOptions } from './cache.js';
 export { reviveModel, toTransferable, type RevivedModel } from './transfer.js';

@@ -12,7 +12,7 @@ import {
   Res,
   StreamableFile,
 } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Auth } from '../principal/auth.decorator.js';
 import { IdParam } from '../common/http/id-param.js';
@@ -83,6 +83,11 @@ export class ModelsController {
     requestBody: MODEL_UPLOAD_BODY,
   })
   @ApiParam({ name: 'id', description: 'Model id' })
+  @ApiHeader({
+    name: 'If-Match',
+    required: false,
+    description: 'The version the upload is based on, e.g. "3" (or the lock\'s ETag "3-locked-…")',
+  })
   @ApiEnvelope(ModelUploadDto)
   @ApiErrors(400, 401, 403, 404, 409, 413, 415, 423)
   async update(

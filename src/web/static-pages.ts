@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { labelRoute } from '../common/http/route-pattern.js';
 
-/** Where the browser pages are served (issue #30; docs/adr/0080-browser-pages-stack.md). */
+/** Where the browser pages are served (docs/adr/0080-browser-pages-stack.md). */
 export const PAGES_PREFIX = '/app';
 
 /**
@@ -37,6 +38,10 @@ export function serveStaticPages(app: NestExpressApplication): void {
     prefix: PAGES_PREFIX,
     index: 'index.html',
     dotfiles: 'ignore',
-    setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
+    setHeaders: (res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      // Metrics and logs label every page file alike, not as an unmatched route.
+      labelRoute(res, `${PAGES_PREFIX}/*`);
+    },
   });
 }

@@ -9776,6 +9776,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description The version the upload is based on, e.g. "3" (or the lock's ETag "3-locked-…") */
+                "If-Match"?: string;
                 /** @description 1–255 printable characters. Within 24 h a retry with the same key and body replays the first answer (header `Idempotent-Replayed: true`); another body is 422; a retry while the first request runs is 409. */
                 "Idempotency-Key"?: string;
             };

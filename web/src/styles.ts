@@ -1,5 +1,5 @@
 // The look of the elements (inside their shadow roots, so a shop's CSS does not reach them).
-// Colours meet WCAG AA contrast on white (axe checks it in test/e2e/browser-pages).
+// Colours meet WCAG AA contrast on white (axe checks it in test/e2e/browser-pages.e2e.test.ts).
 import { css } from 'lit';
 
 export const baseStyles = css`

@@ -2,7 +2,7 @@
  * The operationId of every route, by `METHOD path`: what generated clients call their
  * methods (`client.addCartLine`). A table keyed by route rather than by controller method,
  * so that renaming or moving handlers between controllers does not change the client;
- * test/unit/openapi-operations.test.ts fails when a route is missing from it.
+ * test/e2e/openapi-drift.e2e.test.ts fails when the committed document no longer matches.
  */
 export const OPERATION_IDS: Readonly<Record<string, string>> = {
   'POST /v1/login': 'login',

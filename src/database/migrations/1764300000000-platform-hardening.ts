@@ -7,7 +7,7 @@ import {
 } from 'typeorm';
 
 /**
- * Issue #10: the refresh grace window (the jti just replaced and when), disabled users,
+ * The refresh grace window (the jti just replaced and when), disabled users,
  * and company invitations by email. Table API only, so SQLite and PostgreSQL run it alike.
  */
 export class PlatformHardening1764300000000 implements MigrationInterface {

@@ -7,7 +7,7 @@ const newIndex = () =>
   new TableIndex({ name: NEW_NAME, columnNames: ['cart_id', 'currency', 'total'] });
 
 /**
- * Issue #11: the checks a new line passes (another currency in the cart, the line count)
+ * The checks a new line passes (another currency in the cart, the line count)
  * and the cart totals read only `currency` and `total`, which SQLite stores after the
  * answers: reading them from the row walks its overflow pages (22.7 ms with 50 lines of
  * 1,000 answers). This index answers all three without the row; it starts with `cart_id`,

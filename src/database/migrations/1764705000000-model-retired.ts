@@ -1,7 +1,7 @@
 import { TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * Issue #29: a supplier retires a model (POST /v1/models/{id}/retire): no new cart line
+ * A supplier retires a model (POST /v1/models/{id}/retire): no new cart line
  * may use it, its stored lines stay readable. Null while the model is active.
  */
 export class ModelRetired1764705000000 implements MigrationInterface {

@@ -4,7 +4,7 @@ const INDEX = 'ix_cart_lines_cart_currency_total';
 const index = (columnNames: string[]) => new TableIndex({ name: INDEX, columnNames });
 
 /**
- * Issue #29.
+ * A line's lifecycle:
  * - `revision`: a line is replaced in place (PUT /v1/carts/{cart_id}/lines/{line_id}, a
  *   recheck's apply); 1 when added, +1 per replacement, it makes the line's ETag so that
  *   `If-Match` refuses a change based on a stale line.

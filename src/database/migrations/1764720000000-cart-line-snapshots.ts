@@ -1,7 +1,7 @@
 import { TableColumn, type MigrationInterface, type QueryRunner } from 'typeorm';
 
 /**
- * Issue #27: a cart line stores what the buyer saw at add time, so that reading a cart
+ * A cart line stores what the buyer saw at add time, so that reading a cart
  * never runs the engine and an engine upgrade never changes a stored line: the evaluated
  * line deflated (base64 text, as both databases store it alike) in the full and the
  * compact view, the engine version that evaluated it, and its validity. Rows stored

@@ -2,7 +2,7 @@
  * The computed table of apply / not (Brace, Rudell, Bryant, DAC 1990; CUDD's cache): a
  * direct-mapped, lossy cache in typed arrays, shared by every operation of a compile.
  * A `Map` per apply grew without bound and V8 refuses a Map past 16,777,216 entries (a
- * RangeError, not a budget error: issue #28); this one has a fixed most (MAX_SLOTS), and a
+ * RangeError, not a budget error); this one has a fixed most (MAX_SLOTS), and a
  * collision only overwrites an older entry, so a result is recomputed, never wrong.
  * Deterministic: the same operations in the same order hit and miss alike.
  */

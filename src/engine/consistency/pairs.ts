@@ -7,7 +7,7 @@ import type { Segments } from './segments.js';
  * a and value b are *compatible* when some valid configuration holds both. Every
  * explanation asks it first (one answer that excludes an option is the usual minimal
  * conflict), and each evaluation used to rebuild a row per unavailable value with a full
- * pass over the value's segment (issue #28: 484 such passes on a large car's first click).
+ * pass over the value's segment (hundreds of such passes on a large car's first click).
  *
  * One pass per segment gives every row: per node, the values on some path from the
  * segment's start to it (`above`) and from it to the segment's end (`below`), as bit

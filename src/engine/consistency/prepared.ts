@@ -10,8 +10,8 @@ import { computeSegments, type Segments } from './segments.js';
 /**
  * What every evaluation of a version reads besides its consistency form, built once per
  * form: the segments, the scratch arrays of passes and checks, the live values, the
- * pairwise relation (pairs.ts) and, past the compile budget, the propagator. Until #28
- * each of these was a WeakMap of its own, filled on first use, so a version's first
+ * pairwise relation (pairs.ts) and, past the compile budget, the propagator. Each of these
+ * used to be a WeakMap of its own, filled on first use, so a version's first
  * clicks paid for them one by one (the pairwise rows a full pass each).
  *
  * Built by `prepareForm` where a form is made or loaded, or on the first evaluation of a

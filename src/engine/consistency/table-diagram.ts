@@ -14,7 +14,7 @@ export interface TableColumn {
  * A node is decided by the set of rows still matching; rows equal from a column on are
  * one *suffix class* there (interned bottom-up), so a state is a sorted set of class ids
  * (far fewer than rows), memoized in typed arrays by a numeric hash. (It replaced a memo
- * keyed by joined row-index strings, which took ~80 % of part building: issue #28.)
+ * keyed by joined row-index strings, which took most of part building.)
  */
 export function tableDiagram(
   store: MddStore,
