@@ -14,6 +14,7 @@
 export { ENGINE_VERSION } from './version.js';
 export type { Result } from './result.js';
 export { validateModel, type ValidatedModel } from './stages/validate.js';
+export { keyedProblems } from './validate/keyed-paths.js';
 export {
   compileDocument,
   compileModel,

@@ -9,6 +9,11 @@ export interface Problem {
   code: string;
   message: string;
   path?: string;
+  /**
+   * A model document's problem: the same place as a JSON Pointer by positions
+   * (`/questions/0/options/2/price`) when `path` names list entries by their keys.
+   */
+  pointer?: string;
   /** `conflict` only: every answer of the minimal conflicting set, in question order. */
   answers?: ConflictAnswer[];
   /** `conflict` only: the rules (keys) through which those answers conflict. */

@@ -892,6 +892,11 @@ export interface components {
              * @example email
              */
             path?: string;
+            /**
+             * @description A model document's problem whose `path` names list entries by key (`questions.battery.options.625.price`): the same place as a JSON Pointer by position
+             * @example /questions/0/options/2/price
+             */
+            pointer?: string;
             /** @description `conflict` only: every answer of a minimal set of answers that have no valid completion together, in question order; change one of them */
             answers?: components["schemas"]["ConflictAnswerDto"][];
             /**

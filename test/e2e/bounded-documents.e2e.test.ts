@@ -57,7 +57,7 @@ describe('bounded model documents: expanded size and text lengths', () => {
       anchoredLabels(1024 * 1024, 1),
     );
     expect(problemsOf(expectEnvelope(res, 400))).toEqual([
-      expect.objectContaining({ code: 'too_long', path: 'questions[0].label' }),
+      expect.objectContaining({ code: 'too_long', path: 'questions.q0.label' }),
     ]);
   });
 
@@ -104,10 +104,10 @@ describe('bounded model documents: expanded size and text lengths', () => {
     expect(tooLong).toEqual(
       [
         'general.name',
-        'questions[0].label',
-        'questions[0].description',
-        'questions[0].options[0].description',
-        'rules[0].message',
+        'questions.size.label',
+        'questions.size.description',
+        'questions.size.options.s.description',
+        'rules.r.message',
         'translation.de.questions.size.label',
       ].sort(),
     );

@@ -54,7 +54,7 @@ describe.skipIf(!hasChromium)('the workbench and an embedding shop, in headless 
       .send(brokenWindow());
     expect(api.status).toBe(400);
     const paths = (api.body.errors as { path?: string }[]).map((p) => p.path);
-    expect(paths).toContain('questions[0].type');
+    expect(paths).toContain('questions.width.type');
 
     const page = await workbench();
     try {

@@ -114,7 +114,7 @@ describe('engine attacks through the real server process', () => {
     expectCalm(run);
     const body = expectEnvelope(run.result, 400);
     const problem = problemsOf(body).find((p) => p.code === 'cost_limit');
-    expect(problem?.path).toBe('variables[0].expr');
+    expect(problem?.path).toBe('variables.boom.expr');
     expect(problem?.message).toContain('expressionCost');
   });
 
@@ -132,7 +132,7 @@ describe('engine attacks through the real server process', () => {
     const problem = problemsOf(expectEnvelope(run.result, 400)).find(
       (p) => p.code === 'cost_limit',
     );
-    expect(problem?.path).toBe('variables[0].expr');
+    expect(problem?.path).toBe('variables.slow.expr');
     expect(problem?.message).toMatch(
       /may cost [\d,.e+]+ units; the limit expressionCost is 1000000/,
     );

@@ -52,7 +52,7 @@ describe('hostile or absurd input', () => {
         expect.objectContaining({
           code: 'syntax_error',
           message: 'invalid CEL: Exceeded maxDepth (250)',
-          path: 'variables[0].expr',
+          path: 'variables.v.expr',
         }),
       ]);
     }

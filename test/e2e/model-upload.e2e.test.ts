@@ -195,7 +195,7 @@ describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
     const body = expectEnvelope(res, 400);
     const paths = problemsOf(body).map((problem) => problem.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['bogus_section', 'variables[0].expr', 'rules[0].assert']),
+      expect.arrayContaining(['bogus_section', 'variables.double_size.expr', 'rules.r1.assert']),
     );
     expect(problemsOf(body).length).toBeGreaterThanOrEqual(3);
   });
@@ -207,7 +207,7 @@ describe('POST /v1/suppliers/{id}/models: upload formats and refusals', () => {
     });
     const body = expectEnvelope(res, 400);
     expect(problemsOf(body)).toEqual([
-      expect.objectContaining({ code: 'unknown_asset', path: 'images[0].src' }),
+      expect.objectContaining({ code: 'unknown_asset', path: 'images.photo.src' }),
     ]);
   });
 

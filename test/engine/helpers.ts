@@ -62,9 +62,33 @@ export function compileProblems(document: unknown): Problem[] {
   return result.problems;
 }
 
-/** Asserts that a problem with this code (and path, when given) is among `problems`. */
+/**
+ * `/questions/0/options/2/price` → `questions[0].options[2].price`: a problem's place by
+ * positions, as tests written against the document's lists name it.
+ */
+export function positionalPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .reduce(
+      (path, token) =>
+        /^\d+$/.test(token) ? `${path}[${token}]` : path === '' ? token : `${path}.${token}`,
+      '',
+    );
+}
+
+/**
+ * Asserts that a problem with this code (and path, when given) is among `problems`. The
+ * path may be given by keys (`questions.frame.options.pvc`), as problems name it, or by
+ * positions (`questions[0].options[1]`), as its pointer does.
+ */
 export function expectProblem(problems: readonly Problem[], code: string, path?: string): Problem {
-  const found = problems.find((p) => p.code === code && (path === undefined || p.path === path));
+  const at = (p: Problem) =>
+    path === undefined ||
+    p.path === path ||
+    (p.pointer !== undefined && positionalPath(p.pointer) === path);
+  const found = problems.find((p) => p.code === code && at(p));
   expect(found, `${code} at ${path ?? '(any)'} in ${JSON.stringify(problems)}`).toBeDefined();
   return found as Problem;
 }

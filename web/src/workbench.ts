@@ -289,11 +289,15 @@ export class Workbench extends LitElement {
   }
 }
 
+/** A problem's message, its path shown once: marked where the message names it, else after it. */
 function problem(p: Problem) {
-  return html`<li>
-    <code class="code">${p.code}</code>
-    ${p.message}${p.path ? html` at <code class="path">${p.path}</code>` : nothing}
-  </li>`;
+  const path = (text: string) => html`<code class="path">${text}</code>`;
+  const at = p.path ? p.message.indexOf(p.path) : -1;
+  const text =
+    at >= 0 && p.path
+      ? html`${p.message.slice(0, at)}${path(p.path)}${p.message.slice(at + p.path.length)}`
+      : html`${p.message}${p.path ? html` at ${path(p.path)}` : nothing}`;
+  return html`<li><code class="code">${p.code}</code> ${text}</li>`;
 }
 
 customElements.define('cfg-workbench', Workbench);

@@ -27,6 +27,14 @@ export class ProblemDto {
   path?: string;
 
   @ApiPropertyOptional({
+    example: '/questions/0/options/2/price',
+    description:
+      "A model document's problem whose `path` names list entries by key " +
+      '(`questions.battery.options.625.price`): the same place as a JSON Pointer by position',
+  })
+  pointer?: string;
+
+  @ApiPropertyOptional({
     type: [ConflictAnswerDto],
     description:
       '`conflict` only: every answer of a minimal set of answers that have no valid ' +

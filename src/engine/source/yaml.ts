@@ -72,7 +72,8 @@ export function parseYaml(
       const where = error.mark
         ? ` at line ${error.mark.line + 1}, column ${error.mark.column + 1}`
         : '';
-      const message = `${label}: invalid YAML: ${error.reason}${where}`;
+      const hint = error.mark ? quotingHint(text, error.mark.line) : '';
+      const message = `${label}: invalid YAML: ${error.reason}${where}${hint}`;
       return { ok: false, limit: false, problem: { code: 'invalid_yaml', message, ...at } };
     }
     if (error instanceof RangeError) {
@@ -81,6 +82,20 @@ export function parseYaml(
     }
     throw error;
   }
+}
+
+/**
+ * YAML reads `: ` inside a plain value as the start of another mapping entry, so an
+ * unquoted expression such as `expr: a ? 0.12 : 0.16` fails with js-yaml's "bad
+ * indentation of a mapping entry", which names no cause. When the failing line holds a
+ * value with a second `: `, the message says what to do (docs/model-format.md, "Quoting
+ * expressions in YAML").
+ */
+function quotingHint(text: string, line: number): string {
+  const source = text.split('\n', line + 1)[line] ?? '';
+  const value = /^\s*(?:-\s+)?[\w.-]+:\s+(.*)$/.exec(source)?.[1] ?? '';
+  if (!/:\s/.test(value) || /^["'|>]/.test(value)) return '';
+  return '; a value that contains ": " (a CEL ternary `a ? b : c`, a map) must be quoted: `expr: "…"`';
 }
 
 /** Offset of the `*` the node text from `start` begins with (after spaces, line breaks, comments), else -1. */

@@ -16,6 +16,7 @@ import { orderValueGraph } from './graph.js';
 import { validateImages } from './images.js';
 import { validatePricing } from './pricing.js';
 import { validateQuestions } from './questions.js';
+import { keyedProblems } from './keyed-paths.js';
 import { isRecord, type JsonRecord } from './reader.js';
 import { validateRules } from './rules.js';
 import { validateTranslation } from './translation.js';
@@ -77,6 +78,14 @@ const SECTIONS = new Set([
  * the same document always gives the same result.
  */
 export function validateModel(
+  document: unknown,
+  limits?: Partial<EngineLimits>,
+): Result<ValidatedModel> {
+  const result = validateDocument(document, limits);
+  return result.ok ? result : { ok: false, problems: keyedProblems(document, result.problems) };
+}
+
+function validateDocument(
   document: unknown,
   limits?: Partial<EngineLimits>,
 ): Result<ValidatedModel> {

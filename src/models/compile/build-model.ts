@@ -1,6 +1,7 @@
 import {
   compileDocument,
   importedModelIds,
+  keyedProblems,
   MAX_REPORTED_PROBLEMS,
   mergeImports,
   readModelSource,
@@ -103,7 +104,7 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   const assetPaths = new Set([...source.value.assets.keys(), ...(task.imported?.assetPaths ?? [])]);
   const problems = [
     ...(compiled.ok ? [] : compiled.problems),
-    ...missingAssets(definition, assetPaths),
+    ...keyedProblems(definition, missingAssets(definition, assetPaths)),
   ];
   if (!compiled.ok || problems.length > 0) {
     const reported = problems.slice(0, MAX_REPORTED_PROBLEMS);

@@ -30,7 +30,8 @@ describe('expression depth', () => {
     expect(nestingProblem()).toEqual({
       code: 'syntax_error',
       message: `invalid CEL: ${DEPTH_MESSAGE}`,
-      path: 'variables[0].expr',
+      path: 'variables.v.expr',
+      pointer: '/variables/0/expr',
     });
     expect(DEPTH_MESSAGE).toBe('Exceeded maxDepth (250)');
   });
@@ -61,8 +62,8 @@ describe('expression depth', () => {
     );
     const problem = { code: 'syntax_error', message: `invalid CEL: ${DEPTH_MESSAGE}` };
     expect(problems).toEqual([
-      { ...problem, path: 'questions[0].visible_if' },
-      { ...problem, path: 'rules[0].assert' },
+      { ...problem, path: 'questions.q.visible_if', pointer: '/questions/0/visible_if' },
+      { ...problem, path: 'rules.r.assert', pointer: '/rules/0/assert' },
     ]);
   });
 

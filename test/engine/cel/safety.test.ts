@@ -202,8 +202,8 @@ describe('text values are held to max_length before any expression reads them', 
       }),
     );
     expect(problems.map((p) => [p.code, p.path])).toEqual([
-      ['invalid_default', 'questions[0].default'],
-      ['invalid_value', 'triggers[0].set.note'],
+      ['invalid_default', 'questions.note.default'],
+      ['invalid_value', 'triggers.t.set.note'],
     ]);
     expect(problems[0].message).toContain('at most 3 characters');
   });

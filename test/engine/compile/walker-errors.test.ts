@@ -51,7 +51,8 @@ describe('a walker that throws', () => {
       {
         code: 'syntax_error',
         message: 'invalid CEL: cannot analyse: Maximum call stack size exceeded',
-        path: 'variables[0].expr',
+        path: 'variables.a.expr',
+        pointer: '/variables/0/expr',
       },
     ]);
   });
@@ -64,7 +65,8 @@ describe('a walker that throws', () => {
       {
         code: 'type_error',
         message: 'cannot compile: Maximum call stack size exceeded',
-        path: 'rules[0].assert',
+        path: 'rules.r.assert',
+        pointer: '/rules/0/assert',
       },
     ]);
   });

@@ -89,6 +89,23 @@ describe('JSON and YAML bodies', () => {
     expect(result.problems[0].message).toMatch(/line \d+, column \d+/);
   });
 
+  it('says to quote an expression whose ": " YAML took for another entry (a CEL ternary)', async () => {
+    const yaml = 'variables:\n  - key: rate\n    expr: frame == "alu" ? 0.12 : 0.16\n';
+    const result = problemsOf(await read(yaml, 'yaml'));
+    expect(result.problems[0].code).toBe('invalid_yaml');
+    expect(result.problems[0].message).toMatch(/line 3, column \d+; .*must be quoted/);
+    const quoted = await read(
+      yaml.replace('expr: frame == "alu" ? 0.12 : 0.16', `expr: 'frame == "alu" ? 0.12 : 0.16'`),
+      'yaml',
+    );
+    expect(quoted.ok).toBe(true);
+  });
+
+  it('gives no quoting advice for a syntax error of another kind', async () => {
+    const result = problemsOf(await read('general:\n  name: [unclosed\nquestions: []\n', 'yaml'));
+    expect(result.problems[0].message).not.toContain('quoted');
+  });
+
   it.each([
     'general: !!js/function "function () { return 1 }"\n',
     'general: !custom {name: x}\n',

@@ -42,7 +42,7 @@ describe('engine stages: validateModel → compileModel → evaluate', () => {
     expect(result.problems.map((p) => [p.code, p.path])).toEqual(
       expect.arrayContaining([
         ['unknown_key', 'unknown_section'],
-        ['syntax_error', 'rules[0].assert'],
+        ['syntax_error', 'rules.r.assert'],
       ]),
     );
   });

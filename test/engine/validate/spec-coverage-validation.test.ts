@@ -38,16 +38,46 @@ describe('every upload problem is reported, each at its exact path', () => {
       expect.arrayContaining([
         ['unknown_key', 'bogus'],
         ['invalid_value', 'general.currency'],
-        ['invalid_identifier', 'questions[2].key'],
+        ['invalid_identifier', 'questions.Bad.key'],
         ['duplicate_key', 'questions[4].key'],
-        ['duplicate_key', 'variables[0].key'],
-        ['unknown_reference', 'triggers[0].set.nope'],
-        ['unknown_name', 'questions[3].visible_if'],
-        ['syntax_error', 'rules[1].assert'],
-        ['type_error', 'rules[0].assert'],
+        ['duplicate_key', 'variables.frame.key'],
+        ['unknown_reference', 'triggers.t.set.nope'],
+        ['unknown_name', 'questions.note.visible_if'],
+        ['syntax_error', 'rules.r2.assert'],
+        ['type_error', 'rules.r1.assert'],
       ]),
     );
     expect(problems).toHaveLength(9);
+  });
+
+  it('names list entries by key, keeps positions where keys cannot name them, and gives a JSON Pointer', () => {
+    const problems = compileProblems({
+      general: { name: 'X', currency: 'EUR' },
+      questions: [
+        choice('battery', ['500', '625']),
+        { key: 'dup', type: 'text', label: 'A' },
+        { key: 'dup', type: 'text', label: 'B' },
+      ],
+      pricing: { option_prices: {} },
+    });
+    const duplicate = expectProblem(problems, 'duplicate_key', 'questions[2].key');
+    // A duplicated key names no entry alone: the position stays, in the path and the pointer.
+    expect(duplicate).toMatchObject({ path: 'questions[2].key', pointer: '/questions/2/key' });
+    const option = compileProblems(
+      model({
+        questions: [
+          {
+            key: 'battery',
+            type: 'choice',
+            label: 'B',
+            options: [{ key: '625', label: 'x', price: 3 }],
+          },
+        ],
+      }),
+    ).find((p) => p.pointer === '/questions/0/options/0/price');
+    expect(option).toMatchObject({ path: 'questions.battery.options.625.price' });
+    expect(option?.message).toContain('questions.battery.options.625.price');
+    expect(option?.message).not.toContain('questions[0]');
   });
 });
 
