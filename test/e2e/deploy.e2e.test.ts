@@ -202,6 +202,34 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
     expect(get(hpa, 'spec', 'minReplicas')).toBeGreaterThanOrEqual(2);
   });
 
+  it('has an Ingress example that routes the API, the pages, the docs and / to the Service, and not the probes or metrics', async () => {
+    const ingress = k8s('ingress.example.yaml');
+    const service = k8s('service.yaml');
+    const paths = get(ingress, 'spec', 'rules', 0, 'http', 'paths') as {
+      path: string;
+      backend: { service: { name: string; port: { name: string } } };
+    }[];
+    expect(paths.map((p) => p.path)).toEqual(
+      expect.arrayContaining(['/v1', '/app', '/docs', '/docs-json', '/']),
+    );
+    expect(paths.some((p) => p.path.startsWith('/health') || p.path === '/metrics')).toBe(false);
+    for (const { backend } of paths) {
+      expect(backend.service.name).toBe(service.metadata?.name);
+      expect(backend.service.port.name).toBe(get(service, 'spec', 'ports', 0, 'name'));
+    }
+    // Applied from an overlay with the operator's host and TLS, never as it is.
+    expect(k8s('kustomization.yaml').resources).not.toContain('ingress.example.yaml');
+    // What it routes is served: / leads to the pages, which are there.
+    const app = await createTestApp();
+    try {
+      expect((await app.http.get('/')).headers.location).toBe('/app/');
+      expect((await app.http.get('/app/')).status).toBe(200);
+      expect((await app.http.get('/docs-json')).status).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('gives a stopping pod time for SHUTDOWN_DELAY, SHUTDOWN_TIMEOUT and closing connections', () => {
     const pod = get(k8s('deployment.yaml'), 'spec', 'template', 'spec');
     const container = get(pod, 'containers', 0);
