@@ -1,5 +1,6 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { Auth } from '../principal/auth.decorator.js';
 import { CurrentPrincipal } from '../principal/current-principal.decorator.js';
 import type { Principal } from '../principal/principal.js';
@@ -7,6 +8,7 @@ import { ResponseMessage } from '../common/envelope/response-message.decorator.j
 import { SeedContract } from '../common/seed-contract.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { CartLinesService } from './cart-lines.service.js';
+import { ADDED_REVISION, lineEtag } from './line-etag.js';
 import { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
 import { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
 import { CompactAddedCartLineDto, CompactPreviewLineDto } from './dto/compact-line.dto.js';
@@ -40,7 +42,10 @@ export class CartLinesController {
     @CurrentPrincipal() principal: Principal,
     @Body() body: AddCartLineDto,
     @LineViewQuery() view: LineView,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<Referenced<JsonText>> {
+    // A new line's ETag, so that a client can PUT it without reading it first.
+    res.setHeader('ETag', lineEtag(ADDED_REVISION));
     return this.cartLines.add(principal, body, view);
   }
 

@@ -12,7 +12,7 @@ import { CartRepository } from './cart.repository.js';
 import { LineHeadRepository, type LineHead } from './line-head.repository.js';
 import { AppConfig } from '../config/app-config.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
-import { lineEtag, lineIfMatchAccepts, staleLine } from './line-etag.js';
+import { ADDED_REVISION, lineEtag, lineIfMatchAccepts, staleLine } from './line-etag.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
 import { lineWith } from './line-answer.js';
 import { LineConfigurator } from './line-configurator.service.js';
@@ -136,7 +136,10 @@ export class CartLinesService implements OnModuleInit {
       line_id: stored.id,
       warnings: evaluation.warnings,
     };
-    return new Referenced(storedAnswer(stored.id, cart.id, configured, view), reference);
+    return new Referenced(
+      storedAnswer({ id: stored.id, cartId: cart.id, revision: ADDED_REVISION }, configured, view),
+      reference,
+    );
   }
 
   /**
@@ -203,7 +206,7 @@ export class CartLinesService implements OnModuleInit {
       throw now === null ? lineNotFound() : staleLine(now.revision);
     }
     return {
-      line: storedAnswer(line.id, line.cartId, configured, how.view),
+      line: storedAnswer({ id: line.id, cartId: line.cartId, revision }, configured, how.view),
       etag: lineEtag(revision),
     };
   }

@@ -4,6 +4,9 @@ import { ifMatchNames } from '../common/http/if-match.js';
 /** A stored line's ETag: its revision (1 when added, +1 per replacement). */
 export const lineEtag = (revision: number): string => `"${revision}"`;
 
+/** The revision of a line just added (the ETag POST /v1/carts answers with). */
+export const ADDED_REVISION = 1;
+
 /**
  * Whether `If-Match` lets a change of a line at `revision` through: no header, `*`, or a
  * list naming the revision (`"2"`, `W/"2"`, `2`). Anything else names another state.

@@ -6,6 +6,7 @@ import type { NewCartLineRow } from './cart.repository.js';
 import type { LineView } from './compact-line.js';
 import type { ConfigurationDto } from './dto/add-cart-line.dto.js';
 import { lineWith } from './line-answer.js';
+import { lineEtag } from './line-etag.js';
 import type { SnapshotColumns } from './stored-line.js';
 
 /** The legacy `line` column of a new row: the line is in its snapshot columns. */
@@ -55,13 +56,17 @@ export function lineRow(
  * bytes, which hold the line without `version_number` (a column of the row).
  */
 export const addedMembers = (
-  row: Pick<CartLineEntity, 'id' | 'cartId' | 'modelId' | 'versionNumber' | 'companyId'>,
+  row: Pick<
+    CartLineEntity,
+    'id' | 'cartId' | 'modelId' | 'versionNumber' | 'companyId' | 'revision'
+  >,
   warnings: Problem[],
   view: LineView,
 ) => ({
   version_number: row.versionNumber,
   view,
   id: row.id,
+  etag: lineEtag(row.revision),
   cart_id: row.cartId,
   model_id: row.modelId,
   company_id: row.companyId,
@@ -74,13 +79,12 @@ export const addedMembers = (
  * as a replay of the same request answers it.
  */
 export function storedAnswer(
-  id: number,
-  cartId: string,
+  stored: { id: number; cartId: string; revision: number },
   configured: Configured,
   view: LineView,
 ): JsonText {
   const { evaluation } = configured;
   const { modelId, versionNumber, companyId } = configured;
-  const row = { id, cartId, modelId, versionNumber, companyId };
+  const row = { ...stored, modelId, versionNumber, companyId };
   return lineWith(evaluation.line, addedMembers(row, evaluation.warnings, view));
 }

@@ -2495,6 +2495,11 @@ export interface components {
              */
             id: number;
             /**
+             * @description The line's ETag (also the `ETag` header): `If-Match` of PUT /v1/carts/{cart_id}/lines/{line_id}
+             * @example "1"
+             */
+            etag: string;
+            /**
              * Format: uuid
              * @description The cart the line went into
              */
@@ -2551,6 +2556,11 @@ export interface components {
              * @example 1
              */
             id: number;
+            /**
+             * @description The line's ETag (also the `ETag` header): `If-Match` of PUT /v1/carts/{cart_id}/lines/{line_id}
+             * @example "1"
+             */
+            etag: string;
             /**
              * Format: uuid
              * @description The cart the line went into

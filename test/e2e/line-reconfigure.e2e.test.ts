@@ -124,6 +124,24 @@ describe('PUT /v1/carts/{cart_id}/lines/{line_id}: reconfigure a line', () => {
     expect(last.lines[0]).toMatchObject({ etag: '"4"', language_code: 'nl', total: '253.44' });
   });
 
+  it("answers an add with the line's ETag (body and header), which a PUT takes without reading the cart", async () => {
+    const buyer = await createCompanyMember(ctx, world);
+    const res = await add(buyer.token, PVC_WHITE);
+    const added = expectEnvelope(res, 201).data as { id: number; cart_id: string; etag: string };
+    expect(added.etag).toBe('"1"');
+    expect(res.headers.etag).toBe(added.etag);
+    const put1 = await put(
+      buyer.token,
+      added.cart_id,
+      added.id,
+      { questions: ALU_ANTHRACITE },
+      added.etag,
+    );
+    const replaced = expectEnvelope(put1, 200).data as { etag: string };
+    expect(replaced.etag).toBe('"2"');
+    expect(put1.headers.etag).toBe('"2"');
+  });
+
   it('lets one of two concurrent replacements of the same ETag through; the other is 409', async () => {
     const buyer = await createCompanyMember(ctx, world);
     const { lineId, cartId } = await lineOf(buyer);

@@ -142,10 +142,14 @@ describe('model versions: history, one version, diff, retire', () => {
       ['removed', 'questions.color.options.black'],
       ['removed', 'rules.frame_colors.allowed.rows[6]'],
     ]);
-    expectEnvelope(
+    const missing = expectEnvelope(
       await get(`/v1/models/${window.id}/diff?from=1&to=9`, world.supplierMember.token),
       404,
     );
+    // The message says which of the two versions is missing.
+    expect(missing.errors).toEqual([
+      expect.objectContaining({ path: 'to', message: expect.stringContaining('version 9') }),
+    ]);
     expectEnvelope(
       await get(`/v1/models/${window.id}/diff?from=abc`, world.supplierMember.token),
       400,

@@ -86,6 +86,12 @@ export class EvaluatedLineDto {
 /** POST /v1/carts: the stored line. */
 export class AddedCartLineDto extends EvaluatedLineDto {
   @ApiId({ description: 'The cart line id' }) id: number;
+  @ApiProperty({
+    example: '"1"',
+    description:
+      "The line's ETag (also the `ETag` header): `If-Match` of PUT /v1/carts/{cart_id}/lines/{line_id}",
+  })
+  etag: string;
   @ApiProperty({ format: 'uuid', description: 'The cart the line went into' }) cart_id: string;
   @ApiId() model_id: number;
   @ApiId() company_id: number;

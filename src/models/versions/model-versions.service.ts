@@ -21,9 +21,16 @@ import { ModelVersionRepository } from './model-version.repository.js';
 /** A diff lists at most this many changes (`truncated` says when there were more). */
 export const MAX_DIFF_CHANGES = 2000;
 
-const noVersion = () =>
+const noVersion = (path = 'version_number', versionNumber?: number) =>
   ApiError.notFound('No such model version', [
-    { code: 'not_found', message: 'The model has no such version', path: 'version_number' },
+    {
+      code: 'not_found',
+      message:
+        versionNumber === undefined
+          ? 'The model has no such version'
+          : `The model has no version ${versionNumber} (${path})`,
+      path,
+    },
   ]);
 
 /**
@@ -82,8 +89,8 @@ export class ModelVersionsService {
     const to = query.to ?? model.versionNumber;
     const from = query.from ?? Math.max(1, to - 1);
     const [before, after] = await Promise.all([
-      this.document(modelId, from),
-      this.document(modelId, to),
+      this.document(modelId, from, 'from'),
+      this.document(modelId, to, 'to'),
     ]);
     return ModelDiffDto.of(modelId, from, to, diffModels(before, after, MAX_DIFF_CHANGES));
   }
@@ -123,9 +130,14 @@ export class ModelVersionsService {
   }
 
   /** A version's document, parsed (inflated off the event loop). */
-  private async document(modelId: number, versionNumber: number): Promise<Record<string, unknown>> {
+  /** One version's document; 404 naming `parameter` (the query's `from` or `to`) when it is missing. */
+  private async document(
+    modelId: number,
+    versionNumber: number,
+    parameter: 'from' | 'to',
+  ): Promise<Record<string, unknown>> {
     const bytes = await this.versions.definition(modelId, versionNumber);
-    if (!bytes) throw noVersion();
+    if (!bytes) throw noVersion(parameter, versionNumber);
     return JSON.parse((await inflateDefinition(bytes)).toString('utf8')) as Record<string, unknown>;
   }
 }
