@@ -17,7 +17,7 @@ import { AppLogger } from './logging/app-logger.js';
 import { HealthModule } from './health/health.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { IntentsModule } from './intents/intents.module.js';
-import { LifecycleModule } from './lifecycle/lifecycle.module.js';
+import { ShutdownModule } from './shutdown/shutdown.module.js';
 import { LoggingModule } from './logging/logging.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { ModelsModule } from './models/models.module.js';
@@ -34,7 +34,7 @@ import { UsersModule } from './users/users.module.js';
   imports: [
     ConfigModule,
     LoggingModule,
-    LifecycleModule,
+    ShutdownModule,
     DatabaseModule.forRoot(
       (config: AppConfig, logger: AppLogger) => ({
         ...buildDataSourceOptions(config.database),

@@ -9,8 +9,8 @@ import { type EtagFunction, readOnlyEtag } from './common/http/read-etag.js';
 import { acceptJsonBytes } from './common/http/json-bytes.js';
 import { jsonBodyParser } from './common/http/json-body.middleware.js';
 import { AppConfig } from './config/app-config.js';
-import { closeConnectionsWhileDraining } from './lifecycle/graceful-shutdown.js';
-import { ShutdownState } from './lifecycle/shutdown-state.js';
+import { closeConnectionsWhileDraining } from './shutdown/graceful-shutdown.js';
+import { ShutdownState } from './shutdown/shutdown-state.js';
 import { AppLogger } from './logging/app-logger.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { requestContext } from './logging/request-context.js';
@@ -35,7 +35,7 @@ const COMPRESSION_OPTIONS: compression.CompressionOptions = {
  * Everything about the HTTP app that is not a module: admission (in front of express),
  * request logging and ids, response compression, CORS, body parsing with limits, security
  * and cache headers, Swagger, the browser pages. Used by main.ts and by the e2e tests
- * alike. Shutdown is main.ts's (lifecycle/graceful-shutdown.ts).
+ * alike. Shutdown is main.ts's (shutdown/graceful-shutdown.ts).
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);

@@ -7,7 +7,7 @@ import { AppModule } from './app.module.js';
 import { configureApp } from './app.setup.js';
 import { AppConfig } from './config/app-config.js';
 import { waitForDatabase } from './database/database-preflight.js';
-import { handleTermination } from './lifecycle/graceful-shutdown.js';
+import { handleTermination } from './shutdown/graceful-shutdown.js';
 import { createAppLogger, NestPinoLogger } from './logging/app-logger.js';
 import { MetricsServer } from './metrics/metrics-server.js';
 import { listenAddress } from './logging/listen-address.js';

@@ -11,7 +11,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { DatabaseProbe } from '../database/database-probe.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { AppConfig } from '../config/app-config.js';
-import { ShutdownState } from '../lifecycle/shutdown-state.js';
+import { ShutdownState } from '../shutdown/shutdown-state.js';
 import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
 import { LivenessDto, ReadinessDto } from './dto/health.dto.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ShutdownState } from '../../src/lifecycle/shutdown-state.js';
+import { ShutdownState } from '../../src/shutdown/shutdown-state.js';
 import { expectEnvelope, problemsOf } from '../support/factories.js';
 import { LogCapture } from '../support/log-capture.js';
 import { startRedis } from '../support/processes.js';

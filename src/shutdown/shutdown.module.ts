@@ -3,4 +3,4 @@ import { ShutdownState } from './shutdown-state.js';
 
 @Global()
 @Module({ providers: [ShutdownState], exports: [ShutdownState] })
-export class LifecycleModule {}
+export class ShutdownModule {}
