@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Refusal } from '../admission/admission.js';
 
 /** Seconds; spans a fast cached request up to a slow model upload. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -47,7 +48,7 @@ export class MetricsService {
 
   private readonly admissionRefusals = new Counter({
     name: 'http_admission_refusals_total',
-    help: 'Requests refused before the HTTP pipeline: reason client (429, the credential or address has too many in flight) or server (503, the process has)',
+    help: 'Requests refused or cut before the HTTP pipeline: reason client (429, the credential or address has too many in flight), anonymous (503, requests without a verified credential hold their whole share), server (503, the process has too many in flight) or body (408, a body too slow)',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
@@ -68,7 +69,7 @@ export class MetricsService {
   }
 
   /** A request the admission stage refused (src/admission); not in http_requests_total. */
-  countAdmissionRefusal(reason: 'client' | 'server'): void {
+  countAdmissionRefusal(reason: Refusal): void {
     this.admissionRefusals.inc({ reason });
   }
 
