@@ -5,6 +5,8 @@ import { type Agent, request } from 'node:http';
 export interface HeldRequest {
   /** Sends the rest of the body; the answer's status. */
   finish(): Promise<number>;
+  /** Sends the next `count` bytes of the body (not the last one). */
+  sendMore(count: number): void;
   /** The answer's status (or 0 when the connection closed without one), whenever it comes. */
   answered: Promise<number>;
 }
@@ -20,8 +22,8 @@ export async function holdRequest(
   agent: Agent,
   path: string,
   headers: Record<string, string>,
+  body = JSON.stringify({ email: 'nobody@example.test', password: 'x'.repeat(12) }),
 ): Promise<HeldRequest> {
-  const body = JSON.stringify({ email: 'nobody@example.test', password: 'x'.repeat(12) });
   const req = request(`${base}${path}`, {
     method: 'POST',
     agent,
@@ -42,6 +44,15 @@ export async function holdRequest(
     req.on('error', () => resolve(0));
   });
   await Promise.race([once(req, 'continue'), answered]);
-  req.write(body.slice(0, 5));
-  return { finish: () => (req.end(body.slice(5)), answered), answered };
+  let sent = 5;
+  req.write(body.slice(0, sent));
+  return {
+    finish: () => (req.end(body.slice(sent)), answered),
+    sendMore: (count) => {
+      const next = Math.min(sent + count, body.length - 1);
+      req.write(body.slice(sent, next));
+      sent = next;
+    },
+    answered,
+  };
 }
