@@ -103,7 +103,7 @@ export default async function run() {
       requests: requestResults.length,
       statuses: statuses(requestResults),
       statuses_while_silent: statuses(during),
-      error_codes_while_silent: errorCodes(during),
+      error_codes: errorCodes(requestResults.filter((r) => r.status >= 300)),
       readiness_statuses: statuses(probeResults),
       ready_again_ms_after_return: readyAgain === null ? null : readyAgain - restoredAt,
       served_again_ms_after_return: servedAgain === null ? null : servedAgain - restoredAt,
