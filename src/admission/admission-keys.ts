@@ -93,9 +93,7 @@ export class AdmissionKeys {
     const parts = JWT_PARTS.exec(token);
     if (!parts) return false;
     const signature = Buffer.from(parts[3], 'base64url');
-    const expected = createHmac('sha256', this.jwt.key)
-      .update(`${parts[1]}.${parts[2]}`)
-      .digest();
+    const expected = createHmac('sha256', this.jwt.key).update(`${parts[1]}.${parts[2]}`).digest();
     if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
       return false;
     }

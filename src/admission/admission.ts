@@ -161,7 +161,8 @@ export class Admission {
   private cutBody(req: IncomingMessage, res: ServerResponse): void {
     this.refused('body');
     const socket = req.socket;
-    if (!res.headersSent && socket.writable) socket.write(bodyTimeoutAnswer(requestIdOf(req)), 'latin1');
+    if (!res.headersSent && socket.writable)
+      socket.write(bodyTimeoutAnswer(requestIdOf(req)), 'latin1');
     socket.destroy();
   }
 

@@ -25,8 +25,7 @@ export interface DatabaseTimeouts {
 }
 
 export type DatabaseConfig = (
-  | { type: 'sqlite'; path: string }
-  | { type: 'postgres'; url: string; ssl: boolean }
+  { type: 'sqlite'; path: string } | { type: 'postgres'; url: string; ssl: boolean }
 ) & { timeouts: DatabaseTimeouts };
 
 /** Where the service keeps its data: the database, and the shared store of rate limits. */
@@ -62,7 +61,12 @@ function readDatabaseTimeouts(read: EnvReader): DatabaseTimeouts {
     statementMs,
     // Two seconds for the server's cancel to come back over a live connection.
     queryMs: statementMs + 2_000,
-    idleInTransactionMs: read.int('DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 10_000, 100, 3_600_000),
+    idleInTransactionMs: read.int(
+      'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+      10_000,
+      100,
+      3_600_000,
+    ),
     acquireMs: read.int('DATABASE_ACQUIRE_TIMEOUT_MS', 5_000, 100, 600_000),
     idleMs: read.int('DATABASE_IDLE_TIMEOUT_MS', 10_000, 100, 3_600_000),
     keepAliveMs: read.int('DATABASE_KEEPALIVE_MS', 10_000, 1_000, 3_600_000),
