@@ -1,57 +1,26 @@
 /**
  * Slow bodies (issue 39): the built service (SQLite, default admission limits) while an
- * attacker at 127.0.0.2 keeps ATTACKERS connections open, each a POST with an invented
- * `Authorization` whose body trickles in (a few bytes a second of a declared 100 kB),
- * reopening any the service closed (RECONNECT_MS later). Another tenant (127.0.0.1) reads /v1/users/me and
- * its companies, and logs in, first for BASELINE_MS without the attack (the same run's
+ * attacker at 127.0.0.2, in a process of its own (slow-bodies-attacker.mjs), keeps
+ * ATTACKERS connections open, each a POST with an invented `Authorization` whose body
+ * trickles in (a byte a second of a declared 100 kB), reopening any the service closed.
+ * Another tenant (127.0.0.1) reads /v1/users/me and its companies, and logs in, first for BASELINE_MS without the attack (the same run's
  * figures on the same machine), then for ATTACK_MS with it. Passes when every victim
  * request and login answered 2xx with p99 ≤ 200 ms under attack.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BENCH_ADMIN, BENCH_SERVICE_ENV, benchTenant, startService } from '../service-fixture.mjs';
 import { loop, percentile, ROOT, runAlone, sleep, statuses, timed } from './fault-support.mjs';
 
 const ATTACKERS = 200;
 const ATTACK_MS = 15_000;
 const BASELINE_MS = 5_000;
-/** An attacker reopens a closed connection after this long. */
-const RECONNECT_MS = 500;
-const DECLARED_BYTES = 100_000;
+const here = dirname(fileURLToPath(import.meta.url));
 const P99_GOAL_MS = 200;
-
-/** One slow body; resolves with its status (0: closed without an answer) when it ends. */
-function slowBody(base, i, stopped) {
-  return new Promise((resolve) => {
-    const req = request(`${base}/v1/carts/preview`, {
-      method: 'POST',
-      localAddress: '127.0.0.2',
-      agent: false,
-      headers: {
-        Authorization: `Bearer invented-${i}-${Math.random().toString(36).slice(2)}`,
-        'Content-Type': 'application/json',
-        'Content-Length': DECLARED_BYTES,
-      },
-    });
-    let status = 0;
-    const trickle = setInterval(() => {
-      if (stopped()) return req.destroy();
-      req.write(' ');
-    }, 1_000);
-    // Node closes the connection of a refused request once answered (its body unread).
-    req.on('response', (res) => {
-      status = res.statusCode ?? 0;
-    });
-    req.on('error', () => undefined);
-    req.on('close', () => {
-      clearInterval(trickle);
-      resolve(status);
-    });
-    req.write('{');
-  });
-}
 
 const p99 = (results) =>
   Math.round(
@@ -104,29 +73,30 @@ export default async function run() {
     const { token } = await benchTenant(base);
     const auth = { Authorization: `Bearer ${token}` };
     const baseline = await victimLoad(base, auth, BASELINE_MS);
-    let stop = false;
-    const attackerEnds = [];
-    // Each lane keeps one slow body open, opening another when the service closed it.
-    const attack = Promise.all(
-      Array.from({ length: ATTACKERS }, async (_, i) => {
-        while (!stop) {
-          attackerEnds.push(await slowBody(base, i, () => stop));
-          await sleep(RECONNECT_MS);
-        }
-      }),
+    // The attacker runs in its own process; it connects for 2 s before the victim measures.
+    const attacker = spawn(
+      process.execPath,
+      [
+        join(here, 'slow-bodies-attacker.mjs'),
+        base,
+        String(ATTACKERS),
+        String(ATTACK_MS / 1000 + 3),
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    // Let them connect and fill whatever they can.
+    let attackerOutput = '';
+    attacker.stdout.on('data', (chunk) => (attackerOutput += chunk));
     await sleep(2_000);
     const { victim, logins } = await victimLoad(base, auth, ATTACK_MS);
-    stop = true;
-    await attack;
+    await once(attacker, 'exit');
     const figures = {
       attackers: ATTACKERS,
       attack_seconds: ATTACK_MS / 1000,
-      attacker_answers: statuses(attackerEnds.map((status) => ({ status }))),
+      attacker_answers: JSON.parse(attackerOutput || '{}'),
       baseline_victim_p99_ms: p99(baseline.victim),
       baseline_login_p99_ms: p99(baseline.logins),
       victim_requests: statuses(victim),
+      victim_p99_ratio_to_baseline: Math.round((p99(victim) / p99(baseline.victim)) * 100) / 100,
       victim_p50_ms: Math.round(
         percentile(
           victim.map((r) => r.ms),
