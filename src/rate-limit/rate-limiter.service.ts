@@ -53,9 +53,20 @@ export class RateLimiterService implements OnApplicationShutdown {
       : { counters: 'per-process', fallback: true };
   }
 
-  /** Whether Redis answers (readiness reports it; it never makes the instance unready). */
-  ping(): Promise<void> {
-    return this.shared ? this.shared.ping() : Promise.resolve();
+  /**
+   * Whether Redis answers (readiness reports it; it never makes the instance unready). A
+   * Redis that does not answer a ping is not used for the next requests either.
+   */
+  async ping(): Promise<void> {
+    if (this.shared === null) return;
+    try {
+      await this.shared.ping();
+      if (this.sharedUsable()) this.noteFallback(false);
+    } catch (error) {
+      this.skipSharedUntil = Date.now() + RETRY_SHARED_AFTER_MS;
+      this.noteFallback(true, (error as Error).message);
+      throw error;
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
