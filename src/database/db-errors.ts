@@ -32,7 +32,8 @@ const UNAVAILABLE_MESSAGES =
  * Past a deadline (docs/adr/0151): no connection in time, no answer in time on the client
  * side, or the server's statement timeout (SQLSTATE 57014), or SQLite's busy timeout.
  */
-const TIMEOUT_MESSAGES = /timeout exceeded when trying to connect|Query read timeout/i;
+const TIMEOUT_MESSAGES =
+  /timeout exceeded when trying to connect|Query read timeout|terminated due to connection timeout/i;
 const TIMEOUT_CODES = new Set(['57014', 'SQLITE_BUSY', 'ETIMEDOUT']);
 
 /**
