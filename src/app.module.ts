@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { AccessModule } from './access/access.module.js';
+import { AdmissionModule } from './admission/admission.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CredentialsGuard } from './auth/credentials.guard.js';
 import { CartsModule } from './carts/carts.module.js';
@@ -43,6 +44,7 @@ import { UsersModule } from './users/users.module.js';
       [AppConfig, AppLogger],
     ),
     IdempotencyModule,
+    AdmissionModule,
     RateLimitModule,
     AccessModule,
     AuthModule,

@@ -4,6 +4,7 @@ import { constants as zlibConstants } from 'node:zlib';
 import compression from 'compression';
 import helmet from 'helmet';
 import { Admission } from './admission/admission.js';
+import { AdmissionKeys, RecognisedApiTokens } from './admission/admission-keys.js';
 import { corsDelegate, noStoreForApi } from './common/http/cross-origin.js';
 import { type EtagFunction, readOnlyEtag } from './common/http/read-etag.js';
 import { acceptJsonBytes } from './common/http/json-bytes.js';
@@ -45,7 +46,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   const expressApp = app.getHttpAdapter().getInstance();
   // Refuses excess work before express sees it (docs/adr/0053-admission-before-the-pipeline.md).
   const metrics = app.get(MetricsService);
-  new Admission(config.admission, expressApp.get('trust proxy fn') as TrustProxy, (reason) =>
+  const trust = expressApp.get('trust proxy fn') as TrustProxy;
+  const keys = new AdmissionKeys(config.jwt, app.get(RecognisedApiTokens), trust);
+  new Admission(config.admission, keys, config.admission, (reason) =>
     metrics.countAdmissionRefusal(reason),
   ).install(app.getHttpServer() as Server);
   // The envelope interceptor serializes answers itself (common/envelope/json-chunks.ts).

@@ -3,6 +3,7 @@ import type { DatabaseConfig } from './config/storage.config.js';
 import { ENTITIES } from './entities.js';
 import { MIGRATIONS } from './database/migrations/index.js';
 import { SnakeNamingStrategy } from './database/snake-naming.strategy.js';
+import { DeadlinePgClient } from './database/deadline-pg-client.js';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -11,6 +12,7 @@ import { dirname } from 'node:path';
  * migration CLI (ormconfig.ts). Schema changes only ever come from migrations.
  */
 export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOptions {
+  const { timeouts } = database;
   const common = {
     entities: ENTITIES,
     migrations: MIGRATIONS,
@@ -25,7 +27,18 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
       type: 'postgres',
       url: database.url,
       ssl: database.ssl ? { rejectUnauthorized: true } : false,
-      extra: { max: 10, connectionTimeoutMillis: 5_000 },
+      // pg's pool and client options (docs/adr/0151-database-timeouts-and-silent-connections.md).
+      extra: {
+        max: 10,
+        Client: DeadlinePgClient,
+        connectionTimeoutMillis: timeouts.acquireMs,
+        idleTimeoutMillis: timeouts.idleMs,
+        query_timeout: timeouts.queryMs,
+        statement_timeout: timeouts.statementMs,
+        idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+        keepAlive: true,
+        keepAliveInitialDelayMillis: timeouts.keepAliveMs,
+      },
     };
   }
   mkdirSync(dirname(database.path), { recursive: true });
@@ -34,8 +47,12 @@ export function buildDataSourceOptions(database: DatabaseConfig): DataSourceOpti
     type: 'better-sqlite3',
     database: database.path,
     // WAL lets readers proceed during a write; foreign keys are off by default in SQLite.
+    // The busy timeout is SQLite's wait for a connection: how long a write waits for the
+    // file's lock held by another process (the CLI) before failing (503).
     prepareDatabase: (db: { exec: (sql: string) => unknown }) => {
-      db.exec('PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+      db.exec(
+        `PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${timeouts.acquireMs};`,
+      );
     },
   };
 }

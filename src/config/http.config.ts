@@ -1,5 +1,21 @@
 import type { EnvReader } from './env-reader.js';
 
+/** docs/adr/0053 and 0150. */
+export interface AdmissionConfig {
+  /** Requests one verified credential (or, before one is verified, one client address) may have in flight. */
+  perClient: number;
+  /** Requests the whole process may have in flight. */
+  total: number;
+  /** Of `total`, what requests without a verified credential may hold together. */
+  anonymous: number;
+  /** A body must have arrived this long after its request was admitted… */
+  bodyTimeoutMs: number;
+  /** …plus one second per this many bytes received (the minimum rate that keeps it going)… */
+  bodyMinBytesPerSecond: number;
+  /** …and never later than this. */
+  bodyMaxMs: number;
+}
+
 /** How the HTTP server listens, admits, parses, answers and shuts down. */
 export interface HttpConfig {
   port: number;
@@ -7,8 +23,8 @@ export interface HttpConfig {
   metricsPort: number | null;
   /** Proxies whose X-Forwarded-For is believed (express `trust proxy`); none by default. */
   trustedProxies: string[];
-  /** Requests in flight per credential (or client address) and in total (src/admission). */
-  admission: { perClient: number; total: number };
+  /** Requests in flight and how long bodies may take to arrive (src/admission). */
+  admission: AdmissionConfig;
   jsonBodyLimitBytes: number;
   swaggerEnabled: boolean;
   /** gzip/brotli answers as Accept-Encoding asks (HTTP_COMPRESSION, on by default). */
@@ -32,10 +48,7 @@ export function readHttpConfig(read: EnvReader): HttpConfig {
     port: read.int('PORT', 3000, 0, 65535),
     metricsPort: read.env.METRICS_PORT ? read.int('METRICS_PORT', 0, 1, 65535) : null,
     trustedProxies: read.proxyList('TRUSTED_PROXIES'),
-    admission: {
-      perClient: read.int('CLIENT_IN_FLIGHT_LIMIT', 16, 1, 100_000),
-      total: read.int('SERVER_IN_FLIGHT_LIMIT', 128, 1, 1_000_000),
-    },
+    admission: readAdmissionConfig(read),
     jsonBodyLimitBytes: read.int('JSON_BODY_LIMIT', 1024 * 1024, 1024, 100 * 1024 * 1024),
     swaggerEnabled: read.bool('SWAGGER_ENABLED', true),
     httpCompression: read.bool('HTTP_COMPRESSION', true),
@@ -47,5 +60,23 @@ export function readHttpConfig(read: EnvReader): HttpConfig {
     // of being reset when the listening socket closes. Behind a load balancer set it to
     // the time the balancer needs to stop sending (Kubernetes: 5, deploy/k8s).
     shutdownDelayMs: read.int('SHUTDOWN_DELAY', 2, 0, 3600) * 1000,
+  };
+}
+
+function readAdmissionConfig(read: EnvReader): AdmissionConfig {
+  const total = read.int('SERVER_IN_FLIGHT_LIMIT', 128, 1, 1_000_000);
+  const bodyTimeoutMs = read.int('BODY_READ_TIMEOUT_MS', 10_000, 100, 3_600_000);
+  return {
+    perClient: read.int('CLIENT_IN_FLIGHT_LIMIT', 16, 1, 100_000),
+    total,
+    // A quarter: logins, the pages and /docs need a few at a time; slow or invented
+    // requests from strangers can then hold at most this much of the process.
+    anonymous: Math.min(
+      total,
+      read.int('ANONYMOUS_IN_FLIGHT_LIMIT', Math.max(1, Math.floor(total / 4)), 1, 1_000_000),
+    ),
+    bodyTimeoutMs,
+    bodyMinBytesPerSecond: read.int('BODY_MIN_RATE', 4096, 1, 2 ** 30),
+    bodyMaxMs: Math.max(bodyTimeoutMs, read.int('BODY_READ_MAX_MS', 120_000, 100, 3_600_000)),
   };
 }

@@ -18,8 +18,10 @@ import { LivenessDto, ReadinessDto } from './dto/health.dto.js';
 const CHECK_TIMEOUT_MS = 2_000;
 
 /**
- * Kubernetes probes: live = the process answers; ready = it is not shutting down and
- * every dependency answers (the database; Redis when REDIS_URL is set).
+ * Kubernetes probes: live = the process answers; ready = it is not shutting down and the
+ * database answers. Redis is reported, never required: without it rate limits count per
+ * process (docs/adr/0152-redis-outage-falls-back-to-local-limits.md), and an outage of
+ * Redis taking every instance out of the Service at once would be an outage of the service.
  */
 @ApiTags('health')
 @Controller('health')
@@ -44,12 +46,15 @@ export class HealthController {
 
   @Get('ready')
   @Public()
-  @ApiOperation({ summary: 'Readiness probe: the database, and Redis when configured' })
+  @ApiOperation({
+    summary: 'Readiness probe: the database (Redis, when configured, is reported, not required)',
+  })
   @ApiEnvelope(ReadinessDto)
   @ApiErrors(503)
   async ready(): Promise<{
     status: string;
     database: string;
+    rate_limits: 'shared' | 'per-process';
     checks: HealthCheckResult['details'];
   }> {
     if (this.shutdown.draining) {
@@ -58,7 +63,7 @@ export class HealthController {
       ]);
     }
     const checks: HealthIndicatorFunction[] = [() => this.probe('database', this.database)];
-    if (this.config.redisUrl) checks.push(() => this.probe('redis', this.rateLimiter));
+    const redis = this.config.redisUrl ? this.probe('redis', this.rateLimiter) : null;
     let result: HealthCheckResult;
     try {
       result = await this.health.check(checks);
@@ -72,7 +77,13 @@ export class HealthController {
         { 'Retry-After': '5' },
       );
     }
-    return { status: 'ok', database: this.database.kind, checks: result.details };
+    const details = { ...result.details, ...(redis ? await redis : {}) };
+    return {
+      status: 'ok',
+      database: this.database.kind,
+      rate_limits: this.rateLimiter.mode.counters,
+      checks: details,
+    };
   }
 
   /** Up when `target.ping()` answers within CHECK_TIMEOUT_MS. */

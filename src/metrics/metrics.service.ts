@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /** Seconds; spans a fast cached request up to a slow model upload. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -47,7 +47,7 @@ export class MetricsService {
 
   private readonly admissionRefusals = new Counter({
     name: 'http_admission_refusals_total',
-    help: 'Requests refused before the HTTP pipeline: reason client (429, the credential or address has too many in flight) or server (503, the process has)',
+    help: 'Requests refused or cut before the HTTP pipeline: reason client (429, the credential or address has too many in flight), anonymous (503, requests without a verified credential hold their whole share), server (503, the process has too many in flight) or body (408, a body too slow)',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
@@ -68,8 +68,22 @@ export class MetricsService {
   }
 
   /** A request the admission stage refused (src/admission); not in http_requests_total. */
-  countAdmissionRefusal(reason: 'client' | 'server'): void {
+  countAdmissionRefusal(reason: 'client' | 'anonymous' | 'server' | 'body'): void {
     this.admissionRefusals.inc({ reason });
+  }
+
+  /** `configurator_rate_limit_fallback`, read from `fallingBack` whenever metrics are collected. */
+  trackRateLimitFallback(fallingBack: () => boolean): void {
+    const name = 'configurator_rate_limit_fallback';
+    this.registry.removeSingleMetric(name);
+    new Gauge({
+      name,
+      help: '1 while rate limits count in this process because Redis (REDIS_URL) does not answer, else 0',
+      registers: [this.registry],
+      collect() {
+        this.set(fallingBack() ? 1 : 0);
+      },
+    });
   }
 
   /** For the carts/models code: one engine evaluation that took `ms` milliseconds. */

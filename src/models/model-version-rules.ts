@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
+import { hasInvisibleCharacters } from '../common/validation/invisible-characters.js';
 import { isUniqueViolation } from '../database/db-errors.js';
 import type { BuiltModel } from './model-builder.service.js';
 import {
@@ -26,6 +27,14 @@ export function modelIdentity(built: BuiltModel): ModelIdentity {
     problems.push({
       code: 'too_long',
       message: `general.code is at most ${CODE_LENGTH} characters`,
+      path: 'general.code',
+    });
+  }
+  // A key unique within the supplier: one that looks like another must not pass as new.
+  if (code !== undefined && hasInvisibleCharacters(code)) {
+    problems.push({
+      code: 'invalid_characters',
+      message: 'general.code must not contain bidirectional control or zero-width characters',
       path: 'general.code',
     });
   }

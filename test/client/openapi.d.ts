@@ -835,7 +835,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness probe: the database, and Redis when configured */
+        /** Readiness probe: the database (Redis, when configured, is reported, not required) */
         get: operations["checkReadiness"];
         put?: never;
         post?: never;
@@ -3125,7 +3125,13 @@ export interface components {
              */
             database: "better-sqlite3" | "postgres";
             /**
-             * @description Each dependency checked (terminus): database, and redis when REDIS_URL is set
+             * @description Where rate-limit counters are kept: `shared` in Redis; `per-process` without REDIS_URL, or while Redis does not answer (each instance then counts on its own)
+             * @example shared
+             * @enum {string}
+             */
+            rate_limits: "shared" | "per-process";
+            /**
+             * @description Each dependency checked (terminus): database, and redis when REDIS_URL is set (reported only: a Redis that is down does not make the instance unready)
              * @example {
              *       "database": {
              *         "status": "up"

@@ -30,6 +30,7 @@ describe('admission before the pipeline (CLIENT_IN_FLIGHT_LIMIT, SERVER_IN_FLIGH
     ctx = await createTestApp({
       CLIENT_IN_FLIGHT_LIMIT: String(CLIENT_LIMIT),
       SERVER_IN_FLIGHT_LIMIT: String(SERVER_LIMIT),
+      ANONYMOUS_IN_FLIGHT_LIMIT: String(SERVER_LIMIT),
       TRUSTED_PROXIES: 'loopback',
     });
     base = await listenOnFreePort(ctx);

@@ -21,8 +21,14 @@ describe('database unavailable', () => {
     const me = await ctx.http.get('/v1/users/me').set(bearer(admin.token));
     expectEnvelope(me, 503);
     expect(me.headers['retry-after']).toBe('5');
+    expect(me.body.errors).toEqual([
+      { code: 'database_unavailable', message: expect.stringMatching(/database/i) },
+    ]);
     const login = await ctx.http.post('/v1/login').send({ email: admin.email, password: 'x' });
     expectEnvelope(login, 503);
+    expect(login.body.errors.map((p: { code: string }) => p.code)).toEqual([
+      'database_unavailable',
+    ]);
     expect(JSON.stringify(login.body)).not.toMatch(/SELECT|sqlite|pg_|\\.ts|node_modules/i);
   });
 

@@ -44,9 +44,17 @@ export function stopProcess(
   });
 }
 
-/** A redis-server of the test's own, on a free port, keeping nothing on disk. */
-export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
+/**
+ * A redis-server of the test's own, on a free port (or `port`, to bring one back where it
+ * was), keeping nothing on disk. `kill` ends it with SIGKILL (an outage, not a shutdown).
+ */
+export async function startRedis(port?: number): Promise<{
+  url: string;
+  port: number;
+  stop: () => Promise<void>;
+  kill: () => Promise<void>;
+}> {
+  port ??= await freePort();
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
@@ -55,8 +63,12 @@ export async function startRedis(): Promise<{ url: string; stop: () => Promise<v
   await waitForPort(port);
   return {
     url: `redis://127.0.0.1:${port}`,
+    port,
     stop: async () => {
       await stopProcess(child);
+    },
+    kill: async () => {
+      await stopProcess(child, 'SIGKILL');
     },
   };
 }

@@ -18,14 +18,60 @@ describe('AppConfig: fail fast on a bad environment', () => {
   it('uses SQLite under DATA_DIR by default, PostgreSQL when DATABASE_URL is set', () => {
     const dir = dataDir();
     const sqlite = new AppConfig({ DATA_DIR: dir, JWT_SECRET: SECRET });
-    expect(sqlite.database).toEqual({ type: 'sqlite', path: join(dir, 'configurator.sqlite') });
+    expect(sqlite.database).toMatchObject({
+      type: 'sqlite',
+      path: join(dir, 'configurator.sqlite'),
+    });
     expect(sqlite.port).toBe(3000);
     const pg = new AppConfig({
       DATA_DIR: dir,
       JWT_SECRET: SECRET,
       DATABASE_URL: 'postgres://u@h:5432/db',
     });
-    expect(pg.database).toEqual({ type: 'postgres', url: 'postgres://u@h:5432/db', ssl: false });
+    expect(pg.database).toMatchObject({
+      type: 'postgres',
+      url: 'postgres://u@h:5432/db',
+      ssl: false,
+    });
+  });
+
+  it('reads the database deadlines, the client query timeout 2 s past the statement timeout', () => {
+    const defaults = new AppConfig({ DATA_DIR: dataDir(), JWT_SECRET: SECRET });
+    expect(defaults.database.timeouts).toEqual({
+      statementMs: 10_000,
+      queryMs: 12_000,
+      idleInTransactionMs: 10_000,
+      acquireMs: 5_000,
+      idleMs: 10_000,
+      keepAliveMs: 10_000,
+    });
+    const set = new AppConfig({
+      DATA_DIR: dataDir(),
+      JWT_SECRET: SECRET,
+      DATABASE_STATEMENT_TIMEOUT_MS: '3000',
+      DATABASE_ACQUIRE_TIMEOUT_MS: '1000',
+    });
+    expect(set.database.timeouts).toMatchObject({
+      statementMs: 3_000,
+      queryMs: 5_000,
+      acquireMs: 1_000,
+    });
+  });
+
+  it('gives requests without a verified credential a quarter of the process by default', () => {
+    const config = new AppConfig({
+      DATA_DIR: dataDir(),
+      JWT_SECRET: SECRET,
+      SERVER_IN_FLIGHT_LIMIT: '64',
+    });
+    expect(config.admission).toMatchObject({ perClient: 16, total: 64, anonymous: 16 });
+    const capped = new AppConfig({
+      DATA_DIR: dataDir(),
+      JWT_SECRET: SECRET,
+      SERVER_IN_FLIGHT_LIMIT: '10',
+      ANONYMOUS_IN_FLIGHT_LIMIT: '50',
+    });
+    expect(capped.admission.anonymous).toBe(10);
   });
 
   it('refuses to start in production without JWT_SECRET', () => {

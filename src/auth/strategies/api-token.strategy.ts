@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-strategy';
+import { RecognisedApiTokens } from '../../admission/admission-keys.js';
 import type { Principal } from '../../principal/principal.js';
 import { TokensService } from '../../tokens/tokens.service.js';
 import { UsersService } from '../../users/users.service.js';
@@ -36,6 +37,7 @@ export class ApiTokenStrategy extends PassportStrategy(HeaderBearerStrategy, 'ap
   constructor(
     private readonly tokens: TokensService,
     private readonly users: UsersService,
+    private readonly recognised: RecognisedApiTokens,
   ) {
     super();
   }
@@ -43,6 +45,11 @@ export class ApiTokenStrategy extends PassportStrategy(HeaderBearerStrategy, 'ap
   async validate(secret: string): Promise<Principal | false> {
     const token = await this.tokens.authenticate(secret);
     if (!token) return false;
-    return this.users.principalFor(token.userId, 'api', { tokenId: token.tokenId });
+    const principal = await this.users.principalFor(token.userId, 'api', {
+      tokenId: token.tokenId,
+    });
+    // Its next requests count under the token, not the client address (src/admission).
+    if (principal) this.recognised.accepted(secret);
+    return principal;
   }
 }

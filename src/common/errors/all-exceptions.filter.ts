@@ -7,10 +7,19 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { isDatabaseUnavailable, isUniqueViolation } from '../../database/db-errors.js';
+import {
+  databaseProblemCode,
+  isDatabaseUnavailable,
+  isUniqueViolation,
+} from '../../database/db-errors.js';
 import type { Problem } from '../../engine/index.js';
 import { statusText, type Envelope } from '../envelope/envelope.js';
 import { ApiError } from './api-error.js';
+
+const DATABASE_PROBLEMS = {
+  database_unavailable: 'The database is unavailable; retry shortly',
+  database_timeout: 'The database did not answer in time; retry shortly',
+} as const;
 
 interface Answer {
   status: number;
@@ -58,10 +67,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (bodyParser) return bodyParser;
     if (isDatabaseUnavailable(exception)) {
       this.logger.error(`Database unavailable: ${describe(exception)}`);
+      const code = databaseProblemCode(exception);
       return {
         status: 503,
         message: statusText(503),
-        problems: [],
+        problems: [{ code, message: DATABASE_PROBLEMS[code] }],
         headers: { 'Retry-After': '5' },
       };
     }

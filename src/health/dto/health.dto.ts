@@ -11,8 +11,19 @@ export class ReadinessDto extends LivenessDto {
   database: string;
 
   @ApiProperty({
+    enum: ['shared', 'per-process'],
+    example: 'shared',
+    description:
+      'Where rate-limit counters are kept: `shared` in Redis; `per-process` without REDIS_URL, ' +
+      'or while Redis does not answer (each instance then counts on its own)',
+  })
+  rate_limits: 'shared' | 'per-process';
+
+  @ApiProperty({
     type: 'object',
-    description: 'Each dependency checked (terminus): database, and redis when REDIS_URL is set',
+    description:
+      'Each dependency checked (terminus): database, and redis when REDIS_URL is set ' +
+      '(reported only: a Redis that is down does not make the instance unready)',
     additionalProperties: {
       type: 'object',
       required: ['status'],

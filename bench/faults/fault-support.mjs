@@ -1,0 +1,91 @@
+/** What the fault scenarios share: options, figures, timing of requests. */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The checkout (two levels above this file). */
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** PostgreSQL for the scenarios that need one (PG_ADMIN_URL, else the local server). */
+export const PG_ADMIN_URL =
+  process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The p-th percentile (0–100) of `values`, nearest rank; null when empty. */
+export function percentile(values, p) {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** One fetch, timed; status 0 when it failed without an answer. Never throws. */
+export async function timed(url, init = {}, timeoutMs = 60_000) {
+  const started = performance.now();
+  try {
+    const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    const text = await res.text();
+    return { status: res.status, ms: performance.now() - started, text, at: Date.now() };
+  } catch (error) {
+    return { status: 0, ms: performance.now() - started, error: String(error), at: Date.now() };
+  }
+}
+
+/**
+ * Runs `once` over and over on `concurrency` lanes until `stop()` holds; every result, in
+ * `results` as they come (to watch them while the loop runs) and when it ends.
+ */
+export async function loop(concurrency, once, stop, results = []) {
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (!stop()) results.push(await once());
+    }),
+  );
+  return results;
+}
+
+/** Counts of each status in `results`, as `{ "200": n, … }`. */
+export function statuses(results) {
+  const counts = {};
+  for (const { status } of results) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+/** `default async function run(options)` of a scenario, run when the file is run alone. */
+export async function runAlone(importMetaUrl, run) {
+  if (process.argv[1] !== fileURLToPath(importMetaUrl)) return;
+  const result = await run({});
+  console.log(JSON.stringify(result, null, 2));
+  process.exit(result.passed ? 0 : 1);
+}
+
+/**
+ * The time of the first answer after `since` from which every later answer is 2xx (back for
+ * good), or null.
+ */
+export function sustainedAfter(results, since) {
+  const after = results.filter((r) => r.at >= since).sort((a, b) => a.at - b.at);
+  let first = null;
+  for (const result of after) {
+    if (result.status >= 200 && result.status < 300) first ??= result.at;
+    else first = null;
+  }
+  return first;
+}
+
+/** Counts of the problem codes in the answers' envelopes. */
+export function errorCodes(results) {
+  const counts = {};
+  for (const { text, status } of results) {
+    if (status === 0) {
+      counts.no_answer = (counts.no_answer ?? 0) + 1;
+      continue;
+    }
+    try {
+      for (const { code } of JSON.parse(text || '{}').errors ?? [])
+        counts[code] = (counts[code] ?? 0) + 1;
+    } catch {
+      counts.unparsable = (counts.unparsable ?? 0) + 1;
+    }
+  }
+  return counts;
+}
