@@ -2011,6 +2011,25 @@ export interface components {
              */
             unavailable_values?: (number | boolean)[];
         };
+        LineDisplayedVariableDto: {
+            /** @example range_km */
+            key: string;
+            /**
+             * @description The label, translated
+             * @example Estimated range
+             */
+            label: string;
+            /**
+             * @description The value, as `variables` has it (null when it cannot be computed)
+             * @example 412
+             */
+            value: Record<string, never> | null;
+            /**
+             * @description The unit, translated
+             * @example km
+             */
+            unit?: string;
+        };
         /** @enum {string} */
         RuleStatus: "passed" | "failed" | "pending" | "skipped";
         /** @enum {string} */
@@ -2182,6 +2201,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Included BOM items, nested */
@@ -2350,6 +2371,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Decimal strings */
@@ -2471,6 +2494,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Included BOM items, nested */
@@ -2530,6 +2555,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Decimal strings */
@@ -2686,6 +2713,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Included BOM items, nested */
@@ -2730,6 +2759,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Decimal strings */
@@ -3216,6 +3247,9 @@ export interface components {
             /** @description CEL: the value */
             expr: string;
             label?: string;
+            /** @description Shown to buyers in the line (`displayed_variables`); needs a label */
+            display?: boolean;
+            unit?: string;
         };
         ModelRule: {
             key: string;
