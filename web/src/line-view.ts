@@ -59,11 +59,6 @@ function oneConflict(errors: Problem[]): Problem[] {
   });
 }
 
-/** Distinct texts, in order: two problems of one question may read the same to a buyer. */
-function distinct(texts: string[]): string[] {
-  return [...new Set(texts)];
-}
-
 /**
  * A conflict in the words of the page: the questions' labels with the answers, and the
  * messages of the rules between them (the line carries both).
@@ -102,15 +97,13 @@ export function messagesView(
   modeller: boolean,
 ): TemplateResult {
   const errors = oneConflict(line.errors);
-  const buyers = distinct(
-    errors.map((p) =>
-      p.code === 'conflict' && p.answers !== undefined
-        ? conflictText(line, p, t)
-        : isBuyerProblem(p)
-          ? problemText(p, line, t)
-          : t('problem.technical'),
-    ),
+  const items = errors.map((p) =>
+    p.code === 'conflict' && p.answers !== undefined
+      ? { text: conflictText(line, p, t), conflict: true }
+      : { text: isBuyerProblem(p) ? problemText(p, line, t) : t('problem.technical'), conflict: false },
   );
+  // Two problems of one question may read the same to a buyer: each sentence once.
+  const buyers = items.filter((item, i) => items.findIndex((o) => o.text === item.text) === i);
   const technical = [...line.errors, ...line.warnings].filter((p) => !isBuyerProblem(p));
   const fired = line.triggers.filter((t) => t.fired && t.message);
   const warnings = line.rules.filter((r) => r.status === 'failed' && r.severity === 'warning');
@@ -119,7 +112,7 @@ export function messagesView(
       buyers.length > 0
         ? html`<h3>${t('messages.toComplete')}</h3>
             <ul class="errors">
-              ${buyers.map((text) => html`<li>${text}</li>`)}
+              ${buyers.map((item) => html`<li class=${item.conflict ? 'conflict' : ''}>${item.text}</li>`)}
             </ul>`
         : html`<p class="ok">${t('messages.complete')}</p>`
     }
@@ -171,6 +164,7 @@ export function bomView(line: Line, t: Translate): TemplateResult {
 /**
  * The layered images, lowest layer first. Their URLs are signed (the signature is the
  * credential), so a plain <img src> loads them: no header, so no preflight, from any origin.
+ * One that fails is hidden until an image loads in its place (Lit reuses the element).
  */
 export function imagesView(line: Line, base: string, t: Translate): TemplateResult {
   if (line.images.length === 0) return html``;
@@ -182,6 +176,7 @@ export function imagesView(line: Line, base: string, t: Translate): TemplateResu
           src=${/^https?:\/\//.test(image.url) ? image.url : `${base}${image.url}`}
           alt=${image.alt ?? ''}
           style="z-index:${image.layer}"
+          @load=${(e: Event) => ((e.target as HTMLImageElement).hidden = false)}
           @error=${(e: Event) => ((e.target as HTMLImageElement).hidden = true)}
         />`,
     )}

@@ -60,7 +60,7 @@ export const en = {
   'action.save': 'Save changes',
   'action.cancel': 'Cancel',
   'action.added': 'Added to the cart: {name}, {currency} {total}.',
-  'offer.one': '“{option}” needs another answer to {questions}. Drop that answer and choose it?',
+  'offer.one': '“{option}” needs other answers to {questions}. Drop that answer and choose it?',
   'offer.many': '“{option}” needs other answers to {questions}. Drop those answers and choose it?',
   'offer.accept': 'Drop {questions} and choose “{option}”',
   'offer.keep': 'Keep my answers',
