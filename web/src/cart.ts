@@ -13,6 +13,7 @@ import {
 } from './api.js';
 import { translator, type Translate } from './i18n/index.js';
 import type { LineEdit } from './line-edit.js';
+import { formatValue } from './line-view.js';
 import { failureText } from './problems.js';
 import { baseStyles } from './styles.js';
 import { shellStyles } from './shell-styles.js';
@@ -21,9 +22,9 @@ import { cartStyles } from './cart-styles.js';
 const PER_PAGE = 50;
 
 /** The computed values the modeller shows buyers ("Range: 412 km"), one line of text. */
-function displayedText(line: CartLine): string {
+function displayedText(line: CartLine, locale: string): string {
   return (line.displayed_variables ?? [])
-    .map((v) => `${v.label}: ${String(v.value)}${v.unit ? ` ${v.unit}` : ''}`)
+    .map((v) => `${v.label}: ${formatValue(v.value, locale)}${v.unit ? ` ${v.unit}` : ''}`)
     .join(' · ');
 }
 type CartSummary = Schemas['CartDto'];
@@ -191,7 +192,7 @@ export class CartView extends LitElement {
     });
     const retired = this.retired.has(line.model_id);
     const newer = retired ? null : (line.latest_version_number ?? null);
-    const shown = displayedText(line);
+    const shown = displayedText(line, document.documentElement.lang || 'en');
     return html`<li class="card line" data-line=${line.id}>
       <div class="what">
         <strong>${line.general.name}</strong>

@@ -28,6 +28,7 @@ import {
   imagesView,
   messagesView,
   priceView,
+  variablesView,
 } from './line-view.js';
 import { reportFailure } from './console.js';
 import { questionView, type QuestionHandlers } from './question-view.js';
@@ -358,7 +359,8 @@ export class ProductConfigurator extends LitElement {
       <div class="side">
         ${this.barView(line)}
         <aside class="summary" aria-label=${t('configurator.summary')}>
-          ${imagesView(line, this.api.baseUrl, t)} ${priceView(line, t)}
+          ${imagesView(line, this.api.baseUrl, t)} ${variablesView(line, t, this.locale)}
+          ${priceView(line, t)}
           ${messagesView(line, t, this.modeller)} ${bomView(line, t)}
         </aside>
       </div>

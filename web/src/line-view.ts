@@ -28,6 +28,27 @@ export function countView(line: Line, t: Translate, locale: string): TemplateRes
   </p>`;
 }
 
+/** A displayed variable's value in the buyer's locale: numbers grouped, at most 2 decimals. */
+export function formatValue(value: unknown, locale: string): string {
+  if (typeof value === 'number') {
+    return new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }).format(value);
+  }
+  return value === null || value === undefined ? '–' : String(value);
+}
+
+/** The computed values the modeller shows buyers (`display: true`): label, value, unit. */
+export function variablesView(line: Line, t: Translate, locale: string): TemplateResult {
+  const shown = line.displayed_variables ?? [];
+  if (shown.length === 0) return html``;
+  return html`<dl class="variables" aria-label=${t('variables.label')}>
+    ${shown.map(
+      (v) =>
+        html`<dt>${v.label}</dt>
+          <dd data-key=${v.key}>${formatValue(v.value, locale)}${v.unit ? ` ${v.unit}` : ''}</dd>`,
+    )}
+  </dl>`;
+}
+
 export function priceView(line: Line, t: Translate): TemplateResult {
   const p = line.pricing;
   const row = (label: string, amount: string, cls = '') =>
