@@ -252,9 +252,7 @@ export class CartView extends LitElement {
         ${carts.map(
           (c) =>
             html`<option value=${c.cart_id} ?selected=${c.cart_id === cart.cart_id}>
-              ${c.reference} ${c.default ? t('cart.default') : ''} · ${t('cart.lineCount', {
-                n: c.line_count,
-              })}
+              ${c.reference} ${c.default ? t('cart.default') : ''} · ${c.line_count === 1 ? t('cart.lineOne') : t('cart.lineCount', { n: c.line_count })}
             </option>`,
         )}
       </select>

@@ -117,6 +117,7 @@ export const de: Catalog = {
   'cart.delete': 'Warenkorb löschen',
   'cart.deleteConfirm': 'Den Warenkorb „{name}“ mit seinen Positionen löschen?',
   'cart.total': 'Gesamt {currency}',
+  'cart.lineOne': '1 Position',
   'cart.lineCount': '{n} Positionen',
   'cart.reconfigure': 'Neu konfigurieren',
   'cart.reconfigureNewer': 'Mit Version {n} neu konfigurieren',

@@ -106,6 +106,7 @@ export const en = {
   'cart.delete': 'Delete cart',
   'cart.deleteConfirm': 'Delete the cart “{name}” and its lines?',
   'cart.total': 'Total {currency}',
+  'cart.lineOne': '1 line',
   'cart.lineCount': '{n} lines',
   'cart.reconfigure': 'Reconfigure',
   'cart.reconfigureNewer': 'Reconfigure on version {n}',

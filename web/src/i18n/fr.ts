@@ -113,6 +113,7 @@ export const fr: Catalog = {
   'cart.delete': 'Supprimer le panier',
   'cart.deleteConfirm': 'Supprimer le panier « {name} » et ses lignes ?',
   'cart.total': 'Total {currency}',
+  'cart.lineOne': '1 ligne',
   'cart.lineCount': '{n} lignes',
   'cart.reconfigure': 'Reconfigurer',
   'cart.reconfigureNewer': 'Reconfigurer en version {n}',

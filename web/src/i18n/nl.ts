@@ -114,6 +114,7 @@ export const nl: Catalog = {
   'cart.delete': 'Winkelwagen verwijderen',
   'cart.deleteConfirm': 'De winkelwagen “{name}” met zijn regels verwijderen?',
   'cart.total': 'Totaal {currency}',
+  'cart.lineOne': '1 regel',
   'cart.lineCount': '{n} regels',
   'cart.reconfigure': 'Opnieuw configureren',
   'cart.reconfigureNewer': 'Opnieuw configureren op versie {n}',
