@@ -97,7 +97,9 @@ export async function buildWeb() {
   const sizes = await bundleSizes();
   for (const [name, size] of Object.entries(sizes)) {
     if (size > BUNDLE_BUDGETS[name]) {
-      throw new Error(`web: ${name} is ${size} bytes gzip, over the ${BUNDLE_BUDGETS[name]} budget`);
+      throw new Error(
+        `web: ${name} is ${size} bytes gzip, over the ${BUNDLE_BUDGETS[name]} budget`,
+      );
     }
   }
   writeFileSync(stamp, `${new Date().toISOString()}\n`);

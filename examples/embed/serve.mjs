@@ -61,7 +61,7 @@ createServer(async (req, res) => {
     res.writeHead(502, { 'Content-Type': 'text/plain' }).end(String(error));
   }
 }).listen(port, () => {
-  console.log(
-    `shop on http://localhost:${port}/ (the service needs CORS_ORIGINS=http://localhost:${port})`,
+  process.stdout.write(
+    `shop on http://localhost:${port}/ (the service needs CORS_ORIGINS=http://localhost:${port})\n`,
   );
 });

@@ -3,14 +3,7 @@
 // "no longer available" (retired), and can be removed or reconfigured: the
 // `reconfigure-line` event ({cartId, line, toVersion?}) asks the pages to open it.
 import { html, LitElement, nothing } from 'lit';
-import {
-  ApiFailure,
-  dataOf,
-  type Cart,
-  type CartLine,
-  type Schemas,
-  type Session,
-} from './api.js';
+import { ApiFailure, dataOf, type Cart, type CartLine, type Schemas, type Session } from './api.js';
 import { translator, type Translate } from './i18n/index.js';
 import type { LineEdit } from './line-edit.js';
 import { formatValue } from './line-view.js';
@@ -70,7 +63,9 @@ export class CartView extends LitElement {
     try {
       const carts: CartSummary[] = [];
       for (let page = 1; ; page++) {
-        const batch = dataOf(await client.GET('/v1/carts', { params: { query: { page, per_page: 100 } } }));
+        const batch = dataOf(
+          await client.GET('/v1/carts', { params: { query: { page, per_page: 100 } } }),
+        );
         carts.push(...batch);
         if (batch.length < 100) break;
       }
@@ -252,7 +247,8 @@ export class CartView extends LitElement {
         ${carts.map(
           (c) =>
             html`<option value=${c.cart_id} ?selected=${c.cart_id === cart.cart_id}>
-              ${c.reference} ${c.default ? t('cart.default') : ''} · ${c.line_count === 1 ? t('cart.lineOne') : t('cart.lineCount', { n: c.line_count })}
+              ${c.reference} ${c.default ? t('cart.default') : ''} ·
+              ${c.line_count === 1 ? t('cart.lineOne') : t('cart.lineCount', { n: c.line_count })}
             </option>`,
         )}
       </select>
@@ -300,7 +296,8 @@ export class CartView extends LitElement {
       <p class="totals" data-testid="cart-total">
         ${cart.totals.map(
           (total) =>
-            html`<span>${t('cart.total', { currency: total.currency })}
+            html`<span
+              >${t('cart.total', { currency: total.currency })}
               <strong>${total.total}</strong></span
             >`,
         )}

@@ -308,7 +308,9 @@ export class ProductConfigurator extends LitElement {
       <button type="button" class="primary" @click=${() => this.acceptOffer()}>
         ${this.t('offer.accept', params)}
       </button>
-      <button type="button" @click=${() => (this.offer = undefined)}>${this.t('offer.keep')}</button>
+      <button type="button" @click=${() => (this.offer = undefined)}>
+        ${this.t('offer.keep')}
+      </button>
     </div>`;
   }
 
@@ -360,8 +362,7 @@ export class ProductConfigurator extends LitElement {
         ${this.barView(line)}
         <aside class="summary" aria-label=${t('configurator.summary')}>
           ${imagesView(line, this.api.baseUrl, t)} ${variablesView(line, t, this.locale)}
-          ${priceView(line, t)}
-          ${messagesView(line, t, this.modeller)} ${bomView(line, t)}
+          ${priceView(line, t)} ${messagesView(line, t, this.modeller)} ${bomView(line, t)}
         </aside>
       </div>
     </div>`;

@@ -19,7 +19,8 @@ export function countView(line: Line, t: Translate, locale: string): TemplateRes
   if (!c) return html``;
   const count = c.configurations ?? c.configurations_at_most;
   if (count === null || count === undefined) return html``;
-  const key = c.configurations === null ? 'count.atMost' : count === '1' ? 'count.one' : 'count.many';
+  const key =
+    c.configurations === null ? 'count.atMost' : count === '1' ? 'count.one' : 'count.many';
   const [before, after] = t(key, { count: '\u0000' }).split('\u0000');
   return html`<p class="count" data-testid="configurations">
     ${before}<strong>${grouped(count, locale)}</strong>${after}${
@@ -105,23 +106,24 @@ export function failureView(failure: ApiFailure, t: Translate): TemplateResult {
 
 /** A modeller's problem as the API tells it: code, message, path. */
 function technicalItem(p: Problem): TemplateResult {
-  return html`<li><code>${p.code}</code> ${p.message}${p.path ? html` <code>${p.path}</code>` : nothing}</li>`;
+  return html`<li>
+    <code>${p.code}</code> ${p.message}${p.path ? html` <code>${p.path}</code>` : nothing}
+  </li>`;
 }
 
 /**
  * What remains to do, in the buyer's words (labels, rule messages); a problem only the
  * modeller can fix reads as one sentence to a buyer, and in full with `modeller`.
  */
-export function messagesView(
-  line: Line,
-  t: Translate,
-  modeller: boolean,
-): TemplateResult {
+export function messagesView(line: Line, t: Translate, modeller: boolean): TemplateResult {
   const errors = oneConflict(line.errors);
   const items = errors.map((p) =>
     p.code === 'conflict' && p.answers !== undefined
       ? { text: conflictText(line, p, t), conflict: true }
-      : { text: isBuyerProblem(p) ? problemText(p, line, t) : t('problem.technical'), conflict: false },
+      : {
+          text: isBuyerProblem(p) ? problemText(p, line, t) : t('problem.technical'),
+          conflict: false,
+        },
   );
   // Two problems of one question may read the same to a buyer: each sentence once.
   const buyers = items.filter((item, i) => items.findIndex((o) => o.text === item.text) === i);

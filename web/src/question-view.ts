@@ -33,10 +33,14 @@ export function reasonOf(option: LineOption, h: QuestionHandlers): string {
         ? t('unavailable.conflict')
         : (h.ruleMessage(key) ?? t('unavailable.model')),
   );
-  const parts = [t('unavailable.because', { reasons: because.join('; ') || t('unavailable.model') })];
+  const parts = [
+    t('unavailable.because', { reasons: because.join('; ') || t('unavailable.model') }),
+  ];
   const conflicts = option.conflicts_with ?? [];
   if (conflicts.length > 0) {
-    parts.push(t('unavailable.conflictsWith', { questions: conflicts.map(h.questionLabel).join(', ') }));
+    parts.push(
+      t('unavailable.conflictsWith', { questions: conflicts.map(h.questionLabel).join(', ') }),
+    );
   }
   return parts.join(' ');
 }
@@ -110,9 +114,7 @@ function clearButton(
 function choiceGroup(q: LineQuestion, h: QuestionHandlers, label: string): TemplateResult {
   const type = q.type === 'multi_choice' ? 'checkbox' : 'radio';
   return html`<fieldset class="question" data-key=${q.key}>
-    <legend>
-      ${label}${required(q, h.t)} ${marks(q, h.t)}
-    </legend>
+    <legend>${label}${required(q, h.t)} ${marks(q, h.t)}</legend>
     ${(q.options ?? []).map((o) => optionRow(q, o, h, type))} ${clearButton(q, h, label)}
   </fieldset>`;
 }
@@ -155,17 +157,13 @@ function booleanGroup(q: LineQuestion, h: QuestionHandlers, label: string): Temp
       <label for=${id}>${text}</label>
       ${
         unavailable
-          ? html`<span class="why" id="${id}--why"
-              >${h.t('unavailable.boolean')}</span
-            >`
+          ? html`<span class="why" id="${id}--why">${h.t('unavailable.boolean')}</span>`
           : nothing
       }
     </div>`;
   };
   return html`<fieldset class="question" data-key=${q.key}>
-    <legend>
-      ${label}${required(q, h.t)} ${marks(q, h.t)}
-    </legend>
+    <legend>${label}${required(q, h.t)} ${marks(q, h.t)}</legend>
     ${row(true, h.t('question.yes'))} ${row(false, h.t('question.no'))} ${clearButton(q, h, label)}
   </fieldset>`;
 }
@@ -196,9 +194,7 @@ function inputField(
   // must not put back an older value (or "12" for "12.").
   const shown = h.typed(q.key) ?? (q.values[0] === undefined ? '' : String(q.values[0]));
   return html`<div class="question field" data-key=${q.key}>
-    <label for=${q.key}
-      >${label}${d?.unit ? ` (${d.unit})` : ''}${required(q, t)}</label
-    >
+    <label for=${q.key}>${label}${d?.unit ? ` (${d.unit})` : ''}${required(q, t)}</label>
     ${marks(q, t)}
     <input
       id=${q.key}
