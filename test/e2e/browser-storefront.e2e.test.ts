@@ -25,12 +25,19 @@ import {
 } from '../support/browser.js';
 import { REPO_DIR } from '../support/examples.js';
 import { bearer } from '../support/factories.js';
-import { DOOR_DIR, uploadModel, windowYaml, zipFolder } from '../support/model.factories.js';
+import {
+  DOOR_DIR,
+  sendModel,
+  uploadModel,
+  windowV2,
+  windowYaml,
+  zipFolder,
+} from '../support/model.factories.js';
 import { createIntent } from '../support/org.factories.js';
 
 /** The window with its glass area shown to buyers (`display: true`), translated to German. */
-function windowWithArea(): string {
-  const model = yaml.load(windowYaml()) as Record<string, any>;
+function windowWithArea(source = windowYaml()): string {
+  const model = yaml.load(source) as Record<string, any>;
   model.general.code = 'WIN-AREA';
   model.general.name = 'Window with area';
   Object.assign(model.variables[0], { label: 'Glass area', unit: 'm²', display: true });
@@ -262,6 +269,69 @@ describe.skipIf(!hasChromium)('the storefront at 390×844 and 1280×800 in Chrom
       await page.close();
     }
   }, 60_000);
+
+  it('a line of an older version says so, and reconfigures onto the newer one', async () => {
+    const token = world.admin.token;
+    const cart = await world.server.http
+      .post('/v1/carts/new')
+      .set(bearer(token))
+      .send({ reference: 'Versions', default: true });
+    const cartId = cart.body.data.cart_id as string;
+    const added = await world.server.http
+      .post('/v1/carts')
+      .set(bearer(token))
+      .send({
+        model_id: areaModel,
+        company_id: world.company.id,
+        cart_id: cartId,
+        questions: {
+          width: { values: [1200] },
+          height: { values: [1000] },
+          frame: { values: ['alu'] },
+          color: { values: ['white'] },
+        },
+      });
+    expect(added.status).toBe(201);
+    const v2 = await sendModel(
+      world.server,
+      'put',
+      `/v1/models/${areaModel}`,
+      token,
+      windowWithArea(windowV2()),
+    );
+    expect(v2.status).toBe(200);
+
+    const page = await signedInPage('desktop');
+    try {
+      await page.getByRole('button', { name: 'Cart', exact: true }).click();
+      const row = page.locator('li.line').first();
+      await row.waitFor();
+      expect(await row.locator('.badge').allTextContents()).toEqual([
+        'Version 1',
+        'Newer version available',
+      ]);
+      await keepScreenshot(page, 'cart-newer-version-desktop');
+      await changeAfter(page, () =>
+        row.getByRole('button', { name: /^Reconfigure on version 2/ }).click(),
+      );
+      await page.getByRole('heading', { name: 'Reconfigure Window with area' }).waitFor();
+      // Aluminium costs 95.00 from version 2 on: the preview is the newer version's.
+      const wood = await changeAfter(page, () => page.getByLabel('Wood').check());
+      expect(wood.valid).toBe(true);
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByRole('heading', { name: /^Cart/ }).waitFor();
+      await page.locator('li.line .badge').first().waitFor();
+      const detail = await world.server.http.get(`/v1/carts/${cartId}`).set(bearer(token));
+      expect(detail.body.data.lines[0]).toMatchObject({
+        version_number: 2,
+        latest_version_number: null,
+        total: wood.total,
+      });
+      expect(await page.locator('li.line .badge').allTextContents()).toEqual(['Version 2']);
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
 
   it('tells the console about CORS_ORIGINS when the service refuses the page’s origin', async () => {
     const intent = await createIntent(world.server, world.admin, world.company.id);

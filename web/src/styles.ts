@@ -157,10 +157,13 @@ export const configuratorStyles = [
       inset: 0;
       width: 40%;
       background: var(--accent);
-      animation: slide 1s ease-in-out infinite;
     }
+    /* Animated only while busy: an idle element asks nothing of the compositor. */
     :host([aria-busy='true']) .progress {
       animation: appear 0s linear 150ms forwards;
+    }
+    :host([aria-busy='true']) .progress::after {
+      animation: slide 1s ease-in-out infinite;
     }
     :host([aria-busy='true']) .bar-total strong {
       animation: dim 0s linear 150ms forwards;
@@ -184,6 +187,7 @@ export const configuratorStyles = [
       }
     }
     @media (prefers-reduced-motion: reduce) {
+      :host([aria-busy='true']) .progress::after,
       .progress::after {
         animation: none;
         width: 100%;
