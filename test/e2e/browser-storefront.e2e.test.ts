@@ -209,6 +209,27 @@ describe.skipIf(!hasChromium)('the storefront at 390×844 and 1280×800 in Chrom
     }, 120_000);
   }
 
+  it('tells buyers what to answer by label, and the modeller’s problems only to the modeller', async () => {
+    const page = await signedInPage('desktop');
+    try {
+      const errors = page.locator('product-configurator ul.errors');
+      await errors.waitFor();
+      const told = await errors.textContent();
+      // Labels, not keys; the BOM quantity that needs the width is not the buyer's problem.
+      expect(told).toContain('Answer “Width”.');
+      expect(told).not.toContain('width is required');
+      expect(told).not.toMatch(/cannot be computed|profile_/);
+      expect(await page.locator('product-configurator .modeller').count()).toBe(0);
+      // The workbench's "open in the configurator" sets `modeller`: the API's problems in full.
+      await page.locator('product-configurator').evaluate((el) => el.setAttribute('modeller', ''));
+      const modeller = page.locator('product-configurator details.modeller');
+      await modeller.waitFor();
+      expect(await modeller.textContent()).toContain('bom_quantity_unknown');
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
+
   it('shows a progress bar once an answer takes longer than 150 ms', async () => {
     const page = await signedInPage('desktop');
     try {

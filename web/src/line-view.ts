@@ -117,7 +117,10 @@ function technicalItem(p: Problem): TemplateResult {
  */
 export function messagesView(line: Line, t: Translate, modeller: boolean): TemplateResult {
   const errors = oneConflict(line.errors);
-  const items = errors.map((p) =>
+  // A modeller's problem usually follows from an unanswered question (a BOM quantity of an
+  // unanswered width): the buyer's own problems first; the one sentence only without them.
+  const own = errors.filter(isBuyerProblem);
+  const items = (own.length > 0 ? own : errors).map((p) =>
     p.code === 'conflict' && p.answers !== undefined
       ? { text: conflictText(line, p, t), conflict: true }
       : {
