@@ -217,7 +217,7 @@ export class ConfiguratorApp extends LitElement {
       <label for="language">${t('pickers.language')}</label>
       <input
         id="language"
-        size="6"
+        size="12"
         placeholder=${t('pickers.language.browser')}
         .value=${this.language}
         @change=${(e: Event) => (this.language = (e.target as HTMLInputElement).value.trim())}
