@@ -349,6 +349,21 @@ describe.skipIf(!hasChromium)('the storefront at 390×844 and 1280×800 in Chrom
         total: wood.total,
       });
       expect(await page.locator('li.line .badge').allTextContents()).toEqual(['Version 2']);
+
+      // Retired by its supplier: the line says so and offers no reconfigure.
+      const retired = await world.server.http
+        .post(`/v1/models/${areaModel}/retire`)
+        .set(bearer(token))
+        .send({});
+      expect(retired.status).toBe(200);
+      await page.getByRole('button', { name: 'Configure', exact: true }).click();
+      await page.getByRole('button', { name: 'Cart', exact: true }).click();
+      await page.locator('li.line .badge.retired').waitFor();
+      expect(await page.locator('li.line .badge').allTextContents()).toEqual([
+        'Version 2',
+        'No longer available',
+      ]);
+      expect(await page.getByRole('button', { name: /^Reconfigure/ }).count()).toBe(0);
     } finally {
       await page.close();
     }
