@@ -6,20 +6,13 @@ import { html, LitElement, nothing } from 'lit';
 import { ApiFailure, dataOf, type Cart, type CartLine, type Schemas, type Session } from './api.js';
 import { translator, type Translate } from './i18n/index.js';
 import type { LineEdit } from './line-edit.js';
-import { formatValue } from './line-view.js';
+import { answersText, displayedText } from './cart-line-text.js';
 import { failureText } from './problems.js';
 import { baseStyles } from './styles.js';
 import { shellStyles } from './shell-styles.js';
 import { cartStyles } from './cart-styles.js';
 
 const PER_PAGE = 50;
-
-/** The computed values the modeller shows buyers ("Range: 412 km"), one line of text. */
-function displayedText(line: CartLine, locale: string): string {
-  return (line.displayed_variables ?? [])
-    .map((v) => `${v.label}: ${formatValue(v.value, locale)}${v.unit ? ` ${v.unit}` : ''}`)
-    .join(' · ');
-}
 type CartSummary = Schemas['CartDto'];
 
 export class CartView extends LitElement {
@@ -168,16 +161,6 @@ export class CartView extends LitElement {
     );
   }
 
-  private answers(line: CartLine): string {
-    return line.questions
-      .filter((q) => q.visible && q.values.length > 0)
-      .map((q) => {
-        const labels = q.values.map((v) => q.options?.find((o) => o.key === v)?.label ?? String(v));
-        return `${q.label}: ${labels.join(', ')}`;
-      })
-      .join(' · ');
-  }
-
   private lineView(line: CartLine) {
     const t = this.t;
     const name = t('cart.lineLabel', {
@@ -196,7 +179,7 @@ export class CartView extends LitElement {
           ${newer !== null ? html`<span class="badge newer">${t('cart.newer')}</span>` : nothing}
           ${retired ? html`<span class="badge retired">${t('cart.retired')}</span>` : nothing}
         </span>
-        <p class="answers">${this.answers(line)}</p>
+        <p class="answers">${answersText(line)}</p>
         ${shown ? html`<p class="answers shown">${shown}</p>` : nothing}
       </div>
       <span class="amount">${line.pricing.currency} ${line.pricing.total}</span>

@@ -8,6 +8,7 @@
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import {
   actionKey,
+  findCompanyModel,
   ApiFailure,
   dataOf,
   Session,
@@ -20,7 +21,8 @@ import {
   type Value,
 } from './api.js';
 import { resolveLanguage, translator, type Translate } from './i18n/index.js';
-import { actionsView, answersOf, saveLine, type LineEdit } from './line-edit.js';
+import { barView, offerView, type Offer } from './bar-view.js';
+import { answersOf, saveLine, type LineEdit } from './line-edit.js';
 import {
   bomView,
   countView,
@@ -36,11 +38,6 @@ import { configuratorStyles } from './styles.js';
 
 /** Typing waits this long for a pause; a click previews at once. */
 const TYPING_DEBOUNCE_MS = 300;
-
-interface Offer {
-  question: LineQuestion;
-  option: LineOption;
-}
 
 export class ProductConfigurator extends LitElement {
   static override styles = configuratorStyles;
@@ -134,7 +131,12 @@ export class ProductConfigurator extends LitElement {
         this.company = companies[0]?.id;
       }
       if (!this.company) throw new ApiFailure(404, this.t('error.noCompany'));
-      this.described = await this.findModel(this.company);
+      this.described = await findCompanyModel(
+        client,
+        this.company,
+        this.modelId!,
+        this.apiLanguage,
+      );
       // A stored line opens with its answers. The preview evaluates them on the model's
       // current version (POST /v1/carts/preview takes no version); saving evaluates them on
       // the line's own version, which the API keeps.
@@ -144,23 +146,6 @@ export class ProductConfigurator extends LitElement {
       await this.preview();
     } catch (error) {
       this.fail(error);
-    }
-  }
-
-  private async findModel(company: number): Promise<DescribedModel> {
-    const { client } = this.api;
-    for (let page = 1; ; page++) {
-      const result = await client.GET('/v1/companies/{id}/models', {
-        params: {
-          path: { id: company },
-          query: { page, per_page: 200, language_code: this.apiLanguage },
-        },
-      });
-      const models = dataOf(result);
-      const found = models.find((m) => m.id === this.modelId);
-      if (found) return found;
-      if (models.length < 200)
-        throw new ApiFailure(404, `Model ${this.modelId} is not offered to company ${company}`);
     }
   }
 
@@ -302,36 +287,10 @@ export class ProductConfigurator extends LitElement {
     const offer = this.offer;
     if (!offer || offer.question.key !== q.key) return nothing;
     const labels = (offer.option.conflicts_with ?? []).map(this.handlers.questionLabel);
-    const params = { option: offer.option.label, questions: labels.join(', ') };
-    return html`<div class="offer" role="alert">
-      <p>${this.t(labels.length === 1 ? 'offer.one' : 'offer.many', params)}</p>
-      <button type="button" class="primary" @click=${() => this.acceptOffer()}>
-        ${this.t('offer.accept', params)}
-      </button>
-      <button type="button" @click=${() => (this.offer = undefined)}>
-        ${this.t('offer.keep')}
-      </button>
-    </div>`;
-  }
-
-  /** The total and the action, kept in view: atop the sticky side panel, or a bottom bar on a phone. */
-  private barView(line: Line) {
-    const t = this.t;
-    return html`<div class="bar">
-      <div class="progress" role="progressbar" aria-label=${t('configurator.busy')}></div>
-      <p class="bar-total">
-        <span>${t('price.total')}</span>
-        <strong data-testid="total">${line.pricing.currency} ${line.pricing.total}</strong>
-      </p>
-      <div class="actions">
-        ${actionsView(line.valid, this.editing !== undefined, t, {
-          add: () => this.addToCart(),
-          save: () => this.saveChanges(),
-          cancel: () => this.emit('edit-cancelled', {}),
-        })}
-      </div>
-      ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
-    </div>`;
+    return offerView(offer, labels, this.t, {
+      accept: () => this.acceptOffer(),
+      keep: () => (this.offer = undefined),
+    });
   }
 
   override render() {
@@ -359,7 +318,13 @@ export class ProductConfigurator extends LitElement {
         )}
       </form>
       <div class="side">
-        ${this.barView(line)}
+        ${barView(line, t, {
+          editing: this.editing !== undefined,
+          notice: this.notice,
+          add: () => this.addToCart(),
+          save: () => this.saveChanges(),
+          cancel: () => this.emit('edit-cancelled', {}),
+        })}
         <aside class="summary" aria-label=${t('configurator.summary')}>
           ${imagesView(line, this.api.baseUrl, t)} ${variablesView(line, t, this.locale)}
           ${priceView(line, t)} ${messagesView(line, t, this.modeller)} ${bomView(line, t)}
