@@ -8,7 +8,8 @@ import type { JsonText } from '../common/http/json-text.js';
 import type { LineView, Problem } from '../engine/index.js';
 import { AssetUrls } from '../models/asset-urls.js';
 import { Referenced, Replays, type IdempotencyReference } from '../idempotency/replays.js';
-import { CartRepository } from './cart.repository.js';
+import type { CartEntity } from './cart.entity.js';
+import { CartRepository, type NewCartLineRow } from './cart.repository.js';
 import { LineHeadRepository, type LineHead } from './line-head.repository.js';
 import { AppConfig } from '../config/app-config.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
@@ -45,6 +46,12 @@ export interface Replacement {
    * AccessService decides on them, without a query of its own. Absent: read (recheck).
    */
   facts?: ConfigurationFacts;
+}
+
+/** A refusal of a cart the server chose for an intent token that the intent's own cart avoids. */
+function chosenCartRefused(principal: Principal, cart: CartEntity, error: unknown): boolean {
+  if (principal.via !== 'intent' || cart.isIntentCart || !(error instanceof ApiError)) return false;
+  return error.problems.some((p) => p.code === 'currency_mismatch' || p.code === 'cart_full');
 }
 
 const invalidConfiguration = (errors: Problem[]) =>
@@ -100,34 +107,18 @@ export class CartLinesService implements OnModuleInit {
     // should the cart be refused first, its outcome is not wanted).
     const snapshot = deflatedSnapshot(evaluation);
     snapshot.catch(() => undefined);
-    const cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
-    const row = lineRow(cart.id, input, configured, await snapshot);
-    // Check and insert under the cart's lock: two lines in different currencies racing
-    // into one cart must not both get in.
-    const stored = await this.carts.withCartLocked(cart.id, async (locked) => {
-      // The usual case: the company may use the cart (no query), and one statement
-      // inserts the line when the cart's currency and line count admit it.
-      if (this.access.cartCompanyProblems(cart, input.company_id).length === 0) {
-        const admitted = await locked.insertLineIfAdmitted(row, this.config.cartMaxLines);
-        if (admitted) return admitted;
-      }
-      // Otherwise the reads that say why (and the insert, should nothing be wrong).
-      const mismatch = await this.defaults.lineProblems(
-        cart,
-        input.company_id,
-        evaluation.currency,
-        locked,
-      );
-      if (mismatch.length > 0) {
-        const companyMismatch = mismatch.some((p) => p.code === 'cart_company_mismatch');
-        const status = companyMismatch ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
-        throw new ApiError(status, 'The line cannot go into this cart', mismatch);
-      }
-      // Counted under the cart's lock, so parallel adds cannot pass the limit together.
-      if ((await locked.lineCount(cart.id)) >= this.config.cartMaxLines)
-        throw cartFull(this.config.cartMaxLines);
-      return locked.insertLine(row);
-    });
+    let cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
+    const bytes = await snapshot;
+    let stored: { id: number };
+    try {
+      stored = await this.insertInto(cart, lineRow(cart.id, input, configured, bytes), input);
+    } catch (error) {
+      // A cart the server chose for an intent token that cannot take this line (another
+      // currency, full): the line goes to the intent's own cart instead of a refusal.
+      if (!(input.cart_id === undefined && chosenCartRefused(principal, cart, error))) throw error;
+      cart = await this.defaults.intentCart(principal);
+      stored = await this.insertInto(cart, lineRow(cart.id, input, configured, bytes), input);
+    }
     // The line's bytes as the worker wrote them, with the members of the stored row; an
     // Idempotency-Key keeps only the reference (replayAdd).
     const reference: LineReference = {
@@ -140,6 +131,30 @@ export class CartLinesService implements OnModuleInit {
       storedAnswer({ id: stored.id, cartId: cart.id, revision: ADDED_REVISION }, configured, view),
       reference,
     );
+  }
+
+  /** Checks and inserts under the cart's lock, so that two lines in different currencies racing into one cart cannot both get in. */
+  private insertInto(cart: CartEntity, row: NewCartLineRow, input: AddCartLineDto) {
+    const currency = row.currency;
+    return this.carts.withCartLocked(cart.id, async (locked) => {
+      // The usual case: the company may use the cart (no query), and one statement
+      // inserts the line when the cart's currency and line count admit it.
+      if (this.access.cartCompanyProblems(cart, input.company_id).length === 0) {
+        const admitted = await locked.insertLineIfAdmitted(row, this.config.cartMaxLines);
+        if (admitted) return admitted;
+      }
+      // Otherwise the reads that say why (and the insert, should nothing be wrong).
+      const mismatch = await this.defaults.lineProblems(cart, input.company_id, currency, locked);
+      if (mismatch.length > 0) {
+        const companyMismatch = mismatch.some((p) => p.code === 'cart_company_mismatch');
+        const status = companyMismatch ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
+        throw new ApiError(status, 'The line cannot go into this cart', mismatch);
+      }
+      // Counted under the cart's lock, so parallel adds cannot pass the limit together.
+      if ((await locked.lineCount(cart.id)) >= this.config.cartMaxLines)
+        throw cartFull(this.config.cartMaxLines);
+      return locked.insertLine(row);
+    });
   }
 
   /**

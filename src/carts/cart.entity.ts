@@ -20,6 +20,13 @@ export class CartEntity {
   @Column({ type: 'boolean', default: false })
   isDefault: boolean;
 
+  /**
+   * The cart an intent token of `companyId` adds to when the user's default cart is not
+   * one it may use (at most one per user and company, partial unique index).
+   */
+  @Column({ type: 'boolean', default: false })
+  isIntentCart: boolean = false;
+
   /** Set here, not by the database, so that SQLite keeps milliseconds too. */
   @Column({ type: Date })
   createdAt: Date = new Date();

@@ -37,7 +37,8 @@ export interface CartFilter {
 export type NewCartRow = Pick<
   CartEntity,
   'id' | 'userId' | 'companyId' | 'reference' | 'isDefault'
->;
+> &
+  Partial<Pick<CartEntity, 'isIntentCart'>>;
 
 /**
  * The default-moving transaction of each SQLite connection (see moveOnSqlite): made once,
@@ -105,6 +106,11 @@ export class CartRepository implements CartLineReader {
   /** The user's default cart, whoever made it. */
   findDefault(userId: number): Promise<CartEntity | null> {
     return this.findDefaultIn({ userId });
+  }
+
+  /** The cart an intent token of `companyId` adds to when the default is not its to use. */
+  findIntentCart(userId: number, companyId: number): Promise<CartEntity | null> {
+    return this.carts.findOneBy({ userId, companyId, isIntentCart: true });
   }
 
   hasDefault(userId: number): Promise<boolean> {

@@ -15,6 +15,9 @@ export const DEFAULT_CART_REFERENCE = 'default';
 /** Re-reads after losing a race for the default; the winner is committed by then. */
 const CLAIM_ATTEMPTS = 3;
 
+const raceLost = () =>
+  ApiError.conflict('The default cart is being changed concurrently; try again');
+
 export function cartNotFound(message: string, path?: string): Problem {
   return path === undefined ? { code: 'not_found', message } : { code: 'not_found', message, path };
 }
@@ -71,29 +74,48 @@ export class DefaultCarts {
    * may not see it), else the caller's default cart, created with reference "default"
    * when the caller has none. Concurrent callers all get the same default cart: a
    * losing insert hits `uq_carts_one_default_per_user` and re-reads the winner.
-   * An intent token whose user's default cart belongs to another company gets 403:
-   * it must name a cart or move the default (POST /v1/carts/new `default: true`).
+   * An intent token whose user's default cart belongs to another company gets the
+   * user's cart for its company instead (intentCart): a shopper is never refused
+   * because of the cart the server chose (docs/adr/0165-intent-carts.md).
    */
   async resolveTargetCart(principal: Principal, cartId?: string): Promise<CartEntity> {
     if (cartId !== undefined) return this.getVisible(principal, cartId);
     for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt += 1) {
       const current = await this.carts.findDefault(principal.userId);
       if (current && this.access.canSeeCart(principal, current)) return current;
-      if (current) {
-        throw ApiError.forbidden('Your default cart belongs to another company', [
-          {
-            code: 'default_cart_not_accessible',
-            message:
-              'The default cart was not created for this company: name a cart_id, ' +
-              'or create a cart with default: true',
-            path: 'cart_id',
-          },
-        ]);
-      }
+      // Only an intent token fails to see its user's default: it is another company's.
+      if (current) return this.intentCart(principal);
       const created = await this.tryInsertDefault(principal, DEFAULT_CART_REFERENCE);
       if (created) return created;
     }
-    throw ApiError.conflict('The default cart is being changed concurrently; try again');
+    throw raceLost();
+  }
+
+  /**
+   * The one cart of the intent's user and company that its adds use when the default
+   * cart is not theirs (or cannot take the line), made on first use; a concurrent first
+   * use loses on `uq_carts_one_intent_cart_per_user_and_company` and re-reads the winner.
+   */
+  async intentCart(principal: Principal): Promise<CartEntity> {
+    const companyId = this.access.cartCompanyOf(principal);
+    if (companyId === null) throw new Error('intentCart: the caller is not an intent token');
+    for (let attempt = 1; attempt <= CLAIM_ATTEMPTS; attempt += 1) {
+      const found = await this.carts.findIntentCart(principal.userId, companyId);
+      if (found) return found;
+      try {
+        return await this.carts.insert({
+          id: randomUUID(),
+          userId: principal.userId,
+          companyId,
+          reference: DEFAULT_CART_REFERENCE,
+          isDefault: false,
+          isIntentCart: true,
+        });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    throw raceLost();
   }
 
   /**

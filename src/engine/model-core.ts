@@ -47,6 +47,9 @@ export interface CompiledVariable {
   readonly key: string;
   readonly expr: Expression;
   readonly labelSlot: number | undefined;
+  /** Shown to buyers in the line's `displayed_variables` (its label then required). */
+  readonly display: boolean;
+  readonly unitSlot: number | undefined;
 }
 
 export interface CompatibilityTable {

@@ -143,6 +143,15 @@ export interface LineCache {
   evaluated_in_ms: number;
 }
 
+/** A computed variable the modeller shows buyers (`display: true`), translated. */
+export interface LineDisplayedVariable {
+  key: string;
+  label: string;
+  /** The value as `variables` has it (null when it cannot be computed). */
+  value: unknown;
+  unit?: string;
+}
+
 /** Every member of the cart line except `id`, which the service adds. */
 export interface CartLine {
   version_number: number;
@@ -150,6 +159,7 @@ export interface CartLine {
   imports: LineImport[];
   questions: LineQuestion[];
   variables: Record<string, unknown>;
+  displayed_variables: LineDisplayedVariable[];
   rules: LineRule[];
   triggers: LineTrigger[];
   bom_items: LineBomItem[];

@@ -54,6 +54,8 @@ export class SignedAssetsController {
       throw ApiError.forbidden('This URL is not valid', [
         { code: 'signature_invalid', message: 'the signature does not match', path: 'signature' },
       ]);
+    // The signature is the credential: a shop's page on any origin may show the image.
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     return assetResponse(res, await this.assets.getSigned(asset), true);
   }
 }

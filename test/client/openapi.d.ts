@@ -2016,6 +2016,25 @@ export interface components {
              */
             unavailable_values?: (number | boolean)[];
         };
+        LineDisplayedVariableDto: {
+            /** @example range_km */
+            key: string;
+            /**
+             * @description The label, translated
+             * @example Estimated range
+             */
+            label: string;
+            /**
+             * @description The value, as `variables` has it (null when it cannot be computed)
+             * @example 412
+             */
+            value: Record<string, never> | null;
+            /**
+             * @description The unit, translated
+             * @example km
+             */
+            unit?: string;
+        };
         /** @enum {string} */
         RuleStatus: "passed" | "failed" | "pending" | "skipped";
         /** @enum {string} */
@@ -2187,6 +2206,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Included BOM items, nested */
@@ -2355,6 +2376,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Decimal strings */
@@ -2476,6 +2499,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Included BOM items, nested */
@@ -2540,6 +2565,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Decimal strings */
@@ -2701,6 +2728,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Included BOM items, nested */
@@ -2745,6 +2774,8 @@ export interface components {
             variables: {
                 [key: string]: unknown;
             };
+            /** @description The variables the modeller shows buyers (`display: true`), in model order, translated (absent on lines stored before it existed) */
+            displayed_variables?: components["schemas"]["LineDisplayedVariableDto"][];
             rules: components["schemas"]["LineRuleDto"][];
             triggers: components["schemas"]["LineTriggerDto"][];
             /** @description Decimal strings */
@@ -3237,6 +3268,9 @@ export interface components {
             /** @description CEL: the value */
             expr: string;
             label?: string;
+            /** @description Shown to buyers in the line (`displayed_variables`); needs a label */
+            display?: boolean;
+            unit?: string;
         };
         ModelRule: {
             key: string;

@@ -91,7 +91,7 @@ describe.skipIf(!hasChromium)('reconfiguring a cart line in headless Chromium', 
         .last()
         .click(),
     );
-    await signed.page.getByRole('heading', { name: `Reconfigure cart line ${line.id}` }).waitFor();
+    await signed.page.getByRole('heading', { name: 'Reconfigure Casement window' }).waitFor();
     expect(await signed.page.getByLabel('Width (mm)').inputValue()).toBe('1200');
     expect(await signed.page.getByLabel('Height (mm)').inputValue()).toBe('1000');
     expect(await signed.page.getByLabel('Aluminium').isChecked()).toBe(true);
@@ -140,7 +140,8 @@ describe.skipIf(!hasChromium)('reconfiguring a cart line in headless Chromium', 
     await signed.page.getByRole('button', { name: 'Save changes' }).click();
     const alert = signed.page.getByRole('alert');
     await alert.waitFor();
-    expect(await alert.textContent()).toContain('The line has changed since you read it');
+    // In the buyer's words; the API's code (stale_line) goes to the console.
+    expect(await alert.textContent()).toContain('This item was changed elsewhere');
     // Nothing was stored by the refused save: the line is still the other change.
     const after = await storedCart();
     expect(after.lines.find((l) => l.id === line.id)?.answers).toMatchObject({

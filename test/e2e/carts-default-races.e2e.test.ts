@@ -50,7 +50,10 @@ describe('carts', () => {
 
       const companyId = await newCompany(ctx, user);
       const intent = principalOf(user, companyId);
-      expect(await refusalStatus(service.resolveTargetCart(intent))).toBe(403);
+      // The default is not the intent's: it gets the user's cart for its company instead.
+      const ofCompany = await service.resolveTargetCart(intent);
+      expect(ofCompany).toMatchObject({ isDefault: false, isIntentCart: true, companyId });
+      expect((await service.resolveTargetCart(intent)).id).toBe(ofCompany.id);
     });
 
     it('tells why a line may not join a cart: another company or currency', async () => {

@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 // The functions given to page.evaluate run in Chromium: they use the DOM's types.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
@@ -170,5 +170,42 @@ export async function axeViolations(
     ).axe;
     const result = await axe.run();
     return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+  });
+}
+
+/** The phone and the desktop every storefront page is checked at (issue #40). */
+export const VIEWPORTS = {
+  phone: { width: 390, height: 844 },
+  desktop: { width: 1280, height: 800 },
+} as const;
+export type ViewportName = keyof typeof VIEWPORTS;
+
+/** Where screenshots go, for CI to keep as artifacts (gitignored). */
+export const SCREENSHOTS_DIR = join(REPO_DIR, 'test-artifacts', 'screenshots');
+
+/** A full-page screenshot named `name` in SCREENSHOTS_DIR. */
+export async function keepScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOTS_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS_DIR, `${name}.png`), fullPage: true });
+}
+
+/** How far the document is wider than the window (0: no horizontal scroll). */
+export function horizontalOverflow(page: Page): Promise<number> {
+  return page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+}
+
+/** Whether the element's box lies wholly inside the window as it is scrolled now. */
+export function inWindow(page: Page, selector: string): Promise<boolean> {
+  return page.locator(selector).evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    return (
+      box.width > 0 &&
+      box.top >= 0 &&
+      box.left >= 0 &&
+      box.bottom <= innerHeight &&
+      box.right <= innerWidth
+    );
   });
 }

@@ -89,6 +89,7 @@ function storedLine(modelId: number, currency: string, total: string): CartLine 
       },
     ],
     variables: {},
+    displayed_variables: [],
     rules: [],
     triggers: [],
     bom_items: [],

@@ -123,3 +123,22 @@ export function actionKey(): string {
     b.toString(16).padStart(2, '0'),
   ).join('');
 }
+
+/** A model the company may configure, described in `language` (its list, page by page). */
+export async function findCompanyModel(
+  client: ApiClient,
+  companyId: number,
+  modelId: number,
+  language: string,
+): Promise<DescribedModel> {
+  for (let page = 1; ; page++) {
+    const result = await client.GET('/v1/companies/{id}/models', {
+      params: { path: { id: companyId }, query: { page, per_page: 200, language_code: language } },
+    });
+    const models = dataOf(result);
+    const found = models.find((m) => m.id === modelId);
+    if (found) return found;
+    if (models.length < 200)
+      throw new ApiFailure(404, `Model ${modelId} is not offered to company ${companyId}`);
+  }
+}

@@ -5,7 +5,9 @@ import { html, LitElement, nothing } from 'lit';
 import { ApiFailure, dataOf, Session, type Schemas } from './api.js';
 import './cart.js';
 import './configurator.js';
+import { resolveLanguage, translator, type Translate } from './i18n/index.js';
 import type { LineEdit } from './line-edit.js';
+import { failureText } from './problems.js';
 import { baseStyles } from './styles.js';
 import { shellStyles } from './shell-styles.js';
 import './workbench.js';
@@ -33,6 +35,7 @@ export class ConfiguratorApp extends LitElement {
     language: { state: true },
     editing: { state: true },
     failure: { state: true },
+    modeller: { state: true },
   };
 
   declare session: Session | undefined;
@@ -45,6 +48,9 @@ export class ConfiguratorApp extends LitElement {
   /** The cart line being reconfigured in the configurator, if any. */
   declare editing: LineEdit | undefined;
   declare failure: ApiFailure | undefined;
+  /** Opened from the workbench: the configurator also shows what only the modeller can fix. */
+  declare modeller: boolean;
+  private t: Translate = translator('en');
 
   constructor() {
     super();
@@ -52,6 +58,7 @@ export class ConfiguratorApp extends LitElement {
     this.companies = [];
     this.models = [];
     this.language = '';
+    this.modeller = false;
     const fragment = takeFragment();
     const intent = fragment.get('intent');
     const model = Number(fragment.get('model'));
@@ -90,6 +97,12 @@ export class ConfiguratorApp extends LitElement {
     }
   }
 
+  protected override willUpdate(): void {
+    const language = resolveLanguage(this.language);
+    this.t = translator(language);
+    document.documentElement.lang = language;
+  }
+
   private fail(error: unknown): void {
     this.failure = error instanceof ApiFailure ? error : new ApiFailure(0, String(error));
   }
@@ -119,6 +132,7 @@ export class ConfiguratorApp extends LitElement {
   /** The workbench's "open in the configurator". */
   private async open(event: CustomEvent<{ modelId: number; companyId?: number }>): Promise<void> {
     if (event.detail.companyId) this.companyId = event.detail.companyId;
+    this.modeller = true;
     this.modelId = event.detail.modelId;
     await this.loadModels();
     this.modelId = event.detail.modelId;
@@ -133,6 +147,7 @@ export class ConfiguratorApp extends LitElement {
     await this.loadModels();
     this.modelId = line.model_id;
     this.editing = event.detail;
+    this.modeller = false;
     this.view = 'configure';
   }
 
@@ -143,12 +158,13 @@ export class ConfiguratorApp extends LitElement {
   }
 
   private signInView() {
+    const t = this.t;
     return html`<main class="signin card">
-      <h1>Sign in</h1>
+      <h1>${t('signin.title')}</h1>
       <form @submit=${(e: SubmitEvent) => this.signIn(e)}>
-        <label for="email">Email</label>
+        <label for="email">${t('signin.email')}</label>
         <input id="email" name="email" type="email" autocomplete="username" required />
-        <label for="password">Password</label>
+        <label for="password">${t('signin.password')}</label>
         <input
           id="password"
           name="password"
@@ -156,16 +172,23 @@ export class ConfiguratorApp extends LitElement {
           autocomplete="current-password"
           required
         />
-        <button class="primary" type="submit">Sign in</button>
+        <button class="primary" type="submit">${t('signin.submit')}</button>
       </form>
-      ${this.failure ? html`<p class="failure" role="alert">${this.failure.message}</p>` : nothing}
-      <p class="hint">A shop may hand over an intent token instead: <code>/app/#intent=…</code></p>
+      ${
+        this.failure
+          ? html`<p class="failure" role="alert">
+              ${this.failure.status === 401 ? t('error.login') : failureText(this.failure, t)}
+            </p>`
+          : nothing
+      }
+      <p class="hint">${t('signin.hint')} <code>/app/#intent=…</code></p>
     </main>`;
   }
 
   private pickers() {
+    const t = this.t;
     return html`<div class="pickers">
-      <label for="company">Company</label>
+      <label for="company">${t('pickers.company')}</label>
       <select
         id="company"
         @change=${(e: Event) => {
@@ -176,7 +199,7 @@ export class ConfiguratorApp extends LitElement {
       >
         ${this.companies.map((c) => html`<option value=${c.id} ?selected=${c.id === this.companyId}>${c.name}</option>`)}
       </select>
-      <label for="model">Model</label>
+      <label for="model">${t('pickers.model')}</label>
       <select
         id="model"
         @change=${(e: Event) => {
@@ -191,11 +214,11 @@ export class ConfiguratorApp extends LitElement {
             </option>`,
         )}
       </select>
-      <label for="language">Language</label>
+      <label for="language">${t('pickers.language')}</label>
       <input
         id="language"
-        size="6"
-        placeholder="default"
+        size="12"
+        placeholder=${t('pickers.language.browser')}
         .value=${this.language}
         @change=${(e: Event) => (this.language = (e.target as HTMLInputElement).value.trim())}
       />
@@ -203,17 +226,23 @@ export class ConfiguratorApp extends LitElement {
   }
 
   private configureView() {
-    if (!this.companyId) return html`<p>You may configure for no company yet.</p>`;
+    const t = this.t;
+    if (!this.companyId) return html`<p>${t('configure.noCompany')}</p>`;
     if (!this.modelId)
       return html`${this.pickers()}
-        <p>This company may use no model yet.</p>`;
+        <p>${t('configure.noModel')}</p>`;
     return html`<h1>
-        ${this.editing ? `Reconfigure cart line ${this.editing.line.id}` : 'Configure'}
+        ${
+          this.editing
+            ? t('configure.reconfigure', { name: this.editing.line.general.name })
+            : t('configure.title')
+        }
       </h1>
       ${this.pickers()}
       <product-configurator
         .session=${this.session}
         .editing=${this.editing}
+        ?modeller=${this.modeller}
         model-id=${this.modelId}
         company-id=${this.companyId}
         language=${this.language || nothing}
@@ -222,24 +251,28 @@ export class ConfiguratorApp extends LitElement {
 
   override render() {
     if (!this.session) return this.signInView();
+    const t = this.t;
     const tab = (view: View, label: string) =>
       html`<button
         type="button"
         aria-current=${this.view === view ? 'page' : nothing}
         @click=${() => {
           this.editing = undefined;
+          if (view !== 'configure') this.modeller = false;
           this.view = view;
         }}
       >
         ${label}
       </button>`;
     return html`<header class="top">
-        <span class="brand">Configurator</span>
-        <nav aria-label="Pages">
-          ${tab('configure', 'Configure')} ${tab('cart', 'Cart')}
-          ${this.session.kind === 'jwt' ? tab('workbench', 'Model workbench') : nothing}
+        <span class="brand">${t('brand')}</span>
+        <nav aria-label=${t('nav.label')}>
+          ${tab('configure', t('nav.configure'))} ${tab('cart', t('nav.cart'))}
+          ${this.session.kind === 'jwt' ? tab('workbench', t('nav.workbench')) : nothing}
         </nav>
-        <button type="button" class="link" @click=${() => this.signOut()}>Sign out</button>
+        <button type="button" class="link" @click=${() => this.signOut()}>
+          ${t('nav.signout')}
+        </button>
       </header>
       <main
         @open-model=${(e: CustomEvent<{ modelId: number; companyId?: number }>) => this.open(e)}
@@ -247,9 +280,9 @@ export class ConfiguratorApp extends LitElement {
         @saved=${() => this.endEdit()}
         @edit-cancelled=${() => this.endEdit()}
       >
-        ${this.failure ? html`<p class="failure" role="alert">${this.failure.message}</p>` : nothing}
+        ${this.failure ? html`<p class="failure" role="alert">${failureText(this.failure, t)}</p>` : nothing}
         ${this.view === 'configure' ? this.configureView() : nothing}
-        ${this.view === 'cart' ? html`<cfg-cart .session=${this.session}></cfg-cart>` : nothing}
+        ${this.view === 'cart' ? html`<cfg-cart .session=${this.session} .t=${t}></cfg-cart>` : nothing}
         ${
           this.view === 'workbench'
             ? html`<cfg-workbench

@@ -1,31 +1,43 @@
-// <cfg-cart>: the caller's default cart, its lines and totals; a line can be removed, or
-// reconfigured: the `reconfigure-line` event ({cartId, line}) asks the pages to open it in
-// the configurator.
+// <cfg-cart>: every cart of the caller (switch, rename, delete, make default), the chosen
+// cart's lines and totals. A line shows its model version, "newer version available" or
+// "no longer available" (retired), and can be removed or reconfigured: the
+// `reconfigure-line` event ({cartId, line, toVersion?}) asks the pages to open it.
 import { html, LitElement, nothing } from 'lit';
-import { ApiFailure, dataOf, type Cart, type CartLine, type Session } from './api.js';
+import { ApiFailure, dataOf, type Cart, type CartLine, type Schemas, type Session } from './api.js';
+import { translator, type Translate } from './i18n/index.js';
 import type { LineEdit } from './line-edit.js';
+import { answersText, displayedText } from './cart-line-text.js';
+import { failureText } from './problems.js';
 import { baseStyles } from './styles.js';
 import { shellStyles } from './shell-styles.js';
+import { cartStyles } from './cart-styles.js';
 
 const PER_PAGE = 50;
+type CartSummary = Schemas['CartDto'];
 
 export class CartView extends LitElement {
-  static override styles = [baseStyles, shellStyles];
+  static override styles = [baseStyles, shellStyles, cartStyles];
   static override properties = {
     session: { attribute: false },
+    t: { attribute: false },
+    retired: { state: true },
+    carts: { state: true },
     cart: { state: true },
     failure: { state: true },
-    empty: { state: true },
   };
 
   declare session: Session | undefined;
+  declare t: Translate;
+  /** Retired models among the shown cart's lines (their company's model list says `retired_at`). */
+  declare retired: ReadonlySet<number>;
+  declare carts: CartSummary[] | undefined;
   declare cart: Cart | undefined;
   declare failure: ApiFailure | undefined;
-  declare empty: boolean;
 
   constructor() {
     super();
-    this.empty = false;
+    this.t = translator('en');
+    this.retired = new Set();
   }
 
   override connectedCallback(): void {
@@ -33,24 +45,100 @@ export class CartView extends LitElement {
     void this.load();
   }
 
-  private async load(): Promise<void> {
+  private fail(error: unknown): void {
+    this.failure = error instanceof ApiFailure ? error : new ApiFailure(0, String(error));
+  }
+
+  /** Every cart (GET /v1/carts), then the one shown: the one asked for, else the default, else the first. */
+  private async load(cartId?: string): Promise<void> {
     if (!this.session) return;
     const { client } = this.session;
     try {
-      const result = await client.GET('/v1/carts/default', {});
-      // 400: the caller has no default cart yet (the commissioned status).
-      if (result.response.status === 400) {
-        this.empty = true;
-        return;
+      const carts: CartSummary[] = [];
+      for (let page = 1; ; page++) {
+        const batch = dataOf(
+          await client.GET('/v1/carts', { params: { query: { page, per_page: 100 } } }),
+        );
+        carts.push(...batch);
+        if (batch.length < 100) break;
       }
-      const id = dataOf(result).cart_id;
-      const detail = await client.GET('/v1/carts/{cart_id}', {
-        params: { path: { cart_id: id }, query: { per_page: PER_PAGE } },
-      });
-      this.cart = dataOf(detail) as Cart;
+      this.carts = carts;
+      const chosen =
+        carts.find((c) => c.cart_id === cartId) ?? carts.find((c) => c.default) ?? carts[0];
+      this.cart = chosen ? await this.detail(chosen.cart_id) : undefined;
+      this.retired = await this.retiredModels(this.cart);
+      this.failure = undefined;
     } catch (error) {
-      this.failure = error instanceof ApiFailure ? error : new ApiFailure(0, String(error));
+      this.fail(error);
     }
+  }
+
+  private async detail(cartId: string): Promise<Cart> {
+    const detail = await this.session!.client.GET('/v1/carts/{cart_id}', {
+      params: { path: { cart_id: cartId }, query: { per_page: PER_PAGE } },
+    });
+    return dataOf(detail) as Cart;
+  }
+
+  private async retiredModels(cart: Cart | undefined): Promise<Set<number>> {
+    const retired = new Set<number>();
+    const companies = new Set((cart?.lines ?? []).map((line) => line.company_id));
+    for (const id of companies) {
+      const result = await this.session!.client.GET('/v1/companies/{id}/models', {
+        params: { path: { id }, query: { per_page: 200 } },
+      });
+      // A company the caller no longer sees says nothing about its models.
+      if (!result.response.ok) continue;
+      for (const model of dataOf(result)) if (model.retired_at) retired.add(model.id);
+    }
+    return retired;
+  }
+
+  private async act(work: () => Promise<string | undefined>): Promise<void> {
+    try {
+      await this.load(await work());
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  private rename(event: SubmitEvent, cart: Cart): Promise<void> {
+    event.preventDefault();
+    const reference = String(new FormData(event.target as HTMLFormElement).get('reference')).trim();
+    return this.act(async () => {
+      if (reference && reference !== cart.reference) {
+        dataOf(
+          await this.session!.client.PATCH('/v1/carts/{cart_id}', {
+            params: { path: { cart_id: cart.cart_id } },
+            body: { reference },
+          }),
+        );
+      }
+      return cart.cart_id;
+    });
+  }
+
+  private makeDefault(cart: Cart): Promise<void> {
+    return this.act(async () => {
+      dataOf(
+        await this.session!.client.PATCH('/v1/carts/{cart_id}', {
+          params: { path: { cart_id: cart.cart_id } },
+          body: { default: true },
+        }),
+      );
+      return cart.cart_id;
+    });
+  }
+
+  private deleteCart(cart: Cart): Promise<void> {
+    if (!confirm(this.t('cart.deleteConfirm', { name: cart.reference }))) return Promise.resolve();
+    return this.act(async () => {
+      const result = await this.session!.client.DELETE('/v1/carts/{cart_id}', {
+        params: { path: { cart_id: cart.cart_id } },
+      });
+      if (!result.response.ok) dataOf(result);
+      return undefined;
+    });
   }
 
   private async removeLine(line: CartLine): Promise<void> {
@@ -61,73 +149,141 @@ export class CartView extends LitElement {
       });
       this.cart = dataOf(result) as Cart;
     } catch (error) {
-      this.failure = error instanceof ApiFailure ? error : new ApiFailure(0, String(error));
+      this.fail(error);
     }
   }
 
-  private reconfigure(line: CartLine): void {
+  private reconfigure(line: CartLine, toVersion?: number): void {
     if (!this.cart) return;
-    const detail: LineEdit = { cartId: this.cart.cart_id, line };
+    const detail: LineEdit = { cartId: this.cart.cart_id, line, toVersion };
     this.dispatchEvent(
       new CustomEvent('reconfigure-line', { detail, bubbles: true, composed: true }),
     );
   }
 
-  private answers(line: CartLine): string {
-    return line.questions
-      .filter((q) => q.visible && q.values.length > 0)
-      .map((q) => {
-        const labels = q.values.map((v) => q.options?.find((o) => o.key === v)?.label ?? String(v));
-        return `${q.label}: ${labels.join(', ')}`;
-      })
-      .join(' · ');
+  private lineView(line: CartLine) {
+    const t = this.t;
+    const name = t('cart.lineLabel', {
+      name: line.general.name,
+      currency: line.pricing.currency,
+      total: line.pricing.total,
+    });
+    const retired = this.retired.has(line.model_id);
+    const newer = retired ? null : (line.latest_version_number ?? null);
+    const shown = displayedText(line, document.documentElement.lang || 'en');
+    return html`<li class="card line" data-line=${line.id}>
+      <div class="what">
+        <strong>${line.general.name}</strong>
+        <span class="badges">
+          <span class="badge">${t('cart.version', { n: line.version_number })}</span>
+          ${newer !== null ? html`<span class="badge newer">${t('cart.newer')}</span>` : nothing}
+          ${retired ? html`<span class="badge retired">${t('cart.retired')}</span>` : nothing}
+        </span>
+        <p class="answers">${answersText(line)}</p>
+        ${shown ? html`<p class="answers shown">${shown}</p>` : nothing}
+      </div>
+      <span class="amount">${line.pricing.currency} ${line.pricing.total}</span>
+      <div class="line-actions">
+        ${
+          newer !== null
+            ? html`<button
+                type="button"
+                class="primary"
+                @click=${() => this.reconfigure(line, newer)}
+                aria-label="${t('cart.reconfigureNewer', { n: newer })}: ${name}"
+              >
+                ${t('cart.reconfigureNewer', { n: newer })}
+              </button>`
+            : nothing
+        }
+        ${
+          retired
+            ? nothing
+            : html`<button
+                type="button"
+                @click=${() => this.reconfigure(line)}
+                aria-label="${t('cart.reconfigure')} ${name}"
+              >
+                ${t('cart.reconfigure')}
+              </button>`
+        }
+        <button
+          type="button"
+          @click=${() => this.removeLine(line)}
+          aria-label="${t('cart.remove')} ${name}"
+        >
+          ${t('cart.remove')}
+        </button>
+      </div>
+    </li>`;
+  }
+
+  private manageView(cart: Cart) {
+    const t = this.t;
+    const carts = this.carts ?? [];
+    return html`<div class="carts">
+      <label for="cart-choice">${t('cart.choose')}</label>
+      <select
+        id="cart-choice"
+        @change=${(e: Event) => this.act(async () => (e.target as HTMLSelectElement).value)}
+      >
+        ${carts.map(
+          (c) =>
+            html`<option value=${c.cart_id} ?selected=${c.cart_id === cart.cart_id}>
+              ${c.reference} ${c.default ? t('cart.default') : ''} ·
+              ${c.line_count === 1 ? t('cart.lineOne') : t('cart.lineCount', { n: c.line_count })}
+            </option>`,
+        )}
+      </select>
+      <form class="rename" @submit=${(e: SubmitEvent) => this.rename(e, cart)}>
+        <label for="cart-reference">${t('cart.rename')}</label>
+        <input id="cart-reference" name="reference" .value=${cart.reference} maxlength="200" />
+        <button type="submit">${t('cart.renameSave')}</button>
+      </form>
+      ${
+        cart.default
+          ? nothing
+          : html`<button type="button" @click=${() => this.makeDefault(cart)}>
+              ${t('cart.makeDefault')}
+            </button>`
+      }
+      <button type="button" class="danger" @click=${() => this.deleteCart(cart)}>
+        ${t('cart.delete')}
+      </button>
+    </div>`;
   }
 
   override render() {
+    const t = this.t;
     const failure = this.failure
-      ? html`<p class="failure" role="alert">${this.failure.message}</p>`
+      ? html`<p class="failure" role="alert">${failureText(this.failure, t)}</p>`
       : nothing;
-    if (this.empty)
+    if (!this.carts)
       return html`${failure}
-        <h1>Cart</h1>
-        <p>Your cart is empty.</p>`;
+        <p>${t('loading')}</p>`;
     const cart = this.cart;
     if (!cart)
       return html`${failure}
-        <p>Loading…</p>`;
+        <h1>${t('cart.title')}</h1>
+        <p>${t('cart.none')}</p>`;
     return html`${failure}
-      <h1>Cart <small>${cart.reference}</small></h1>
-      ${cart.lines.length === 0 ? html`<p>Your cart is empty.</p>` : nothing}
-      <ul class="lines" aria-label="Cart lines">
+      <h1>${t('cart.title')} <small>${cart.reference}</small></h1>
+      ${this.manageView(cart)}
+      ${cart.lines.length === 0 ? html`<p>${t('cart.empty')}</p>` : nothing}
+      <ul class="lines" aria-label=${t('cart.lines')}>
         ${cart.lines.map((line) =>
           // The page reads the cart in the full view; the union's other member never comes.
-          line.view !== 'full'
-            ? nothing
-            : html`<li class="card line" data-line=${line.id}>
-                <div>
-                  <strong>${line.general.name}</strong>
-                  <p class="answers">${this.answers(line)}</p>
-                </div>
-                <span class="amount">${line.pricing.currency} ${line.pricing.total}</span>
-                <button
-                  type="button"
-                  @click=${() => this.reconfigure(line)}
-                  aria-label="Reconfigure ${line.general.name} (${line.pricing.currency} ${line.pricing.total})"
-                >
-                  Reconfigure
-                </button>
-                <button
-                  type="button"
-                  @click=${() => this.removeLine(line)}
-                  aria-label="Remove ${line.general.name} (${line.pricing.currency} ${line.pricing.total})"
-                >
-                  Remove
-                </button>
-              </li>`,
+          line.view !== 'full' ? nothing : this.lineView(line),
         )}
       </ul>
       <p class="totals" data-testid="cart-total">
-        ${cart.totals.map((t) => html`<span>Total ${t.currency} <strong>${t.total}</strong></span>`)}
+        ${cart.totals.map(
+          (total) =>
+            html`<span
+              >${t('cart.total', { currency: total.currency })}
+              <strong>${total.total}</strong></span
+            >`,
+        )}
       </p>`;
   }
 }

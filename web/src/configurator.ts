@@ -3,9 +3,12 @@
 // with a signed-in session (property `session`); a shop with an intent token (attribute).
 // Events: `change` {line, valid} after each preview is shown, `added` {line} with the cart line;
 // when reconfiguring a stored line (property `editing`), `saved` {line} and `edit-cancelled`.
+// Its own texts follow `language` (else the browser's); `modeller` adds the problems only a
+// modeller can fix (the workbench's "open in the configurator"), which buyers never see.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import {
   actionKey,
+  findCompanyModel,
   ApiFailure,
   dataOf,
   Session,
@@ -17,8 +20,9 @@ import {
   type LineQuestion,
   type Value,
 } from './api.js';
-import { AssetCache } from './assets.js';
-import { actionsView, answersOf, saveLine, type LineEdit } from './line-edit.js';
+import { resolveLanguage, translator, type Translate } from './i18n/index.js';
+import { barView, offerView, type Offer } from './bar-view.js';
+import { answersOf, saveLine, type LineEdit } from './line-edit.js';
 import {
   bomView,
   countView,
@@ -26,17 +30,14 @@ import {
   imagesView,
   messagesView,
   priceView,
+  variablesView,
 } from './line-view.js';
+import { reportFailure } from './console.js';
 import { questionView, type QuestionHandlers } from './question-view.js';
 import { configuratorStyles } from './styles.js';
 
 /** Typing waits this long for a pause; a click previews at once. */
 const TYPING_DEBOUNCE_MS = 300;
-
-interface Offer {
-  question: LineQuestion;
-  option: LineOption;
-}
 
 export class ProductConfigurator extends LitElement {
   static override styles = configuratorStyles;
@@ -47,6 +48,7 @@ export class ProductConfigurator extends LitElement {
     token: { type: String },
     language: { type: String },
     cartId: { type: String, attribute: 'cart-id' },
+    modeller: { type: Boolean },
     session: { attribute: false },
     editing: { attribute: false },
     described: { state: true },
@@ -62,6 +64,7 @@ export class ProductConfigurator extends LitElement {
   declare token: string | undefined;
   declare language: string | undefined;
   declare cartId: string | undefined;
+  declare modeller: boolean;
   declare session: Session | undefined;
   declare editing: LineEdit | undefined;
   declare described: DescribedModel | undefined;
@@ -77,7 +80,8 @@ export class ProductConfigurator extends LitElement {
   private company: number | undefined;
   private sequence = 0;
   private typing: ReturnType<typeof setTimeout> | undefined;
-  private readonly assets = new AssetCache(() => this.requestUpdate());
+  private t: Translate = translator('en');
+  private locale = 'en';
 
   /** The session given by the pages, else one of the `token` attribute (an intent token). */
   private get api(): Session {
@@ -87,7 +91,22 @@ export class ProductConfigurator extends LitElement {
     return this.ownSession;
   }
 
+  constructor() {
+    super();
+    this.modeller = false;
+  }
+
+  /** The language asked of the API (labels, translated by the service): the attribute, else the browser's. */
+  private get apiLanguage(): string {
+    return this.language || (globalThis.navigator?.language ?? '').split('-')[0] || '';
+  }
+
   protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('language') || !this.hasUpdated) {
+      this.locale = resolveLanguage(this.language);
+      this.t = translator(this.locale);
+      this.lang = this.locale;
+    }
     if (changed.has('token') || changed.has('baseUrl')) this.ownSession = undefined;
     const inputs = [
       'modelId',
@@ -101,11 +120,6 @@ export class ProductConfigurator extends LitElement {
     if (inputs.some((k) => changed.has(k)) && this.modelId) void this.load();
   }
 
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.assets.clear();
-  }
-
   /** The company to configure for, the model's description, then a first preview. */
   private async load(): Promise<void> {
     this.failure = undefined;
@@ -116,8 +130,13 @@ export class ProductConfigurator extends LitElement {
         const companies = dataOf(await client.GET('/v1/companies', {}));
         this.company = companies[0]?.id;
       }
-      if (!this.company) throw new ApiFailure(404, 'You may configure for no company.');
-      this.described = await this.findModel(this.company);
+      if (!this.company) throw new ApiFailure(404, this.t('error.noCompany'));
+      this.described = await findCompanyModel(
+        client,
+        this.company,
+        this.modelId!,
+        this.apiLanguage,
+      );
       // A stored line opens with its answers. The preview evaluates them on the model's
       // current version (POST /v1/carts/preview takes no version); saving evaluates them on
       // the line's own version, which the API keeps.
@@ -130,23 +149,6 @@ export class ProductConfigurator extends LitElement {
     }
   }
 
-  private async findModel(company: number): Promise<DescribedModel> {
-    const { client } = this.api;
-    for (let page = 1; ; page++) {
-      const result = await client.GET('/v1/companies/{id}/models', {
-        params: {
-          path: { id: company },
-          query: { page, per_page: 200, language_code: this.language },
-        },
-      });
-      const models = dataOf(result);
-      const found = models.find((m) => m.id === this.modelId);
-      if (found) return found;
-      if (models.length < 200)
-        throw new ApiFailure(404, `Model ${this.modelId} is not offered to this company.`);
-    }
-  }
-
   private body() {
     const questions: Record<string, { values: Value[] }> = {};
     for (const [key, values] of Object.entries(this.answers)) questions[key] = { values };
@@ -154,7 +156,7 @@ export class ProductConfigurator extends LitElement {
       model_id: this.modelId as number,
       company_id: this.company as number,
       questions,
-      ...(this.language ? { language_code: this.language } : {}),
+      ...(this.apiLanguage ? { language_code: this.apiLanguage } : {}),
     };
   }
 
@@ -167,10 +169,6 @@ export class ProductConfigurator extends LitElement {
       if (mine !== this.sequence) return;
       this.line = dataOf(result) as Line;
       this.failure = undefined;
-      this.assets.want(
-        this.line.images.map((i) => i.url),
-        this.api,
-      );
       await this.updateComplete;
       this.emit('change', { line: this.line, valid: this.line.valid });
     } catch (error) {
@@ -192,13 +190,15 @@ export class ProductConfigurator extends LitElement {
 
   private fail(error: unknown): void {
     this.failure = error instanceof ApiFailure ? error : new ApiFailure(0, String(error));
+    reportFailure(this.failure, this.api.baseUrl);
     this.busy(false);
   }
 
   /**
    * aria-busy on the element itself, not a reactive property: a render of every question
    * just to set it would run before the preview's request leaves (measured: ~40 ms of a
-   * click on a 148-question model).
+   * click on a 148-question model). The progress bar is CSS on this attribute, shown
+   * only once an answer has taken 150 ms (styles.ts), so quick answers never flicker.
    */
   private busy(on: boolean): void {
     this.setAttribute('aria-busy', String(on));
@@ -229,6 +229,7 @@ export class ProductConfigurator extends LitElement {
     questionLabel: (key) => this.line?.questions.find((q) => q.key === key)?.label ?? key,
     answered: (key) => key in this.answers,
     typed: (key) => (key in this.answers ? this.typed[key] : undefined),
+    t: (key, params) => this.t(key, params),
   };
 
   private pick(question: LineQuestion, option: LineOption, on: boolean): void {
@@ -260,7 +261,11 @@ export class ProductConfigurator extends LitElement {
         params: { header: { 'Idempotency-Key': actionKey() } },
       });
       const line = dataOf(result) as AddedLine;
-      this.notice = `Added to the cart: ${line.general.name}, ${line.pricing.currency} ${line.pricing.total}.`;
+      this.notice = this.t('action.added', {
+        name: line.general.name,
+        currency: line.pricing.currency,
+        total: line.pricing.total,
+      });
       this.emit('added', { line });
     } catch (error) {
       this.fail(error);
@@ -271,7 +276,7 @@ export class ProductConfigurator extends LitElement {
     if (!this.editing) return;
     this.notice = undefined;
     try {
-      const line = await saveLine(this.api, this.editing, this.body().questions, this.language);
+      const line = await saveLine(this.api, this.editing, this.body().questions, this.apiLanguage);
       this.emit('saved', { line });
     } catch (error) {
       this.fail(error);
@@ -282,47 +287,49 @@ export class ProductConfigurator extends LitElement {
     const offer = this.offer;
     if (!offer || offer.question.key !== q.key) return nothing;
     const labels = (offer.option.conflicts_with ?? []).map(this.handlers.questionLabel);
-    return html`<div class="offer" role="alert">
-      <p>
-        “${offer.option.label}” needs other answers to ${labels.join(', ')}. Drop
-        ${labels.length === 1 ? 'that answer' : 'those answers'} and choose it?
-      </p>
-      <button type="button" class="primary" @click=${() => this.acceptOffer()}>
-        Drop ${labels.join(', ')} and choose “${offer.option.label}”
-      </button>
-      <button type="button" @click=${() => (this.offer = undefined)}>Keep my answers</button>
-    </div>`;
+    return offerView(offer, labels, this.t, {
+      accept: () => this.acceptOffer(),
+      keep: () => (this.offer = undefined),
+    });
   }
 
   override render() {
     const line = this.line;
-    const failure = this.failure ? failureView(this.failure) : nothing;
+    const t = this.t;
+    const failure = this.failure ? failureView(this.failure, t) : nothing;
     if (!line)
       return html`${failure}
-        <p class="loading">${this.failure ? '' : 'Loading…'}</p>`;
+        <p class="loading">${this.failure ? '' : t('loading')}</p>`;
     const described = new Map((this.described?.questions ?? []).map((q) => [q.key, q]));
     return html`<div class="layout">
       <header>
         <h2>${line.general.name}</h2>
         ${line.general.description ? html`<p>${line.general.description}</p>` : nothing}
-        ${countView(line)}
+        ${countView(line, t, this.locale)}
       </header>
       ${failure}
-      <form class="questions" aria-label="Questions" @submit=${(e: Event) => e.preventDefault()}>
+      <form
+        class="questions"
+        aria-label=${t('configurator.questions')}
+        @submit=${(e: Event) => e.preventDefault()}
+      >
         ${line.questions.map(
           (q) => html`${questionView(q, described.get(q.key), this.handlers)}${this.offerView(q)}`,
         )}
       </form>
-      <aside class="summary" aria-label="Summary">
-        ${imagesView(line, (url) => this.assets.src(url))} ${priceView(line)} ${messagesView(line)}
-        ${actionsView(line.valid, this.editing !== undefined, {
+      <div class="side">
+        ${barView(line, t, {
+          editing: this.editing !== undefined,
+          notice: this.notice,
           add: () => this.addToCart(),
           save: () => this.saveChanges(),
           cancel: () => this.emit('edit-cancelled', {}),
         })}
-        ${this.notice ? html`<p class="notice" role="status">${this.notice}</p>` : nothing}
-        ${bomView(line)}
-      </aside>
+        <aside class="summary" aria-label=${t('configurator.summary')}>
+          ${imagesView(line, this.api.baseUrl, t)} ${variablesView(line, t, this.locale)}
+          ${priceView(line, t)} ${messagesView(line, t, this.modeller)} ${bomView(line, t)}
+        </aside>
+      </div>
     </div>`;
   }
 }

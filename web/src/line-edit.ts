@@ -1,6 +1,7 @@
 // Reconfiguring a stored cart line: the configurator opens on the line's model with its
 // stored answers and saves through PUT /v1/carts/{cart_id}/lines/{line_id}.
 import { html, type TemplateResult } from 'lit';
+import type { Translate } from './i18n/index.js';
 import {
   dataOf,
   type AddedLine,
@@ -14,6 +15,8 @@ import {
 export interface LineEdit {
   cartId: string;
   line: CartLine;
+  /** The newer model version the line moves to when saved (its "newer version available"). */
+  toVersion?: number;
 }
 
 /** The line's stored answers (`questions` input) as the configurator keeps them; [] = unanswered. */
@@ -36,10 +39,23 @@ export async function saveLine(
   questions: Record<string, { values: Value[] }>,
   language: string | undefined,
 ): Promise<AddedLine> {
+  let etag = edit.line.etag;
+  if (edit.toVersion !== undefined && edit.toVersion !== edit.line.version_number) {
+    // First onto the newer version (the stored answers must hold there), then the new answers.
+    const moved = await api.client.POST('/v1/carts/{cart_id}/lines/{line_id}/recheck', {
+      params: {
+        path: { cart_id: edit.cartId, line_id: edit.line.id },
+        query: { version: String(edit.toVersion) },
+        header: { 'If-Match': etag },
+      },
+      body: { apply: true },
+    });
+    etag = dataOf(moved).etag ?? etag;
+  }
   const result = await api.client.PUT('/v1/carts/{cart_id}/lines/{line_id}', {
     params: {
       path: { cart_id: edit.cartId, line_id: edit.line.id },
-      header: { 'If-Match': edit.line.etag },
+      header: { 'If-Match': etag },
     },
     body: { questions, ...(language ? { language_code: language } : {}) },
   });
@@ -50,14 +66,15 @@ export async function saveLine(
 export function actionsView(
   valid: boolean,
   editing: boolean,
+  t: Translate,
   on: { add(): void; save(): void; cancel(): void },
 ): TemplateResult {
   if (!editing)
     return html`<button type="button" class="primary add" ?disabled=${!valid} @click=${on.add}>
-      Add to cart
+      ${t('action.add')}
     </button>`;
   return html`<button type="button" class="primary add" ?disabled=${!valid} @click=${on.save}>
-      Save changes
+      ${t('action.save')}
     </button>
-    <button type="button" @click=${on.cancel}>Cancel</button>`;
+    <button type="button" @click=${on.cancel}>${t('action.cancel')}</button>`;
 }

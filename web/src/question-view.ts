@@ -3,6 +3,7 @@
 // announces why; native radios, checkboxes and inputs keep the whole form keyboard-usable.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { DescribedQuestion, LineOption, LineQuestion, Value } from './api.js';
+import type { Translate } from './i18n/index.js';
 
 export interface QuestionHandlers {
   /** A choice option picked (or a multi_choice option ticked: `on`); `option` is unavailable when `offer`. */
@@ -18,39 +19,50 @@ export interface QuestionHandlers {
   answered(key: string): boolean;
   /** What the user typed into a field, while it is their answer. */
   typed(key: string): string | undefined;
+  /** The buyer's language. */
+  t: Translate;
 }
 
 /** Why an option is unavailable, in words: its rules' messages, then the answers it conflicts with. */
 export function reasonOf(option: LineOption, h: QuestionHandlers): string {
+  const { t } = h;
   const because = option.unavailable_because.map((key) =>
     key === option.key
-      ? 'its own condition is not met'
+      ? t('unavailable.own')
       : key === 'blocked_by_conflict'
-        ? 'your other answers conflict (see the messages)'
-        : (h.ruleMessage(key) ?? `rule ${key}`),
+        ? t('unavailable.conflict')
+        : (h.ruleMessage(key) ?? t('unavailable.model')),
   );
-  const parts = [`Unavailable: ${because.join('; ') || 'excluded by the model'}.`];
+  const parts = [
+    t('unavailable.because', { reasons: because.join('; ') || t('unavailable.model') }),
+  ];
   const conflicts = option.conflicts_with ?? [];
   if (conflicts.length > 0) {
-    parts.push(`Conflicts with your answer to ${conflicts.map(h.questionLabel).join(', ')}.`);
+    parts.push(
+      t('unavailable.conflictsWith', { questions: conflicts.map(h.questionLabel).join(', ') }),
+    );
   }
   return parts.join(' ');
 }
 
-function marks(q: LineQuestion): TemplateResult | typeof nothing {
+function marks(q: LineQuestion, t: Translate): TemplateResult | typeof nothing {
   const soft =
     q.source === 'default'
-      ? html`<span class="mark">default</span>`
+      ? html`<span class="mark">${t('question.default')}</span>`
       : q.source === 'trigger'
-        ? html`<span class="mark">set by a rule</span>`
+        ? html`<span class="mark">${t('question.trigger')}</span>`
         : nothing;
   const suppressed =
     (q.suppressed ?? []).length > 0
       ? html`<span class="mark suppressed" title=${(q.suppressed ?? []).join(', ')}
-          >default left out: it would leave no valid configuration</span
+          >${t('question.suppressed')}</span
         >`
       : nothing;
   return html`${soft}${suppressed}`;
+}
+
+function required(q: LineQuestion, t: Translate): TemplateResult | typeof nothing {
+  return q.required ? html` <span class="req">${t('question.required')}</span>` : nothing;
 }
 
 function price(option: LineOption): TemplateResult | typeof nothing {
@@ -95,16 +107,14 @@ function clearButton(
 ): TemplateResult | typeof nothing {
   if (!h.answered(q.key)) return nothing;
   return html`<button type="button" class="link" @click=${() => h.clear(q)}>
-    Clear ${label}
+    ${h.t('question.clear', { label })}
   </button>`;
 }
 
 function choiceGroup(q: LineQuestion, h: QuestionHandlers, label: string): TemplateResult {
   const type = q.type === 'multi_choice' ? 'checkbox' : 'radio';
   return html`<fieldset class="question" data-key=${q.key}>
-    <legend>
-      ${label}${q.required ? html` <span class="req">(required)</span>` : nothing} ${marks(q)}
-    </legend>
+    <legend>${label}${required(q, h.t)} ${marks(q, h.t)}</legend>
     ${(q.options ?? []).map((o) => optionRow(q, o, h, type))} ${clearButton(q, h, label)}
   </fieldset>`;
 }
@@ -147,18 +157,14 @@ function booleanGroup(q: LineQuestion, h: QuestionHandlers, label: string): Temp
       <label for=${id}>${text}</label>
       ${
         unavailable
-          ? html`<span class="why" id="${id}--why"
-              >Unavailable: no valid configuration with your other answers.</span
-            >`
+          ? html`<span class="why" id="${id}--why">${h.t('unavailable.boolean')}</span>`
           : nothing
       }
     </div>`;
   };
   return html`<fieldset class="question" data-key=${q.key}>
-    <legend>
-      ${label}${q.required ? html` <span class="req">(required)</span>` : nothing} ${marks(q)}
-    </legend>
-    ${row(true, 'Yes')} ${row(false, 'No')} ${clearButton(q, h, label)}
+    <legend>${label}${required(q, h.t)} ${marks(q, h.t)}</legend>
+    ${row(true, h.t('question.yes'))} ${row(false, h.t('question.no'))} ${clearButton(q, h, label)}
   </fieldset>`;
 }
 
@@ -174,11 +180,12 @@ function inputField(
     if (raw.trim() === '') return undefined;
     return numeric ? Number(raw) : raw;
   };
+  const { t } = h;
   const hint = [
-    d?.min !== undefined ? `min ${d.min}` : '',
-    d?.max !== undefined ? `max ${d.max}` : '',
-    d?.step !== undefined ? `step ${d.step}` : '',
-    d?.max_length !== undefined ? `at most ${d.max_length} characters` : '',
+    d?.min !== undefined ? t('question.min', { n: d.min }) : '',
+    d?.max !== undefined ? t('question.max', { n: d.max }) : '',
+    d?.step !== undefined ? t('question.step', { n: d.step }) : '',
+    d?.max_length !== undefined ? t('question.maxLength', { n: d.max_length }) : '',
   ]
     .filter(Boolean)
     .join(', ');
@@ -187,10 +194,8 @@ function inputField(
   // must not put back an older value (or "12" for "12.").
   const shown = h.typed(q.key) ?? (q.values[0] === undefined ? '' : String(q.values[0]));
   return html`<div class="question field" data-key=${q.key}>
-    <label for=${q.key}
-      >${label}${d?.unit ? ` (${d.unit})` : ''}${q.required ? html` <span class="req">(required)</span>` : nothing}</label
-    >
-    ${marks(q)}
+    <label for=${q.key}>${label}${d?.unit ? ` (${d.unit})` : ''}${required(q, t)}</label>
+    ${marks(q, t)}
     <input
       id=${q.key}
       type=${numeric ? 'number' : 'text'}
@@ -207,7 +212,7 @@ function inputField(
     <span class="hint" id="${q.key}--hint"
       >${hint}${
         blocked.length > 0
-          ? ` Not possible with your other answers: ${ranges(blocked, d?.step ?? 1)}.`
+          ? ` ${t('question.blocked', { ranges: ranges(blocked, d?.step ?? 1) })}`
           : ''
       }</span
     >

@@ -10,8 +10,9 @@ export const shellStyles = css`
   }
   header.top {
     display: flex;
+    flex-wrap: wrap;
     align-items: center;
-    gap: 1.5em;
+    gap: 0.6em 1.5em;
     padding: 0.8em 0;
     border-bottom: 1px solid var(--line);
     margin-bottom: 1em;
@@ -26,8 +27,24 @@ export const shellStyles = css`
   }
   header.top nav {
     display: flex;
+    flex-wrap: wrap;
     gap: 0.4em;
-    flex: 1;
+    flex: 1 1 auto;
+  }
+  @media (max-width: 600px) {
+    :host {
+      padding: 0 0.6em 1.5em;
+    }
+    header.top {
+      gap: 0.5em 1em;
+    }
+    header.top nav {
+      order: 3;
+      flex-basis: 100%;
+    }
+    header.top .link {
+      margin-left: auto;
+    }
   }
   header.top nav button[aria-current='page'] {
     background: var(--accent);

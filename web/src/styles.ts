@@ -1,6 +1,7 @@
 // The look of the elements (inside their shadow roots, so a shop's CSS does not reach them).
 // Colours meet WCAG AA contrast on white (axe checks it in test/e2e/browser-pages.e2e.test.ts).
 import { css } from 'lit';
+import { layoutStyles } from './layout-styles.js';
 
 export const baseStyles = css`
   :host {
@@ -13,6 +14,12 @@ export const baseStyles = css`
     --muted: #545d6b;
     --bad: #a8231a;
     --line: #d5dae1;
+    overflow-wrap: anywhere;
+  }
+  select,
+  input {
+    max-width: 100%;
+    box-sizing: border-box;
   }
   button {
     font: inherit;
@@ -78,13 +85,8 @@ export const baseStyles = css`
 
 export const configuratorStyles = [
   baseStyles,
+  layoutStyles,
   css`
-    .layout {
-      display: grid;
-      grid-template-columns: minmax(0, 3fr) minmax(260px, 2fr);
-      grid-template-areas: 'head head' 'fail fail' 'questions summary';
-      gap: 1em 1.5em;
-    }
     header {
       grid-area: head;
     }
@@ -105,12 +107,12 @@ export const configuratorStyles = [
       gap: 0.8em;
     }
     .summary {
-      grid-area: summary;
       display: flex;
       flex-direction: column;
       gap: 0.8em;
     }
     .question {
+      min-width: 0;
       background: #fff;
       border: 1px solid var(--line);
       border-radius: 8px;
@@ -151,7 +153,8 @@ export const configuratorStyles = [
     }
     .why {
       flex-basis: 100%;
-      margin-left: 1.7em;
+      box-sizing: border-box;
+      padding-left: 1.7em;
     }
     .price {
       color: var(--muted);
@@ -270,11 +273,29 @@ export const configuratorStyles = [
       height: 100%;
       object-fit: contain;
     }
-    @media (max-width: 760px) {
-      .layout {
-        grid-template-columns: 1fr;
-        grid-template-areas: 'head' 'fail' 'questions' 'summary';
-      }
+    .modeller {
+      border: 1px dashed #8a93a0;
+      border-radius: 6px;
+      padding: 0.3em 0.8em;
+      margin-top: 0.5em;
+    }
+    .variables {
+      display: grid;
+      grid-template-columns: minmax(0, 1fr) auto;
+      gap: 0.2em 1em;
+      margin: 0;
+      background: #fff;
+      border: 1px solid var(--line);
+      border-radius: 8px;
+      padding: 0.5em 0.8em;
+    }
+    .variables dt {
+      color: var(--muted);
+    }
+    .variables dd {
+      margin: 0;
+      text-align: right;
+      font-variant-numeric: tabular-nums;
     }
   `,
 ];

@@ -4,6 +4,7 @@ import { ApiId, ApiInt } from '../../common/swagger/schema-types.js';
 import type {
   LineBomItem,
   LineCache,
+  LineDisplayedVariable,
   LineGeneral,
   LineImage,
   LineImport,
@@ -17,6 +18,7 @@ import {
   LineBomItemDto,
   LineCacheDto,
   LineConsistencyDto,
+  LineDisplayedVariableDto,
   LineGeneralDto,
   LineImageDto,
   LineModelImportDto,
@@ -66,6 +68,13 @@ export class EvaluatedLineDto {
     description: 'Computed variables by key',
   })
   variables: Record<string, unknown>;
+  @ApiPropertyOptional({
+    type: () => [LineDisplayedVariableDto],
+    description:
+      'The variables the modeller shows buyers (`display: true`), in model order, translated ' +
+      '(absent on lines stored before it existed)',
+  })
+  displayed_variables?: LineDisplayedVariable[];
   @ApiProperty({ type: () => [LineRuleDto] }) rules: LineRule[];
   @ApiProperty({ type: () => [LineTriggerDto] }) triggers: LineTrigger[];
   @ApiProperty({ type: () => [LineBomItemDto], description: 'Included BOM items, nested' })

@@ -210,6 +210,19 @@ export class LineTranslationDto {
   missing: string[];
 }
 
+export class LineDisplayedVariableDto {
+  @ApiProperty({ example: 'range_km' }) key: string;
+  @ApiProperty({ example: 'Estimated range', description: 'The label, translated' })
+  label: string;
+  @ApiProperty({
+    example: 412,
+    nullable: true,
+    description: 'The value, as `variables` has it (null when it cannot be computed)',
+  })
+  value: unknown;
+  @ApiPropertyOptional({ example: 'km', description: 'The unit, translated' }) unit?: string;
+}
+
 export class LineImageDto {
   @ApiProperty({ example: 'frame' }) key: string;
   @ApiProperty({ example: '/v1/companies/1/models/1/assets/images/frame.png?version=1' })

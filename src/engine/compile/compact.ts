@@ -128,6 +128,8 @@ function compactVariable(variable: CompiledVariable, c: CompleteExpression): Com
     key: variable.key,
     expr: c(variable.expr),
     labelSlot: variable.labelSlot,
+    display: variable.display,
+    unitSlot: variable.unitSlot,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { CompiledModel } from '../model.js';
 import { firedTrigger, keptInCompact, type CompactCartLine } from './compact-line.js';
-import type { CartLine, Evaluation, EvaluationRequest } from '../types.js';
+import type { CartLine, Evaluation, EvaluationRequest, LineDisplayedVariable } from '../types.js';
+import { displayedVariable } from './displayed-variables.js';
 import { ENGINE_VERSION } from '../version.js';
 import { readAnswers } from './answers.js';
 import { computeValues } from './values.js';
@@ -112,8 +113,12 @@ function buildLine(
   const missing = missingPaths(model, language, dynamicSlots);
 
   const variables: Record<string, unknown> = {};
-  for (const variable of model.variables)
-    variables[variable.key] = toJsonValue(state.variables[variable.index]);
+  const displayed: LineDisplayedVariable[] = [];
+  for (const variable of model.variables) {
+    const value = toJsonValue(state.variables[variable.index]);
+    variables[variable.key] = value;
+    if (variable.display) displayed.push(displayedVariable(variable, value, texts));
+  }
   const questions = compact ? compactQuestions(model, state) : lineQuestions(model, state, texts);
   const triggers = lineTriggers(model, state, texts);
 
@@ -123,6 +128,7 @@ function buildLine(
     imports: model.imports.map((record) => ({ ...record })),
     questions,
     variables,
+    displayed_variables: displayed,
     rules: compact ? rules.filter(keptInCompact) : rules,
     triggers: compact ? triggers.filter(firedTrigger) : triggers,
     bom_items: bom.lines,

@@ -87,7 +87,16 @@ const SCHEMAS: Record<string, SchemaObject> = {
     min_length: { type: 'integer', format: 'int32' },
     max_length: { type: 'integer', format: 'int32' },
   }),
-  ModelVariable: closed(['key', 'expr'], { key: text(), expr: cel('the value'), label: text() }),
+  ModelVariable: closed(['key', 'expr'], {
+    key: text(),
+    expr: cel('the value'),
+    label: text(),
+    display: {
+      type: 'boolean',
+      description: 'Shown to buyers in the line (`displayed_variables`); needs a label',
+    },
+    unit: text(),
+  }),
   ModelRule: closed(['key', 'message'], {
     key: text(),
     when: cel('the rule applies when true'),

@@ -155,6 +155,7 @@ describe('the cart line', () => {
         'bom_items',
         'cache',
         'consistency',
+        'displayed_variables',
         'general',
         'images',
         'imports',
