@@ -14,7 +14,8 @@ import type {
   ModelSourceFormat,
 } from '../engine/index.js';
 import { consistencyTimeLimitMs } from '../engine/main-thread.js';
-import { WorkerFailure, WorkerPool, type WorkerEntry } from '../workers/worker-pool.js';
+import { WorkerFailure, type WorkerEntry } from '../workers/worker-pool.js';
+import { CompileLanes } from './compile-lanes.js';
 import { type StoredVersion, VersionTasks, versionRef } from './version-tasks.js';
 import type { BuildOutcome, BuildTask, Refusal, StoredImport } from './compile/build-model.js';
 import type {
@@ -79,7 +80,7 @@ export function compileTimeoutMs(limits: EngineLimits): number {
 
 /**
  * All engine work, in worker threads (docs/adr/0050-engine-worker-runtime.md): uploads
- * compile in the compile pool (fair between suppliers); evaluations, descriptions and
+ * compile in the compile lanes (fair between suppliers, a quick lane first: CompileLanes); evaluations, descriptions and
  * analyses run in the evaluation pool, each version in the worker its key hashes to, which
  * keeps it compiled (fair between companies). Every task has a wall-clock deadline past
  * which its worker is terminated; a version whose evaluations keep running past theirs is
@@ -89,7 +90,7 @@ export function compileTimeoutMs(limits: EngineLimits): number {
 @Injectable()
 export class CompiledModels implements OnModuleDestroy {
   private readonly logger = new Logger(CompiledModels.name);
-  private readonly compilePool: WorkerPool;
+  private readonly compiles: CompileLanes;
   private readonly versions: VersionTasks;
   private readonly compileTimeout: number;
 
@@ -104,13 +105,15 @@ export class CompiledModels implements OnModuleDestroy {
       cacheBytes: Math.floor(config.compiledModelCacheBytes / config.evaluationWorkers),
       assetUrls: urls.signing,
     };
-    this.compilePool = new WorkerPool({
-      name: 'compile',
+    this.compiles = new CompileLanes({
       entry,
+      workerData,
       workers: config.compileWorkers,
       heapMb: config.compileWorkerHeapMb,
       perTenant: config.compileQueueSize,
-      workerData,
+      timeoutMs: this.compileTimeout,
+      quickMs: config.compileLaneMs,
+      quickHeapMb: config.compileLaneHeapMb,
     });
     this.versions = new VersionTasks({
       pool: {
@@ -128,7 +131,7 @@ export class CompiledModels implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await Promise.all([this.compilePool.close(), this.versions.close()]);
+    await Promise.all([this.compiles.close(), this.versions.close()]);
   }
 
   /** Reads, merges and compiles an upload of `supplierId` (whose queue it waits in). */
@@ -247,10 +250,7 @@ export class CompiledModels implements OnModuleDestroy {
 
   private async compile(task: BuildTask, supplierId: number): Promise<BuildOutcome> {
     try {
-      return await this.compilePool.run<BuildOutcome>(task, {
-        tenant: `supplier:${supplierId}`,
-        deadlineMs: this.compileTimeout,
-      });
+      return await this.compiles.run<BuildOutcome>(task, supplierId);
     } catch (error) {
       if (error instanceof WorkerFailure && error.reason !== 'busy')
         this.logger.warn(`A model compile failed in its worker: ${error.reason}`);
