@@ -68,6 +68,14 @@ function readEngineLimits(read: EnvReader): EngineLimits {
       1024,
       2 ** 31,
     ),
+    // Images of a zip, uncompressed: each, and all of one upload together.
+    assetBytes: read.int('MODEL_IMAGE_LIMIT', DEFAULT_ENGINE_LIMITS.assetBytes, 1024, 2 ** 31),
+    modelAssetBytes: read.int(
+      'MODEL_IMAGES_LIMIT',
+      DEFAULT_ENGINE_LIMITS.modelAssetBytes,
+      1024,
+      2 ** 31,
+    ),
     questions: read.int('MODEL_MAX_QUESTIONS', DEFAULT_ENGINE_LIMITS.questions, 1, 1_000_000),
     expressionCost: read.int(
       'MODEL_EXPRESSION_COST_LIMIT',

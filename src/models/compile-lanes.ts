@@ -16,28 +16,37 @@ export interface CompileLanesOptions {
 }
 
 /** Failures in the quick lane that send a compile to the main lane rather than to the caller. */
-const MOVES_ON: ReadonlySet<string> = new Set(['deadline', 'out_of_memory', 'crashed', 'busy']);
+const MOVES_ON: ReadonlySet<string> = new Set(['deadline', 'out_of_memory', 'crashed']);
+
+/** No bound in the pools' queues: CompileLanes bounds each supplier's compiles itself. */
+const UNBOUNDED = Number.POSITIVE_INFINITY;
 
 /**
- * Uploads' compiles in two lanes (docs/adr/0161-compile-lanes.md). Every compile starts in
- * the quick lane, one worker served round-robin between suppliers, with a short budget
- * (COMPILE_LANE_MS); one still running past it is ended there and compiled again from the
- * start in the main lane (COMPILE_WORKERS, round-robin between suppliers, the full compile
- * deadline). A small model therefore never waits behind another supplier's long compile:
- * at most one quick-lane budget per supplier ahead of it.
+ * Uploads' compiles in two lanes (docs/adr/0161-compile-lanes.md). A compile goes to the
+ * main lane (COMPILE_WORKERS, round-robin between suppliers, the full compile deadline)
+ * when a worker there is free; otherwise it starts in the quick lane, one worker served
+ * round-robin between suppliers with a short budget (COMPILE_LANE_MS), and one still
+ * running past it is ended there and compiled again from the start in the main lane. A
+ * small model therefore never waits behind another supplier's long compile: at most one
+ * quick-lane budget per supplier ahead of it. A supplier may have COMPILE_WORKERS +
+ * COMPILE_QUEUE_SIZE compiles in both lanes together; past that, `busy`.
  */
 export class CompileLanes {
   private readonly main: WorkerPool;
   private readonly quick: WorkerPool | null;
+  /** Compiles per supplier, waiting or running in either lane. */
+  private readonly pending = new Map<string, number>();
+  /** Compiles in the main lane, waiting or running. */
+  private inMain = 0;
 
   constructor(private readonly options: CompileLanesOptions) {
-    const { entry, workerData, perTenant } = options;
+    const { entry, workerData } = options;
     this.main = new WorkerPool({
       name: 'compile',
       entry,
       workers: options.workers,
       heapMb: options.heapMb,
-      perTenant,
+      perTenant: UNBOUNDED,
       workerData,
     });
     this.quick =
@@ -47,25 +56,40 @@ export class CompileLanes {
             entry,
             workers: 1,
             heapMb: options.quickHeapMb,
-            perTenant,
+            perTenant: UNBOUNDED,
             workerData,
           })
         : null;
   }
 
-  /** Compiles in the quick lane, then, if it did not finish there, in the main lane. */
+  /** Compiles in the main lane if a worker is free there, else in the quick lane first. */
   async run<T>(task: unknown, supplierId: number): Promise<T> {
     const tenant = `supplier:${supplierId}`;
-    if (this.quick !== null) {
-      try {
-        return await this.quick.run<T>(task, { tenant, deadlineMs: this.options.quickMs });
-      } catch (error) {
-        if (!(error instanceof WorkerFailure && MOVES_ON.has(error.reason))) throw error;
-        // The lane's worker was ended: its replacement starts now, not with the next upload.
-        this.quick.warm();
+    const pending = this.pending.get(tenant) ?? 0;
+    if (pending >= this.options.workers + this.options.perTenant)
+      throw new WorkerFailure('busy', 'Too many compile tasks waiting');
+    this.pending.set(tenant, pending + 1);
+    try {
+      if (this.quick !== null && this.inMain >= this.options.workers) {
+        try {
+          return await this.quick.run<T>(task, { tenant, deadlineMs: this.options.quickMs });
+        } catch (error) {
+          if (!(error instanceof WorkerFailure && MOVES_ON.has(error.reason))) throw error;
+          // The lane's worker was ended: its replacement starts now, not with the next upload.
+          this.quick.warm();
+        }
       }
+      this.inMain++;
+      try {
+        return await this.main.run<T>(task, { tenant, deadlineMs: this.options.timeoutMs });
+      } finally {
+        this.inMain--;
+      }
+    } finally {
+      const left = (this.pending.get(tenant) ?? 1) - 1;
+      if (left > 0) this.pending.set(tenant, left);
+      else this.pending.delete(tenant);
     }
-    return this.main.run<T>(task, { tenant, deadlineMs: this.options.timeoutMs });
   }
 
   async close(): Promise<void> {

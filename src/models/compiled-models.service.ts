@@ -9,7 +9,6 @@ import type {
   EngineLimits,
   LineView,
   ModelAnalysis,
-  ModelAsset,
   ModelDescription,
   ModelSourceFormat,
 } from '../engine/index.js';
@@ -17,7 +16,14 @@ import { consistencyTimeLimitMs } from '../engine/main-thread.js';
 import { WorkerFailure, type WorkerEntry } from '../workers/worker-pool.js';
 import { CompileLanes } from './compile-lanes.js';
 import { type StoredVersion, VersionTasks, versionRef } from './version-tasks.js';
-import type { BuildOutcome, BuildTask, Refusal, StoredImport } from './compile/build-model.js';
+import type {
+  BuildOutcome,
+  BuildTask,
+  BuiltAsset,
+  Refusal,
+  StoredImport,
+} from './compile/build-model.js';
+import type { VersionAsset } from './version-writes.repository.js';
 import type {
   EngineWorkerData,
   EvaluatedLine,
@@ -46,14 +52,14 @@ export interface BuiltModel {
   /** `general.name` and `general.code` as the compile read them. */
   name: string;
   code?: string;
-  assets: Map<string, ModelAsset>;
+  assets: Map<string, VersionAsset>;
   format: ModelSourceFormat;
 }
 
 /** The models an upload imports, loaded by the caller (they live in the database). */
 export interface LoadedImports {
   models: StoredImport[];
-  assets: Map<string, ModelAsset>;
+  assets: Map<string, VersionAsset>;
 }
 
 /** What a configuration is evaluated with. */
@@ -272,11 +278,12 @@ function refusalError(refusal: Refusal): ApiError {
   return new ApiError(refusal.status, refusal.message, refusal.problems);
 }
 
-/** A structured-cloned asset: its bytes arrive as a Uint8Array, not a Buffer. */
-function toAsset(asset: ModelAsset): ModelAsset {
-  const bytes = asset.bytes as Uint8Array;
+/** An image the worker built (its bytes moved here, not copied) as a version stores it. */
+function toAsset(asset: BuiltAsset): VersionAsset {
   return {
-    bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     contentType: asset.contentType,
+    sha256: asset.sha256,
+    size: asset.bytes.byteLength,
+    bytes: asset.bytes,
   };
 }

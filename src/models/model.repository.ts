@@ -16,6 +16,7 @@ import {
   type ModelIdentity,
   type NewVersion,
 } from './version-writes.repository.js';
+import { loadAssetChunk } from './asset-bytes.repository.js';
 import { ModelAssetEntity } from './model-asset.entity.js';
 import { lockCutoff } from './model-lock.js';
 import { ModelVersionEntity } from './model-version.entity.js';
@@ -83,6 +84,11 @@ export class ModelRepository {
     path: string,
   ): Promise<ModelAssetEntity | null> {
     return this.assets.findOneBy({ modelId, versionNumber, path });
+  }
+
+  /** One chunk of an image's bytes by its hash (asset-bytes.repository.ts), or null. */
+  findAssetChunk(sha256: string, seq: number): Promise<Buffer | null> {
+    return loadAssetChunk(this.dataSource, sha256, seq);
   }
 
   /** Version 1 of a new model: the model, its version and its assets in one transaction. */

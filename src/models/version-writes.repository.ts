@@ -7,11 +7,23 @@
  */
 import { Not, type EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../database/db-errors.js';
-import type { ModelAsset } from '../engine/index.js';
+import { storeAssetBytes } from './asset-bytes.repository.js';
 import { ModelAssetEntity } from './model-asset.entity.js';
 import { ModelVersionEntity } from './model-version.entity.js';
 import { ModelEntity } from './model.entity.js';
 import { storeDefinition } from './version-bytes.repository.js';
+
+/**
+ * An image of a version: its content type, hash and size, with its bytes when they may
+ * not be stored yet (an upload's own; an imported model's are).
+ */
+export interface VersionAsset {
+  contentType: string;
+  /** SHA-256 of the content, hex: its key in `asset_chunks` (asset-bytes.repository.ts). */
+  sha256: string;
+  size: number;
+  bytes?: Uint8Array;
+}
 
 /** Rows per INSERT of assets: keeps statements well under the drivers' parameter limits. */
 const ASSET_BATCH = 50;
@@ -33,7 +45,7 @@ export interface NewVersion {
   sourceFormat: string;
   /** The compiled consistency form (engine serializeConsistency bytes); absent: built on first use. */
   consistency?: Uint8Array;
-  assets: Map<string, ModelAsset>;
+  assets: Map<string, VersionAsset>;
   createdById: number;
   createdAt: Date;
 }
@@ -81,14 +93,16 @@ export async function insertVersion(
     throw error;
   }
   await storeDefinition(manager, modelId, versionNumber, version.definition, version.consistency);
+  for (const asset of version.assets.values())
+    if (asset.bytes !== undefined) await storeAssetBytes(manager, asset.sha256, asset.bytes);
   const rows = [...version.assets].map(([path, asset]) =>
     manager.create(ModelAssetEntity, {
       modelId,
       versionNumber,
       path,
       contentType: asset.contentType,
-      contentBase64: asset.bytes.toString('base64'),
-      size: asset.bytes.length,
+      sha256: asset.sha256,
+      size: asset.size,
     }),
   );
   for (let start = 0; start < rows.length; start += ASSET_BATCH) {

@@ -10,6 +10,7 @@ import { DeviceTokens1764700000000 } from './1764700000000-device-tokens.js';
 import { ModelRetired1764705000000 } from './1764705000000-model-retired.js';
 import { CartLineLifecycle1764710000000 } from './1764710000000-cart-line-lifecycle.js';
 import { CartLineSnapshots1764720000000 } from './1764720000000-cart-line-snapshots.js';
+import { AssetChunks1764916000000 } from './1764916000000-asset-chunks.js';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   ModelRetired1764705000000,
   CartLineLifecycle1764710000000,
   CartLineSnapshots1764720000000,
+  AssetChunks1764916000000,
 ];

@@ -295,8 +295,14 @@ function built(outcome: BuildOutcome): Answer {
   const compiled = ownedBytes(outcome.compiled);
   const definition = ownedBytes(outcome.definition);
   const consistency = ownedBytes(outcome.consistency);
+  // Images too: an upload's may be tens of MB, which a copy would clone on the event loop.
+  const assets = outcome.assets.map(([path, asset]): [string, typeof asset] => [
+    path,
+    { ...asset, bytes: ownedBytes(asset.bytes) },
+  ]);
+  const moved = [compiled, definition, consistency, ...assets.map(([, asset]) => asset.bytes)];
   return {
-    value: { ...outcome, compiled, definition, consistency },
-    transfer: [compiled, definition, consistency].map((bytes) => bytes.buffer as ArrayBuffer),
+    value: { ...outcome, compiled, definition, consistency, assets },
+    transfer: moved.map((bytes) => bytes.buffer as ArrayBuffer),
   };
 }
