@@ -11460,6 +11460,14 @@ export interface operations {
                     "image/webp": string;
                 };
             };
+            /** @description If-None-Match names the file’s ETag (its content hash): no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Bad request */
             400: {
                 headers: {
@@ -12520,6 +12528,14 @@ export interface operations {
                     "image/webp": string;
                 };
             };
+            /** @description If-None-Match names the file’s ETag (its content hash): no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Bad request */
             400: {
                 headers: {
@@ -12655,6 +12671,14 @@ export interface operations {
                     "image/gif": string;
                     "image/webp": string;
                 };
+            };
+            /** @description If-None-Match names the file’s ETag (its content hash): no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {
