@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { DataSource, EntityManager } from 'typeorm';
-import { fixedSql } from '../database/fixed-sql.js';
+import { firstRow, fixedSql } from '../database/fixed-sql.js';
 
 /**
  * The bytes of model assets (images), content-addressed: `asset_chunks` rows of
@@ -13,7 +13,7 @@ import { fixedSql } from '../database/fixed-sql.js';
 type Queryable = DataSource | EntityManager;
 
 /** Bytes per stored chunk: what one request holds of an image at a time. */
-export const ASSET_CHUNK_BYTES = 256 * 1024;
+export const ASSET_CHUNK_BYTES = 64 * 1024;
 
 const sqlFor = (db: Queryable, sql: string): string =>
   fixedSql('dataSource' in db ? db.dataSource : db, sql);
@@ -55,17 +55,17 @@ export async function storeAssetBytes(
   }
 }
 
-/** One chunk of a stored image, or null when there is no such chunk. */
+/** One chunk of a stored image, or null when there is no such chunk (a fixed point query). */
 export async function loadAssetChunk(
-  db: Queryable,
+  dataSource: DataSource,
   sha256: string,
   seq: number,
 ): Promise<Buffer | null> {
-  const rows: Array<{ bytes: Uint8Array }> = await db.query(
-    sqlFor(db, 'SELECT "bytes" FROM "asset_chunks" WHERE "sha256" = $1 AND "seq" = $2'),
+  const row = await firstRow<{ bytes: Uint8Array }>(
+    dataSource,
+    sqlFor(dataSource, 'SELECT "bytes" FROM "asset_chunks" WHERE "sha256" = $1 AND "seq" = $2'),
     [sha256, seq],
   );
-  if (rows.length === 0) return null;
-  const bytes = rows[0].bytes;
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
+  if (row === null) return null;
+  return Buffer.isBuffer(row.bytes) ? row.bytes : Buffer.from(row.bytes);
 }

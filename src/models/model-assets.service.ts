@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { SignedAsset } from './asset-urls.js';
 import { Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
@@ -85,6 +86,10 @@ export class ModelAssetsService {
         const chunk = await models.findAssetChunk(sha256, seq);
         if (chunk === null) throw new Error(`Asset ${sha256} is missing chunk ${seq}`);
         yield chunk;
+        // A turn of the event loop per chunk: SQLite reads synchronously and a loopback
+        // socket may take every write at once, so without it one image would be read and
+        // written whole before any other request (a 10 MB image: 153 chunks) is served.
+        await nextTurn();
       }
     }
     // A byte stream holding one chunk at most: the next is read when the client took it.

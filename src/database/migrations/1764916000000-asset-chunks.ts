@@ -5,7 +5,7 @@ import { Table, TableColumn, type MigrationInterface, type QueryRunner } from 't
 const BATCH = 20;
 
 /** As ASSET_CHUNK_BYTES (src/models/asset-bytes.repository.ts), fixed here as written. */
-const CHUNK_BYTES = 256 * 1024;
+const CHUNK_BYTES = 64 * 1024;
 
 /**
  * Model assets (images) are stored as bytes, content-addressed, in chunks: `asset_chunks`
