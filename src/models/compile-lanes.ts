@@ -80,6 +80,8 @@ export class CompileLanes {
         }
       }
       this.inMain++;
+      // The main lane is now busy: the quick lane's worker starts before it is needed.
+      if (this.inMain >= this.options.workers) this.quick?.warm();
       try {
         return await this.main.run<T>(task, { tenant, deadlineMs: this.options.timeoutMs });
       } finally {
