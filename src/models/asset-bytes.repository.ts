@@ -55,6 +55,21 @@ export async function storeAssetBytes(
   }
 }
 
+/**
+ * The bytes of a version's new images, before (outside) the version's transaction: on
+ * SQLite a transaction must not yield to the event loop (every request shares its one
+ * connection), and the chunks' writes do. Content-addressed, so writing them early is
+ * harmless: a version refused afterwards leaves chunks no row names (never served; reused
+ * by the next upload of the same image).
+ */
+export async function storeNewAssetBytes(
+  dataSource: DataSource,
+  assets: Iterable<{ sha256: string; bytes?: Uint8Array }>,
+): Promise<void> {
+  for (const asset of assets)
+    if (asset.bytes !== undefined) await storeAssetBytes(dataSource, asset.sha256, asset.bytes);
+}
+
 /** One chunk of a stored image, or null when there is no such chunk (a fixed point query). */
 export async function loadAssetChunk(
   dataSource: DataSource,

@@ -7,7 +7,6 @@
  */
 import { Not, type EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../database/db-errors.js';
-import { storeAssetBytes } from './asset-bytes.repository.js';
 import { ModelAssetEntity } from './model-asset.entity.js';
 import { ModelVersionEntity } from './model-version.entity.js';
 import { ModelEntity } from './model.entity.js';
@@ -73,7 +72,10 @@ export async function assertCodeFree(
   if (taken) throw new CodeTakenError(code);
 }
 
-/** Stores one immutable version and its assets; a lost race for its number is VersionTakenError. */
+/**
+ * Stores one immutable version and its asset rows (their bytes are stored before the
+ * transaction: storeNewAssetBytes); a lost race for its number is VersionTakenError.
+ */
 export async function insertVersion(
   manager: EntityManager,
   modelId: number,
@@ -93,8 +95,6 @@ export async function insertVersion(
     throw error;
   }
   await storeDefinition(manager, modelId, versionNumber, version.definition, version.consistency);
-  for (const asset of version.assets.values())
-    if (asset.bytes !== undefined) await storeAssetBytes(manager, asset.sha256, asset.bytes);
   const rows = [...version.assets].map(([path, asset]) =>
     manager.create(ModelAssetEntity, {
       modelId,
