@@ -13,6 +13,13 @@ export interface EngineConfig {
   compileQueueSize: number;
   /** Old-generation heap of each compile worker: a model that needs more is refused (413). */
   compileWorkerHeapMb: number;
+  /**
+   * What a compile may spend in the quick lane (one worker) before it moves to the compile
+   * workers: a small model never waits behind another supplier's long compile. 0: no lane.
+   */
+  compileLaneMs: number;
+  /** Old-generation heap of the quick lane's worker (a compile needing more moves on). */
+  compileLaneHeapMb: number;
   /** Worker threads that evaluate and describe (each holds the versions hashed to it). */
   evaluationWorkers: number;
   /** Evaluations one company may have waiting (503 past it). */
@@ -41,6 +48,8 @@ export function readEngineConfig(read: EnvReader): EngineConfig {
     compileWorkers: read.int('COMPILE_WORKERS', 1, 1, 64),
     compileQueueSize: read.int('COMPILE_QUEUE_SIZE', 8, 0, 10_000),
     compileWorkerHeapMb: read.int('COMPILE_WORKER_HEAP_MB', 256, 64, 16_384),
+    compileLaneMs: read.int('COMPILE_LANE_MS', 1000, 0, 600_000),
+    compileLaneHeapMb: read.int('COMPILE_LANE_HEAP_MB', 64, 16, 16_384),
     evaluationWorkers: read.int('EVALUATION_WORKERS', 2, 1, 64),
     evaluationQueueSize: read.int('EVALUATION_QUEUE_SIZE', 32, 0, 10_000),
     evaluationWorkerHeapMb: read.int('EVALUATION_WORKER_HEAP_MB', 384, 32, 16_384),
@@ -56,6 +65,14 @@ function readEngineLimits(read: EnvReader): EngineLimits {
     zipUncompressedBytes: read.int(
       'MODEL_ZIP_UNCOMPRESSED_LIMIT',
       DEFAULT_ENGINE_LIMITS.zipUncompressedBytes,
+      1024,
+      2 ** 31,
+    ),
+    // Images of a zip, uncompressed: each, and all of one upload together.
+    assetBytes: read.int('MODEL_IMAGE_LIMIT', DEFAULT_ENGINE_LIMITS.assetBytes, 1024, 2 ** 31),
+    modelAssetBytes: read.int(
+      'MODEL_IMAGES_LIMIT',
+      DEFAULT_ENGINE_LIMITS.modelAssetBytes,
       1024,
       2 ** 31,
     ),

@@ -9,6 +9,10 @@ export interface EngineLimits {
   zipUncompressedBytes: number;
   /** Entries (files and folders) in a zip archive. */
   zipEntries: number;
+  /** Bytes of one image of a zip, uncompressed. */
+  assetBytes: number;
+  /** Bytes of every image of a zip together, uncompressed. */
+  modelAssetBytes: number;
   /** YAML aliases (`*name`) in one document. */
   yamlAliases: number;
   /** Nesting depth of objects/arrays in a document. */
@@ -52,6 +56,8 @@ export const DEFAULT_ENGINE_LIMITS: Readonly<EngineLimits> = Object.freeze({
   uploadBytes: 10 * 1024 * 1024,
   zipUncompressedBytes: 50 * 1024 * 1024,
   zipEntries: 1_000,
+  assetBytes: 10 * 1024 * 1024,
+  modelAssetBytes: 32 * 1024 * 1024,
   yamlAliases: 100,
   nestingDepth: 64,
   questions: 5_000,

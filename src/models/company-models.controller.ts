@@ -1,4 +1,4 @@
-import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Auth } from '../principal/auth.decorator.js';
@@ -8,7 +8,7 @@ import type { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { IdParam } from '../common/http/id-param.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
-import { ApiAssetResponse, assetResponse, joinAssetPath } from './asset-response.js';
+import { ApiAssetResponse, ASSET_CACHE, joinAssetPath, sendAsset } from './asset-response.js';
 import { CompanyModelsService } from './company-models.service.js';
 import { AssetQueryDto } from './dto/asset-query.dto.js';
 import { CompanyModelDto, CompanyModelsQueryDto } from './dto/company-model.dto.js';
@@ -60,8 +60,9 @@ export class CompanyModelsController {
     @Param('path') path: string | string[],
     @Query() query: AssetQueryDto,
     @CurrentPrincipal() principal: Principal,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<StreamableFile> {
+    // Sent here, not by Nest: a 304 or a stream of chunks (asset-response.ts).
+    @Res() res: Response,
+  ): Promise<void> {
     const file = await this.assets.getForCompany(
       principal,
       id,
@@ -69,6 +70,6 @@ export class CompanyModelsController {
       joinAssetPath(path),
       query.version,
     );
-    return assetResponse(res, file, query.version !== undefined);
+    sendAsset(res, file, query.version === undefined ? ASSET_CACHE.current : ASSET_CACHE.versioned);
   }
 }

@@ -9,14 +9,21 @@ import type {
   EngineLimits,
   LineView,
   ModelAnalysis,
-  ModelAsset,
   ModelDescription,
   ModelSourceFormat,
 } from '../engine/index.js';
 import { consistencyTimeLimitMs } from '../engine/main-thread.js';
-import { WorkerFailure, WorkerPool, type WorkerEntry } from '../workers/worker-pool.js';
+import { WorkerFailure, type WorkerEntry } from '../workers/worker-pool.js';
+import { CompileLanes } from './compile-lanes.js';
 import { type StoredVersion, VersionTasks, versionRef } from './version-tasks.js';
-import type { BuildOutcome, BuildTask, Refusal, StoredImport } from './compile/build-model.js';
+import type {
+  BuildOutcome,
+  BuildTask,
+  BuiltAsset,
+  Refusal,
+  StoredImport,
+} from './compile/build-model.js';
+import type { VersionAsset } from './version-writes.repository.js';
 import type {
   EngineWorkerData,
   EvaluatedLine,
@@ -45,14 +52,14 @@ export interface BuiltModel {
   /** `general.name` and `general.code` as the compile read them. */
   name: string;
   code?: string;
-  assets: Map<string, ModelAsset>;
+  assets: Map<string, VersionAsset>;
   format: ModelSourceFormat;
 }
 
 /** The models an upload imports, loaded by the caller (they live in the database). */
 export interface LoadedImports {
   models: StoredImport[];
-  assets: Map<string, ModelAsset>;
+  assets: Map<string, VersionAsset>;
 }
 
 /** What a configuration is evaluated with. */
@@ -79,7 +86,7 @@ export function compileTimeoutMs(limits: EngineLimits): number {
 
 /**
  * All engine work, in worker threads (docs/adr/0050-engine-worker-runtime.md): uploads
- * compile in the compile pool (fair between suppliers); evaluations, descriptions and
+ * compile in the compile lanes (fair between suppliers, a quick lane first: CompileLanes); evaluations, descriptions and
  * analyses run in the evaluation pool, each version in the worker its key hashes to, which
  * keeps it compiled (fair between companies). Every task has a wall-clock deadline past
  * which its worker is terminated; a version whose evaluations keep running past theirs is
@@ -89,7 +96,7 @@ export function compileTimeoutMs(limits: EngineLimits): number {
 @Injectable()
 export class CompiledModels implements OnModuleDestroy {
   private readonly logger = new Logger(CompiledModels.name);
-  private readonly compilePool: WorkerPool;
+  private readonly compiles: CompileLanes;
   private readonly versions: VersionTasks;
   private readonly compileTimeout: number;
 
@@ -104,13 +111,15 @@ export class CompiledModels implements OnModuleDestroy {
       cacheBytes: Math.floor(config.compiledModelCacheBytes / config.evaluationWorkers),
       assetUrls: urls.signing,
     };
-    this.compilePool = new WorkerPool({
-      name: 'compile',
+    this.compiles = new CompileLanes({
       entry,
+      workerData,
       workers: config.compileWorkers,
       heapMb: config.compileWorkerHeapMb,
       perTenant: config.compileQueueSize,
-      workerData,
+      timeoutMs: this.compileTimeout,
+      quickMs: config.compileLaneMs,
+      quickHeapMb: config.compileLaneHeapMb,
     });
     this.versions = new VersionTasks({
       pool: {
@@ -128,7 +137,7 @@ export class CompiledModels implements OnModuleDestroy {
   }
 
   async onModuleDestroy(): Promise<void> {
-    await Promise.all([this.compilePool.close(), this.versions.close()]);
+    await Promise.all([this.compiles.close(), this.versions.close()]);
   }
 
   /** Reads, merges and compiles an upload of `supplierId` (whose queue it waits in). */
@@ -247,10 +256,7 @@ export class CompiledModels implements OnModuleDestroy {
 
   private async compile(task: BuildTask, supplierId: number): Promise<BuildOutcome> {
     try {
-      return await this.compilePool.run<BuildOutcome>(task, {
-        tenant: `supplier:${supplierId}`,
-        deadlineMs: this.compileTimeout,
-      });
+      return await this.compiles.run<BuildOutcome>(task, supplierId);
     } catch (error) {
       if (error instanceof WorkerFailure && error.reason !== 'busy')
         this.logger.warn(`A model compile failed in its worker: ${error.reason}`);
@@ -272,11 +278,12 @@ function refusalError(refusal: Refusal): ApiError {
   return new ApiError(refusal.status, refusal.message, refusal.problems);
 }
 
-/** A structured-cloned asset: its bytes arrive as a Uint8Array, not a Buffer. */
-function toAsset(asset: ModelAsset): ModelAsset {
-  const bytes = asset.bytes as Uint8Array;
+/** An image the worker built (its bytes moved here, not copied) as a version stores it. */
+function toAsset(asset: BuiltAsset): VersionAsset {
   return {
-    bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     contentType: asset.contentType,
+    sha256: asset.sha256,
+    size: asset.bytes.byteLength,
+    bytes: asset.bytes,
   };
 }

@@ -20,9 +20,9 @@ export class ModelAssetEntity {
   @Column({ type: 'varchar', length: 100 })
   contentType: string;
 
-  /** Base64: one text column type works on SQLite and PostgreSQL alike. */
-  @Column({ type: 'text' })
-  contentBase64: string;
+  /** SHA-256 of the content (hex): its bytes' key in `asset_chunks`, and its ETag. */
+  @Column({ type: 'varchar', length: 64 })
+  sha256: string;
 
   @Column({ type: 'integer' })
   size: number;

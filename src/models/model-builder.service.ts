@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ModelAsset } from '../engine/index.js';
+import type { VersionAsset } from './version-writes.repository.js';
 import { CompiledModels, type BuiltModel, type LoadedImports } from './compiled-models.service.js';
 import { ModelRepository } from './model.repository.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
@@ -30,7 +30,7 @@ export class ModelBuilderService {
    * unknown to mergeImports, which reports them), with the assets those versions ship.
    */
   private async loadImports(ids: number[], supplierId: number): Promise<LoadedImports> {
-    const assets = new Map<string, ModelAsset>();
+    const assets = new Map<string, VersionAsset>();
     const { versions: models, assets: files } = await this.models.currentVersionsOf(
       ids,
       supplierId,
@@ -39,8 +39,9 @@ export class ModelBuilderService {
     for (const id of ids) {
       for (const file of files) {
         if (file.modelId !== id || assets.has(file.path)) continue;
-        const bytes = Buffer.from(file.contentBase64, 'base64');
-        assets.set(file.path, { bytes, contentType: file.contentType });
+        // Their bytes are stored already: the new version's rows name them by hash.
+        const { contentType, sha256, size } = file;
+        assets.set(file.path, { contentType, sha256, size });
       }
     }
     return { models, assets };

@@ -16,6 +16,7 @@ import {
   type ModelIdentity,
   type NewVersion,
 } from './version-writes.repository.js';
+import { loadAssetChunk, storeNewAssetBytes } from './asset-bytes.repository.js';
 import { ModelAssetEntity } from './model-asset.entity.js';
 import { lockCutoff } from './model-lock.js';
 import { ModelVersionEntity } from './model-version.entity.js';
@@ -85,12 +86,18 @@ export class ModelRepository {
     return this.assets.findOneBy({ modelId, versionNumber, path });
   }
 
+  /** One chunk of an image's bytes by its hash (asset-bytes.repository.ts), or null. */
+  findAssetChunk(sha256: string, seq: number): Promise<Buffer | null> {
+    return loadAssetChunk(this.dataSource, sha256, seq);
+  }
+
   /** Version 1 of a new model: the model, its version and its assets in one transaction. */
-  createWithVersion(
+  async createWithVersion(
     supplierId: number,
     identity: ModelIdentity,
     version: NewVersion,
   ): Promise<ModelEntity> {
+    await storeNewAssetBytes(this.dataSource, version.assets.values());
     return this.transactions.run(async (manager) => {
       await assertCodeFree(manager, supplierId, identity.code);
       const created = manager.create(ModelEntity, {
@@ -114,12 +121,13 @@ export class ModelRepository {
    * lock is free for the uploader (one conditional UPDATE: no one slips in between).
    * False when that condition failed; nothing is stored then.
    */
-  storeNextVersion(
+  async storeNextVersion(
     model: ModelEntity,
     identity: ModelIdentity,
     version: NewVersion,
   ): Promise<boolean> {
     const next = model.versionNumber + 1;
+    await storeNewAssetBytes(this.dataSource, version.assets.values());
     return this.transactions.run(async (manager) => {
       await assertCodeFree(manager, model.supplierId, identity.code, model.id);
       const changes = { ...identity, versionNumber: next, updatedAt: version.createdAt };

@@ -10,7 +10,6 @@ import {
   Query,
   Req,
   Res,
-  StreamableFile,
 } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -22,7 +21,7 @@ import { ResponseMessage } from '../common/envelope/response-message.decorator.j
 import { RawBody } from '../common/http/raw-body.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { AppConfig } from '../config/app-config.js';
-import { ApiAssetResponse, assetResponse, joinAssetPath } from './asset-response.js';
+import { ApiAssetResponse, ASSET_CACHE, joinAssetPath, sendAsset } from './asset-response.js';
 import { AssetQueryDto } from './dto/asset-query.dto.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
 import { ModelUploadDto } from './dto/model-upload.dto.js';
@@ -151,9 +150,10 @@ export class ModelsController {
     @Param('path') path: string | string[],
     @Query() query: AssetQueryDto,
     @CurrentPrincipal() principal: Principal,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<StreamableFile> {
+    // Sent here, not by Nest: a 304 or a stream of chunks (asset-response.ts).
+    @Res() res: Response,
+  ): Promise<void> {
     const file = await this.assets.get(principal, id, joinAssetPath(path), query.version);
-    return assetResponse(res, file, query.version !== undefined);
+    sendAsset(res, file, query.version === undefined ? ASSET_CACHE.current : ASSET_CACHE.versioned);
   }
 }

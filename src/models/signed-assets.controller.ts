@@ -1,10 +1,10 @@
-import { Controller, Get, Param, Query, Res, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { ApiError } from '../common/errors/api-error.js';
 import { IdParam } from '../common/http/id-param.js';
 import { Public } from '../principal/auth.decorator.js';
-import { ApiAssetResponse, assetResponse, joinAssetPath } from './asset-response.js';
+import { ApiAssetResponse, ASSET_CACHE, joinAssetPath, sendAsset } from './asset-response.js';
 import { AssetUrls } from './asset-urls.js';
 import { SignedAssetQueryDto } from './dto/signed-asset-query.dto.js';
 import { ModelAssetsService } from './model-assets.service.js';
@@ -38,8 +38,9 @@ export class SignedAssetsController {
     @IdParam('version') versionNumber: number,
     @Param('path') path: string | string[],
     @Query() query: SignedAssetQueryDto,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<StreamableFile> {
+    // Sent here, not by Nest: a 304 or a stream of chunks (asset-response.ts).
+    @Res() res: Response,
+  ): Promise<void> {
     const asset = { companyId, modelId, versionNumber, path: joinAssetPath(path) };
     const refusal = this.urls.refusal(asset, query.expires, query.signature);
     if (refusal === 'expired')
@@ -56,6 +57,6 @@ export class SignedAssetsController {
       ]);
     // The signature is the credential: a shop's page on any origin may show the image.
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    return assetResponse(res, await this.assets.getSigned(asset), true);
+    sendAsset(res, await this.assets.getSigned(asset), ASSET_CACHE.signed);
   }
 }

@@ -3,7 +3,13 @@ import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../common/errors/api-error.js';
 import type { EngineLimits } from '../engine/index.js';
 import { WorkerFailure, WorkerPool, type WorkerPoolOptions } from '../workers/worker-pool.js';
-import type { EngineTask, TaskResult, VersionRef } from './compile/engine-tasks.js';
+import type {
+  EngineTask,
+  LoadTask,
+  TaskResult,
+  VersionRef,
+  VersionTask,
+} from './compile/engine-tasks.js';
 import { compileProblem, evaluationProblem, evaluationTimeout } from './engine-problems.js';
 
 /** Evaluations of one version past their deadline in a row before it is quarantined. */
@@ -39,9 +45,11 @@ export class VersionTasks {
   private readonly logger = new Logger(VersionTasks.name);
   private readonly pool: WorkerPool;
   /** Versions being compiled into their worker: concurrent misses share one compile. */
-  private readonly loading = new Map<string, Promise<void>>();
+  private readonly loading = new Map<string, Promise<boolean>>();
   /** Deadlines in a row per version; at QUARANTINE_AFTER it is quarantined. */
   private readonly strikes = new Map<string, number>();
+  /** Versions whose compiled form is larger than a worker's cache share: never kept. */
+  private readonly uncacheable = new Set<string>();
 
   constructor(private readonly options: VersionTasksOptions) {
     this.pool = new WorkerPool(options.pool);
@@ -73,23 +81,31 @@ export class VersionTasks {
 
   /**
    * Runs a task on a version in its worker; a miss compiles the stored version there
-   * first (once for concurrent misses), then runs the task again.
+   * first (once for concurrent misses), then runs the task again. A version that its
+   * worker cannot keep (larger than its cache share, or evicted at once) is compiled and
+   * evaluated in one task, every time (docs/adr/0160).
    */
   async run(
     version: StoredVersion,
     tenant: string,
-    task: (ref: VersionRef) => EngineTask,
+    task: (ref: VersionRef) => VersionTask,
     deadlineMs = this.options.evaluationTimeoutMs,
   ): Promise<TaskResult> {
     const ref = versionRef(version.modelId, version.versionNumber);
     if ((this.strikes.get(ref.key) ?? 0) >= QUARANTINE_AFTER) throw quarantined();
-    // Twice at most: the version may be evicted between its load and the task, once.
-    for (let attempt = 0; attempt < 3; attempt++) {
+    if (!this.uncacheable.has(ref.key)) {
       const result = await this.runOnce(ref, tenant, task(ref), deadlineMs);
       if (result.kind !== 'miss') return result;
-      await this.load(version, ref, tenant);
+      const kept = await this.load(version, ref, tenant);
+      if (kept) {
+        const again = await this.runOnce(ref, tenant, task(ref), deadlineMs);
+        if (again.kind !== 'miss') return again;
+      } else if (!this.uncacheable.has(ref.key)) {
+        this.uncacheable.add(ref.key);
+        this.logger.warn(`Model ${ref.key} is larger than a worker's cache share: not cached`);
+      }
     }
-    throw new Error(`Model ${ref.key} was evicted from its worker as soon as it was compiled`);
+    return this.loadAndRun(version, ref, tenant, task(ref), deadlineMs);
   }
 
   private async runOnce(ref: VersionRef, tenant: string, task: EngineTask, timeout: number) {
@@ -109,37 +125,61 @@ export class VersionTasks {
     }
   }
 
-  private load(version: StoredVersion, ref: VersionRef, tenant: string): Promise<void> {
+  /** Compiles the stored version into its worker, once for concurrent misses: kept or not. */
+  private load(version: StoredVersion, ref: VersionRef, tenant: string): Promise<boolean> {
     const running = this.loading.get(ref.key);
     if (running) return running;
     const load = (async () => {
-      const stored = await version.load();
-      if (stored === undefined) throw ApiError.notFound('No such model version');
-      // A copy moves to the worker: the caller may still need its bytes (GET /v1/models/{id}).
-      const definition = new Uint8Array(stored.definition);
-      const consistency = stored.consistency;
-      const task: EngineTask = {
-        kind: 'load',
-        version: ref,
-        definition,
-        limits: this.options.limits,
-        ...(consistency === undefined ? {} : { consistency }),
-      };
-      const { compileTimeoutMs } = this.options;
-      const result = await this.pool
-        .run<TaskResult>(task, {
-          tenant,
-          deadlineMs: compileTimeoutMs,
-          affinity: ref.key,
-          transfer: [definition.buffer as ArrayBuffer],
-        })
-        .catch((error: unknown) => {
-          throw compileProblem(error, compileTimeoutMs, this.options.pool.heapMb);
-        });
-      if (result.kind === 'loaded' && result.consistency) await version.save(result.consistency);
+      const result = await this.compileIn(version, ref, tenant, this.options.compileTimeoutMs);
+      if (result.kind !== 'loaded') return true;
+      if (result.consistency) await version.save(result.consistency);
+      return result.kept;
     })();
     this.loading.set(ref.key, load);
     return load.finally(() => this.loading.delete(ref.key));
+  }
+
+  /** Compiles the stored version and runs `then` on it in the same task, without keeping it. */
+  private loadAndRun(
+    version: StoredVersion,
+    ref: VersionRef,
+    tenant: string,
+    then: VersionTask,
+    deadlineMs: number,
+  ): Promise<TaskResult> {
+    return this.compileIn(version, ref, tenant, this.options.compileTimeoutMs + deadlineMs, then);
+  }
+
+  private async compileIn(
+    version: StoredVersion,
+    ref: VersionRef,
+    tenant: string,
+    deadlineMs: number,
+    then?: VersionTask,
+  ): Promise<TaskResult> {
+    const stored = await version.load();
+    if (stored === undefined) throw ApiError.notFound('No such model version');
+    // A copy moves to the worker: the caller may still need its bytes (GET /v1/models/{id}).
+    const definition = new Uint8Array(stored.definition);
+    const consistency = stored.consistency;
+    const task: LoadTask = {
+      kind: 'load',
+      version: ref,
+      definition,
+      limits: this.options.limits,
+      ...(consistency === undefined ? {} : { consistency }),
+      ...(then === undefined ? {} : { then }),
+    };
+    return this.pool
+      .run<TaskResult>(task, {
+        tenant,
+        deadlineMs,
+        affinity: ref.key,
+        transfer: [definition.buffer as ArrayBuffer],
+      })
+      .catch((error: unknown) => {
+        throw compileProblem(error, deadlineMs, this.options.pool.heapMb);
+      });
   }
 }
 

@@ -7,11 +7,22 @@
  */
 import { Not, type EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../database/db-errors.js';
-import type { ModelAsset } from '../engine/index.js';
 import { ModelAssetEntity } from './model-asset.entity.js';
 import { ModelVersionEntity } from './model-version.entity.js';
 import { ModelEntity } from './model.entity.js';
 import { storeDefinition } from './version-bytes.repository.js';
+
+/**
+ * An image of a version: its content type, hash and size, with its bytes when they may
+ * not be stored yet (an upload's own; an imported model's are).
+ */
+export interface VersionAsset {
+  contentType: string;
+  /** SHA-256 of the content, hex: its key in `asset_chunks` (asset-bytes.repository.ts). */
+  sha256: string;
+  size: number;
+  bytes?: Uint8Array;
+}
 
 /** Rows per INSERT of assets: keeps statements well under the drivers' parameter limits. */
 const ASSET_BATCH = 50;
@@ -33,7 +44,7 @@ export interface NewVersion {
   sourceFormat: string;
   /** The compiled consistency form (engine serializeConsistency bytes); absent: built on first use. */
   consistency?: Uint8Array;
-  assets: Map<string, ModelAsset>;
+  assets: Map<string, VersionAsset>;
   createdById: number;
   createdAt: Date;
 }
@@ -61,7 +72,10 @@ export async function assertCodeFree(
   if (taken) throw new CodeTakenError(code);
 }
 
-/** Stores one immutable version and its assets; a lost race for its number is VersionTakenError. */
+/**
+ * Stores one immutable version and its asset rows (their bytes are stored before the
+ * transaction: storeNewAssetBytes); a lost race for its number is VersionTakenError.
+ */
 export async function insertVersion(
   manager: EntityManager,
   modelId: number,
@@ -87,8 +101,8 @@ export async function insertVersion(
       versionNumber,
       path,
       contentType: asset.contentType,
-      contentBase64: asset.bytes.toString('base64'),
-      size: asset.bytes.length,
+      sha256: asset.sha256,
+      size: asset.size,
     }),
   );
   for (let start = 0; start < rows.length; start += ASSET_BATCH) {

@@ -110,6 +110,12 @@ export class WorkerPool {
     });
   }
 
+  /** Starts every stopped worker now rather than with its next task (a lane kept ready). */
+  warm(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) if (slot.worker === undefined) this.workerOf(slot);
+  }
+
   /** The workers running a task now (tests stop one to see the request fail cleanly). */
   busyWorkers(): Worker[] {
     return this.slots.flatMap((slot) =>

@@ -11517,6 +11517,14 @@ export interface operations {
                     "image/webp": string;
                 };
             };
+            /** @description If-None-Match names the file’s ETag (its content hash): no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Bad request */
             400: {
                 headers: {
@@ -12577,6 +12585,14 @@ export interface operations {
                     "image/webp": string;
                 };
             };
+            /** @description If-None-Match names the file’s ETag (its content hash): no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Bad request */
             400: {
                 headers: {
@@ -12712,6 +12728,14 @@ export interface operations {
                     "image/gif": string;
                     "image/webp": string;
                 };
+            };
+            /** @description If-None-Match names the file’s ETag (its content hash): no body */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad request */
             400: {

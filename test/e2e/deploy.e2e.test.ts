@@ -175,6 +175,7 @@ describe('deploy: Docker, compose and Kubernetes files agree with the app', () =
     // An answer held whole while it is written costs about twice its size; larger ones stream.
     const bounded =
       config.compileWorkers * config.compileWorkerHeapMb * mb +
+      (config.compileLaneMs > 0 ? config.compileLaneHeapMb * mb : 0) +
       config.evaluationWorkers * config.evaluationWorkerHeapMb * mb +
       2 * config.answerStreamBytes;
     // The rest (the service's own heap, code, buffers) needs ~150 MB.

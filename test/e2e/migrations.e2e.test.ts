@@ -1,9 +1,12 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../src/config/app-config.js';
 import { buildDataSourceOptions } from '../../src/data-source-options.js';
 import { MIGRATIONS } from '../../src/database/migrations/index.js';
+import { ASSET_CHUNK_BYTES, chunkCount } from '../../src/models/asset-bytes.repository.js';
+import { ModelRepository } from '../../src/models/model.repository.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 /** The migrations themselves, on the database this run uses (SQLite or PostgreSQL). */
@@ -112,6 +115,79 @@ describe('migrations', () => {
       await after.undoLastMigration();
       const [reverted] = await after.query(`SELECT "definition" ${byId}`);
       expect(reverted.definition).toBe(text);
+    } finally {
+      await after.destroy();
+    }
+  });
+
+  it('moves base64 assets into content-addressed chunks, readable after it, and back when reverted', async () => {
+    const chunking = MIGRATIONS.findIndex((m) => m.name === 'AssetChunks1764916000000');
+    const before = await open(MIGRATIONS.slice(0, chunking));
+    await before.runMigrations();
+    const postgres = before.options.type === 'postgres';
+    const insert = async (table: string, row: Record<string, unknown>): Promise<number> => {
+      const columns = Object.keys(row);
+      const marks = columns.map((_, i) => (postgres ? `$${i + 1}` : '?'));
+      await before.query(
+        `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${marks.join(', ')})`,
+        Object.values(row),
+      );
+      const [last] = await before.query(`SELECT MAX("id") AS "id" FROM "${table}"`);
+      return Number(last.id);
+    };
+    const supplierId = await insert('suppliers', {
+      email: 'a@example.test',
+      name: 'A',
+      website: 'w',
+    });
+    const modelId = await insert('models', {
+      supplier_id: supplierId,
+      name: 'A',
+      version_number: 2,
+    });
+    // A large image (three chunks) in two versions, and a small one: as written before.
+    const large = randomBytes(ASSET_CHUNK_BYTES * 2 + 17);
+    const small = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>');
+    const rows: Array<[number, string, Buffer]> = [
+      [1, 'img/large.png', large],
+      [2, 'img/large.png', large],
+      [2, 'img/small.svg', small],
+    ];
+    for (const [version, path, bytes] of rows) {
+      await insert('model_assets', {
+        model_id: modelId,
+        version_number: version,
+        path,
+        content_type: path.endsWith('.svg') ? 'image/svg+xml' : 'image/png',
+        content_base64: bytes.toString('base64'),
+        size: bytes.length,
+      });
+    }
+    await before.destroy();
+
+    const after = await open(MIGRATIONS.slice(0, chunking + 1));
+    try {
+      await after.runMigrations();
+      const models = new ModelRepository(after, undefined as never);
+      for (const [version, path, bytes] of rows) {
+        const asset = await models.findAsset(modelId, version, path);
+        const sha256 = createHash('sha256').update(bytes).digest('hex');
+        expect(asset).toMatchObject({ sha256, size: bytes.length });
+        const chunks: Buffer[] = [];
+        for (let seq = 0; seq < chunkCount(bytes.length); seq++)
+          chunks.push((await models.findAssetChunk(sha256, seq)) ?? Buffer.alloc(0));
+        expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
+      }
+      // Stored once: the large image's three chunks and the small one's.
+      const [count] = await after.query('SELECT COUNT(*) AS "n" FROM "asset_chunks"');
+      expect(Number(count.n)).toBe(4);
+      await after.undoLastMigration();
+      const reverted: Array<{ path: string; text: string }> = await after.query(
+        'SELECT "path", "content_base64" AS "text" FROM "model_assets" ORDER BY "id"',
+      );
+      expect(reverted.map((row) => Buffer.from(row.text, 'base64'))).toEqual(
+        rows.map(([, , bytes]) => bytes),
+      );
     } finally {
       await after.destroy();
     }

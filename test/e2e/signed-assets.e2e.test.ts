@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -119,7 +120,19 @@ describe('signed asset URLs', () => {
     expect(image.status).toBe(200);
     expect(image.headers['content-type']).toContain('image/svg+xml');
     expect(image.headers['content-security-policy']).toContain('sandbox');
-    expect(image.headers['cache-control']).toBe('private, max-age=86400, immutable');
+    expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    // The content's hash: the same bytes, the same ETag, whichever URL or version.
+    const bytes = image.body as Buffer;
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    expect(image.headers.etag).toBe(`"${sha256}"`);
+    expect(Number(image.headers['content-length'])).toBe(bytes.length);
+    const revalidated = await ctx.http.get(signed).set('If-None-Match', `"other", "${sha256}"`);
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.etag).toBe(`"${sha256}"`);
+    expect(revalidated.text ?? '').toBe('');
+    const changed = await get(signed).set('If-None-Match', '"something-else"');
+    expect(changed.status).toBe(200);
+    expect((changed.body as Buffer).equals(bytes)).toBe(true);
 
     const swatches = await uploadModel(
       ctx,

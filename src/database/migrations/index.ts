@@ -11,6 +11,7 @@ import { ModelRetired1764705000000 } from './1764705000000-model-retired.js';
 import { CartLineLifecycle1764710000000 } from './1764710000000-cart-line-lifecycle.js';
 import { CartLineSnapshots1764720000000 } from './1764720000000-cart-line-snapshots.js';
 import { IntentCarts1764765000000 } from './1764765000000-intent-carts.js';
+import { AssetChunks1764916000000 } from './1764916000000-asset-chunks.js';
 
 /** Every migration, oldest first. Add new ones at the end. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   CartLineLifecycle1764710000000,
   CartLineSnapshots1764720000000,
   IntentCarts1764765000000,
+  AssetChunks1764916000000,
 ];

@@ -5,7 +5,7 @@ import JSZip from 'jszip';
 import type { EngineLimits } from '../limits.js';
 import { ProblemList } from '../problems.js';
 import { readCentralDirectory, S_IFDIR, S_IFLNK } from './central-directory.js';
-import { extensionOf } from './content-type.js';
+import { assetContentTypeOf, extensionOf } from './content-type.js';
 import { unsafePathReason } from './paths.js';
 import { invalid, limitExceeded, ok, type SourceResult } from './result.js';
 
@@ -49,6 +49,13 @@ export async function readZip(
   // The declared sizes only allow an early refusal; the real sizes are counted below.
   const declared = directory.entries.reduce((sum, entry) => sum + entry.declaredSize, 0);
   if (declared > limits.zipUncompressedBytes) return limitExceeded(sizeMessage, true);
+  const images = new ImageBudget(limits);
+  for (const entry of directory.entries) {
+    if (entry.name === null || entry.dir || assetContentTypeOf(entry.name) === null) continue;
+    const over = images.declare(entry.name, entry.declaredSize);
+    if (over !== null) return limitExceeded(over, true, entry.name);
+  }
+  images.reset();
 
   const problems = new ProblemList();
   const seen = new Set<string>();
@@ -115,12 +122,19 @@ export async function readZip(
       const message = `zip entry "${name}" cannot be read`;
       return invalid([{ code: 'invalid_zip', message, path: name }]);
     }
-    const inflated = await inflate(file, limits.zipUncompressedBytes - total);
-    if (inflated.kind === 'too_large') return limitExceeded(sizeMessage, true);
+    const image = assetContentTypeOf(name) !== null;
+    const totalLeft = limits.zipUncompressedBytes - total;
+    const budget = image ? Math.min(totalLeft, images.left()) : totalLeft;
+    const inflated = await inflate(file, budget);
+    if (inflated.kind === 'too_large') {
+      const over = image ? images.declare(name, budget + 1) : null;
+      return limitExceeded(budget < totalLeft && over !== null ? over : sizeMessage, true, name);
+    }
     if (inflated.kind === 'error') {
       problems.add('invalid_zip', `zip entry "${name}" cannot be read: ${inflated.message}`, name);
       continue;
     }
+    if (image) images.declare(name, inflated.bytes.length);
     total += inflated.bytes.length;
     if (ARCHIVE_MAGIC.some((magic) => startsWith(inflated.bytes, magic)) || isTar(inflated.bytes)) {
       problems.add(
@@ -132,6 +146,37 @@ export async function readZip(
     files.set(name, inflated.bytes);
   }
   return problems.empty ? ok(files) : invalid(problems.items);
+}
+
+/**
+ * The limits on images (docs/model-format.md "Limits"): `assetBytes` each and
+ * `modelAssetBytes` together, uncompressed. Checked on the sizes the zip declares, before
+ * anything is inflated, and again on the bytes that come out.
+ */
+class ImageBudget {
+  private used = 0;
+
+  constructor(private readonly limits: EngineLimits) {}
+
+  /** Counts an image of `size` bytes; the message naming the limit it crosses, or null. */
+  declare(name: string, size: number): string | null {
+    const { assetBytes, modelAssetBytes } = this.limits;
+    if (size > assetBytes)
+      return `image "${name}" is over assetBytes (${assetBytes}) bytes uncompressed (${size} or more)`;
+    this.used += size;
+    if (this.used > modelAssetBytes)
+      return `the zip's images are over modelAssetBytes (${modelAssetBytes}) bytes uncompressed together (${this.used} or more)`;
+    return null;
+  }
+
+  /** Bytes the next image may inflate to before it crosses a limit. */
+  left(): number {
+    return Math.min(this.limits.assetBytes, this.limits.modelAssetBytes - this.used);
+  }
+
+  reset(): void {
+    this.used = 0;
+  }
 }
 
 type Inflated =

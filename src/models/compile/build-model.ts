@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import {
   compileDocument,
   importedModelIds,
@@ -8,7 +9,6 @@ import {
   unsafePathReason,
   type EngineLimits,
   type ImportedModel,
-  type ModelAsset,
   type ModelSourceFormat,
   type Problem,
   type SourceResult,
@@ -49,6 +49,14 @@ export interface CompileTask {
   readonly consistency?: Uint8Array;
 }
 
+/** An image of the upload, with the hash it is stored and served by (hashed here, off the event loop). */
+export interface BuiltAsset {
+  readonly bytes: Uint8Array;
+  readonly contentType: string;
+  /** SHA-256 of the bytes, hex. */
+  readonly sha256: string;
+}
+
 export type Refusal = { kind: 'refused'; status: number; message: string; problems: Problem[] };
 
 export type BuildOutcome =
@@ -67,7 +75,7 @@ export type BuildOutcome =
       /** `general.name` and `general.code` as the compile read them (the model row's). */
       name: string;
       code?: string;
-      assets: Array<[string, ModelAsset]>;
+      assets: Array<[string, BuiltAsset]>;
       format: ModelSourceFormat;
     };
 
@@ -119,7 +127,14 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
     deadOptions: [...compiled.model.consistency.analysis.dead_options],
     name: compiled.model.general.name,
     ...(compiled.model.general.code === undefined ? {} : { code: compiled.model.general.code }),
-    assets: [...source.value.assets],
+    assets: [...source.value.assets].map(([path, asset]): [string, BuiltAsset] => [
+      path,
+      {
+        bytes: asset.bytes,
+        contentType: asset.contentType,
+        sha256: createHash('sha256').update(asset.bytes).digest('hex'),
+      },
+    ]),
     format: task.format,
   };
 }

@@ -38,6 +38,11 @@ export interface LoadTask {
   readonly definition: Uint8Array;
   readonly consistency?: Uint8Array;
   readonly limits: EngineLimits;
+  /**
+   * Run on the model just compiled, kept or not: a version too large for this worker's
+   * cache share is evaluated this way, compiled for each task (docs/adr/0160).
+   */
+  readonly then?: VersionTask;
 }
 
 export interface AdoptTask {
@@ -95,8 +100,10 @@ export interface AnalysisTask {
   readonly version: VersionRef;
 }
 
-export type EngineTask =
-  BuildTask | LoadTask | AdoptTask | EvaluateTask | VerdictsTask | DescribeTask | AnalysisTask;
+/** The tasks that run on a version already compiled in the worker. */
+export type VersionTask = EvaluateTask | VerdictsTask | DescribeTask | AnalysisTask;
+
+export type EngineTask = BuildTask | LoadTask | AdoptTask | VersionTask;
 
 /** The version is not in this worker's cache: send a `load` first, then the task again. */
 export interface Miss {
@@ -122,6 +129,8 @@ export interface EvaluatedLine {
 
 export interface Loaded {
   readonly kind: 'loaded';
+  /** False: the compiled form is larger than this worker's cache share, so it was not kept. */
+  readonly kept: boolean;
   /** The consistency form built afresh (the stored one was missing or stale): to store. */
   readonly consistency?: Uint8Array;
 }
@@ -170,28 +179,29 @@ export class EngineTasks {
       case 'adopt':
         this.keep(task.version, task.compiled);
         return plain({ kind: 'adopted' });
-      case 'evaluate':
-        return this.withModel(task.version, (model) => evaluateTask(model, task, this.urls));
-      case 'verdicts':
-        return this.withModel(task.version, (model) => plain(verdicts(model, task)));
-      case 'describe':
-        return this.withModel(task.version, (model) => {
-          const { modelId, versionNumber } = task.version;
-          const assetUrl = (path: string) =>
-            this.urls.url({ companyId: task.companyId, modelId, versionNumber, path });
-          const description = describeModel(model, task.languageCode, { assetUrl });
-          return plain({ kind: 'described', description });
-        });
-      case 'analysis':
-        return this.withModel(task.version, (model) =>
-          plain({ kind: 'analysed', analysis: model.consistency.analysis }),
-        );
+      default: {
+        const model = this.cache.get(task.version.key);
+        return model === undefined ? plain(MISS) : this.onModel(model, task);
+      }
     }
   }
 
-  private withModel(version: VersionRef, use: (model: CompiledModel) => Answer): Answer {
-    const model = this.cache.get(version.key);
-    return model === undefined ? plain(MISS) : use(model);
+  private onModel(model: CompiledModel, task: VersionTask): Answer {
+    switch (task.kind) {
+      case 'evaluate':
+        return evaluateTask(model, task, this.urls);
+      case 'verdicts':
+        return plain(verdicts(model, task));
+      case 'describe': {
+        const { modelId, versionNumber } = task.version;
+        const assetUrl = (path: string) =>
+          this.urls.url({ companyId: task.companyId, modelId, versionNumber, path });
+        const description = describeModel(model, task.languageCode, { assetUrl });
+        return plain({ kind: 'described', description });
+      }
+      case 'analysis':
+        return plain({ kind: 'analysed', analysis: model.consistency.analysis });
+    }
   }
 
   private load(task: LoadTask): Answer {
@@ -204,22 +214,28 @@ export class EngineTasks {
     // Stored definitions compiled at upload; failing now means the engine changed.
     if (outcome.kind === 'refused')
       throw new Error(`Stored model ${task.version.key} no longer compiles`);
-    this.keep(task.version, outcome.compiled);
+    const model = this.keep(task.version, outcome.compiled);
+    if (task.then !== undefined) return this.onModel(model, task.then);
+    const kept = this.cache.get(task.version.key) !== undefined;
     const consistency = outcome.consistency && ownedBytes(outcome.consistency);
     return {
-      value: { kind: 'loaded', ...(consistency ? { consistency } : {}) },
+      value: { kind: 'loaded', kept, ...(consistency ? { consistency } : {}) },
       transfer: consistency ? [consistency.buffer as ArrayBuffer] : [],
     };
   }
 
-  /** Revives a transferable compiled form into the cache (its size is measured as it is). */
-  private keep(version: VersionRef, compiled: Uint8Array): void {
+  /**
+   * Revives a transferable compiled form into the cache (its size is measured as it is);
+   * one larger than the cache's bound is not kept, and is returned all the same.
+   */
+  private keep(version: VersionRef, compiled: Uint8Array): CompiledModel {
     const revived = reviveModel(compiled);
     this.cache.set(version.key, revived.model, {
       bytes: revived.bytes,
       group: String(version.modelId),
       version: version.versionNumber,
     });
+    return revived.model;
   }
 }
 
@@ -279,8 +295,14 @@ function built(outcome: BuildOutcome): Answer {
   const compiled = ownedBytes(outcome.compiled);
   const definition = ownedBytes(outcome.definition);
   const consistency = ownedBytes(outcome.consistency);
+  // Images too: an upload's may be tens of MB, which a copy would clone on the event loop.
+  const assets = outcome.assets.map(([path, asset]): [string, typeof asset] => [
+    path,
+    { ...asset, bytes: ownedBytes(asset.bytes) },
+  ]);
+  const moved = [compiled, definition, consistency, ...assets.map(([, asset]) => asset.bytes)];
   return {
-    value: { ...outcome, compiled, definition, consistency },
-    transfer: [compiled, definition, consistency].map((bytes) => bytes.buffer as ArrayBuffer),
+    value: { ...outcome, compiled, definition, consistency, assets },
+    transfer: moved.map((bytes) => bytes.buffer as ArrayBuffer),
   };
 }

@@ -1,9 +1,17 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ASSET_CHUNK_BYTES } from '../../../src/models/asset-bytes.repository.js';
 import { ModelRepository } from '../../../src/models/model.repository.js';
 import { CodeTakenError, type NewVersion } from '../../../src/models/version-writes.repository.js';
 import { deflateDefinition, inflateDefinitionSync } from '../../../src/models/definition-bytes.js';
 import { createServiceContext, type ServiceContext } from '../../support/service-context.js';
 import { createServiceWorld, type ServiceWorld } from '../../support/service-world.js';
+
+/** An image as a version stores it: its bytes, hash and size. */
+function assetOf(bytes: Buffer, contentType: string) {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  return { bytes, contentType, sha256, size: bytes.length };
+}
 
 /** ModelRepository's conditional writes, on whichever database DATABASE_URL names. */
 describe('ModelRepository', () => {
@@ -21,9 +29,7 @@ describe('ModelRepository', () => {
   const version = (createdById: number, at = new Date()): NewVersion => ({
     definition: deflateDefinition(JSON.stringify({ general: { name: 'Stored' } })),
     sourceFormat: 'json',
-    assets: new Map([
-      ['img/a.svg', { bytes: Buffer.from('<svg/>'), contentType: 'image/svg+xml' }],
-    ]),
+    assets: new Map([['img/a.svg', assetOf(Buffer.from('<svg/>'), 'image/svg+xml')]]),
     createdById,
     createdAt: at,
   });
@@ -40,6 +46,44 @@ describe('ModelRepository', () => {
     expect(await models.findDefinition(w.modelM, model.versionNumber + 1)).toBeDefined();
     const asset = await models.findAsset(w.modelM, model.versionNumber + 1, 'img/a.svg');
     expect(asset?.contentType).toBe('image/svg+xml');
+  });
+
+  it('stores an image once in chunks by its hash, whichever versions ship it', async () => {
+    const bytes = randomBytes(2 * ASSET_CHUNK_BYTES + 1000);
+    const image = assetOf(bytes, 'image/png');
+    const shipping = (): NewVersion => ({
+      ...version(w.sam.userId),
+      assets: new Map([
+        ['img/big.png', image],
+        ['img/same.png', image],
+      ]),
+    });
+    const first = await models.createWithVersion(
+      w.supplierS,
+      identity(`IMG-A-${Date.now()}`),
+      shipping(),
+    );
+    const second = await models.createWithVersion(
+      w.supplierS,
+      identity(`IMG-B-${Date.now()}`),
+      shipping(),
+    );
+    for (const model of [first, second]) {
+      const row = await models.findAsset(model.id, 1, 'img/same.png');
+      expect(row).toMatchObject({ sha256: image.sha256, size: bytes.length });
+    }
+    const chunks: Buffer[] = [];
+    for (let seq = 0; ; seq++) {
+      const chunk = await models.findAssetChunk(image.sha256, seq);
+      if (chunk === null) break;
+      chunks.push(chunk);
+    }
+    expect(chunks.map((chunk) => chunk.length)).toEqual([
+      ASSET_CHUNK_BYTES,
+      ASSET_CHUNK_BYTES,
+      1000,
+    ]);
+    expect(Buffer.concat(chunks).equals(bytes)).toBe(true);
   });
 
   it('refuses a code another model of the supplier uses', async () => {
