@@ -167,8 +167,9 @@ export class Admission {
   }
 
   /**
-   * The body of a refused request is never read into memory: Node discards it as it arrives
-   * once the answer is sent, keeping the connection for the client's retry.
+   * The body of a refused request is never read into memory: once the answer is sent, Node
+   * discards what has arrived and, when more of the body is still to come, closes the
+   * connection.
    */
   private refuse(req: IncomingMessage, res: ServerResponse, refusal: Refusal): void {
     const { status, body } = REFUSALS[refusal];

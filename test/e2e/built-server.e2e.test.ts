@@ -41,6 +41,8 @@ describe('the built server as a real process', () => {
         // 200 requests of one client in flight at once: admission must let them all in.
         CLIENT_IN_FLIGHT_LIMIT: '1000',
         SERVER_IN_FLIGHT_LIMIT: '1000',
+        // …and keep their half-sent bodies for as long as the test holds them.
+        BODY_READ_TIMEOUT_MS: '120000',
         SHUTDOWN_TIMEOUT: '20',
         ...(database.url ? { DATABASE_URL: database.url } : {}),
       },
