@@ -3,7 +3,7 @@ import { TableColumn, TableIndex, type MigrationInterface, type QueryRunner } fr
 const INDEX = 'uq_carts_one_intent_cart_per_user_and_company';
 
 /**
- * Issue #40: an add with an intent token whose user's default cart belongs to another
+ * An add with an intent token whose user's default cart belongs to another
  * company goes to one cart per user and company, made on first use. The flag marks that
  * cart; the partial unique index keeps it one under concurrent first adds (the losing
  * insert re-reads the winner), as `uq_carts_one_default_per_user` does for the default.
