@@ -7,6 +7,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { JsonText } from '../common/http/json-text.js';
 import type { LineView, Problem } from '../engine/index.js';
 import { AssetUrls } from '../models/asset-urls.js';
+import { IdempotentWork } from '../idempotency/idempotent-work.js';
 import { Referenced, Replays, type IdempotencyReference } from '../idempotency/replays.js';
 import { CartRepository } from './cart.repository.js';
 import { LineHeadRepository, type LineHead } from './line-head.repository.js';
@@ -77,6 +78,7 @@ export class CartLinesService implements OnModuleInit {
     private readonly config: AppConfig,
     private readonly replays: Replays,
     private readonly urls: AssetUrls,
+    private readonly work: IdempotentWork,
   ) {}
 
   onModuleInit(): void {
@@ -102,41 +104,48 @@ export class CartLinesService implements OnModuleInit {
     snapshot.catch(() => undefined);
     const cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
     const row = lineRow(cart.id, input, configured, await snapshot);
-    // Check and insert under the cart's lock: two lines in different currencies racing
-    // into one cart must not both get in.
-    const stored = await this.carts.withCartLocked(cart.id, async (locked) => {
-      // The usual case: the company may use the cart (no query), and one statement
-      // inserts the line when the cart's currency and line count admit it.
-      if (this.access.cartCompanyProblems(cart, input.company_id).length === 0) {
-        const admitted = await locked.insertLineIfAdmitted(row, this.config.cartMaxLines);
-        if (admitted) return admitted;
-      }
-      // Otherwise the reads that say why (and the insert, should nothing be wrong).
-      const mismatch = await this.defaults.lineProblems(
-        cart,
-        input.company_id,
-        evaluation.currency,
-        locked,
-      );
-      if (mismatch.length > 0) {
-        const companyMismatch = mismatch.some((p) => p.code === 'cart_company_mismatch');
-        const status = companyMismatch ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
-        throw new ApiError(status, 'The line cannot go into this cart', mismatch);
-      }
-      // Counted under the cart's lock, so parallel adds cannot pass the limit together.
-      if ((await locked.lineCount(cart.id)) >= this.config.cartMaxLines)
-        throw cartFull(this.config.cartMaxLines);
-      return locked.insertLine(row);
-    });
-    // The line's bytes as the worker wrote them, with the members of the stored row; an
-    // Idempotency-Key keeps only the reference (replayAdd).
-    const reference: LineReference = {
+    const referenceOf = (lineId: number): LineReference => ({
       kind: LINE_REFERENCE,
       cart_id: cart.id,
-      line_id: stored.id,
+      line_id: lineId,
       warnings: evaluation.warnings,
-    };
-    return new Referenced(storedAnswer(stored.id, cart.id, configured, view), reference);
+    });
+    // The Idempotency-Key commits with the line: never a line without its key's answer.
+    const keyStep = this.work.step((line: { id: number }) => ({ reference: referenceOf(line.id) }));
+    // Check and insert under the cart's lock: two lines in different currencies racing
+    // into one cart must not both get in.
+    const stored = await this.carts.withCartLocked(
+      cart.id,
+      async (locked) => {
+        // The usual case: the company may use the cart (no query), and one statement
+        // inserts the line when the cart's currency and line count admit it.
+        if (this.access.cartCompanyProblems(cart, input.company_id).length === 0) {
+          const admitted = await locked.insertLineIfAdmitted(row, this.config.cartMaxLines);
+          if (admitted) return admitted;
+        }
+        // Otherwise the reads that say why (and the insert, should nothing be wrong).
+        const mismatch = await this.defaults.lineProblems(
+          cart,
+          input.company_id,
+          evaluation.currency,
+          locked,
+        );
+        if (mismatch.length > 0) {
+          const companyMismatch = mismatch.some((p) => p.code === 'cart_company_mismatch');
+          const status = companyMismatch ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
+          throw new ApiError(status, 'The line cannot go into this cart', mismatch);
+        }
+        // Counted under the cart's lock, so parallel adds cannot pass the limit together.
+        if ((await locked.lineCount(cart.id)) >= this.config.cartMaxLines)
+          throw cartFull(this.config.cartMaxLines);
+        return locked.insertLine(row);
+      },
+      keyStep,
+    );
+    // The line's bytes as the worker wrote them, with the members of the stored row; an
+    // Idempotency-Key keeps only the reference (replayAdd).
+    const answer = storedAnswer(stored.id, cart.id, configured, view);
+    return new Referenced(answer, referenceOf(stored.id));
   }
 
   /**
