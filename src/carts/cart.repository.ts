@@ -52,9 +52,6 @@ export class CartRepository implements CartLineReader {
   private readonly defaultSql: { ofUser: string; ofCompany: string };
   private readonly visibleSql: { ofUser: string; ofCompany: string };
   private readonly lineSql: LineSql;
-  /** Reads (PostgreSQL: and locks) the row of the cart a line joins. */
-  private readonly holdCartSql: string;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
@@ -79,20 +76,12 @@ export class CartRepository implements CartLineReader {
       ofCompany: visible('"id" = $1 AND "user_id" = $2 AND "company_id" = $3'),
     };
     this.lineSql = lineSql(dataSource);
-    this.holdCartSql =
-      dataSource.options.type === 'postgres'
-        ? 'SELECT "id" FROM "carts" WHERE "id" = $1 FOR UPDATE'
-        : 'SELECT "id" FROM "carts" WHERE "id" = ?';
   }
 
   async insert(row: NewCartRow): Promise<CartEntity> {
     const cart = this.carts.create(row);
     await this.carts.insert(cart);
     return cart;
-  }
-
-  async delete(id: string): Promise<void> {
-    await this.carts.delete({ id });
   }
 
   /** The user's default cart, whoever made it. */
@@ -197,7 +186,8 @@ export class CartRepository implements CartLineReader {
    * against the cart's lines and inserting it cannot interleave with another line's
    * (PostgreSQL: SELECT … FOR UPDATE; SQLite transactions already run one at a time,
    * see TransactionRunner); `step` commits with it (an idempotency key). A cart deleted
-   * before its row was held is 404: its lines' foreign key would refuse the insert.
+   * before its row was held is 404 (PostgreSQL: no row to lock; SQLite: the lines'
+   * foreign key refuses the insert).
    */
   withCartLocked<T>(
     cartId: string,
@@ -206,12 +196,15 @@ export class CartRepository implements CartLineReader {
   ): Promise<T> {
     return this.transactions
       .runWith(async (manager) => {
-        const held = (await manager.query(this.holdCartSql, [cartId])) as unknown[];
-        if (held.length === 0) throw cartGone();
+        if (manager.connection.options.type === 'postgres') {
+          const held = (await manager.query('SELECT "id" FROM "carts" WHERE "id" = $1 FOR UPDATE', [
+            cartId,
+          ])) as unknown[];
+          if (held.length === 0) throw cartGone();
+        }
         return work(lockedCart(manager, this.lineSql));
       }, step)
       .catch((error: unknown) => {
-        // Deleted meanwhile all the same (SQLite without the row lock): the same 404.
         if (isForeignKeyViolation(error)) throw cartGone();
         throw error;
       });

@@ -67,7 +67,10 @@ describe('Idempotency-Key across a crash at the commit', () => {
       .length;
 
   /** The first try fails at `at`; the retry's status and whether it was a replay. */
-  const crashThenRetry = async (at: Fault, send: () => PromiseLike<{ status: number }>) => {
+  const crashThenRetry = async <R extends { status: number }>(
+    at: Fault,
+    send: () => PromiseLike<R>,
+  ): Promise<R> => {
     fault = at;
     const first = await send();
     expect(first.status).toBe(503);
@@ -92,7 +95,7 @@ describe('Idempotency-Key across a crash at the commit', () => {
           .set('Idempotency-Key', key)
           .send({ ...cartBody(), cart_id: cartId });
       const retry = await crashThenRetry(at, add);
-      expectEnvelope(retry as never, 201);
+      expectEnvelope(retry, 201);
       expect(retry.headers['idempotent-replayed']).toBe(replayed ? 'true' : undefined);
       expect(await lineCount(cartId)).toBe(1);
       expect((await add()).headers['idempotent-replayed']).toBe('true');
@@ -109,7 +112,7 @@ describe('Idempotency-Key across a crash at the commit', () => {
           .set('Idempotency-Key', key)
           .send({ reference: `crash-${at}`, default: true });
       const retry = await crashThenRetry(at, create);
-      expectEnvelope(retry as never, 201);
+      expectEnvelope(retry, 201);
       expect(retry.headers['idempotent-replayed']).toBe(replayed ? 'true' : undefined);
       expect(await cartCount()).toBe(before + 1);
       const current = await ctx.http.get('/v1/carts/default').set(bearer(token()));
@@ -128,7 +131,7 @@ describe('Idempotency-Key across a crash at the commit', () => {
           .length;
       const before = await models();
       const created = await crashThenRetry(at, upload);
-      expectEnvelope(created as never, 201);
+      expectEnvelope(created, 201);
       expect(created.headers['idempotent-replayed']).toBe(replayed ? 'true' : undefined);
       expect(await models()).toBe(before + 1);
 
@@ -137,7 +140,7 @@ describe('Idempotency-Key across a crash at the commit', () => {
       const put = () =>
         sendModel(ctx, 'put', `/v1/models/${id}`, member, body, { 'Idempotency-Key': putKey });
       const v2 = await crashThenRetry(at, put);
-      expectEnvelope(v2 as never, 200);
+      expectEnvelope(v2, 200);
       expect(v2.headers['idempotent-replayed']).toBe(replayed ? 'true' : undefined);
       expect(v2.headers.etag).toBe('"2"');
       const read = await ctx.http.get(`/v1/models/${id}`).set(bearer(member));
