@@ -1,17 +1,20 @@
 /**
  * SIGKILL during an add burst with Idempotency-Keys (issue goal "SIGKILL"), on SQLite and
- * on PostgreSQL: the built service is killed 4 times while lanes add lines to one cart,
- * each line with its own key, and restarted on the same storage. Every key is then sent
+ * on PostgreSQL: the built service is killed 4 times while lanes add lines to as many
+ * carts (so that their transactions run side by side), each line with its own key, and restarted on the same storage. Every key is then sent
  * again at once, and again after the abandonment window (IDEMPOTENCY_ABANDONED_AFTER_MS,
  * shortened here). Passes when, on both databases, every key ends with exactly one line
- * (0 duplicates), every acknowledged line is in the cart (0 lost), and every retry
+ * (0 duplicates), every acknowledged line is in its cart (0 lost), and every retry
  * answers 201 with the first answer's line.
  *
  * Alone: `npm run build && node bench/faults/sigkill.scenario.mjs` (options by
  * environment: SIGKILL_KEYS, SIGKILL_LANES, SIGKILL_DATABASES=sqlite,postgres,
- * PG_ADMIN_URL). Part of `node bench/faults/run.mjs` too.
+ * PG_ADMIN_URL, SIGKILL_PG_DELAY_MS: PostgreSQL's replies reach the service through a
+ * proxy that delays them, default 30 ms, which widens the window between a commit and
+ * the service learning of it). Part of `node bench/faults/run.mjs` too.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,10 +62,52 @@ function serviceEnv(storage) {
   };
 }
 
-async function storageOf(database, pgAdminUrl) {
+/**
+ * A TCP proxy to `host:port` that hands the server's bytes on `delayMs` late (in order):
+ * a COMMIT's acknowledgement reaches the service that much after the database made it
+ * durable, so a kill lands between the two far more often than on a fast local socket.
+ */
+async function delayingProxy(host, port, delayMs) {
+  const sockets = new Set();
+  const server = createServer((client) => {
+    const upstream = connect(port, host);
+    sockets.add(client).add(upstream);
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('data', (chunk) => upstream.write(chunk));
+    upstream.on('data', (chunk) =>
+      setTimeout(() => {
+        if (!client.destroyed) client.write(chunk);
+      }, delayMs),
+    );
+    client.on('close', close).on('error', close);
+    upstream.on('close', () => setTimeout(close, delayMs + 5)).on('error', close);
+  });
+  server.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    port: server.address().port,
+    close: () => {
+      sockets.forEach((socket) => socket.destroy());
+      server.close();
+    },
+  };
+}
+
+async function storageOf(database, pgAdminUrl, pgDelayMs) {
   if (database === 'postgres') {
     const pg = await pgDatabase(ROOT, pgAdminUrl, 'bench_sigkill');
-    return { env: { DATABASE_URL: pg.url }, drop: pg.drop };
+    const url = new URL(pg.url);
+    const proxy = await delayingProxy(url.hostname, Number(url.port || 5432), pgDelayMs);
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    const drop = async () => {
+      proxy.close();
+      await pg.drop();
+    };
+    return { env: { DATABASE_URL: url.toString() }, drop };
   }
   const dir = mkdtempSync(join(tmpdir(), 'bench-sigkill-'));
   return {
@@ -77,7 +122,7 @@ async function add(state, key) {
     const res = await call(state.base, 'POST', '/v1/carts', {
       token: state.token,
       headers: { 'Idempotency-Key': key },
-      body: state.body,
+      body: state.bodies[Number(key.split('-').at(-1)) % state.bodies.length],
     });
     const lineId = res.status === 201 ? JSON.parse(res.text).data.id : null;
     return {
@@ -107,26 +152,32 @@ async function cartLineIds(base, token, cartId) {
   }
 }
 
-async function scenarioOn(database, { keys, lanes, pgAdminUrl }) {
-  const storage = await storageOf(database, pgAdminUrl);
+async function scenarioOn(database, { keys, lanes, pgAdminUrl, pgDelayMs }) {
+  const storage = await storageOf(database, pgAdminUrl, pgDelayMs);
   const env = serviceEnv(storage);
   let service = await startService(ROOT, env);
   try {
     const tenant = await benchTenant(service.base);
     const modelId = await uploadModel(service.base, tenant.token, tenant.supplier.id, MODEL);
-    const cart = await data(service.base, 'POST', '/v1/carts/new', {
-      token: tenant.token,
-      body: JSON.stringify({ reference: 'sigkill' }),
-    });
+    const carts = [];
+    for (let i = 0; i < lanes; i += 1) {
+      const cart = await data(service.base, 'POST', '/v1/carts/new', {
+        token: tenant.token,
+        body: JSON.stringify({ reference: `sigkill-${i}` }),
+      });
+      carts.push(cart.cart_id);
+    }
     const state = {
       base: service.base,
       token: tenant.token,
-      body: JSON.stringify({
-        cart_id: cart.cart_id,
-        model_id: modelId,
-        company_id: tenant.company.id,
-        questions: { size: { values: ['l'] } },
-      }),
+      bodies: carts.map((cartId) =>
+        JSON.stringify({
+          cart_id: cartId,
+          model_id: modelId,
+          company_id: tenant.company.id,
+          questions: { size: { values: ['l'] } },
+        }),
+      ),
     };
     /** Per key: the line id of each 201, and the statuses. */
     const outcomes = new Map();
@@ -194,7 +245,9 @@ async function scenarioOn(database, { keys, lanes, pgAdminUrl }) {
     await sleep(ABANDONED_AFTER_MS + 500);
     const late = await retry('after_abandonment_window');
 
-    const inCart = new Set(await cartLineIds(state.base, tenant.token, cart.cart_id));
+    const inCart = new Set();
+    for (const cartId of carts)
+      for (const id of await cartLineIds(state.base, tenant.token, cartId)) inCart.add(id);
     let duplicates = 0;
     let lost = 0;
     for (const { lineIds } of outcomes.values()) {
@@ -206,6 +259,7 @@ async function scenarioOn(database, { keys, lanes, pgAdminUrl }) {
     const unanswered = [...inCart].filter((id) => !answered.has(id)).length;
     const figures = {
       database,
+      ...(database === 'postgres' ? { pg_reply_delay_ms: pgDelayMs } : {}),
       keys,
       lanes,
       kills: KILLS,
@@ -214,7 +268,7 @@ async function scenarioOn(database, { keys, lanes, pgAdminUrl }) {
       burst_ms: burstMs,
       no_answer_during_burst: noAnswer,
       acknowledged_during_burst: acknowledged,
-      lines_in_cart: inCart.size,
+      lines_in_carts: inCart.size,
       duplicates: duplicates + unanswered,
       lost_acknowledged: lost,
       immediate_retries: immediate,
@@ -242,6 +296,7 @@ export default async function run(options = {}) {
   const settings = {
     keys: Number(options.keys ?? process.env.SIGKILL_KEYS ?? 200),
     lanes: Number(options.lanes ?? process.env.SIGKILL_LANES ?? 8),
+    pgDelayMs: Number(options.pgDelayMs ?? process.env.SIGKILL_PG_DELAY_MS ?? 30),
     pgAdminUrl:
       options.pgAdminUrl ??
       process.env.PG_ADMIN_URL ??
