@@ -192,6 +192,7 @@ async function scenarioOn(database, { keys, lanes, pgAdminUrl, pgDelayMs }) {
     let restarting = false;
     let noAnswer = 0;
     let killsDuringBurst = 0;
+    let answeredSinceStart = 0;
     // The burst: each lane takes the next key, and puts it back when it got no answer.
     const lane = async () => {
       while (pending.length > 0) {
@@ -202,6 +203,7 @@ async function scenarioOn(database, { keys, lanes, pgAdminUrl, pgDelayMs }) {
         const key = pending.shift();
         const result = await add(state, key);
         note(key, result);
+        if (result.status === 201) answeredSinceStart += 1;
         if (result.status === 0) {
           noAnswer += 1;
           pending.push(key);
@@ -211,13 +213,17 @@ async function scenarioOn(database, { keys, lanes, pgAdminUrl, pgDelayMs }) {
     // The killer: a SIGKILL every so often while the burst runs, and a restart.
     const killer = async () => {
       for (let kill = 0; kill < KILLS; kill += 1) {
-        await sleep(300 + Math.floor(Math.random() * 500));
+        // Once the restarted service is warm (its model compiled, lines flowing), so that
+        // the kill lands in the adds' database work rather than in the first compile.
+        while (answeredSinceStart < lanes && pending.length > 0) await sleep(20);
+        await sleep(Math.floor(Math.random() * 200));
         restarting = true;
         if (pending.length > 0) killsDuringBurst += 1;
         service.child.kill('SIGKILL');
         await new Promise((resolve) => service.child.once('exit', resolve));
         service = await startService(ROOT, env);
         state.base = service.base;
+        answeredSinceStart = 0;
         restarting = false;
       }
     };
@@ -225,10 +231,10 @@ async function scenarioOn(database, { keys, lanes, pgAdminUrl, pgDelayMs }) {
     await Promise.all([killer(), ...Array.from({ length: lanes }, lane)]);
     const burstMs = Date.now() - burstStarted;
     const acknowledged = [...outcomes.values()].filter((o) => o.lineIds.size > 0).length;
-    // Keys whose line was committed by a request killed before it answered: the retry replayed.
-    const committedUnanswered = [...outcomes.values()].filter(
-      (o) => o.statuses.includes(0) && o.firstOk?.replayed === true,
-    ).length;
+    // Keys whose request was killed before it answered: committed (the retry replayed) or
+    // not (the retry ran it).
+    const killed = [...outcomes.values()].filter((o) => o.statuses.includes(0));
+    const committedUnanswered = killed.filter((o) => o.firstOk?.replayed === true).length;
 
     // Retries: every key again at once, then again after the abandonment window.
     const retry = async (phase) => {
@@ -264,6 +270,7 @@ async function scenarioOn(database, { keys, lanes, pgAdminUrl, pgDelayMs }) {
       lanes,
       kills: KILLS,
       kills_during_burst: killsDuringBurst,
+      killed_in_flight: killed.length,
       committed_but_unanswered: committedUnanswered,
       burst_ms: burstMs,
       no_answer_during_burst: noAnswer,
@@ -295,7 +302,7 @@ export default async function run(options = {}) {
   );
   const settings = {
     keys: Number(options.keys ?? process.env.SIGKILL_KEYS ?? 200),
-    lanes: Number(options.lanes ?? process.env.SIGKILL_LANES ?? 8),
+    lanes: Number(options.lanes ?? process.env.SIGKILL_LANES ?? 16),
     pgDelayMs: Number(options.pgDelayMs ?? process.env.SIGKILL_PG_DELAY_MS ?? 30),
     pgAdminUrl:
       options.pgAdminUrl ??
