@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileOk, evaluate, lcg, model, rule } from '../helpers.js';
+import { compileOk, evaluate, lcg, model, question, rule } from '../helpers.js';
 
 const integer = (key: string) => ({ key, type: 'integer', label: key });
 
@@ -74,5 +74,34 @@ describe('a rule whose assert fails at run time', () => {
       );
       expect(result.valid, context).toBe(severity === 'warning' || expected === true);
     }
+  });
+
+  it('the consistency compile agrees: an option whose every completion fails so is unavailable', () => {
+    const choice = compileOk(
+      model({
+        questions: [
+          {
+            key: 'b',
+            type: 'choice',
+            label: 'B',
+            options: [
+              { key: 'x', label: 'x' },
+              { key: 'y', label: 'y' },
+            ],
+          },
+        ],
+        rules: [{ key: 'r', assert: "1 / (b == 'x' ? 1 : 0) > 0", message: 'm' }],
+      }),
+    );
+    const open = evaluate(choice, {});
+    expect(rule(open, 'r').status).toBe('pending');
+    const options = question(open, 'b').options ?? [];
+    expect(options.map((o) => [o.key, o.available, o.unavailable_because])).toEqual([
+      ['x', true, []],
+      ['y', false, ['r']],
+    ]);
+    const chosen = evaluate(choice, { b: 'y' });
+    expect(chosen.valid).toBe(false);
+    expect(chosen.errors.map((e) => [e.code, e.path])).toContainEqual(['rule_error', 'rules.r']);
   });
 });
