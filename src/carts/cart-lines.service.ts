@@ -7,6 +7,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import type { JsonText } from '../common/http/json-text.js';
 import type { LineView, Problem } from '../engine/index.js';
 import { AssetUrls } from '../models/asset-urls.js';
+import { IdempotentWork } from '../idempotency/idempotent-work.js';
 import { Referenced, Replays, type IdempotencyReference } from '../idempotency/replays.js';
 import type { CartEntity } from './cart.entity.js';
 import { CartRepository, type NewCartLineRow } from './cart.repository.js';
@@ -84,6 +85,7 @@ export class CartLinesService implements OnModuleInit {
     private readonly config: AppConfig,
     private readonly replays: Replays,
     private readonly urls: AssetUrls,
+    private readonly work: IdempotentWork,
   ) {}
 
   onModuleInit(): void {
@@ -109,52 +111,81 @@ export class CartLinesService implements OnModuleInit {
     snapshot.catch(() => undefined);
     let cart = await this.defaults.resolveTargetCart(principal, input.cart_id);
     const bytes = await snapshot;
+    const referenceOf = (cartId: string, lineId: number): LineReference => ({
+      kind: LINE_REFERENCE,
+      cart_id: cartId,
+      line_id: lineId,
+      warnings: evaluation.warnings,
+    });
     let stored: { id: number };
     try {
-      stored = await this.insertInto(cart, lineRow(cart.id, input, configured, bytes), input);
+      stored = await this.insertInto(
+        cart,
+        lineRow(cart.id, input, configured, bytes),
+        input,
+        (id) => referenceOf(cart.id, id),
+      );
     } catch (error) {
       // A cart the server chose for an intent token that cannot take this line (another
       // currency, full): the line goes to the intent's own cart instead of a refusal.
       if (!(input.cart_id === undefined && chosenCartRefused(principal, cart, error))) throw error;
-      cart = await this.defaults.intentCart(principal);
-      stored = await this.insertInto(cart, lineRow(cart.id, input, configured, bytes), input);
+      const intentCart = await this.defaults.intentCart(principal);
+      cart = intentCart;
+      stored = await this.insertInto(
+        intentCart,
+        lineRow(intentCart.id, input, configured, bytes),
+        input,
+        (id) => referenceOf(intentCart.id, id),
+      );
     }
     // The line's bytes as the worker wrote them, with the members of the stored row; an
     // Idempotency-Key keeps only the reference (replayAdd).
-    const reference: LineReference = {
-      kind: LINE_REFERENCE,
-      cart_id: cart.id,
-      line_id: stored.id,
-      warnings: evaluation.warnings,
-    };
     return new Referenced(
       storedAnswer({ id: stored.id, cartId: cart.id, revision: ADDED_REVISION }, configured, view),
-      reference,
+      referenceOf(cart.id, stored.id),
     );
   }
 
-  /** Checks and inserts under the cart's lock, so that two lines in different currencies racing into one cart cannot both get in. */
-  private insertInto(cart: CartEntity, row: NewCartLineRow, input: AddCartLineDto) {
-    const currency = row.currency;
-    return this.carts.withCartLocked(cart.id, async (locked) => {
-      // The usual case: the company may use the cart (no query), and one statement
-      // inserts the line when the cart's currency and line count admit it.
-      if (this.access.cartCompanyProblems(cart, input.company_id).length === 0) {
-        const admitted = await locked.insertLineIfAdmitted(row, this.config.cartMaxLines);
-        if (admitted) return admitted;
-      }
-      // Otherwise the reads that say why (and the insert, should nothing be wrong).
-      const mismatch = await this.defaults.lineProblems(cart, input.company_id, currency, locked);
-      if (mismatch.length > 0) {
-        const companyMismatch = mismatch.some((p) => p.code === 'cart_company_mismatch');
-        const status = companyMismatch ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
-        throw new ApiError(status, 'The line cannot go into this cart', mismatch);
-      }
-      // Counted under the cart's lock, so parallel adds cannot pass the limit together.
-      if ((await locked.lineCount(cart.id)) >= this.config.cartMaxLines)
-        throw cartFull(this.config.cartMaxLines);
-      return locked.insertLine(row);
-    });
+  /**
+   * Checks and inserts under the cart's lock, so that two lines in different currencies
+   * racing into one cart cannot both get in. The Idempotency-Key commits with the line:
+   * never a line without its key's answer.
+   */
+  private insertInto(
+    cart: CartEntity,
+    row: NewCartLineRow,
+    input: AddCartLineDto,
+    referenceOf: (lineId: number) => LineReference,
+  ) {
+    const keyStep = this.work.step((line: { id: number }) => ({ reference: referenceOf(line.id) }));
+    return this.carts.withCartLocked(
+      cart.id,
+      async (locked) => {
+        // The usual case: the company may use the cart (no query), and one statement
+        // inserts the line when the cart's currency and line count admit it.
+        if (this.access.cartCompanyProblems(cart, input.company_id).length === 0) {
+          const admitted = await locked.insertLineIfAdmitted(row, this.config.cartMaxLines);
+          if (admitted) return admitted;
+        }
+        // Otherwise the reads that say why (and the insert, should nothing be wrong).
+        const mismatch = await this.defaults.lineProblems(
+          cart,
+          input.company_id,
+          row.currency,
+          locked,
+        );
+        if (mismatch.length > 0) {
+          const companyMismatch = mismatch.some((p) => p.code === 'cart_company_mismatch');
+          const status = companyMismatch ? HttpStatus.FORBIDDEN : HttpStatus.UNAUTHORIZED;
+          throw new ApiError(status, 'The line cannot go into this cart', mismatch);
+        }
+        // Counted under the cart's lock, so parallel adds cannot pass the limit together.
+        if ((await locked.lineCount(cart.id)) >= this.config.cartMaxLines)
+          throw cartFull(this.config.cartMaxLines);
+        return locked.insertLine(row);
+      },
+      keyStep,
+    );
   }
 
   /**

@@ -2,17 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, FindOptionsWhere, Repository } from 'typeorm';
 import { ApiError } from '../common/errors/api-error.js';
-import { isUniqueViolation } from '../database/db-errors.js';
-import {
-  entityRows,
-  firstRow,
-  fixedSql,
-  sqliteConnection,
-  sqliteStatement,
-  type EntityRows,
-  type SqliteConnection,
-} from '../database/fixed-sql.js';
-import { TransactionRunner } from '../database/transaction-runner.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../database/db-errors.js';
+import { entityRows, firstRow, fixedSql, type EntityRows } from '../database/fixed-sql.js';
+import { TransactionRunner, type CommitStep } from '../database/transaction-runner.js';
 import { CartLineEntity } from './cart-line.entity.js';
 import {
   lineSql,
@@ -27,6 +19,7 @@ import {
 
 export type { CartLineReader, LockedCart, NewCartLineRow } from './locked-cart.repository.js';
 import { CartEntity } from './cart.entity.js';
+import { DEFAULT_ATTEMPTS, DEFAULT_CART_LOCK, moveDefaultOnSqlite } from './new-cart.repository.js';
 
 /** Which of a user's carts a query sees: all, or those recorded with one company. */
 export interface CartFilter {
@@ -40,17 +33,11 @@ export type NewCartRow = Pick<
 > &
   Partial<Pick<CartEntity, 'isIntentCart'>>;
 
-/**
- * The default-moving transaction of each SQLite connection (see moveOnSqlite): made once,
- * as better-sqlite3 builds a transaction function's wrappers each time it is asked.
- */
-const sqliteMoves = new WeakMap<SqliteConnection, (userId: number, cartId: string) => void>();
-
-/** Key space of the PostgreSQL advisory lock that serializes one user's default changes. */
-const DEFAULT_CART_LOCK = 0x43617274; // "Cart"
-
-/** A PostgreSQL mover can only lose to a lock-free first-cart insert; one retry settles it. */
-const MOVE_ATTEMPTS = 5;
+/** A line's cart that was deleted while the line was being added. */
+const cartGone = () =>
+  ApiError.notFound('Cart not found', [
+    { code: 'not_found', message: 'Cart not found', path: 'cart_id' },
+  ]);
 
 /**
  * carts and cart_lines, with every SQLite/PostgreSQL difference of the cart feature:
@@ -66,7 +53,6 @@ export class CartRepository implements CartLineReader {
   private readonly defaultSql: { ofUser: string; ofCompany: string };
   private readonly visibleSql: { ofUser: string; ofCompany: string };
   private readonly lineSql: LineSql;
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: TransactionRunner,
@@ -97,10 +83,6 @@ export class CartRepository implements CartLineReader {
     const cart = this.carts.create(row);
     await this.carts.insert(cart);
     return cart;
-  }
-
-  async delete(id: string): Promise<void> {
-    await this.carts.delete({ id });
   }
 
   /** The user's default cart, whoever made it. */
@@ -213,15 +195,29 @@ export class CartRepository implements CartLineReader {
    * Runs `work` in a transaction holding the cart row, so that checking a new line
    * against the cart's lines and inserting it cannot interleave with another line's
    * (PostgreSQL: SELECT … FOR UPDATE; SQLite transactions already run one at a time,
-   * see TransactionRunner).
+   * see TransactionRunner); `step` commits with it (an idempotency key). A cart deleted
+   * before its row was held is 404 (PostgreSQL: no row to lock; SQLite: the lines'
+   * foreign key refuses the insert).
    */
-  withCartLocked<T>(cartId: string, work: (cart: LockedCart) => Promise<T>): Promise<T> {
-    return this.transactions.run(async (manager) => {
-      if (manager.connection.options.type === 'postgres') {
-        await manager.query('SELECT "id" FROM "carts" WHERE "id" = $1 FOR UPDATE', [cartId]);
-      }
-      return work(lockedCart(manager, this.lineSql));
-    });
+  withCartLocked<T>(
+    cartId: string,
+    work: (cart: LockedCart) => Promise<T>,
+    step?: CommitStep<T>,
+  ): Promise<T> {
+    return this.transactions
+      .runWith(async (manager) => {
+        if (manager.connection.options.type === 'postgres') {
+          const held = (await manager.query('SELECT "id" FROM "carts" WHERE "id" = $1 FOR UPDATE', [
+            cartId,
+          ])) as unknown[];
+          if (held.length === 0) throw cartGone();
+        }
+        return work(lockedCart(manager, this.lineSql));
+      }, step)
+      .catch((error: unknown) => {
+        if (isForeignKeyViolation(error)) throw cartGone();
+        throw error;
+      });
   }
 
   /**
@@ -237,11 +233,11 @@ export class CartRepository implements CartLineReader {
    */
   async moveDefault(userId: number, cartId: string): Promise<void> {
     if (this.dataSource.options.type === 'postgres') return this.moveOnPostgres(userId, cartId);
-    this.moveOnSqlite(userId, cartId);
+    moveDefaultOnSqlite(this.dataSource, userId, cartId);
   }
 
   private async moveOnPostgres(userId: number, cartId: string): Promise<void> {
-    for (let attempt = 1; attempt <= MOVE_ATTEMPTS; attempt += 1) {
+    for (let attempt = 1; attempt <= DEFAULT_ATTEMPTS; attempt += 1) {
       try {
         await this.dataSource.transaction(async (manager) => {
           await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [DEFAULT_CART_LOCK, userId]);
@@ -255,27 +251,6 @@ export class CartRepository implements CartLineReader {
       }
     }
     throw ApiError.conflict('The default cart is being changed concurrently; try again');
-  }
-
-  private moveOnSqlite(userId: number, cartId: string): void {
-    const connection = sqliteConnection(this.dataSource);
-    let move = sqliteMoves.get(connection);
-    if (move === undefined) {
-      const clear = sqliteStatement(
-        connection,
-        'UPDATE "carts" SET "is_default" = 0 WHERE "user_id" = ? AND "is_default" = 1',
-      );
-      const claim = sqliteStatement(
-        connection,
-        'UPDATE "carts" SET "is_default" = 1 WHERE "id" = ? AND "user_id" = ?',
-      );
-      move = connection.transaction((user: number, cart: string) => {
-        clear.run(user);
-        claim.run(cart, user);
-      });
-      sqliteMoves.set(connection, move);
-    }
-    move(userId, cartId);
   }
 }
 

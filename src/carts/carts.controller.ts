@@ -31,10 +31,11 @@ export class CartsController {
   @ApiOperation({
     summary: 'Create a cart',
     description:
-      "The caller's first cart becomes their default; `default: true` moves the default to the new cart.",
+      "The caller's first cart becomes their default; `default: true` moves the default to the new cart. " +
+      'An Idempotency-Key replay of a cart the caller may no longer see (deleted, or another company) is 404.',
   })
   @ApiEnvelope(CartDto, { status: 201 })
-  @ApiErrors(401, 403)
+  @ApiErrors(401, 403, 404)
   create(@CurrentPrincipal() principal: Principal, @Body() body: CreateCartDto): Promise<CartDto> {
     return this.carts.create(principal, body);
   }

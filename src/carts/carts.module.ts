@@ -4,6 +4,7 @@ import { CartLinesController } from './cart-lines.controller.js';
 import { CartLinesService } from './cart-lines.service.js';
 import { CartPageRepository } from './cart-page.repository.js';
 import { CartRepository } from './cart.repository.js';
+import { NewCartRepository } from './new-cart.repository.js';
 import { CartSummaryRepository } from './cart-summary.repository.js';
 import { CartsController } from './carts.controller.js';
 import { CartsService } from './carts.service.js';
@@ -34,6 +35,7 @@ import { StoredLines } from './stored-lines.service.js';
     LineConfigurator,
     StoredLines,
     CartRepository,
+    NewCartRepository,
     CartPageRepository,
     CartSummaryRepository,
     LineHeadRepository,

@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { IdempotentWork } from '../idempotency/idempotent-work.js';
+import { Replays, type IdempotencyReference } from '../idempotency/replays.js';
 import { AccessService } from '../access/access.service.js';
 import { Page, StreamedPage } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -40,8 +42,15 @@ const FULL_FIRST_PAGE: FullLinesQuery = Object.freeze(
  * The cart routes. Carts are personal: only their user sees them, admins included. An
  * intent token acts as its user but sees only the carts recorded with its company.
  */
+/** What an Idempotency-Key of POST /v1/carts/new keeps: the cart, and the answer to replay. */
+const CART_REFERENCE = 'cart';
+interface CartReference extends IdempotencyReference {
+  cart_id: string;
+  answer: CartDto;
+}
+
 @Injectable()
-export class CartsService {
+export class CartsService implements OnModuleInit {
   constructor(
     private readonly carts: CartRepository,
     private readonly defaults: DefaultCarts,
@@ -50,10 +59,24 @@ export class CartsService {
     private readonly summaries: CartSummaryRepository,
     private readonly versions: ModelVersionsService,
     private readonly pages: CartPageRepository,
+    private readonly work: IdempotentWork,
+    private readonly replays: Replays,
   ) {}
 
+  onModuleInit(): void {
+    this.replays.register(CART_REFERENCE, async (principal, reference) => {
+      const { cart_id, answer } = reference as CartReference;
+      await this.defaults.getVisible(principal, cart_id);
+      return answer;
+    });
+  }
+
+  /** POST /v1/carts/new; an Idempotency-Key commits with the cart (its replay: 404 once not visible). */
   async create(principal: Principal, input: CreateCartDto): Promise<CartDto> {
-    return CartDto.from(await this.defaults.create(principal, input));
+    const keyStep = this.work.step((cart: CartEntity) => ({
+      reference: { kind: CART_REFERENCE, cart_id: cart.id, answer: CartDto.from(cart) },
+    }));
+    return CartDto.from(await this.defaults.create(principal, input, keyStep));
   }
 
   /** One page of the caller's carts, oldest first; 400 when the caller has none. */

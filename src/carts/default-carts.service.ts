@@ -8,6 +8,8 @@ import type { Principal } from '../principal/principal.js';
 import type { CartEntity } from './cart.entity.js';
 import { CartRepository, type CartLineReader } from './cart.repository.js';
 import type { CreateCartDto } from './dto/create-cart.dto.js';
+import { NewCartRepository } from './new-cart.repository.js';
+import type { CommitStep } from '../database/transaction-runner.js';
 
 /** The reference of a default cart created on the caller's behalf (docs/api.md, "The seed contract"). */
 export const DEFAULT_CART_REFERENCE = 'default';
@@ -32,30 +34,27 @@ export function cartNotFound(message: string, path?: string): Problem {
 export class DefaultCarts {
   constructor(
     private readonly carts: CartRepository,
+    private readonly newCarts: NewCartRepository,
     private readonly access: AccessService,
   ) {}
 
   /**
    * A new cart. The caller's first cart (more exactly: a cart made while they have no
    * default) becomes their default; `default: true` moves the default to the new cart.
+   * `step` commits with it (the request's idempotency key).
    */
-  async create(principal: Principal, input: CreateCartDto): Promise<CartEntity> {
-    if (input.default === true) {
-      const cart = await this.insert(principal, input.reference, false);
-      try {
-        await this.carts.moveDefault(principal.userId, cart.id);
-      } catch (error) {
-        await this.carts.delete(cart.id);
-        throw error;
-      }
-      cart.isDefault = true;
-      return cart;
-    }
-    if (!(await this.carts.hasDefault(principal.userId))) {
-      const claimed = await this.tryInsertDefault(principal, input.reference);
-      if (claimed) return claimed;
-    }
-    return this.insert(principal, input.reference, false);
+  create(
+    principal: Principal,
+    input: CreateCartDto,
+    step?: CommitStep<CartEntity>,
+  ): Promise<CartEntity> {
+    const cart = {
+      id: randomUUID(),
+      userId: principal.userId,
+      companyId: this.access.cartCompanyOf(principal),
+      reference: input.reference,
+    };
+    return this.newCarts.create(cart, input.default === true ? 'move' : 'if_none', step);
   }
 
   /** A cart the caller may see, or 404 exactly as if it did not exist. */

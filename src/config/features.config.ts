@@ -8,6 +8,11 @@ export interface FeaturesConfig {
   invitationTtlDays: number;
   /** A signed asset URL is valid for at least this long, at most twice (ASSET_URL_TTL, s). */
   assetUrlTtlSeconds: number;
+  /**
+   * An idempotency key reserved without an answer (by an older release) this long ago
+   * was lost with its instance: a retry runs (IDEMPOTENCY_ABANDONED_AFTER_MS).
+   */
+  idempotencyAbandonedAfterMs: number;
 }
 
 export function readFeaturesConfig(read: EnvReader): FeaturesConfig {
@@ -15,5 +20,11 @@ export function readFeaturesConfig(read: EnvReader): FeaturesConfig {
     cartMaxLines: read.int('CART_MAX_LINES', 500, 1, 100_000),
     invitationTtlDays: read.int('INVITATION_TTL_DAYS', 14, 1, 365),
     assetUrlTtlSeconds: read.int('ASSET_URL_TTL', 3600, 60, 7 * 24 * 3600),
+    idempotencyAbandonedAfterMs: read.int(
+      'IDEMPOTENCY_ABANDONED_AFTER_MS',
+      5 * 60 * 1000,
+      100,
+      24 * 3600 * 1000,
+    ),
   };
 }

@@ -3,6 +3,12 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 
 /**
+ * A last write a caller asks to commit together with a repository's unit of work, given
+ * what the work made (an idempotency key's outcome): both are stored, or neither.
+ */
+export type CommitStep<R> = (manager: EntityManager, made: R) => Promise<void>;
+
+/**
  * Runs a unit of work in a transaction. PostgreSQL gives each transaction its own
  * pooled connection. TypeORM's SQLite driver shares one connection between all
  * requests, where two overlapping transactions fail ("cannot start a transaction
@@ -19,5 +25,17 @@ export class TransactionRunner {
     const result = this.sqliteQueue.then(() => this.dataSource.transaction(work));
     this.sqliteQueue = result.catch(() => undefined);
     return result;
+  }
+
+  /** `work`, then `step` with what it made, in one transaction (no step: `work` alone). */
+  runWith<T>(
+    work: (manager: EntityManager) => Promise<T>,
+    step: CommitStep<T> | undefined,
+  ): Promise<T> {
+    return this.run(async (manager) => {
+      const made = await work(manager);
+      if (step) await step(manager, made);
+      return made;
+    });
   }
 }

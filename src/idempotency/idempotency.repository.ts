@@ -1,74 +1,100 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { IsNull, LessThan, type DataSource, type Repository } from 'typeorm';
+import { IsNull, LessThan, type DataSource, type EntityManager, type Repository } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
 import { isUniqueViolation } from '../database/db-errors.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 
 /** How long a key is remembered (docs/api.md: 24 h). */
 export const KEY_RETENTION_MS = 24 * 3600 * 1000;
 /**
- * A first request still "running" after this long was lost with its instance (killed,
- * not shut down): a retry may take the key over instead of getting 409 for 24 h.
+ * The default of IDEMPOTENCY_ABANDONED_AFTER_MS. Keys are only ever written complete, in
+ * the work's transaction (docs/adr/0155); a row without an answer was reserved by an
+ * instance of an older release, and one that old was lost with it: a retry takes it over.
  */
 export const ABANDONED_AFTER_MS = 5 * 60 * 1000;
 
-export type Claim =
-  | { kind: 'claimed'; id: number }
+/** What became of a key's earlier use. */
+export type KeyLookup =
+  | { kind: 'free' }
   | { kind: 'replay'; status: number; body: string }
   | { kind: 'in_flight' }
   | { kind: 'mismatch' };
+
+/** A key the request being served will record with its work. */
+export interface KeyUse {
+  caller: string;
+  key: string;
+  fingerprint: string;
+  status: number;
+}
+
+/**
+ * Another request recorded the same key first (another instance, concurrently): the
+ * transaction that tried to record it again is rolled back with everything it made.
+ */
+export class KeyTakenError extends Error {
+  constructor() {
+    super('The idempotency key was recorded by another request');
+  }
+}
 
 /** The only code that touches the idempotency_keys table. */
 @Injectable()
 export class IdempotencyRepository {
   private readonly keys: Repository<IdempotencyKeyEntity>;
+  private readonly abandonedAfterMs: number;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource, config: AppConfig) {
     this.keys = dataSource.getRepository(IdempotencyKeyEntity);
+    this.abandonedAfterMs = config.idempotencyAbandonedAfterMs;
+  }
+
+  /** What an earlier use of (caller, key) left; expired and abandoned rows are dropped. */
+  async find(caller: string, key: string, fingerprint: string): Promise<KeyLookup> {
+    const existing = await this.keys.findOneBy({ caller, key });
+    if (existing === null) return { kind: 'free' };
+    const age = Date.now() - existing.createdAt.getTime();
+    if (age > KEY_RETENTION_MS) {
+      await this.keys.delete({ id: existing.id, createdAt: existing.createdAt });
+      return { kind: 'free' };
+    }
+    if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
+    if (existing.completedAt !== null && existing.responseBody !== null) {
+      const status = existing.responseStatus ?? 200;
+      return { kind: 'replay', status, body: existing.responseBody };
+    }
+    if (age <= this.abandonedAfterMs) return { kind: 'in_flight' };
+    // Compare-and-delete: of several retries, each finds the key free, and the unique
+    // index lets one of them record it.
+    await this.keys.delete({ id: existing.id, completedAt: IsNull() });
+    return { kind: 'free' };
   }
 
   /**
-   * Takes the key for a new request, or says what became of its first use. The unique
-   * index on (caller, key) decides between racing requests, on every instance.
+   * Records the key with its answer inside the transaction of the work it answers. A
+   * concurrent record of the same key (uncommitted) makes PostgreSQL wait for its
+   * outcome: it committed, KeyTakenError; it rolled back, this one goes in.
    */
-  async claim(caller: string, key: string, fingerprint: string): Promise<Claim> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const inserted = await this.insert(caller, key, fingerprint);
-      if (inserted !== null) return { kind: 'claimed', id: inserted };
-      const existing = await this.keys.findOneBy({ caller, key });
-      if (existing === null) continue; // released or expired meanwhile: try again
-      const age = Date.now() - existing.createdAt.getTime();
-      if (age > KEY_RETENTION_MS) {
-        await this.keys.delete({ id: existing.id, createdAt: existing.createdAt });
-        continue;
-      }
-      if (existing.fingerprint !== fingerprint) return { kind: 'mismatch' };
-      if (existing.completedAt !== null && existing.responseBody !== null) {
-        return {
-          kind: 'replay',
-          status: existing.responseStatus ?? 200,
-          body: existing.responseBody,
-        };
-      }
-      if (age > ABANDONED_AFTER_MS && (await this.takeOver(existing))) {
-        return { kind: 'claimed', id: existing.id };
-      }
-      return { kind: 'in_flight' };
+  async recordIn(manager: EntityManager, use: KeyUse, body: string): Promise<void> {
+    try {
+      await manager.insert(IdempotencyKeyEntity, this.row(use, body));
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new KeyTakenError();
+      throw error;
     }
-    return { kind: 'in_flight' };
   }
 
-  /** Records the answer to replay. */
-  async complete(id: number, status: number, body: string): Promise<void> {
-    await this.keys.update(
-      { id },
-      { responseStatus: status, responseBody: body, completedAt: new Date() },
-    );
-  }
-
-  /** The first request failed: nothing was created, so a retry runs again. */
-  async release(id: number): Promise<void> {
-    await this.keys.delete({ id, completedAt: IsNull() });
+  /**
+   * Records the key after work that stored nothing through a recorded transaction. A key
+   * recorded meanwhile by another request stays as it is.
+   */
+  async record(use: KeyUse, body: string): Promise<void> {
+    try {
+      await this.keys.insert(this.row(use, body));
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
   }
 
   /** Forgets keys older than the retention; answers how many. */
@@ -79,30 +105,16 @@ export class IdempotencyRepository {
     return result.affected ?? 0;
   }
 
-  private async insert(caller: string, key: string, fingerprint: string): Promise<number | null> {
-    try {
-      const row = this.keys.create({
-        caller,
-        key,
-        fingerprint,
-        responseStatus: null,
-        responseBody: null,
-        completedAt: null,
-      });
-      await this.keys.insert(row);
-      return row.id;
-    } catch (error) {
-      if (isUniqueViolation(error)) return null;
-      throw error;
-    }
-  }
-
-  /** Compare-and-swap on created_at: of several retries, one takes the abandoned key. */
-  private async takeOver(existing: IdempotencyKeyEntity): Promise<boolean> {
-    const result = await this.keys.update(
-      { id: existing.id, createdAt: existing.createdAt, completedAt: IsNull() },
-      { createdAt: new Date() },
-    );
-    return (result.affected ?? 0) === 1;
+  private row(use: KeyUse, body: string): IdempotencyKeyEntity {
+    const now = new Date();
+    return this.keys.create({
+      caller: use.caller,
+      key: use.key,
+      fingerprint: use.fingerprint,
+      responseStatus: use.status,
+      responseBody: body,
+      completedAt: now,
+      createdAt: now,
+    });
   }
 }

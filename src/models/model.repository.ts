@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Brackets, In, type DataSource, type Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
-import { TransactionRunner } from '../database/transaction-runner.js';
+import { TransactionRunner, type CommitStep } from '../database/transaction-runner.js';
 import { CompanySupplierEntity } from '../suppliers/company-supplier.entity.js';
 import {
   loadConsistency,
@@ -91,14 +91,18 @@ export class ModelRepository {
     return loadAssetChunk(this.dataSource, sha256, seq);
   }
 
-  /** Version 1 of a new model: the model, its version and its assets in one transaction. */
+  /**
+   * Version 1 of a new model: the model, its version and its assets in one transaction,
+   * with `step` (an idempotency key). The image bytes are stored first, by content hash.
+   */
   async createWithVersion(
     supplierId: number,
     identity: ModelIdentity,
     version: NewVersion,
+    step?: CommitStep<ModelEntity>,
   ): Promise<ModelEntity> {
     await storeNewAssetBytes(this.dataSource, version.assets.values());
-    return this.transactions.run(async (manager) => {
+    return this.transactions.runWith(async (manager) => {
       await assertCodeFree(manager, supplierId, identity.code);
       const created = manager.create(ModelEntity, {
         supplierId,
@@ -113,18 +117,20 @@ export class ModelRepository {
       await manager.insert(ModelEntity, created as QueryDeepPartialEntity<ModelEntity>);
       await insertVersion(manager, created.id, 1, version);
       return created;
-    });
+    }, step);
   }
 
   /**
    * Version n+1 of `model`, only if the row is still at `model.versionNumber` and its
    * lock is free for the uploader (one conditional UPDATE: no one slips in between).
-   * False when that condition failed; nothing is stored then.
+   * False when that condition failed; nothing is stored then. `step` commits with the
+   * version, given the model row as the version left it (an idempotency key).
    */
   async storeNextVersion(
     model: ModelEntity,
     identity: ModelIdentity,
     version: NewVersion,
+    step?: CommitStep<ModelEntity>,
   ): Promise<boolean> {
     const next = model.versionNumber + 1;
     await storeNewAssetBytes(this.dataSource, version.assets.values());
@@ -143,6 +149,7 @@ export class ModelRepository {
         .execute();
       if (!result.affected) return false;
       await insertVersion(manager, model.id, next, version);
+      if (step) await step(manager, await manager.findOneByOrFail(ModelEntity, { id: model.id }));
       return true;
     });
   }

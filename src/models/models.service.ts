@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { IdempotentWork } from '../idempotency/idempotent-work.js';
+import { Replays, type IdempotencyReference } from '../idempotency/replays.js';
+import type { ModelEntity } from './model.entity.js';
 import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
@@ -44,14 +47,42 @@ const versionOf = (built: BuiltModel, principal: Principal, now: Date): NewVersi
   createdAt: now,
 });
 
+/** What an Idempotency-Key of an upload keeps: the model (checked again), and the answer. */
+const UPLOAD_REFERENCE = 'model_upload';
+const VERSION_REFERENCE = 'model_version';
+interface UploadReference extends IdempotencyReference {
+  supplier_id: number;
+  model_id: number;
+  answer: ModelUploadDto;
+}
+
+const uploadAnswer = (model: ModelEntity, built: BuiltModel, now?: Date) =>
+  ModelUploadDto.withWarnings(ModelDto.from(model, built.general, now), built.deadOptions);
+
 @Injectable()
-export class ModelsService {
+export class ModelsService implements OnModuleInit {
   constructor(
     private readonly models: ModelRepository,
     private readonly builder: ModelBuilderService,
     private readonly access: AccessService,
     private readonly compiledModels: CompiledModels,
+    private readonly work: IdempotentWork,
+    private readonly replays: Replays,
   ) {}
+
+  /** Replays pass the checks of a fresh upload: a caller who may no longer upload is refused. */
+  onModuleInit(): void {
+    this.replays.register(UPLOAD_REFERENCE, async (principal, reference) => {
+      const { supplier_id, answer } = reference as UploadReference;
+      await this.access.requireSupplierMember(principal, supplier_id);
+      return answer;
+    });
+    this.replays.register(VERSION_REFERENCE, async (principal, reference) => {
+      const { model_id, answer } = reference as UploadReference;
+      await this.access.requireWritableModel(principal, await this.models.findById(model_id));
+      return answer;
+    });
+  }
 
   /** Version 1 of a new model (the supplier's members and admins). */
   async create(
@@ -63,12 +94,24 @@ export class ModelsService {
     const built = await this.builder.build(await readUpload(), supplierId);
     const identity = modelIdentity(built);
     const now = new Date();
+    const keyStep = this.work.step((model: ModelEntity) => ({
+      reference: {
+        kind: UPLOAD_REFERENCE,
+        supplier_id: supplierId,
+        model_id: model.id,
+        answer: uploadAnswer(model, built, now),
+      },
+    }));
     const model = await storingVersion(identity.code, () =>
-      this.models.createWithVersion(supplierId, identity, versionOf(built, principal, now)),
+      this.models.createWithVersion(
+        supplierId,
+        identity,
+        versionOf(built, principal, now),
+        keyStep,
+      ),
     );
     this.compiledModels.remember(model.id, 1, built);
-    const dto = ModelDto.from(model, built.general, now);
-    return ModelUploadDto.withWarnings(dto, built.deadOptions);
+    return uploadAnswer(model, built, now);
   }
 
   /**
@@ -93,15 +136,23 @@ export class ModelsService {
     const identity = modelIdentity(built);
     const now = new Date();
     const next = model.versionNumber + 1;
+    const keyStep = this.work.step((updated: ModelEntity) => ({
+      reference: {
+        kind: VERSION_REFERENCE,
+        supplier_id: updated.supplierId,
+        model_id: updated.id,
+        answer: uploadAnswer(updated, built),
+      },
+      headers: { etag: `"${updated.versionNumber}"` },
+    }));
     const stored = await storingVersion(identity.code, () =>
-      this.models.storeNextVersion(model, identity, versionOf(built, principal, now)),
+      this.models.storeNextVersion(model, identity, versionOf(built, principal, now), keyStep),
     );
     if (!stored) throw await this.updateRefusal(model.id, principal);
     this.compiledModels.remember(model.id, next, built);
     const updated = await this.models.findById(model.id);
     if (!updated) throw ApiError.notFound('No model found');
-    const dto = ModelDto.from(updated, built.general);
-    return ModelUploadDto.withWarnings(dto, built.deadOptions);
+    return uploadAnswer(updated, built);
   }
 
   async listForSupplier(

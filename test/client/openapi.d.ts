@@ -638,7 +638,7 @@ export interface paths {
         put?: never;
         /**
          * Create a cart
-         * @description The caller's first cart becomes their default; `default: true` moves the default to the new cart.
+         * @description The caller's first cart becomes their default; `default: true` moves the default to the new cart. An Idempotency-Key replay of a cart the caller may no longer see (deleted, or another company) is 404.
          */
         post: operations["createCart"];
         delete?: never;
@@ -12940,6 +12940,25 @@ export interface operations {
                      *           "message": "Missing, invalid, expired or revoked credential"
                      *         }
                      *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": 404,
+                     *       "message": "Not found",
+                     *       "data": null,
+                     *       "links": {},
+                     *       "errors": []
                      *     }
                      */
                     "application/json": components["schemas"]["ErrorEnvelope"];

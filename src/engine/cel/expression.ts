@@ -117,6 +117,16 @@ export class Expression {
   }
 }
 
+/**
+ * Whether an unknown result of `expression` is one no answer can change: every name it
+ * reads has a value, and it ran (the budget paid for it), yet it failed (division by
+ * zero, overflow…). An assert unknown that way fails (`rule_error`), not pending.
+ */
+export function failedWithInputs(expression: Expression, context: EvaluationContext): boolean {
+  if (context.budget.exhausted.includes(expression.path)) return false;
+  return expression.names.every((name) => context.get(name) != null);
+}
+
 /** Outcome of a condition where unknown counts as `fallback`. */
 export function conditionOr(
   expression: Expression | undefined,

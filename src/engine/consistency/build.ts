@@ -1,4 +1,10 @@
-import { conditionOr, EvaluationContext, type Expression } from '../cel/expression.js';
+import {
+  conditionOr,
+  EvaluationContext,
+  failedWithInputs,
+  UNKNOWN,
+  type Expression,
+} from '../cel/expression.js';
 import type { CompiledQuestion } from '../model-core.js';
 import type { ModelCore } from '../model-core.js';
 import { domainIndex, type FiniteDomain, type LayerPlan, questionValue } from './domains.js';
@@ -69,7 +75,10 @@ export class PartBuilder {
           this.layersOf(part.inputs),
           () => {
             if (when !== undefined && when.condition(this.context) !== true) return true;
-            return (assert as Expression).condition(this.context) !== false;
+            // As the evaluation's rules step: unknown holds unless no answer can change it.
+            const holds = (assert as Expression).condition(this.context);
+            if (holds !== UNKNOWN) return holds;
+            return !failedWithInputs(assert as Expression, this.context);
           },
           [when, assert],
         );

@@ -1,5 +1,5 @@
 import { derived } from '../derived.js';
-import { UNKNOWN } from '../cel/expression.js';
+import { failedWithInputs, UNKNOWN } from '../cel/expression.js';
 import type { CompiledModel, CompiledRule, LanguageTexts } from '../model.js';
 import type { LineRule, RuleStatus } from '../types.js';
 import { sharePart } from './shared-parts.js';
@@ -17,8 +17,11 @@ const STATUS_SLOT: Readonly<Record<RuleStatus, number>> = {
 
 /**
  * Step 5: rule statuses. `when` false → skipped, unknown → pending; an assert that is
- * unknown is pending, never violated. A failed rule is an error or a warning by its
- * severity, with the (translated) rule message.
+ * unknown while a name it reads is null (an unanswered question) is pending, never
+ * violated. One that is unknown with every name it reads set failed to evaluate (division
+ * by zero, overflow…): no answer still to come can settle it, so it fails with
+ * `rule_error` rather than letting the line through as pending. A failed rule is an
+ * error or a warning by its severity, with the (translated) rule message.
  */
 export function evaluateRules(
   model: CompiledModel,
@@ -29,18 +32,22 @@ export function evaluateRules(
   const shared = prepared ? sharedRuleLines(model, texts) : undefined;
   const lines = model.rules.map((rule) => {
     let passed: boolean | 'pending' = true;
+    let code = 'rule_failed';
     if (state.ruleGate[rule.index] === 'applies') {
       if (rule.table !== undefined) passed = state.tableMatched[rule.index];
       else if (rule.assert !== undefined) {
         const value = rule.assert.condition(state.context);
-        passed = value === UNKNOWN ? 'pending' : value;
+        if (value !== UNKNOWN) passed = value;
+        else if (failedWithInputs(rule.assert, state.context))
+          [passed, code] = [false, 'rule_error'];
+        else passed = 'pending';
       }
     }
     const status = state.ruleStatus(rule.index, passed);
     const message = texts.texts[rule.messageSlot];
     if (status === 'failed') {
-      if (rule.severity === 'error') state.error('rule_failed', message, `rules.${rule.key}`);
-      else state.warning('rule_failed', message, `rules.${rule.key}`);
+      if (rule.severity === 'error') state.error(code, message, `rules.${rule.key}`);
+      else state.warning(code, message, `rules.${rule.key}`);
     }
     if (shared === undefined) return ruleLine(rule, status, message);
     // Shared by every line with this rule in this status (shared-parts.ts).
