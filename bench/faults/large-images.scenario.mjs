@@ -274,6 +274,12 @@ export default async function run(options = {}) {
           rssGrowthMb,
         })),
         everyGetComplete: complete,
+        // `status:bytes` of each GET that was not a complete 200.
+        incompleteGets: gets.flatMap(({ result }) =>
+          result
+            .filter((res) => res.status !== 200 || res.bytes !== IMAGE_BYTES)
+            .map((res) => `${res.status}:${res.bytes}`),
+        ),
         upload48MbImages: {
           zipBytes: bomb.length,
           status: refused.result.status,

@@ -233,4 +233,54 @@ describe('zip uploads', () => {
       expect(codes(await readZip(liar, { zipUncompressedBytes: LIMIT }))).toEqual(['invalid_zip']);
     });
   });
+  describe('image limits (assetBytes each, modelAssetBytes together), unpacked', () => {
+    const IMAGE = 100_000;
+    const IMAGES = 250_000;
+    const imageLimits = { assetBytes: IMAGE, modelAssetBytes: IMAGES };
+    const zipOf = (images: Record<string, number>) =>
+      makeZip({
+        ...MODEL,
+        ...Object.fromEntries(
+          Object.entries(images).map(([name, size]) => [name, Buffer.alloc(size)]),
+        ),
+      });
+
+    it('refuses an image over assetBytes from its declared size, naming it', async () => {
+      const result = refusal(await readZip(await zipOf({ 'a.png': IMAGE + 1 }), imageLimits));
+      expect(result.status).toBe(413);
+      expect(result.problems[0]).toMatchObject({
+        code: 'limit_exceeded',
+        path: 'a.png',
+        message: expect.stringContaining(`assetBytes (${IMAGE})`),
+      });
+    });
+
+    it('refuses an image that lies about its size once its bytes pass assetBytes', async () => {
+      const liar = patchDeclaredSize(await zipOf({ 'a.png': 4 * IMAGE }), 'a.png', 10);
+      const result = refusal(await readZip(liar, imageLimits));
+      expect(result.status).toBe(413);
+      expect(result.problems[0].message).toContain(`assetBytes (${IMAGE})`);
+    });
+
+    it('refuses images over modelAssetBytes together, declared or inflated', async () => {
+      const sizes = { 'a.png': IMAGE - 1, 'b.svg': IMAGE - 1, 'c.webp': IMAGE - 1 };
+      const honest = refusal(await readZip(await zipOf(sizes), imageLimits));
+      expect(honest.problems[0].message).toContain(`modelAssetBytes (${IMAGES})`);
+      const liar = patchDeclaredSize(await zipOf(sizes), 'c.webp', 10);
+      const inflated = refusal(await readZip(liar, imageLimits));
+      expect(inflated.problems[0].message).toContain(`modelAssetBytes (${IMAGES})`);
+    });
+
+    it('accepts images within both limits and counts only images', async () => {
+      const zip = await makeZip({
+        ...MODEL,
+        'a.png': Buffer.alloc(IMAGE),
+        'b.png': Buffer.alloc(IMAGE),
+        'notes/readme.txt': Buffer.alloc(3 * IMAGE),
+      });
+      const result = await readZip(zip, imageLimits);
+      expect(result.ok).toBe(true);
+      if (result.ok) expect([...result.value.assets.keys()].sort()).toEqual(['a.png', 'b.png']);
+    });
+  });
 });
