@@ -87,6 +87,8 @@ export interface LogicalRule {
   readonly options: Int32Array;
   /** Per literal: 1 when it says `!=` (the option is not the value, or not selected). */
   readonly negated: Uint8Array;
+  /** The most literals on one question (1 when each has its own): what one answer can change. */
+  readonly spread: number;
 }
 
 export interface TriggerTarget {

@@ -52,8 +52,7 @@ export function readLogicalRule(
     case 'excludes': {
       const read = literals(value, at);
       if (read === undefined) return undefined;
-      if (read.length !== 2)
-        return v.fail('invalid_value', `${at} takes exactly two literals`, at);
+      if (read.length !== 2) return v.fail('invalid_value', `${at} takes exactly two literals`, at);
       const [first, second] = read;
       const other = member === 'requires' ? second : { ...second, negated: !second.negated };
       return logical('at_least', 1, [{ ...first, negated: !first.negated }, other]);
@@ -82,7 +81,15 @@ export function readLogicalRule(
 }
 
 function logical(bound: LogicalRule['bound'], count: number, literals: Literal[]): LogicalRule {
+  const perQuestion = new Map<number, number>();
+  let spread = 0;
+  for (const { question } of literals) {
+    const count = (perQuestion.get(question) ?? 0) + 1;
+    perQuestion.set(question, count);
+    spread = Math.max(spread, count);
+  }
   return {
+    spread,
     bound,
     count,
     questions: Int32Array.from(literals, (literal) => literal.question),
