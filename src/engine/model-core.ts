@@ -81,12 +81,12 @@ export interface CompiledRule {
 export interface LogicalRule {
   readonly bound: 'at_least' | 'at_most';
   readonly count: number;
-  /** Per literal: its question. */
-  readonly questions: Int32Array;
+  /** Per literal: its question. (Plain arrays: a typed array per rule costs more to make.) */
+  readonly questions: readonly number[];
   /** Per literal: the option's index (a boolean's: 0 false, 1 true). */
-  readonly options: Int32Array;
+  readonly options: readonly number[];
   /** Per literal: 1 when it says `!=` (the option is not the value, or not selected). */
-  readonly negated: Uint8Array;
+  readonly negated: readonly number[];
   /** The most literals on one question (1 when each has its own): what one answer can change. */
   readonly spread: number;
 }

@@ -81,21 +81,38 @@ export function readLogicalRule(
 }
 
 function logical(bound: LogicalRule['bound'], count: number, literals: Literal[]): LogicalRule {
-  const perQuestion = new Map<number, number>();
-  let spread = 0;
-  for (const { question } of literals) {
-    const count = (perQuestion.get(question) ?? 0) + 1;
-    perQuestion.set(question, count);
-    spread = Math.max(spread, count);
+  const questions = literals.map((literal) => literal.question);
+  let spread = 1;
+  for (let i = 0; i < questions.length; i++) {
+    let same = 0;
+    for (let j = i; j < questions.length; j++) if (questions[j] === questions[i]) same++;
+    spread = Math.max(spread, same);
+    // Quadratic only while short: a long list counts per question in a map instead.
+    if (questions.length > 16) {
+      spread = spreadOf(questions);
+      break;
+    }
   }
   return {
     spread,
     bound,
     count,
-    questions: Int32Array.from(literals, (literal) => literal.question),
-    options: Int32Array.from(literals, (literal) => literal.option),
-    negated: Uint8Array.from(literals, (literal) => (literal.negated ? 1 : 0)),
+    questions,
+    options: literals.map((literal) => literal.option),
+    negated: literals.map((literal) => (literal.negated ? 1 : 0)),
   };
+}
+
+/** The most literals on one question. */
+function spreadOf(questions: readonly number[]): number {
+  const perQuestion = new Map<number, number>();
+  let spread = 0;
+  for (const question of questions) {
+    const count = (perQuestion.get(question) ?? 0) + 1;
+    perQuestion.set(question, count);
+    spread = Math.max(spread, count);
+  }
+  return spread;
 }
 
 function readLiteral(
