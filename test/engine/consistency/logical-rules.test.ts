@@ -8,11 +8,13 @@ import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { compileDocument } from '../../../src/engine/index.js';
+import { reviveModel, toTransferable } from '../../../src/engine/transfer.js';
 import {
   choice,
   compileOk,
   compileProblems,
   evaluate,
+  evaluationJson,
   expectProblem,
   model,
   question,
@@ -192,6 +194,20 @@ describe('logical rules: evaluation and explanations', () => {
     expect(tooMany.valid).toBe(false);
     // A rule without a message shows its key.
     expect(rule(tooMany, 'one_carrier').message).toBe('one_carrier');
+  });
+
+  it('a model revived in another thread gives the same lines', () => {
+    const compiled = compileOk(car);
+    const { model: revived } = reviveModel(toTransferable(compiled));
+    for (const answers of [
+      {},
+      { tow: [true] },
+      { tow: [true], engine: ['electric'] },
+      { extras: ['rails', 'box'] },
+    ])
+      expect(evaluationJson(evaluate(revived, answers))).toBe(
+        evaluationJson(evaluate(compiled, answers)),
+      );
   });
 
   it('an inconsistent model is refused naming the logical rules that conflict', () => {
