@@ -18,7 +18,7 @@ describe('consistency against brute force on random small models', () => {
   it.each([
     { models: MODELS, logical: false },
     // The same models with clause, cardinality, requires and excludes rules added.
-    { models: Math.ceil(MODELS * 0.6), logical: true },
+    { models: Math.ceil(MODELS * 0.4), logical: true },
   ])(
     '$models models, logical rules $logical: inconsistency, counts, dead options, availability, conflicts_with',
     ({ models, logical }) => {
