@@ -176,7 +176,7 @@ describe('consistency against brute force on random small models', () => {
       expect(checkedOptions).toBeGreaterThan(models * 10);
       expect(softChecks, 'soft values checked').toBeGreaterThan(0);
     },
-    180_000,
+    400_000,
   );
 });
 
