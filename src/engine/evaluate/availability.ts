@@ -36,6 +36,8 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
     const table = rule.table;
     if (state.ruleGate[rule.index] !== 'applies') continue;
     if (rule.logic !== undefined) {
+      // A warning logical rule is only reported (as a warning assert): it restricts nothing.
+      if (rule.severity !== 'error') continue;
       let reason: readonly string[] | undefined;
       logicalRuleReasons(model, rule.logic, state.values, (q, o) =>
         addReason(

@@ -196,6 +196,22 @@ describe('logical rules: evaluation and explanations', () => {
     expect(rule(tooMany, 'one_carrier').message).toBe('one_carrier');
   });
 
+  it('a warning logical rule is reported, never restricts', () => {
+    const compiled = compileOk(
+      model({
+        questions: [choice('a', ['x', 'y']), choice('b', ['x', 'y'])],
+        rules: [{ key: 'w', excludes: ['a = x', 'b = x'], severity: 'warning' }],
+      }),
+    );
+    const result = evaluate(compiled, { a: ['x'] });
+    expect(question(result, 'b').options?.every((o) => o.available)).toBe(true);
+    expect(compiled.consistency.analysis.configurations).toBe('9');
+    const both = evaluate(compiled, { a: ['x'], b: ['x'] });
+    expect(rule(both, 'w').status).toBe('failed');
+    expect(both.valid).toBe(true);
+    expect(both.warnings.map((w) => w.path)).toEqual(['rules.w']);
+  });
+
   it('a model revived in another thread gives the same lines', () => {
     const compiled = compileOk(car);
     const { model: revived } = reviveModel(toTransferable(compiled));
