@@ -25,7 +25,9 @@
  * without the diagram), SEED, BENCHMARKS, MODELS (comma-separated: medium, megane),
  * LIMITS (engine limits for the real cars' compiles, JSON: `{"consistencyMs":300000}`
  * lifts the wall-clock safety net on a loaded machine, where it fires before the work
- * budget; the work and byte budgets stay the defaults).
+ * budget; the work and byte budgets stay the defaults), FEATURE_MODELS (comma-separated
+ * DIMACS CNF paths, converted at bench time: bench/feature-models.ts; FEATURE_STEPS clicks
+ * of a random walk each, default 40).
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -50,6 +52,7 @@ import {
   generateWideTableModel,
 } from './generate-table-model.js';
 import { prng } from '../test/support/prng.js';
+import { loadFeatureModels } from './feature-models.js';
 
 /** The tests' seeded generator: the same walks for the same SEED. */
 const random = prng(Number(process.env.SEED ?? 42));
@@ -366,6 +369,22 @@ else {
       `${dir}/model.json`,
       existsSync(`${dir}/sales.txt`) ? `${dir}/sales.txt` : undefined,
     );
+  }
+}
+if (process.env.FEATURE_MODELS !== undefined && process.env.FEATURE_MODELS !== '') {
+  const steps = Number(process.env.FEATURE_STEPS ?? 40);
+  for (const featureModel of await loadFeatureModels(process.env.FEATURE_MODELS.split(','))) {
+    console.log(`feature model ${featureModel.label}`);
+    const limits = JSON.parse(process.env.LIMITS ?? '{}') as Record<string, number>;
+    const { model } = compileTimed(featureModel.document, limits, (compiled) =>
+      recording(() => sample(compiled, steps, `first ${steps} steps of a random walk`)),
+    );
+    const counted = model.consistency.analysis.configurations;
+    if (featureModel.expected !== undefined && counted !== null) {
+      const same = counted === String(featureModel.expected);
+      console.log(`  count ${same ? 'equals' : 'DIFFERS FROM'} the independent count`);
+      if (!same) failures++;
+    }
   }
 }
 if (process.env.EXTRA !== '') benchExtra();

@@ -77,6 +77,7 @@ function readEngineLimits(read: EnvReader): EngineLimits {
       2 ** 31,
     ),
     questions: read.int('MODEL_MAX_QUESTIONS', DEFAULT_ENGINE_LIMITS.questions, 1, 1_000_000),
+    rules: read.int('MODEL_MAX_RULES', DEFAULT_ENGINE_LIMITS.rules, 1, 10_000_000),
     expressionCost: read.int(
       'MODEL_EXPRESSION_COST_LIMIT',
       DEFAULT_ENGINE_LIMITS.expressionCost,

@@ -70,6 +70,28 @@ export interface CompiledRule {
   readonly messageSlot: number;
   readonly assert: Expression | undefined;
   readonly table: CompatibilityTable | undefined;
+  /** A clause, cardinality, `requires` or `excludes` rule (validate/logical-rules.ts). */
+  readonly logic?: LogicalRule;
+}
+
+/**
+ * A logical rule as a bound on how many of its literals hold: a clause is "at least 1",
+ * `requires` and `excludes` are clauses. A literal on an unanswered (or hidden)
+ * single-value question is open: it counts as holding for `at_least` and as not holding
+ * for `at_most`, so an unanswered question never makes the rule fail (like a table's
+ * no-value column).
+ */
+export interface LogicalRule {
+  readonly bound: 'at_least' | 'at_most';
+  readonly count: number;
+  /** Per literal: its question. (Plain arrays: a typed array per rule costs more to make.) */
+  readonly questions: readonly number[];
+  /** Per literal: the option's index (a boolean's: 0 false, 1 true). */
+  readonly options: readonly number[];
+  /** Per literal: 1 when it says `!=` (the option is not the value, or not selected). */
+  readonly negated: readonly number[];
+  /** The most literals on one question (1 when each has its own): what one answer can change. */
+  readonly spread: number;
 }
 
 export interface TriggerTarget {

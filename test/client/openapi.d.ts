@@ -3278,7 +3278,8 @@ export interface components {
             when?: string;
             /** @enum {string} */
             severity?: "error" | "warning";
-            message: string;
+            /** @description Required, except on a logical rule (its key is then shown) */
+            message?: string;
             /** @description CEL: must be true */
             assert?: string;
             allowed?: {
@@ -3287,6 +3288,26 @@ export interface components {
                 /** @description One value per column */
                 rows: unknown[][];
             };
+            /** @description At least one literal holds (literals: 'q = option', 'q != option', 'flag', '!flag') */
+            clause?: string[];
+            /** @description At least `count` literals hold */
+            at_least?: {
+                /** Format: int32 */
+                count: number;
+                /** @description The literals counted (literals: 'q = option', 'q != option', 'flag', '!flag') */
+                of: string[];
+            };
+            /** @description At most `count` literals hold */
+            at_most?: {
+                /** Format: int32 */
+                count: number;
+                /** @description The literals counted (literals: 'q = option', 'q != option', 'flag', '!flag') */
+                of: string[];
+            };
+            /** @description [a, b]: a does not hold or b holds (literals: 'q = option', 'q != option', 'flag', '!flag') */
+            requires?: string[];
+            /** @description [a, b]: a and b do not both hold (literals: 'q = option', 'q != option', 'flag', '!flag') */
+            excludes?: string[];
         };
         ModelTrigger: {
             key: string;

@@ -142,6 +142,7 @@ function compactRule(rule: CompiledRule, c: CompleteExpression): CompiledRule {
     messageSlot: rule.messageSlot,
     assert: optional(rule.assert, c),
     table: rule.table === undefined ? undefined : copyTable(rule.table),
+    ...(rule.logic === undefined ? {} : { logic: rule.logic }),
   };
 }
 

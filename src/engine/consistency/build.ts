@@ -5,9 +5,10 @@ import {
   UNKNOWN,
   type Expression,
 } from '../cel/expression.js';
-import type { CompiledQuestion } from '../model-core.js';
+import type { CompiledQuestion, LogicalRule } from '../model-core.js';
 import type { ModelCore } from '../model-core.js';
 import { domainIndex, type FiniteDomain, type LayerPlan, questionValue } from './domains.js';
+import { logicDiagram } from './logic-diagram.js';
 import { FALSE, type MddStore, TRUE } from './mdd.js';
 import type { Part, Support } from './parts.js';
 import { type TableColumn, tableDiagram } from './table-diagram.js';
@@ -83,8 +84,12 @@ export class PartBuilder {
           [when, assert],
         );
       }
-      case 'table': {
-        const table = this.table(part);
+      case 'table':
+      case 'logic': {
+        const table =
+          part.kind === 'table'
+            ? this.table(part)
+            : logicDiagram(this.store, this.plan, part.rule.logic as LogicalRule);
         const when = part.rule.when;
         if (when === undefined) return table;
         const applies = this.enumerate(

@@ -111,6 +111,8 @@ function scopeOf(part: Part): number[] {
   if (part.kind === 'status' || part.kind === 'available') scope.add(part.question);
   if (part.kind === 'table' && part.rule.table !== undefined)
     for (const column of part.rule.table.columns) scope.add(column);
+  if (part.kind === 'logic' && part.rule.logic !== undefined)
+    for (const q of part.rule.logic.questions) scope.add(q);
   return [...scope];
 }
 

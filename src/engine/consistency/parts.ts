@@ -11,7 +11,8 @@ export type Support = ReadonlySet<number>;
  * - `status`: a question's visibility, required and selection bounds;
  * - `available`: an option's available_if (chosen ⇒ not false);
  * - `assert`: an `error` rule (applies ⇒ assert not false);
- * - `table`: an `allowed` table (applies ⇒ some row matches; no-value columns match).
+ * - `table`: an `allowed` table (applies ⇒ some row matches; no-value columns match);
+ * - `logic`: an `error` clause or cardinality rule (applies ⇒ its bound holds).
  */
 export type Part =
   | {
@@ -26,7 +27,8 @@ export type Part =
     }
   | { kind: 'available'; question: number; option: number; inputs: Support; source: string }
   | { kind: 'assert'; rule: CompiledRule; inputs: Support; source: string }
-  | { kind: 'table'; rule: CompiledRule; inputs: Support; source: string };
+  | { kind: 'table'; rule: CompiledRule; inputs: Support; source: string }
+  | { kind: 'logic'; rule: CompiledRule; inputs: Support; source: string };
 
 export interface FinitePart {
   readonly parts: Part[];
@@ -95,7 +97,10 @@ export function findFinitePart(
     const path = `rules.${rule.key}`;
     const when = finite(rule.when);
     if (when === undefined) continue;
-    if (rule.table !== undefined) {
+    if (rule.logic !== undefined) {
+      if (rule.severity === 'error' && within(when, `${path}.when`))
+        parts.push({ kind: 'logic', rule, inputs: when, source: path });
+    } else if (rule.table !== undefined) {
       if (within(when, `${path}.when`))
         parts.push({ kind: 'table', rule, inputs: when, source: path });
     } else if (rule.assert !== undefined && rule.severity === 'error') {

@@ -1,6 +1,7 @@
 import { UNKNOWN } from '../cel/expression.js';
 import type { CompatibilityTable, CompiledModel, CelValue } from '../model.js';
 import { prepareForm } from '../consistency/prepared.js';
+import { logicalRuleReasons } from './logical-rule.js';
 import type { EvaluationState } from './state.js';
 
 /**
@@ -33,7 +34,23 @@ export function computeAvailability(model: CompiledModel, state: EvaluationState
   const memos = prepareForm(model.consistency).localTables;
   for (const rule of model.rules) {
     const table = rule.table;
-    if (table === undefined || state.ruleGate[rule.index] !== 'applies') continue;
+    if (state.ruleGate[rule.index] !== 'applies') continue;
+    if (rule.logic !== undefined) {
+      // A warning logical rule is only reported (as a warning assert): it restricts nothing.
+      if (rule.severity !== 'error') continue;
+      let reason: readonly string[] | undefined;
+      logicalRuleReasons(model, rule.logic, state.values, (q, o) =>
+        addReason(
+          state,
+          q,
+          model.questions[q].options.length,
+          o,
+          (reason ??= Object.freeze([rule.key])),
+        ),
+      );
+      continue;
+    }
+    if (table === undefined) continue;
     const { columns, offers } = table;
     const key = answersKey(table, state.values);
     let memo = memos[rule.index];

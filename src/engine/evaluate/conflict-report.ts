@@ -71,6 +71,7 @@ function ruleQuestions(model: CompiledModel, key: string): readonly number[] {
   const rule = model.rules.find((candidate) => candidate.key === key);
   if (rule === undefined) return [];
   const questions = new Set<number>(rule.table?.columns ?? []);
+  for (const q of rule.logic?.questions ?? []) questions.add(q);
   for (const expression of [rule.when, rule.assert])
     for (const name of expression?.names ?? []) {
       const q = model.questionIndex.get(name);

@@ -58,6 +58,7 @@ function buildMentions(model: CompiledModel): Mentions {
     if (!inDiagram.has(`rules.${rule.key}`)) continue;
     const named = new Set<number>();
     if (rule.table !== undefined) for (const column of rule.table.columns) named.add(column);
+    if (rule.logic !== undefined) for (const q of rule.logic.questions) named.add(q);
     read(rule.when, named);
     read(rule.assert, named);
     for (const q of named) lists[q].push(rule.key);

@@ -2,6 +2,7 @@ import { derived } from '../derived.js';
 import { failedWithInputs, UNKNOWN } from '../cel/expression.js';
 import type { CompiledModel, CompiledRule, LanguageTexts } from '../model.js';
 import type { LineRule, RuleStatus } from '../types.js';
+import { logicalRuleHolds } from './logical-rule.js';
 import { sharePart } from './shared-parts.js';
 import type { EvaluationState } from './state.js';
 
@@ -35,6 +36,7 @@ export function evaluateRules(
     let code = 'rule_failed';
     if (state.ruleGate[rule.index] === 'applies') {
       if (rule.table !== undefined) passed = state.tableMatched[rule.index];
+      else if (rule.logic !== undefined) passed = logicalRuleHolds(model, rule.logic, state.values);
       else if (rule.assert !== undefined) {
         const value = rule.assert.condition(state.context);
         if (value !== UNKNOWN) passed = value;

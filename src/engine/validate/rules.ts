@@ -7,9 +7,18 @@ import type {
 import { indexTable } from './table-index.js';
 import { convertElement } from '../question-values.js';
 import type { Validation } from './context.js';
+import { LOGICAL_RULE_KEYS, readLogicalRule } from './logical-rules.js';
 import { childPath, type JsonRecord, SECTION_KEY_PATTERN } from './reader.js';
 
-const RULE_KEYS = new Set(['key', 'when', 'severity', 'message', 'assert', 'allowed']);
+const RULE_KEYS = new Set([
+  'key',
+  'when',
+  'severity',
+  'message',
+  'assert',
+  'allowed',
+  ...LOGICAL_RULE_KEYS,
+]);
 const TABLE_KEYS = new Set(['columns', 'rows']);
 
 export function validateRules(
@@ -29,16 +38,29 @@ export function validateRules(
     if (severity !== 'error' && severity !== 'warning') {
       v.fail('invalid_value', 'severity must be error or warning', childPath(path, 'severity'));
     }
-    const message = v.text(record, 'message', path, true);
-    const hasAssert = record.assert !== undefined;
+    const logicalMember = LOGICAL_RULE_KEYS.find((member) => record[member] !== undefined);
+    // A logical rule may go without a message (its key is shown): a feature model's
+    // tens of thousands of clauses have none to give.
+    const message = v.text(record, 'message', path, logicalMember === undefined);
     const hasTable = record.allowed !== undefined;
-    if (hasAssert === hasTable) {
-      v.fail('invalid_value', 'a rule has exactly one of assert or allowed', path);
+    const kinds = ['assert', 'allowed', ...LOGICAL_RULE_KEYS].filter(
+      (member) => record[member] !== undefined,
+    );
+    if (kinds.length !== 1) {
+      v.fail(
+        'invalid_value',
+        'a rule has exactly one of assert, allowed, clause, at_least, at_most, requires or excludes',
+        path,
+      );
     }
     const assert = v.expr(record, 'assert', path);
     const table = hasTable
       ? readTable(v, record.allowed, childPath(path, 'allowed'), questionIndex, questions)
       : undefined;
+    const logic =
+      logicalMember === undefined
+        ? undefined
+        : readLogicalRule(v, record, logicalMember, path, questionIndex, questions);
     if (key === undefined || !v.unique(seen, key, path, 'rule')) continue;
     rules.push({
       index: rules.length,
@@ -48,6 +70,7 @@ export function validateRules(
       messageSlot: v.texts.add(`rules.${key}.message`, message ?? key, true),
       assert,
       table,
+      ...(logic === undefined ? {} : { logic }),
     });
   }
   return rules;

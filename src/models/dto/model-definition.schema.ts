@@ -32,6 +32,20 @@ const closed = (
   properties: Record<string, SchemaObject | { $ref: string }>,
 ): SchemaObject => ({ type: 'object', required, properties, additionalProperties: false });
 
+/** Literals of a logical rule: `question = option`, `question != option`, `flag`, `!flag`. */
+const literals = (description: string): SchemaObject =>
+  list(
+    { type: 'string' },
+    `${description} (literals: 'q = option', 'q != option', 'flag', '!flag')`,
+  );
+const bound = (description: string): SchemaObject => ({
+  ...closed(['count', 'of'], {
+    count: { type: 'integer', format: 'int32', minimum: 0 },
+    of: literals('The literals counted'),
+  }),
+  description,
+});
+
 const SCHEMAS: Record<string, SchemaObject> = {
   ModelGeneral: {
     ...closed(['name'], {
@@ -97,16 +111,21 @@ const SCHEMAS: Record<string, SchemaObject> = {
     },
     unit: text(),
   }),
-  ModelRule: closed(['key', 'message'], {
+  ModelRule: closed(['key'], {
     key: text(),
     when: cel('the rule applies when true'),
     severity: { type: 'string', enum: ['error', 'warning'] },
-    message: text(),
+    message: text('Required, except on a logical rule (its key is then shown)'),
     assert: cel('must be true'),
     allowed: closed(['columns', 'rows'], {
       columns: list({ type: 'string' }, 'Question keys'),
       rows: list(list({}), 'One value per column'),
     }),
+    clause: literals('At least one literal holds'),
+    at_least: bound('At least `count` literals hold'),
+    at_most: bound('At most `count` literals hold'),
+    requires: literals('[a, b]: a does not hold or b holds'),
+    excludes: literals('[a, b]: a and b do not both hold'),
   }),
   ModelTrigger: closed(['key', 'when', 'set'], {
     key: text(),

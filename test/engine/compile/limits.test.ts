@@ -18,9 +18,9 @@ function problemsOf(document: unknown, overrides: Parameters<typeof resolveLimit
 describe('limits', () => {
   it('has the docs/model-format.md defaults', () => {
     expect(DEFAULT_ENGINE_LIMITS).toMatchObject({
-      questions: 5000,
+      questions: 20000,
       optionsPerQuestion: 1000,
-      rules: 20000,
+      rules: 100000,
       bomItems: 50000,
       expressionBytes: 4096,
     });

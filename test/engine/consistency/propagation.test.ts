@@ -135,183 +135,194 @@ function randomAnswers(random: () => number, specs: Specs): Record<string, { val
 }
 
 describe('propagation past the compile budget against brute force', () => {
-  it(`${MODELS} random models and their single-table reductions`, () => {
-    const seen = {
-      acyclic: 0,
-      stronger: 0,
-      refutedBySearch: 0,
-      options: 0,
-      values: 0,
-      conflicts: 0,
-      blocked: 0,
-    };
-    for (let seed = 1; seed <= MODELS; seed++) {
-      const random = prng(7_000 + seed);
-      const generated = randomModel(random);
-      for (const document of [generated.document, singleTable(generated.document)]) {
-        const specs = generated.specs;
-        const context = `seed ${seed} ${document === generated.document ? 'model' : 'single table'}`;
-        const exactCompile = compileDocument(document);
-        const fallback = compileDocument(document, { consistencyMs: 0 });
-        if (!fallback.ok) {
-          // A refusal past the budget is proven: the exact compile refuses it too.
-          expect(exactCompile.ok, context).toBe(false);
-          expect(new Set(fallback.problems.map((p) => p.code)), context).toEqual(
-            new Set(['inconsistent_model']),
-          );
-          continue;
-        }
-        const model = fallback.model;
-        expect(model.consistency.compiled, context).toBe(false);
-        const oracle = new Oracle(model, specs);
-        const acyclic = bergeAcyclic(constraintsOf(model, specs));
-        if (acyclic) seen.acyclic++;
-        if (!exactCompile.ok) {
-          expect(acyclic, `${context}: propagation decides acyclic models`).toBe(false);
-          continue;
-        }
-        const analysis = model.consistency.analysis;
-        expect(analysis.exact).toBe(false);
-        expect(analysis.configurations, context).toBeNull();
-        expect(BigInt(analysis.configurations_at_most!) >= BigInt(oracle.count([])), context).toBe(
-          true,
-        );
-        const exactDead = new Set(exactCompile.model.consistency.analysis.dead_options);
-        for (const path of analysis.dead_options) expect(exactDead.has(path), context).toBe(true);
-        if (acyclic) expect([...analysis.dead_options].sort()).toEqual([...exactDead].sort());
-        // The answers' check (propagation, then the search): what `conflict` sets are minimal for.
-        const check = propagatedCheck(model.consistency);
-        const propagator = propagatorOf(model.consistency);
-        /** Whether propagation alone keeps `own` in the closure of `others` (before the search). */
-        const propagationKeeps = (others: readonly Fix[], own: Fix): boolean => {
-          const form = model.consistency;
-          const domains = propagator.closure(restrict(form, unitsOf(model, specs, others)));
-          const [unit] = unitsOf(model, specs, [own]);
-          return (
-            domains !== undefined &&
-            unit.layers.every((layer, i) => domains[form.valueBase[layer] + unit.values[i]] === 1)
-          );
-        };
-
-        for (let request = 0; request < 6; request++) {
-          const answers = randomAnswers(random, specs);
-          const result = evaluateConfiguration(model, {
-            modelId: 1,
-            versionNumber: 1,
-            questions: answers,
-          });
-          const line = result.line;
-          const at = `${context} answers ${JSON.stringify(answers)}`;
-          const fixes = userFixes(line, specs);
-          const keysOf = (set: readonly string[]): Fix[] =>
-            fixes.filter((fix) => set.includes(specs[fix.question].key));
-          /**
-           * The set conflicts; without any one of its answers, `holds` (a valid completion
-           * exists, or propagation keeps it: minimal for the oracle that refuted it).
-           */
-          const expectMinimal = (
-            set: readonly string[],
-            extra: readonly Fix[],
-            holds: (fixes: Fix[]) => boolean = (fixes) => oracle.exact(fixes),
-          ): void => {
-            expect(oracle.exact([...keysOf(set), ...extra]), `${at}: ${set} must conflict`).toBe(
-              false,
+  it.each([
+    { models: MODELS, logical: false },
+    // The same with clause, cardinality, requires and excludes rules added.
+    { models: Math.ceil(MODELS * 0.6), logical: true },
+  ])(
+    '$models random models (logical rules $logical) and their single-table reductions',
+    ({ models, logical }) => {
+      const seen = {
+        acyclic: 0,
+        stronger: 0,
+        refutedBySearch: 0,
+        options: 0,
+        values: 0,
+        conflicts: 0,
+        blocked: 0,
+      };
+      for (let seed = 1; seed <= models; seed++) {
+        const random = prng(7_000 + seed);
+        const generated = randomModel(random, { logical });
+        for (const document of [generated.document, singleTable(generated.document)]) {
+          const specs = generated.specs;
+          const context = `seed ${seed} ${document === generated.document ? 'model' : 'single table'}`;
+          const exactCompile = compileDocument(document);
+          const fallback = compileDocument(document, { consistencyMs: 0 });
+          if (!fallback.ok) {
+            // A refusal past the budget is proven: the exact compile refuses it too.
+            expect(exactCompile.ok, context).toBe(false);
+            expect(new Set(fallback.problems.map((p) => p.code)), context).toEqual(
+              new Set(['inconsistent_model']),
             );
-            for (const key of set) {
-              const rest = [...keysOf(set.filter((other) => other !== key)), ...extra];
-              expect(holds(rest), `${at}: ${key} needed`).toBe(true);
-            }
-          };
-          expect(line.consistency.exact).toBe(false);
-          const count = oracle.count(fixes);
-          expect(line.consistency.configurations, at).toBeNull();
-          const bound = BigInt(line.consistency.configurations_at_most ?? -1);
-          expect(bound >= BigInt(count), at).toBe(true);
-          const problems = result.errors.filter((error) => error.code === 'conflict');
-          const conflict = (problems[0]?.answers ?? []).map((answer) => answer.question);
-          // One per answer of the set, each naming the whole set.
-          expect(
-            problems.map((p) => p.path),
-            at,
-          ).toEqual(conflict.map((q) => `questions.${q}`));
-          if (conflict.length > 0) {
-            seen.conflicts++;
-            expectMinimal(conflict, [], (fixes) => check(unitsOf(model, specs, fixes)));
+            continue;
           }
-          if (acyclic && count === 0) expect(line.consistency.configurations_at_most, at).toBe('0');
-
-          // Small models never exhaust the search's budget: every value shown is confirmed.
-          expect(line.consistency.unconfirmed, at).toBeUndefined();
-          const judge = (reported: boolean, others: Fix[], own: Fix, label: string): void => {
-            const exact = oracle.exact([...others, own]);
-            const local = oracle.local([...others, own]);
-            expect(reported, `${at} ${label}: exact`).toBe(exact);
-            if (!local) expect(reported, `${at} ${label}: never weaker than local`).toBe(false);
-            if (!exact && propagationKeeps(others, own)) seen.refutedBySearch++;
-            if (!reported && local) seen.stronger++;
+          const model = fallback.model;
+          expect(model.consistency.compiled, context).toBe(false);
+          const oracle = new Oracle(model, specs);
+          const acyclic = bergeAcyclic(constraintsOf(model, specs));
+          if (acyclic) seen.acyclic++;
+          if (!exactCompile.ok) {
+            expect(acyclic, `${context}: propagation decides acyclic models`).toBe(false);
+            continue;
+          }
+          const analysis = model.consistency.analysis;
+          expect(analysis.exact).toBe(false);
+          expect(analysis.configurations, context).toBeNull();
+          expect(
+            BigInt(analysis.configurations_at_most!) >= BigInt(oracle.count([])),
+            context,
+          ).toBe(true);
+          const exactDead = new Set(exactCompile.model.consistency.analysis.dead_options);
+          for (const path of analysis.dead_options) expect(exactDead.has(path), context).toBe(true);
+          if (acyclic) expect([...analysis.dead_options].sort()).toEqual([...exactDead].sort());
+          // The answers' check (propagation, then the search): what `conflict` sets are minimal for.
+          const check = propagatedCheck(model.consistency);
+          const propagator = propagatorOf(model.consistency);
+          /** Whether propagation alone keeps `own` in the closure of `others` (before the search). */
+          const propagationKeeps = (others: readonly Fix[], own: Fix): boolean => {
+            const form = model.consistency;
+            const domains = propagator.closure(restrict(form, unitsOf(model, specs, others)));
+            const [unit] = unitsOf(model, specs, [own]);
+            return (
+              domains !== undefined &&
+              unit.layers.every((layer, i) => domains[form.valueBase[layer] + unit.values[i]] === 1)
+            );
           };
-          specs.forEach((spec, q) => {
-            const others = (o: number): Fix[] =>
-              fixes.flatMap((fix) => {
-                if (fix.question !== q) return [fix];
-                if (spec.type !== 'multi_choice') return [];
-                return [{ ...fix, mask: fix.mask & ~(1 << o) }];
-              });
-            const question = line.questions[q];
-            if (spec.type === 'choice' || spec.type === 'multi_choice') {
-              spec.options.forEach((_, o) => {
-                const own: Fix =
-                  spec.type === 'multi_choice'
-                    ? { question: q, code: 1 << o, mask: 1 << o }
-                    : { question: q, code: o + 1, mask: -1 };
-                const option = question.options?.[o];
-                judge(option?.available === true, others(o), own, `${spec.key}.${option?.key}`);
-                if (option?.unavailable_because.includes('blocked_by_conflict') === true) {
-                  // Blocked: the other answers alone have no completion (sound).
-                  expect(option.unavailable_because, at).toEqual(['blocked_by_conflict']);
-                  expect(oracle.exact(others(o)), `${at} ${spec.key}.${option.key}`).toBe(false);
-                  seen.blocked++;
-                }
-                // Refuted by propagation: minimal for propagation; only by the search: minimal.
-                const bySearch = propagationKeeps(others(o), own);
-                if (option?.available === false)
-                  expectMinimal(option.conflicts_with, [own], (fixes) =>
-                    bySearch
-                      ? oracle.exact(fixes)
-                      : propagator.closure(
-                          restrict(model.consistency, unitsOf(model, specs, fixes)),
-                        ) !== undefined,
-                  );
-                else expect(option?.conflicts_with).toEqual([]);
-                seen.options++;
-              });
-              return;
-            }
-            // Boolean and integer values: `unavailable_values`.
-            for (let code = 1; code < domainCount(spec); code++) {
-              const value = celValue(spec, code);
-              const shown = typeof value === 'bigint' ? Number(value) : value;
-              const unavailable = question.unavailable_values ?? [];
-              judge(
-                !unavailable.includes(shown as number | boolean),
-                others(0),
-                { question: q, code, mask: -1 },
-                `${spec.key}=${String(shown)}`,
+
+          for (let request = 0; request < 6; request++) {
+            const answers = randomAnswers(random, specs);
+            const result = evaluateConfiguration(model, {
+              modelId: 1,
+              versionNumber: 1,
+              questions: answers,
+            });
+            const line = result.line;
+            const at = `${context} answers ${JSON.stringify(answers)}`;
+            const fixes = userFixes(line, specs);
+            const keysOf = (set: readonly string[]): Fix[] =>
+              fixes.filter((fix) => set.includes(specs[fix.question].key));
+            /**
+             * The set conflicts; without any one of its answers, `holds` (a valid completion
+             * exists, or propagation keeps it: minimal for the oracle that refuted it).
+             */
+            const expectMinimal = (
+              set: readonly string[],
+              extra: readonly Fix[],
+              holds: (fixes: Fix[]) => boolean = (fixes) => oracle.exact(fixes),
+            ): void => {
+              expect(oracle.exact([...keysOf(set), ...extra]), `${at}: ${set} must conflict`).toBe(
+                false,
               );
-              seen.values++;
+              for (const key of set) {
+                const rest = [...keysOf(set.filter((other) => other !== key)), ...extra];
+                expect(holds(rest), `${at}: ${key} needed`).toBe(true);
+              }
+            };
+            expect(line.consistency.exact).toBe(false);
+            const count = oracle.count(fixes);
+            expect(line.consistency.configurations, at).toBeNull();
+            const bound = BigInt(line.consistency.configurations_at_most ?? -1);
+            expect(bound >= BigInt(count), at).toBe(true);
+            const problems = result.errors.filter((error) => error.code === 'conflict');
+            const conflict = (problems[0]?.answers ?? []).map((answer) => answer.question);
+            // One per answer of the set, each naming the whole set.
+            expect(
+              problems.map((p) => p.path),
+              at,
+            ).toEqual(conflict.map((q) => `questions.${q}`));
+            if (conflict.length > 0) {
+              seen.conflicts++;
+              expectMinimal(conflict, [], (fixes) => check(unitsOf(model, specs, fixes)));
             }
-          });
+            if (acyclic && count === 0)
+              expect(line.consistency.configurations_at_most, at).toBe('0');
+
+            // Small models never exhaust the search's budget: every value shown is confirmed.
+            expect(line.consistency.unconfirmed, at).toBeUndefined();
+            const judge = (reported: boolean, others: Fix[], own: Fix, label: string): void => {
+              const exact = oracle.exact([...others, own]);
+              const local = oracle.local([...others, own]);
+              expect(reported, `${at} ${label}: exact`).toBe(exact);
+              if (!local) expect(reported, `${at} ${label}: never weaker than local`).toBe(false);
+              if (!exact && propagationKeeps(others, own)) seen.refutedBySearch++;
+              if (!reported && local) seen.stronger++;
+            };
+            specs.forEach((spec, q) => {
+              const others = (o: number): Fix[] =>
+                fixes.flatMap((fix) => {
+                  if (fix.question !== q) return [fix];
+                  if (spec.type !== 'multi_choice') return [];
+                  return [{ ...fix, mask: fix.mask & ~(1 << o) }];
+                });
+              const question = line.questions[q];
+              if (spec.type === 'choice' || spec.type === 'multi_choice') {
+                spec.options.forEach((_, o) => {
+                  const own: Fix =
+                    spec.type === 'multi_choice'
+                      ? { question: q, code: 1 << o, mask: 1 << o }
+                      : { question: q, code: o + 1, mask: -1 };
+                  const option = question.options?.[o];
+                  judge(option?.available === true, others(o), own, `${spec.key}.${option?.key}`);
+                  if (option?.unavailable_because.includes('blocked_by_conflict') === true) {
+                    // Blocked: the other answers alone have no completion (sound).
+                    expect(option.unavailable_because, at).toEqual(['blocked_by_conflict']);
+                    expect(oracle.exact(others(o)), `${at} ${spec.key}.${option.key}`).toBe(false);
+                    seen.blocked++;
+                  }
+                  // Refuted by propagation: minimal for propagation; only by the search: minimal.
+                  const bySearch = propagationKeeps(others(o), own);
+                  if (option?.available === false)
+                    expectMinimal(option.conflicts_with, [own], (fixes) =>
+                      bySearch
+                        ? oracle.exact(fixes)
+                        : propagator.closure(
+                            restrict(model.consistency, unitsOf(model, specs, fixes)),
+                          ) !== undefined,
+                    );
+                  else expect(option?.conflicts_with).toEqual([]);
+                  seen.options++;
+                });
+                return;
+              }
+              // Boolean and integer values: `unavailable_values`.
+              for (let code = 1; code < domainCount(spec); code++) {
+                const value = celValue(spec, code);
+                const shown = typeof value === 'bigint' ? Number(value) : value;
+                const unavailable = question.unavailable_values ?? [];
+                judge(
+                  !unavailable.includes(shown as number | boolean),
+                  others(0),
+                  { question: q, code, mask: -1 },
+                  `${spec.key}=${String(shown)}`,
+                );
+                seen.values++;
+              }
+            });
+          }
         }
       }
-    }
-    // Every branch is exercised: acyclic models, propagation stronger than one
-    // constraint at a time, values propagation keeps on cyclic ones that the search refutes,
-    // conflicts.
-    expect(seen.acyclic, JSON.stringify(seen)).toBeGreaterThan(MODELS / 2);
-    expect(seen.stronger, JSON.stringify(seen)).toBeGreaterThan(0);
-    expect(seen.refutedBySearch, JSON.stringify(seen)).toBeGreaterThan(0);
-    expect(seen.conflicts, JSON.stringify(seen)).toBeGreaterThan(0);
-    expect(seen.blocked, JSON.stringify(seen)).toBeGreaterThan(0);
-    expect(seen.values, JSON.stringify(seen)).toBeGreaterThan(MODELS);
-  }, 300_000);
+      // Every branch is exercised: acyclic models, propagation stronger than one
+      // constraint at a time, values propagation keeps on cyclic ones that the search refutes,
+      // conflicts.
+      // (Logical rules add constraints: fewer of those models are acyclic.)
+      expect(seen.acyclic, JSON.stringify(seen)).toBeGreaterThan(logical ? models / 5 : models / 2);
+      expect(seen.stronger, JSON.stringify(seen)).toBeGreaterThan(0);
+      expect(seen.refutedBySearch, JSON.stringify(seen)).toBeGreaterThan(0);
+      expect(seen.conflicts, JSON.stringify(seen)).toBeGreaterThan(0);
+      expect(seen.blocked, JSON.stringify(seen)).toBeGreaterThan(0);
+      expect(seen.values, JSON.stringify(seen)).toBeGreaterThan(models);
+    },
+    300_000,
+  );
 });

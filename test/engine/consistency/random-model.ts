@@ -53,7 +53,13 @@ export interface RandomModel {
   specs: QuestionSpec[];
 }
 
-export function randomModel(random: Random): RandomModel {
+/** What a random model may hold besides tables and CEL rules. */
+export interface RandomModelOptions {
+  /** Clause, cardinality, `requires` and `excludes` rules (docs/model-format.md "Logical rules"). */
+  readonly logical?: boolean;
+}
+
+export function randomModel(random: Random, options: RandomModelOptions = {}): RandomModel {
   const count = 4 + Math.floor(random() * 6);
   const specs: QuestionSpec[] = [];
   let product = 1;
@@ -147,7 +153,49 @@ export function randomModel(random: Random): RandomModel {
     if (chance(random, 0.15)) rule.severity = 'warning';
     rules.push(rule);
   }
+  if (options.logical === true) rules.push(...logicalRules(random, specs));
   return { document: { general: { name: 'random' }, questions, rules, triggers }, specs };
+}
+
+/** A literal over a choice, multi_choice or boolean question, negated now and then. */
+function literal(random: Random, specs: readonly QuestionSpec[]): string {
+  const spec = pick(
+    random,
+    specs.filter((candidate) => candidate.type !== 'integer'),
+  );
+  const negated = chance(random, 0.35);
+  if (spec.type === 'boolean') {
+    const form = Math.floor(random() * 3);
+    if (form === 0) return negated ? `!${spec.key}` : spec.key;
+    return `${spec.key} ${negated ? '!=' : '='} ${form === 1 ? 'true' : 'false'}`;
+  }
+  return `${spec.key} ${negated ? '!=' : '='} ${pick(random, spec.options)}`;
+}
+
+/** 1–3 logical rules of every kind, some with a `when` or a warning severity. */
+function logicalRules(
+  random: Random,
+  specs: readonly QuestionSpec[],
+): Array<Record<string, unknown>> {
+  if (!specs.some((spec) => spec.type !== 'integer')) return [];
+  const rules: Array<Record<string, unknown>> = [];
+  const count = 1 + Math.floor(random() * 3);
+  for (let i = 0; i < count; i++) {
+    const literals = (n: number): string[] =>
+      Array.from({ length: n }, () => literal(random, specs));
+    const rule: Record<string, unknown> = { key: `l${i}` };
+    const kind = pick(random, ['clause', 'at_least', 'at_most', 'requires', 'excludes'] as const);
+    if (kind === 'clause') rule.clause = literals(1 + Math.floor(random() * 4));
+    else if (kind === 'requires' || kind === 'excludes') rule[kind] = literals(2);
+    else {
+      const of = literals(2 + Math.floor(random() * 4));
+      rule[kind] = { count: Math.floor(random() * (of.length + 1)), of };
+    }
+    if (chance(random, 0.2)) rule.when = expression(random, specs);
+    if (chance(random, 0.1)) rule.severity = 'warning';
+    rules.push(rule);
+  }
+  return rules;
 }
 
 function cellOf(random: Random, spec: QuestionSpec): unknown {
@@ -300,6 +348,38 @@ export function constraintsOf(model: CompiledModel, specs: readonly QuestionSpec
             if (matched) return true;
           }
           return false;
+        },
+      });
+    } else if (rule.logic !== undefined && rule.severity === 'error') {
+      const logic = rule.logic;
+      const keys = Array.from(logic.questions, (q) => model.questions[q].key);
+      constraints.push({
+        name: `rules.${rule.key}`,
+        scope: scopeOf(...keys, ...namesIn(rule.when)),
+        holds: (assignment) => {
+          load(assignment);
+          if (!applies()) return true;
+          // model-format.md "Logical rules": a single-value question with no value leaves
+          // its literal open, holding for at_least and not for at_most.
+          let holding = 0;
+          let open = 0;
+          keys.forEach((key, i) => {
+            const question = model.questions[logic.questions[i]];
+            const value = context.get(key);
+            const option = logic.options[i];
+            let equal: boolean;
+            if (question.type === 'multi_choice')
+              equal = ((value as string[] | null) ?? []).includes(question.options[option].key);
+            else if (value === null) {
+              open++;
+              return;
+            } else if (question.type === 'boolean') equal = value === (option === 1);
+            else equal = value === question.options[option].key;
+            if (equal !== (logic.negated[i] === 1)) holding++;
+          });
+          return logic.bound === 'at_least'
+            ? holding + open >= logic.count
+            : holding <= logic.count;
         },
       });
     } else if (rule.assert !== undefined && rule.severity === 'error') {
