@@ -113,24 +113,27 @@ describe('matches uses RE2', () => {
       }),
     );
 
-  it('a pattern computed at evaluation is compiled by RE2 too (an invalid one is unknown)', () => {
+  it('a pattern computed at evaluation is compiled by RE2 too (an invalid one fails the rule: rule_error)', () => {
     // A computed pattern is compiled at every evaluation (~10 µs per character, cel/cost.ts
     // COMPILE_CHAR_UNITS): 20 characters (40 UTF-16 units) fit expressionCost, 50 do not.
     const compiled = computedPatternModel();
     expect(evaluate(compiled, { ref: 'abc', pattern: '^a' }).line.rules[0].status).toBe('passed');
-    expect(evaluate(compiled, { ref: 'aa', pattern: '^(a)\\1$' }).line.rules[0].status).toBe(
-      'pending',
-    );
+    // Every input answered, the expression failed at run time: an error, never pending.
+    const refused = evaluate(compiled, { ref: 'aa', pattern: '^(a)\\1$' });
+    expect(refused.line.rules[0].status).toBe('failed');
+    expect(refused.errors).toEqual([
+      expect.objectContaining({ code: 'rule_error', path: 'rules.r' }),
+    ]);
   });
 
-  it('a computed pattern outside the linear subset the estimate assumes is unknown', () => {
+  it('a computed pattern outside the linear subset the estimate assumes fails the rule', () => {
     const compiled = computedPatternModel();
     const status = (pattern: string) =>
       evaluate(compiled, { ref: 'aaa', pattern }).line.rules[0].status;
     // Counted repetition (program × 1,000), case folding and Unicode classes (slow to
     // compile): refused before compiling, although RE2 accepts them and they would match.
     for (const pattern of ['(?:a?){1000}a{1000}', 'a{3}', '(?i)A', '\\pL', '\\p{Latin}', '\\Qa\\E'])
-      expect(status(pattern), pattern).toBe('pending');
+      expect(status(pattern), pattern).toBe('failed');
     // Escaped braces, non-capturing and named groups are within the subset.
     for (const pattern of ['^a+$', '(?:a|b)+', '(?P<x>a)', 'a\\{?', '[a-c]*'])
       expect(status(pattern), pattern).toBe('passed');
@@ -172,7 +175,7 @@ describe('matches uses RE2', () => {
     );
     // JavaScript's RegExp accepts the backreference (and would pass); RE2 refuses it.
     const refused = evaluate(compiled, { picks: ['aa'], pattern: '^(a)\\1$' });
-    expect(refused.line.rules.map((r) => r.status)).toEqual(['pending', 'pending']);
+    expect(refused.line.rules.map((r) => r.status)).toEqual(['failed', 'failed']);
     const accepted = evaluate(compiled, { picks: ['aa'], pattern: '^a+$' });
     expect(accepted.line.rules.map((r) => r.status)).toEqual(['passed', 'passed']);
   });
