@@ -27,6 +27,7 @@ import {
   LineTranslationDto,
   LineTriggerDto,
 } from './line-parts.dto.js';
+import { LineResolutionDto, PriceBoundsDto, PriceRangeDto } from './guidance.dto.js';
 
 /**
  * The evaluated configuration (docs/model-format.md, "The cart line"). Documented here for
@@ -81,6 +82,25 @@ export class EvaluatedLineDto {
   })
   consistency?: LineConsistencyDto;
   @ApiProperty({ type: () => LineCacheDto }) cache: LineCache;
+  @ApiPropertyOptional({
+    type: () => PriceRangeDto,
+    nullable: true,
+    description:
+      'The lowest and highest total over the valid completions of the answers (null when none)',
+  })
+  price_range?: PriceRangeDto | null;
+  @ApiPropertyOptional({
+    type: () => PriceBoundsDto,
+    description: 'Whether price_range and the options’ price_from / price_to are exact',
+  })
+  price_bounds?: PriceBoundsDto;
+  @ApiPropertyOptional({
+    type: () => LineResolutionDto,
+    description:
+      'Only when a resolution was asked for (`resolve` of a preview, a line moved to ' +
+      'another version): the answers changed to reach the nearest valid configuration',
+  })
+  resolution?: LineResolutionDto;
 }
 
 /** POST /v1/carts: the stored line. */

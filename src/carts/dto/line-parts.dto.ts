@@ -18,6 +18,7 @@ import {
   RULE_STATUSES,
   VALUE_SOURCES,
 } from '../../common/swagger/engine-enums.js';
+import { ALLOWED_PROPERTY, PRICE_FROM_PROPERTY, PRICE_TO_PROPERTY } from './guidance.dto.js';
 
 /** A question's `values`, the same in the full and the compact line. */
 export const EFFECTIVE_VALUES_PROPERTY: ApiPropertyOptions = {
@@ -101,6 +102,8 @@ export class LineOptionDto {
   @ApiPropertyOptional(EXPLAINED_PROPERTY)
   explained?: false;
   @ApiProperty() selected: boolean;
+  @ApiPropertyOptional(PRICE_FROM_PROPERTY) price_from?: string;
+  @ApiPropertyOptional(PRICE_TO_PROPERTY) price_to?: string;
 }
 
 export class LineQuestionDto {
@@ -130,6 +133,7 @@ export class LineQuestionDto {
   options?: LineOptionDto[];
   @ApiPropertyOptional(UNAVAILABLE_VALUES_PROPERTY)
   unavailable_values?: Array<boolean | number>;
+  @ApiPropertyOptional(ALLOWED_PROPERTY) allowed?: Array<[number, number]>;
 }
 
 export class LineRuleDto {
