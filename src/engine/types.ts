@@ -71,9 +71,8 @@ export interface LineQuestion {
    */
   allowed?: Array<[number, number]>;
   /**
-   * Boolean and finite integer questions: price bounds per value (as an option's
-   * `price_from`/`price_to`), keyed by the value as JSON text (`"true"`, `"1200"`), for the
-   * values with a valid completion.
+   * Boolean questions: price bounds per value (as an option's `price_from`/`price_to`),
+   * keyed `"true"` / `"false"`, for the values with a valid completion.
    */
   value_prices?: Record<string, PriceBounds>;
 }
