@@ -23,6 +23,7 @@ import {
   resolveLanguage,
 } from './line-parts.js';
 import { evaluatePricing } from './pricing.js';
+import { addGuidance } from './guidance.js';
 import { evaluateRules } from './rules.js';
 import { sharesParts } from './shared-parts.js';
 import { EvaluationState } from './state.js';
@@ -116,6 +117,14 @@ function buildLine(
     variables[variable.key] = toJsonValue(state.variables[variable.index]);
   const questions = compact ? compactQuestions(model, state) : lineQuestions(model, state, texts);
   const triggers = lineTriggers(model, state, texts);
+  const guidance = addGuidance(
+    model,
+    state,
+    settled.fixed,
+    questions,
+    compact,
+    request.priceBounds !== false,
+  );
 
   const line = {
     version_number: request.versionNumber,
@@ -134,6 +143,8 @@ function buildLine(
     },
     images,
     consistency: state.consistency,
+    price_range: guidance.price_range,
+    price_bounds: guidance.price_bounds,
     cache: {
       fingerprint: fingerprint(
         request.modelId,

@@ -1,0 +1,107 @@
+import { minPass, negated, valueMins } from '../consistency/weighted.js';
+import type { CompiledModel } from '../model.js';
+import { Money, round } from '../money.js';
+import type { PriceBoundsStatus, PriceRange } from '../types.js';
+import { monotonePercents, type PriceTerms, priceTerms } from './price-terms.js';
+
+/** Price bounds of one evaluation, totals in minor units (docs/model-format.md "Guided configuration"). */
+export interface PriceBounds {
+  readonly range: PriceRange | null;
+  readonly status: PriceBoundsStatus;
+  /** Per diagram value (flat): the least / greatest total through it (±Infinity: none). */
+  readonly from: Float64Array | undefined;
+  readonly to: Float64Array | undefined;
+  /** Formats a total in minor units as `pricing.total` does. */
+  readonly format: (minor: number) => string;
+}
+
+/**
+ * The lowest and highest `pricing.total` over the valid completions of the answers
+ * (`fixed`, the user's answers as diagram restrictions), for the line and per value: two
+ * (min, +) pass pairs over the diagram, one on the least and one on the negated greatest
+ * weights (consistency/weighted.ts), then the percent adjustments on the subtotal's extremes.
+ */
+export function priceBounds(model: CompiledModel, fixed: Int32Array): PriceBounds {
+  const form = model.consistency;
+  const { scale, mode } = model.pricing;
+  const unit = new Money(10).pow(scale);
+  const format = (minor: number): string =>
+    round(new Money(minor).dividedBy(unit), scale, mode).toFixed(scale);
+  const none = (reason: string): PriceBounds => ({
+    range: null,
+    status: { exact: false, reason },
+    from: undefined,
+    to: undefined,
+    format,
+  });
+  if (!form.compiled)
+    return none('past the compile budget: no diagram to bound prices over');
+  const terms = priceTerms(model);
+  if (terms.weights === undefined) return none(terms.reason ?? 'pricing cannot be bounded');
+  const { lo, hi } = terms.weights;
+  const least = minPass(form, lo, fixed);
+  const negatedHi = negated(hi);
+  const greatest = minPass(form, negatedHi, fixed);
+  const total = totals(terms, unit, model.pricing);
+  let range: PriceRange | null = null;
+  if (least.best !== Infinity) {
+    const [min, max] = total(least.best + terms.constantLo, -greatest.best + terms.constantHi);
+    range = { min: format(min), max: format(max) };
+  }
+  const from = valueMins(form, lo, fixed, least);
+  const to = valueMins(form, negatedHi, fixed, greatest);
+  for (let i = 0; i < from.length; i++) {
+    if (from[i] === Infinity) {
+      to[i] = -Infinity;
+      continue;
+    }
+    [from[i], to[i]] = total(from[i] + terms.constantLo, -to[i] + terms.constantHi);
+  }
+  const exact = terms.exact && form.exact && monotonePercents(terms.percents);
+  const reason = exact
+    ? undefined
+    : [terms.reason, form.exact ? undefined : `the diagram is not exact (${form.reason ?? ''})`]
+        .filter((part) => part !== undefined)
+        .join('; ') || 'pricing does not decompose over the finite part';
+  return {
+    range,
+    status: exact ? { exact } : { exact, reason },
+    from,
+    to,
+    format,
+  };
+}
+
+/**
+ * The total's bounds from the subtotal's bounds: with monotone percents (price-terms.ts)
+ * the totals of the extreme subtotals; otherwise each percent's amount is monotone in the
+ * subtotal (either way), so its extremes over the interval are at its ends (and 0 when it
+ * is conditional): a sound bound of every total.
+ */
+function totals(
+  terms: PriceTerms,
+  unit: Money,
+  { scale, mode }: CompiledModel['pricing'],
+): (low: number, high: number) => [number, number] {
+  const amount = (subtotal: number, percent: Money): number =>
+    round(new Money(subtotal).dividedBy(unit).times(percent).dividedBy(100), scale, mode)
+      .times(unit)
+      .toNumber();
+  const monotone = monotonePercents(terms.percents);
+  return (low, high) => {
+    let least = low + terms.amountLo;
+    let greatest = high + terms.amountHi;
+    for (const { percent, conditional } of terms.percents) {
+      if (monotone) {
+        least += amount(low, percent);
+        greatest += amount(high, percent);
+        continue;
+      }
+      const ends = [amount(low, percent), amount(high, percent)];
+      if (conditional) ends.push(0);
+      least += Math.min(...ends);
+      greatest += Math.max(...ends);
+    }
+    return [least, greatest];
+  };
+}
