@@ -90,8 +90,9 @@ export class LineConfigurator {
     principal: Principal,
     input: LineInput,
     pinned: number,
+    { move = false }: { move?: boolean } = {},
   ): Promise<Evaluation> {
-    const { evaluation } = await this.configure(principal, input, 'full', { pinned });
+    const { evaluation } = await this.configure(principal, input, 'full', { pinned, move });
     return parsedEvaluation(evaluation);
   }
 }

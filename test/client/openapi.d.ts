@@ -742,7 +742,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate a configuration without saving it
-         * @description The line as POST /v1/carts would store it, with `valid`, `errors` and `warnings`.
+         * @description The line as POST /v1/carts would store it, with `valid`, `errors` and `warnings`. `resolve` answers the nearest valid configuration instead (the line of the changed answers, with `resolution: {changes, exact}`); `complete: "cheapest"` fills the unanswered questions with a cheapest valid completion (`source: completion`).
          */
         post: operations["previewCartLine"];
         delete?: never;
@@ -1953,8 +1953,20 @@ export interface components {
             /** @example 2027-01-01 */
             valid_until?: string;
         };
+        OptionPricesDto: {
+            /**
+             * @description price_from of the option
+             * @example 363.60
+             */
+            from: string;
+            /**
+             * @description price_to of the option
+             * @example 420.00
+             */
+            to: string;
+        };
         /** @enum {string} */
-        ValueSource: "user" | "default" | "trigger" | "none";
+        ValueSource: "user" | "default" | "trigger" | "none" | "completion";
         LineOptionDto: {
             /** @example alu */
             key: string;
@@ -1976,6 +1988,16 @@ export interface components {
              */
             explained?: false;
             selected: boolean;
+            /**
+             * @description Available options: the lowest total of a valid complete configuration that picks it
+             * @example 363.60
+             */
+            price_from?: string;
+            /**
+             * @description Available options: the highest total of a valid complete configuration that picks it
+             * @example 420.00
+             */
+            price_to?: string;
         };
         LineQuestionDto: {
             /** @example frame */
@@ -2010,6 +2032,32 @@ export interface components {
              * @example []
              */
             unavailable_values?: (number | boolean)[];
+            /**
+             * @description Finite numeric questions: the admissible values given the other answers, as intervals [min, max] ([] when none)
+             * @example [
+             *       [
+             *         400,
+             *         1800
+             *       ],
+             *       [
+             *         2000,
+             *         2000
+             *       ]
+             *     ]
+             */
+            allowed?: number[][];
+            /**
+             * @description Boolean questions: per value with a valid completion (`"true"`, `"false"`), the lowest and highest total of a valid complete configuration that takes it
+             * @example {
+             *       "true": {
+             *         "from": "363.60",
+             *         "to": "420.00"
+             *       }
+             *     }
+             */
+            value_prices?: {
+                [key: string]: components["schemas"]["OptionPricesDto"];
+            };
         };
         /** @enum {string} */
         RuleStatus: "passed" | "failed" | "pending" | "skipped";
@@ -2153,6 +2201,39 @@ export interface components {
             /** @example 0.42 */
             evaluated_in_ms: number;
         };
+        PriceBoundsDto: {
+            /** @description Whether price_from, price_to and price_range are exact (else sound bounds) */
+            exact: boolean;
+            /**
+             * @description Why not exact (absent when exact)
+             * @example an adjustment reads a number question
+             */
+            reason?: string;
+        };
+        AnswerChangeDto: {
+            /** @example frame */
+            question: string;
+            /**
+             * @description The answer before ([] when it was unanswered)
+             * @example [
+             *       "alu"
+             *     ]
+             */
+            from: (number | string | boolean)[];
+            /**
+             * @description The answer after ([] when it was dropped)
+             * @example [
+             *       "wood"
+             *     ]
+             */
+            to: (number | string | boolean)[];
+        };
+        LineResolutionDto: {
+            /** @description The answers changed to reach the nearest valid configuration */
+            changes: components["schemas"]["AnswerChangeDto"][];
+            /** @description Whether the changes are proven the fewest (false: a bounded search ran out) */
+            exact: boolean;
+        };
         CartLineDto: {
             /**
              * @description The view of this line (`?view=`): `full`, or `compact` in the compact schemas (enum property replaced by openapi-typescript)
@@ -2194,6 +2275,21 @@ export interface components {
             /** @description How many complete configurations the answers leave */
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
+            /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
             /**
              * Format: int32
              * @example 1
@@ -2302,6 +2398,44 @@ export interface components {
              * @example []
              */
             unavailable_values?: (number | boolean)[];
+            /**
+             * @description Finite numeric questions: the admissible values given the other answers, as intervals [min, max] ([] when none)
+             * @example [
+             *       [
+             *         400,
+             *         1800
+             *       ],
+             *       [
+             *         2000,
+             *         2000
+             *       ]
+             *     ]
+             */
+            allowed?: number[][];
+            /**
+             * @description Boolean questions: per value with a valid completion (`"true"`, `"false"`), the lowest and highest total of a valid complete configuration that takes it
+             * @example {
+             *       "true": {
+             *         "from": "363.60",
+             *         "to": "420.00"
+             *       }
+             *     }
+             */
+            value_prices?: {
+                [key: string]: components["schemas"]["OptionPricesDto"];
+            };
+            /**
+             * @description Choice questions: per available option, the lowest and highest total of a valid complete configuration that picks it (price_from, price_to of the full view)
+             * @example {
+             *       "alu": {
+             *         "from": "363.60",
+             *         "to": "420.00"
+             *       }
+             *     }
+             */
+            option_prices?: {
+                [key: string]: components["schemas"]["OptionPricesDto"];
+            };
         };
         CompactLineBomItemDto: {
             /** @example frame */
@@ -2360,6 +2494,21 @@ export interface components {
             /** @description How many complete configurations the answers leave */
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
+            /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
             /**
              * Format: int32
              * @example 1
@@ -2484,6 +2633,21 @@ export interface components {
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
             /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
+            /**
              * Format: int32
              * @description The cart line id
              * @example 1
@@ -2540,6 +2704,21 @@ export interface components {
             /** @description How many complete configurations the answers leave */
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
+            /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
             /**
              * Format: int32
              * @description The cart line id
@@ -2698,6 +2877,21 @@ export interface components {
             /** @description How many complete configurations the answers leave */
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
+            /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
             /** @description Always null: nothing is stored */
             id: Record<string, never> | null;
             /** @description Whether POST /v1/carts would accept this configuration */
@@ -2740,6 +2934,21 @@ export interface components {
             /** @description How many complete configurations the answers leave */
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
+            /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
             /** @description Always null: nothing is stored */
             id: Record<string, never> | null;
             /** @description Whether POST /v1/carts would accept this configuration */
@@ -2784,10 +2993,14 @@ export interface components {
          *             "white"
          *           ]
          *         }
+         *       },
+         *       "resolve": {
+         *         "question": "color",
+         *         "value": "oak"
          *       }
          *     }
          */
-        ConfigurationDto: {
+        PreviewConfigurationDto: {
             /**
              * Format: int32
              * @description The model to configure (its current version is used)
@@ -2835,6 +3048,23 @@ export interface components {
                     values: (number | string | boolean)[];
                 };
             };
+            /**
+             * @description The nearest valid configuration: `{question, value}` picks that value and changes the fewest other answers; `true` repairs conflicting answers (or answers of another version). The line then carries `resolution: {changes, exact}`
+             * @example {
+             *       "question": "color",
+             *       "value": "oak"
+             *     }
+             */
+            resolve?: true | {
+                /** @example color */
+                question: string;
+                value: string | number | boolean;
+            };
+            /**
+             * @description Fill the unanswered questions with a cheapest valid completion (`source: completion`)
+             * @enum {string}
+             */
+            complete?: "cheapest";
         };
         /**
          * @example {
@@ -2870,7 +3100,7 @@ export interface components {
              */
             language_code?: string | null;
             /**
-             * @description Answers by question key; `values` is always an array ([] = unanswered)
+             * @description Answers by question key; `values` is always an array ([] = unanswered). Required unless `version_number` is given (then the stored answers are carried over)
              * @example {
              *       "width": {
              *         "values": [
@@ -2894,11 +3124,16 @@ export interface components {
              *       }
              *     }
              */
-            questions: {
+            questions?: {
                 [key: string]: {
                     values: (number | string | boolean)[];
                 };
             };
+            /**
+             * @description Move the line to this version of its model (`latest`: the current one): the answers are carried over by the nearest valid configuration and the line lists the changes in `resolution`. Absent: the line stays on its version
+             * @example latest
+             */
+            version_number?: number | "latest";
         };
         PriceDto: {
             /** @example 372.60 */
@@ -14366,7 +14601,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ConfigurationDto"];
+                "application/json": components["schemas"]["PreviewConfigurationDto"];
             };
         };
         responses: {

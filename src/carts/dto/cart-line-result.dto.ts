@@ -8,6 +8,7 @@ import type {
   LineImage,
   LineImport,
   LinePricing,
+  PriceRange,
   LineQuestion,
   LineRule,
   LineTranslation,
@@ -27,7 +28,9 @@ import {
   LineTranslationDto,
   LineTriggerDto,
 } from './line-parts.dto.js';
-import { LineResolutionDto, PriceBoundsDto, PriceRangeDto } from './guidance.dto.js';
+import { LineResolutionDto, PriceBoundsDto } from './guidance.dto.js';
+
+const DECIMAL = { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' } as const;
 
 /**
  * The evaluated configuration (docs/model-format.md, "The cart line"). Documented here for
@@ -83,12 +86,17 @@ export class EvaluatedLineDto {
   consistency?: LineConsistencyDto;
   @ApiProperty({ type: () => LineCacheDto }) cache: LineCache;
   @ApiPropertyOptional({
-    type: () => PriceRangeDto,
+    // Inline: a nullable $ref is not nullable in OpenAPI 3.0.
+    type: 'object',
     nullable: true,
+    required: ['min', 'max'],
+    additionalProperties: false,
+    properties: { min: DECIMAL, max: DECIMAL },
+    example: { min: '363.60', max: '512.40' },
     description:
       'The lowest and highest total over the valid completions of the answers (null when none)',
   })
-  price_range?: PriceRangeDto | null;
+  price_range?: PriceRange | null;
   @ApiPropertyOptional({
     type: () => PriceBoundsDto,
     description: 'Whether price_range and the options’ price_from / price_to are exact',

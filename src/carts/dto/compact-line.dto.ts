@@ -17,7 +17,7 @@ import {
   UNAVAILABLE_BECAUSE_PROPERTY,
   UNAVAILABLE_VALUES_PROPERTY,
 } from './line-parts.dto.js';
-import { ALLOWED_PROPERTY, OptionPricesDto } from './guidance.dto.js';
+import { ALLOWED_PROPERTY, OptionPricesDto, VALUE_PRICES_PROPERTY } from './guidance.dto.js';
 
 /**
  * `?view=compact` (docs/model-format.md "The cart line"; the engine builds it)
@@ -71,6 +71,8 @@ export class CompactLineQuestionDto {
   @ApiPropertyOptional(UNAVAILABLE_VALUES_PROPERTY)
   unavailable_values?: Array<boolean | number>;
   @ApiPropertyOptional(ALLOWED_PROPERTY) allowed?: Array<[number, number]>;
+  @ApiPropertyOptional(VALUE_PRICES_PROPERTY)
+  value_prices?: Record<string, OptionPricesDto>;
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: { $ref: getSchemaPath(OptionPricesDto) },

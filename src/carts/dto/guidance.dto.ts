@@ -1,4 +1,9 @@
-import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
+import {
+  ApiProperty,
+  ApiPropertyOptional,
+  getSchemaPath,
+  type ApiPropertyOptions,
+} from '@nestjs/swagger';
 import { ANSWER_VALUE } from '../../common/swagger/engine-enums.js';
 import { ApiDecimal } from '../../common/swagger/schema-types.js';
 
@@ -36,13 +41,6 @@ export class LineResolutionDto {
     description: 'Whether the changes are proven the fewest (false: a bounded search ran out)',
   })
   exact: boolean;
-}
-
-export class PriceRangeDto {
-  @ApiDecimal({ example: '363.60', description: 'The lowest total of a valid completion' })
-  min: string;
-  @ApiDecimal({ example: '512.40', description: 'The highest total of a valid completion' })
-  max: string;
 }
 
 export class PriceBoundsDto {
@@ -89,4 +87,14 @@ export const PRICE_TO_PROPERTY: ApiPropertyOptions = {
   example: '420.00',
   description:
     'Available options: the highest total of a valid complete configuration that picks it',
+};
+
+/** `value_prices` of a boolean question, the same in the full and the compact line. */
+export const VALUE_PRICES_PROPERTY: ApiPropertyOptions = {
+  type: 'object',
+  additionalProperties: { $ref: getSchemaPath(OptionPricesDto) },
+  example: { true: { from: '363.60', to: '420.00' } },
+  description:
+    'Boolean questions: per value with a valid completion (`"true"`, `"false"`), the lowest ' +
+    'and highest total of a valid complete configuration that takes it',
 };

@@ -1,4 +1,5 @@
 import {
+  ApiExtraModels,
   ApiProperty,
   type ApiPropertyOptions,
   ApiPropertyOptional,
@@ -18,7 +19,13 @@ import {
   RULE_STATUSES,
   VALUE_SOURCES,
 } from '../../common/swagger/engine-enums.js';
-import { ALLOWED_PROPERTY, PRICE_FROM_PROPERTY, PRICE_TO_PROPERTY } from './guidance.dto.js';
+import {
+  ALLOWED_PROPERTY,
+  OptionPricesDto,
+  PRICE_FROM_PROPERTY,
+  PRICE_TO_PROPERTY,
+  VALUE_PRICES_PROPERTY,
+} from './guidance.dto.js';
 
 /** A question's `values`, the same in the full and the compact line. */
 export const EFFECTIVE_VALUES_PROPERTY: ApiPropertyOptions = {
@@ -106,6 +113,7 @@ export class LineOptionDto {
   @ApiPropertyOptional(PRICE_TO_PROPERTY) price_to?: string;
 }
 
+@ApiExtraModels(OptionPricesDto)
 export class LineQuestionDto {
   @ApiProperty({ example: 'frame' }) key: string;
   @ApiProperty({ enum: QUESTION_TYPES, enumName: 'QuestionType' }) type: QuestionType;
@@ -134,6 +142,8 @@ export class LineQuestionDto {
   @ApiPropertyOptional(UNAVAILABLE_VALUES_PROPERTY)
   unavailable_values?: Array<boolean | number>;
   @ApiPropertyOptional(ALLOWED_PROPERTY) allowed?: Array<[number, number]>;
+  @ApiPropertyOptional(VALUE_PRICES_PROPERTY)
+  value_prices?: Record<string, OptionPricesDto>;
 }
 
 export class LineRuleDto {

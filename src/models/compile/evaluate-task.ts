@@ -64,7 +64,6 @@ export interface EvaluatedLine {
 }
 
 type Answers = Record<string, unknown>;
-type Line = CartLine & { resolution?: LineResolution };
 
 /** An evaluate task in the worker that holds its version compiled. */
 export function evaluateTask(
@@ -109,20 +108,16 @@ export function evaluateTask(
   };
 }
 
-/**
- * The request with the guidance members the engine reads (EvaluationRequest's `resolve`
- * and `complete`); an engine without them evaluates the answers as they are.
- */
-function withGuidance(request: EvaluationRequest, guidance: Guidance | undefined) {
-  return { ...request, ...guidance } as EvaluationRequest;
-}
+/** The request with the guidance members asked for. */
+const withGuidance = (request: EvaluationRequest, guidance: Guidance | undefined) =>
+  guidance === undefined ? request : { ...request, ...guidance };
 
 const answersOf = (questions: unknown): Answers =>
   typeof questions === 'object' && questions !== null && !Array.isArray(questions)
     ? (questions as Answers)
     : {};
 
-const resolutionOf = (line: Line): LineResolution =>
+const resolutionOf = (line: CartLine): LineResolution =>
   line.resolution ?? { changes: [], exact: true };
 
 /**
@@ -148,7 +143,7 @@ function carriedOver(
     questions: carried,
   }) as Evaluation;
   const fills: AnswerChange[] = completed.line.questions
-    .filter((q) => (q.source as string) === 'completion' && q.visible && q.required)
+    .filter((q) => q.source === 'completion' && q.visible && q.required)
     .map((q) => ({ question: q.key, from: [], to: q.values }));
   if (fills.length === 0) return first;
   const filled = answersAfter(carried, fills);
@@ -160,6 +155,6 @@ function carriedOver(
   const own = resolutionOf(final.line).changes;
   const changes = chainedChanges(chainedChanges(resolution.changes, fills), own);
   const carriedResolution = { changes, exact: resolution.exact };
-  (final.line as Line).resolution = carriedResolution;
+  final.line.resolution = carriedResolution;
   return { evaluation: final, answers: answersAfter(filled, own), resolution: carriedResolution };
 }

@@ -3,30 +3,19 @@
  * as the main thread sends it to an engine worker: plain data, the engine's request members.
  */
 
+import type {
+  EvaluationRequest,
+  LineResolution,
+  ResolutionChange as AnswerChange,
+} from '../../engine/index.js';
+
+export type { AnswerChange, LineResolution };
+
 /** `resolve` of a preview: pick this and change the fewest other answers, or repair them. */
-export type ResolveRequest = true | { question: string; value: string | number | boolean };
+export type ResolveRequest = NonNullable<EvaluationRequest['resolve']>;
 
-/** `complete` of a preview: fill the unanswered questions with a cheapest valid completion. */
-export type CompleteRequest = 'cheapest';
-
-/** One answer the resolution changed: what it was, what it became (`[]`: dropped). */
-export interface AnswerChange {
-  question: string;
-  from: unknown[];
-  to: unknown[];
-}
-
-/** A line's `resolution` (only when one was asked for). */
-export interface LineResolution {
-  changes: AnswerChange[];
-  exact: boolean;
-}
-
-/** The guidance members of an evaluation request. */
-export interface Guidance {
-  resolve?: ResolveRequest;
-  complete?: CompleteRequest;
-}
+/** The guidance members of an evaluation request (`resolve`, `complete`). */
+export type Guidance = Pick<EvaluationRequest, 'resolve' | 'complete'>;
 
 type Answers = Record<string, unknown>;
 
