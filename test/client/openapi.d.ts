@@ -719,8 +719,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Reconfigure a line: new answers on its own model version, in place
-         * @description Evaluates the answers on the version the line was configured with and replaces the line (same id, same place in the cart), as POST /v1/carts would store it. Refused like POST /v1/carts, storing nothing: 401 with every problem of an invalid configuration, 403 when the caller may no longer configure the model for the line's company, 409 `model_retired`. The answer's ETag (also each line's `etag`) goes into `If-Match`: 409 `stale_line` when the line changed meanwhile.
+         * Reconfigure a line in place: new answers, on its own model version or another
+         * @description Evaluates the answers on the version the line was configured with and replaces the line (same id, same place in the cart), as POST /v1/carts would store it. With `version_number` (a number or `latest`) the answers (or, without `questions`, the stored ones) are carried over to that version by the nearest valid configuration, and the line lists the changes in `resolution`. Refused like POST /v1/carts, storing nothing: 401 with every problem of an invalid configuration, 403 when the caller may no longer configure the model for the line's company, 409 `model_retired`; 401 `currency_mismatch` when the version prices in another currency than the cart's other lines. The answer's ETag (also each line's `etag`) goes into `If-Match`: 409 `stale_line` when the line changed meanwhile.
          */
         put: operations["reconfigureCartLine"];
         post?: never;
@@ -762,7 +762,7 @@ export interface paths {
         put?: never;
         /**
          * A line's answers on another version of its model: what would change
-         * @description Evaluates the stored answers on `version` (default `latest`) without storing anything: price before and after, the answers no longer valid (with reason and conflict set), questions newly required, defaults and triggers that would now fill a question. `apply: true` moves the line there when valid (a new ETag; `If-Match` as on PUT), else 409 with the problems. 403/409 `model_retired` like POST /v1/carts.
+         * @description Evaluates the stored answers on `version` (default `latest`) without storing anything: price before and after, the answers no longer valid (with reason and conflict set), questions newly required, defaults and triggers that would now fill a question; `changes`: the nearest valid configuration there (what `apply` stores), and `movable`. `apply: true` moves the line there by those changes, as PUT with `version_number` does (a new ETag; `If-Match` as on PUT), else 409 with the problems (`currency_mismatch` when the version prices in another currency than the cart’s other lines). 403/409 `model_retired` like POST /v1/carts.
          */
         post: operations["recheckCartLine"];
         delete?: never;
@@ -782,7 +782,7 @@ export interface paths {
         put?: never;
         /**
          * Every line whose model has moved on, against the model's current version
-         * @description The line recheck for each such line; `apply: true` moves every line that is valid there and leaves the others as they are (`applied: false`, with their problems). `version=N` with `model_id`: the lines of that model, against its version N (400 without `model_id`; 404 when the model has no version N).
+         * @description The line recheck for each such line; `apply: true` moves every movable line there and leaves the others as they are (`applied: false`, with their problems). `version=N` with `model_id`: the lines of that model, against its version N (400 without `model_id`; 404 when the model has no version N).
          */
         post: operations["recheckCart"];
         delete?: never;
@@ -3218,12 +3218,16 @@ export interface components {
             valid: boolean;
             /** @description As stored */
             price_before: components["schemas"]["PriceDto"];
-            /** @description On to_version */
+            /** @description On to_version, of the configuration `apply` would store */
             price_after: components["schemas"]["PriceDto"];
             invalid_answers: components["schemas"]["InvalidAnswerDto"][];
             newly_required: components["schemas"]["NewlyRequiredDto"][];
             soft_defaults: components["schemas"]["SoftValueDto"][];
-            /** @description Every problem on to_version */
+            /** @description The nearest valid configuration on to_version: the answers `apply` changes (each `{question, from, to}`; [] when the answers are valid there as they are) */
+            changes: components["schemas"]["AnswerChangeDto"][];
+            /** @description Whether `apply` would move the line: the nearest valid configuration is valid on to_version and its currency is the cart's */
+            movable: boolean;
+            /** @description Every problem of the answers on to_version (and `currency_mismatch`) */
             errors: components["schemas"]["ProblemDto"][];
             /** @description The line was moved to to_version (apply: true) */
             applied: boolean;
