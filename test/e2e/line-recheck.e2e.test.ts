@@ -93,6 +93,8 @@ describe('rechecking lines against a newer model version, and its impact', () =>
       invalid_answers: [],
       newly_required: [],
       soft_defaults: [{ question: 'sill', values: ['none'], source: 'default', previous: [] }],
+      changes: [],
+      movable: true,
       errors: [],
       applied: false,
       etag: null,
