@@ -85,8 +85,16 @@ function guidedEvaluation(model: CompiledModel, request: EvaluationRequest): Eva
     problems.push(...resolved.problems);
   }
   let completed: string[] = [];
-  if (request.complete === 'cheapest')
-    ({ answers: questions, completed } = cheapestCompletion(model, questions));
+  if (request.complete === 'cheapest') {
+    // Which answers take effect (visible ones) is known after evaluating them.
+    const first = evaluationSteps(model, { ...request, questions, view: 'compact', priceBounds: false });
+    const effective = new Set(
+      first.line.questions
+        .filter((question) => question.source === 'user' && question.visible)
+        .map((question) => question.key),
+    );
+    ({ answers: questions, completed } = cheapestCompletion(model, questions, effective));
+  }
   return evaluationSteps(model, { ...request, questions }, { resolution, completed, problems });
 }
 

@@ -38,10 +38,10 @@ export function resolveAnswers(
   const problems: Problem[] = [];
   const changes: ResolutionChange[] = [];
   const answers = fittingAnswers(model, request.questions, changes);
-  let forced: CompiledQuestion | undefined;
+  let pick: Pick | undefined;
   if (resolve !== true) {
     const question = model.questions[model.questionIndex.get(resolve.question) ?? -1];
-    const values = question === undefined ? undefined : forcedValues(question, answers, resolve.value);
+    const values = question === undefined ? undefined : pickedValues(question, resolve.value);
     if (question === undefined || values === undefined) {
       problems.push({
         code: 'invalid_resolve',
@@ -49,20 +49,24 @@ export function resolveAnswers(
         path: 'resolve',
       });
     } else {
-      forced = question;
-      answers[question.key] = { values };
+      const whole = question.type === 'multi_choice' && Array.isArray(resolve.value);
+      const before = answers[question.key]?.values ?? [];
+      pick = { question, values, whole, before };
+      // A multi_choice option joins the selection; its other options may then change freely.
+      const merged =
+        question.type !== 'multi_choice' || whole ? values : [...new Set([...before, ...values])];
+      answers[question.key] = { values: merged };
     }
   }
   const form = model.consistency;
-  const forcedWhole =
-    forced?.type === 'multi_choice' && resolve !== true && Array.isArray(resolve.value);
   const result = form.compiled
-    ? overDiagram(model, answers, forced, forcedWhole, problems)
-    : greedily(model, answers, forced, problems);
+    ? overDiagram(model, answers, pick, problems)
+    : greedily(model, answers, pick, problems);
   changes.push(...result.changes);
   changes.sort(
     (a, b) =>
-      (model.questionIndex.get(a.question) ?? -1) - (model.questionIndex.get(b.question) ?? -1),
+      (model.questionIndex.get(a.question) ?? Infinity) -
+        (model.questionIndex.get(b.question) ?? Infinity),
   );
   return { answers, changes, exact: result.exact, problems };
 }
@@ -108,18 +112,20 @@ function fits(question: CompiledQuestion, value: unknown): boolean {
   return true;
 }
 
-/** The forced pick's answer values (a multi_choice option key joins the selection). */
-function forcedValues(
-  question: CompiledQuestion,
-  answers: Answers,
-  value: unknown,
-): unknown[] | undefined {
+/** The forced pick: its question, the values picked, and the question's answer before. */
+interface Pick {
+  readonly question: CompiledQuestion;
+  readonly values: unknown[];
+  /** A multi_choice's whole list (its other options unselected). */
+  readonly whole: boolean;
+  readonly before: unknown[];
+}
+
+/** The forced pick's values (a multi_choice: one option key, or a whole list of them). */
+function pickedValues(question: CompiledQuestion, value: unknown): unknown[] | undefined {
   if (question.type === 'multi_choice') {
     const list = Array.isArray(value) ? value : [value];
-    if (!list.every((item) => fits(question, item))) return undefined;
-    if (Array.isArray(value)) return [...new Set(list)];
-    const selected = answers[question.key]?.values ?? [];
-    return selected.includes(value) ? selected : [...selected, value];
+    return list.every((item) => fits(question, item)) ? [...new Set(list)] : undefined;
   }
   return fits(question, value) ? [value] : undefined;
 }
@@ -150,10 +156,10 @@ export function answerLayers(model: CompiledModel, question: CompiledQuestion, v
 function overDiagram(
   model: CompiledModel,
   answers: Answers,
-  forced: CompiledQuestion | undefined,
-  forcedWhole: boolean,
+  pick: Pick | undefined,
   problems: Problem[],
 ): { changes: ResolutionChange[]; exact: boolean } {
+  const forced = pick?.question;
   const form = model.consistency;
   const layers = form.domain.length;
   const target = new Int32Array(layers).fill(-1);
@@ -162,20 +168,21 @@ function overDiagram(
   for (const question of model.questions) {
     const answer = answers[question.key];
     if (answer === undefined) continue;
+    if (question === forced) continue;
     const { layers: own, codes } = answerLayers(model, question, answer.values);
     own.forEach((layer, i) => {
-      if (question === forced) fixed[layer] = codes[i];
-      else {
-        target[layer] = codes[i];
-        order.push(layer);
-      }
+      target[layer] = codes[i];
+      order.push(layer);
     });
+  }
+  if (pick !== undefined) {
+    const { layers: own, codes } = answerLayers(model, pick.question, pick.values);
+    own.forEach((layer, i) => (fixed[layer] = codes[i]));
     // A multi_choice forced as a whole list: its other options are unselected.
-    if (question === forced && forcedWhole) {
-      const first = form.firstLayer[question.index];
-      for (let o = 0; o < question.options.length; o++)
+    const first = form.firstLayer[pick.question.index];
+    if (pick.whole && first >= 0)
+      for (let o = 0; o < pick.question.options.length; o++)
         if (fixed[first + o] < 0) fixed[first + o] = 0;
-    }
   }
   const nearest = nearestPath(form, {
     target,
@@ -197,10 +204,13 @@ function overDiagram(
   for (const question of model.questions) {
     const answer = answers[question.key];
     const first = form.firstLayer[question.index];
-    if (answer === undefined || question === forced || first < 0) continue;
+    if (answer === undefined || first < 0) continue;
     const after = valuesOnPath(model, question, answer.values, path);
     if (sameValues(after, answer.values)) continue;
-    changes.push({ question: question.key, from: answer.values, to: after });
+    // The pick's own question: listed only when it loses an option selected before.
+    const from = question === forced ? (pick as Pick).before : answer.values;
+    if (question !== forced || from.some((value) => !after.includes(value)))
+      changes.push({ question: question.key, from, to: after });
     if (after.length === 0) delete answers[question.key];
     else answers[question.key] = { values: after };
   }
@@ -234,17 +244,18 @@ function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
 function greedily(
   model: CompiledModel,
   answers: Answers,
-  forced: CompiledQuestion | undefined,
+  pick: Pick | undefined,
   problems: Problem[],
 ): { changes: ResolutionChange[]; exact: boolean } {
+  const forced = pick?.question;
   const check = propagatedCheck(model.consistency);
   const kept: AnswerUnit[] = [];
   const unitsOf = (question: CompiledQuestion, values: unknown[]): AnswerUnit[] => {
     const { layers, codes } = answerLayers(model, question, values);
     return layers.map((layer, i) => ({ question: question.index, layers: [layer], values: [codes[i]] }));
   };
-  if (forced !== undefined) {
-    kept.push(...unitsOf(forced, answers[forced.key].values));
+  if (pick !== undefined && forced !== undefined) {
+    kept.push(...unitsOf(forced, pick.values));
     if (!check(kept)) {
       problems.push({
         code: 'resolution_impossible',
@@ -258,18 +269,23 @@ function greedily(
   let dropped = 0;
   for (const question of model.questions) {
     const answer = answers[question.key];
-    if (answer === undefined || question === forced) continue;
+    if (answer === undefined) continue;
+    const picked = question === forced ? (pick as Pick).values : [];
     const units = unitsOf(question, answer.values);
     if (units.length === 0) continue;
     const keptValues: unknown[] = [];
     units.forEach((unit, i) => {
-      if (check([...kept, unit])) {
+      const value = answer.values[question.type === 'multi_choice' ? i : 0];
+      if (picked.includes(value)) keptValues.push(value);
+      else if (check([...kept, unit])) {
         kept.push(unit);
-        keptValues.push(answer.values[question.type === 'multi_choice' ? i : 0]);
-      } else dropped++;
+        keptValues.push(value);
+      } else if (question !== forced) dropped++;
     });
     if (keptValues.length === answer.values.length) continue;
-    changes.push({ question: question.key, from: answer.values, to: keptValues });
+    const from = question === forced ? (pick as Pick).before : answer.values;
+    if (question !== forced || from.some((value) => !keptValues.includes(value)))
+      changes.push({ question: question.key, from, to: keptValues });
     if (keptValues.length === 0) delete answers[question.key];
     else answers[question.key] = { values: keptValues };
   }
