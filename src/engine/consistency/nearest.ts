@@ -1,0 +1,97 @@
+import { type LayeredDiagram, leastPath, type MinPass, minPass, valueMins } from './weighted.js';
+
+/**
+ * The nearest valid configuration over a layered diagram (docs/model-format.md "Guided
+ * configuration"): a path that keeps the forced restrictions and differs from the fewest
+ * targets (the user's answers as diagram values), a shortest path with weight 1 on every
+ * edge whose value differs from its layer's target. Ties: keep the targets of earlier
+ * layers in `order` (the model's question order), then the least `price`.
+ */
+export interface NearestQuery {
+  /** Per layer: the value the answers give it (a change costs 1), or -1 (no cost). */
+  readonly target: Int32Array;
+  /** Per layer: a forced value, or -1 free. */
+  readonly fixed: Int32Array;
+  /** Per value (flat): the last tie-break, the least weight (minor units), if any. */
+  readonly price: Float64Array | undefined;
+  /** The layers with a target, earliest question first: kept first among equal changes. */
+  readonly order: readonly number[];
+  /** At most this many pass pairs (one per tie that keeping an earlier answer breaks). */
+  readonly maxPasses: number;
+}
+
+export interface Nearest {
+  /** A value per layer (undefined: the forced restrictions have no valid completion). */
+  readonly path: Int32Array | undefined;
+  /** Targets the path differs from (the least there is). */
+  readonly changes: number;
+  /** false when the pass budget ran out before every tie was broken (still minimal). */
+  readonly tiesBroken: boolean;
+  /** Edges examined. */
+  readonly examined: number;
+}
+
+/** Above this a composite weight (changes × scale + price) could leave exact doubles. */
+const SAFE = 2 ** 52;
+
+export function nearestPath(diagram: LayeredDiagram, query: NearestQuery): Nearest {
+  const { domain, valueBase } = diagram;
+  const layers = domain.length;
+  const { target } = query;
+  // Composite weights: a change weighs more than every price difference together, so
+  // the least composite weight has the fewest changes, and among those the least price.
+  let spread = 0;
+  const floor = new Float64Array(layers);
+  if (query.price !== undefined) {
+    for (let layer = 0; layer < layers; layer++) {
+      let low = Infinity;
+      let high = -Infinity;
+      for (let at = valueBase[layer]; at < valueBase[layer + 1]; at++) {
+        low = Math.min(low, query.price[at]);
+        high = Math.max(high, query.price[at]);
+      }
+      floor[layer] = low;
+      spread += high - low;
+    }
+  }
+  const priced = query.price !== undefined && (spread + 1) * (layers + 1) < SAFE;
+  const scale = priced ? spread + 1 : 1;
+  const weight = new Float64Array(valueBase[layers]);
+  for (let layer = 0; layer < layers; layer++) {
+    for (let v = 0, at = valueBase[layer]; v < domain[layer]; v++, at++) {
+      const change = target[layer] >= 0 && v !== target[layer] ? scale : 0;
+      weight[at] = change + (priced ? (query.price as Float64Array)[at] - floor[layer] : 0);
+    }
+  }
+  const fixed = query.fixed.slice();
+  let pass: MinPass = minPass(diagram, weight, fixed);
+  let examined = pass.examined;
+  if (pass.best === Infinity) return { path: undefined, changes: 0, tiesBroken: true, examined };
+  const primary = (total: number): number => Math.floor(total / scale);
+  const changes = primary(pass.best);
+  let tiesBroken = true;
+  let passes = 1;
+  let through: Float64Array | undefined;
+  for (const layer of query.order) {
+    if (changes === 0) break;
+    if (fixed[layer] >= 0) continue;
+    through ??= valueMins(diagram, weight, fixed, pass);
+    const kept = target[layer];
+    const base = valueBase[layer];
+    if (primary(through[base + kept]) !== changes) continue; // every nearest path changes it
+    let changedBest = Infinity;
+    for (let v = 0; v < domain[layer]; v++)
+      if (v !== kept) changedBest = Math.min(changedBest, through[base + v]);
+    if (primary(changedBest) !== changes) continue; // every nearest path keeps it
+    if (passes >= query.maxPasses) {
+      tiesBroken = false;
+      break;
+    }
+    fixed[layer] = kept;
+    pass = minPass(diagram, weight, fixed);
+    examined += pass.examined;
+    passes++;
+    through = undefined;
+  }
+  return { path: leastPath(diagram, weight, fixed, pass), changes, tiesBroken, examined };
+}
