@@ -138,12 +138,20 @@ function carriedOver(
   const carried = answersAfter(answers, resolution.changes);
   const first = { evaluation: resolved, answers: carried, resolution };
   if (resolved.valid) return first;
+  // Only the questions the version requires and the carried answers leave open: a soft
+  // value (default, trigger) stays soft, an optional question stays unanswered.
+  const open = new Set(
+    resolved.line.questions
+      .filter((q) => q.visible && q.required && q.values.length === 0)
+      .map((q) => q.key),
+  );
+  if (open.size === 0) return first;
   const completed = evaluate(model, {
     ...withGuidance(request, { complete: 'cheapest' }),
     questions: carried,
   }) as Evaluation;
   const fills: AnswerChange[] = completed.line.questions
-    .filter((q) => q.source === 'completion' && q.visible && q.required)
+    .filter((q) => open.has(q.key) && q.values.length > 0)
     .map((q) => ({ question: q.key, from: [], to: q.values }));
   if (fills.length === 0) return first;
   const filled = answersAfter(carried, fills);
@@ -154,7 +162,7 @@ function carriedOver(
   if (!final.valid) return first;
   const own = resolutionOf(final.line).changes;
   const changes = chainedChanges(chainedChanges(resolution.changes, fills), own);
-  const carriedResolution = { changes, exact: resolution.exact };
+  const carriedResolution = { changes, exact: resolution.exact && resolutionOf(final.line).exact };
   final.line.resolution = carriedResolution;
   return { evaluation: final, answers: answersAfter(filled, own), resolution: carriedResolution };
 }
