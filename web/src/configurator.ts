@@ -18,6 +18,19 @@ import {
   type Value,
 } from './api.js';
 import { AssetCache } from './assets.js';
+import { companyToConfigure, describedModel } from './model-lookup.js';
+import {
+  carriedOver,
+  cheapestAnswers,
+  cheapestButton,
+  pickOffer,
+  pickOfferView,
+  priceRangeView,
+  versionMoveView,
+  type GuidedPreview,
+  type PickOffer,
+  type VersionMove,
+} from './guidance.js';
 import { actionsView, answersOf, saveLine, type LineEdit } from './line-edit.js';
 import {
   bomView,
@@ -32,11 +45,6 @@ import { configuratorStyles } from './styles.js';
 
 /** Typing waits this long for a pause; a click previews at once. */
 const TYPING_DEBOUNCE_MS = 300;
-
-interface Offer {
-  question: LineQuestion;
-  option: LineOption;
-}
 
 export class ProductConfigurator extends LitElement {
   static override styles = configuratorStyles;
@@ -53,6 +61,7 @@ export class ProductConfigurator extends LitElement {
     line: { state: true },
     failure: { state: true },
     offer: { state: true },
+    moved: { state: true },
     notice: { state: true },
   };
 
@@ -67,7 +76,9 @@ export class ProductConfigurator extends LitElement {
   declare described: DescribedModel | undefined;
   declare line: Line | undefined;
   declare failure: ApiFailure | undefined;
-  declare offer: Offer | undefined;
+  declare offer: PickOffer | undefined;
+  /** A stored line whose model moved on: opened on the current version, saved there. */
+  declare moved: VersionMove | undefined;
   declare notice: string | undefined;
 
   private ownSession: Session | undefined;
@@ -110,42 +121,38 @@ export class ProductConfigurator extends LitElement {
   private async load(): Promise<void> {
     this.failure = undefined;
     try {
-      const { client } = this.api;
-      this.company = this.companyId;
-      if (!this.company) {
-        const companies = dataOf(await client.GET('/v1/companies', {}));
-        this.company = companies[0]?.id;
-      }
-      if (!this.company) throw new ApiFailure(404, 'You may configure for no company.');
-      this.described = await this.findModel(this.company);
+      this.company = await companyToConfigure(this.api, this.companyId);
+      this.described = await describedModel(this.api, this.company, this.modelId, this.language);
       // A stored line opens with its answers. The preview evaluates them on the model's
-      // current version (POST /v1/carts/preview takes no version); saving evaluates them on
-      // the line's own version, which the API keeps.
+      // current version: a line whose model moved on is carried over to it (the nearest
+      // valid configuration, its changes shown) and saved there, so that what the preview
+      // calls valid is what the save accepts.
       const edit = this.editing;
       this.answers = edit && edit.line.model_id === this.modelId ? answersOf(edit.line) : {};
       this.typed = {};
+      this.moved = undefined;
+      this.offer = undefined;
+      const latest = edit?.line.latest_version_number;
+      if (edit && latest && edit.line.model_id === this.modelId) {
+        const from = edit.line.version_number;
+        ({ answers: this.answers, moved: this.moved } = await carriedOver(
+          this.guided,
+          this.answers,
+          from,
+          latest,
+        ));
+      }
       await this.preview();
     } catch (error) {
       this.fail(error);
     }
   }
 
-  private async findModel(company: number): Promise<DescribedModel> {
-    const { client } = this.api;
-    for (let page = 1; ; page++) {
-      const result = await client.GET('/v1/companies/{id}/models', {
-        params: {
-          path: { id: company },
-          query: { page, per_page: 200, language_code: this.language },
-        },
-      });
-      const models = dataOf(result);
-      const found = models.find((m) => m.id === this.modelId);
-      if (found) return found;
-      if (models.length < 200)
-        throw new ApiFailure(404, `Model ${this.modelId} is not offered to this company.`);
-    }
-  }
+  /** A preview with guidance (`resolve`, `complete`), outside the sequence of clicks. */
+  private readonly guided: GuidedPreview = async (guided) =>
+    dataOf(
+      await this.api.client.POST('/v1/carts/preview', { body: { ...this.body(), ...guided } }),
+    ) as Line;
 
   private body() {
     const questions: Record<string, { values: Value[] }> = {};
@@ -208,6 +215,7 @@ export class ProductConfigurator extends LitElement {
     choose: (question, option, on) => {
       if (!option.available) {
         this.offer = { question, option };
+        void this.resolveOffer(question, option);
         return;
       }
       this.offer = undefined;
@@ -226,6 +234,7 @@ export class ProductConfigurator extends LitElement {
       this.schedule(true);
     },
     ruleMessage: (key) => this.line?.rules.find((r) => r.key === key)?.message,
+    currency: () => this.line?.pricing.currency ?? '',
     questionLabel: (key) => this.line?.questions.find((q) => q.key === key)?.label ?? key,
     answered: (key) => key in this.answers,
     typed: (key) => (key in this.answers ? this.typed[key] : undefined),
@@ -242,14 +251,33 @@ export class ProductConfigurator extends LitElement {
     this.answers[question.key] = [...current];
   }
 
-  /** The offer accepted: the conflicting answers go, the option is chosen. */
+  /** The nearest valid configuration with the picked option: what the offer says. */
+  private async resolveOffer(question: LineQuestion, option: LineOption): Promise<void> {
+    try {
+      const offer = await pickOffer(this.guided, this.answers, question, option);
+      if (this.offer?.option === option) this.offer = offer;
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  /** The offer accepted in one click: the pick and the changes it needs. */
   private acceptOffer(): void {
-    const offer = this.offer;
-    if (!offer) return;
-    for (const key of offer.option.conflicts_with ?? []) delete this.answers[key];
+    const answers = this.offer?.answers;
+    if (!answers) return;
+    this.answers = answers;
     this.offer = undefined;
-    this.pick(offer.question, offer.option, true);
     this.schedule(true);
+  }
+
+  /** The unanswered questions filled with a cheapest valid completion, then previewed. */
+  private async completeCheapest(): Promise<void> {
+    try {
+      this.answers = await cheapestAnswers(this.guided, this.answers);
+      this.schedule(true);
+    } catch (error) {
+      this.fail(error);
+    }
   }
 
   private async addToCart(): Promise<void> {
@@ -271,7 +299,9 @@ export class ProductConfigurator extends LitElement {
     if (!this.editing) return;
     this.notice = undefined;
     try {
-      const line = await saveLine(this.api, this.editing, this.body().questions, this.language);
+      const version = this.moved ? 'latest' : undefined;
+      const { questions } = this.body();
+      const line = await saveLine(this.api, this.editing, questions, this.language, version);
       this.emit('saved', { line });
     } catch (error) {
       this.fail(error);
@@ -281,17 +311,10 @@ export class ProductConfigurator extends LitElement {
   private offerView(q: LineQuestion) {
     const offer = this.offer;
     if (!offer || offer.question.key !== q.key) return nothing;
-    const labels = (offer.option.conflicts_with ?? []).map(this.handlers.questionLabel);
-    return html`<div class="offer" role="alert">
-      <p>
-        “${offer.option.label}” needs other answers to ${labels.join(', ')}. Drop
-        ${labels.length === 1 ? 'that answer' : 'those answers'} and choose it?
-      </p>
-      <button type="button" class="primary" @click=${() => this.acceptOffer()}>
-        Drop ${labels.join(', ')} and choose “${offer.option.label}”
-      </button>
-      <button type="button" @click=${() => (this.offer = undefined)}>Keep my answers</button>
-    </div>`;
+    return pickOfferView(offer, this.line?.questions ?? [], {
+      accept: () => this.acceptOffer(),
+      dismiss: () => (this.offer = undefined),
+    });
   }
 
   override render() {
@@ -307,14 +330,16 @@ export class ProductConfigurator extends LitElement {
         ${line.general.description ? html`<p>${line.general.description}</p>` : nothing}
         ${countView(line)}
       </header>
-      ${failure}
+      ${failure} ${this.moved ? versionMoveView(this.moved, line.questions) : nothing}
       <form class="questions" aria-label="Questions" @submit=${(e: Event) => e.preventDefault()}>
         ${line.questions.map(
           (q) => html`${questionView(q, described.get(q.key), this.handlers)}${this.offerView(q)}`,
         )}
       </form>
       <aside class="summary" aria-label="Summary">
-        ${imagesView(line, (url) => this.assets.src(url))} ${priceView(line)} ${messagesView(line)}
+        ${imagesView(line, (url) => this.assets.src(url))} ${priceView(line)}
+        ${priceRangeView(line)} ${messagesView(line)}
+        ${cheapestButton(line, () => void this.completeCheapest())}
         ${actionsView(line.valid, this.editing !== undefined, {
           add: () => this.addToCart(),
           save: () => this.saveChanges(),

@@ -3,6 +3,7 @@
 // announces why; native radios, checkboxes and inputs keep the whole form keyboard-usable.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { DescribedQuestion, LineOption, LineQuestion, Value } from './api.js';
+import { allowedText, optionPrice } from './guidance.js';
 
 export interface QuestionHandlers {
   /** A choice option picked (or a multi_choice option ticked: `on`); `option` is unavailable when `offer`. */
@@ -10,6 +11,8 @@ export interface QuestionHandlers {
   /** A typed value: `settled` false while typing (debounced), true on change; `typed` as typed. */
   set(question: LineQuestion, value: Value | undefined, settled: boolean, typed?: string): void;
   clear(question: LineQuestion): void;
+  /** The line's currency (options show the total they lead to). */
+  currency(): string;
   /** Texts of rules, by key, to say why an option is unavailable. */
   ruleMessage(key: string): string | undefined;
   /** Question labels, by key, for conflicts_with. */
@@ -53,8 +56,10 @@ function marks(q: LineQuestion): TemplateResult | typeof nothing {
   return html`${soft}${suppressed}`;
 }
 
-function price(option: LineOption): TemplateResult | typeof nothing {
-  return Number(option.price) !== 0 ? html`<span class="price">+${option.price}</span>` : nothing;
+function price(option: LineOption, h: QuestionHandlers): TemplateResult | typeof nothing {
+  const own =
+    Number(option.price) !== 0 ? html`<span class="price">+${option.price}</span>` : nothing;
+  return html`${own} ${optionPrice(option, h.currency())}`;
 }
 
 function optionRow(
@@ -83,7 +88,7 @@ function optionRow(
         h.choose(q, o, on);
       }}
     />
-    <label for=${id}>${o.label} ${price(o)}</label>
+    <label for=${id}>${o.label} ${price(o, h)}</label>
     ${o.available ? nothing : html`<span class="why" id="${id}--why">${reasonOf(o, h)}</span>`}
   </div>`;
 }
@@ -205,7 +210,7 @@ function inputField(
       @change=${(e: Event) => h.set(q, read(e), true, (e.target as HTMLInputElement).value)}
     />
     <span class="hint" id="${q.key}--hint"
-      >${hint}${
+      >${hint}${allowedText(q)}${
         blocked.length > 0
           ? ` Not possible with your other answers: ${ranges(blocked, d?.step ?? 1)}.`
           : ''
