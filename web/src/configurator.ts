@@ -149,14 +149,14 @@ export class ProductConfigurator extends LitElement {
   }
 
   /** A preview with guidance (`resolve`, `complete`), outside the sequence of clicks. */
-  private readonly guided: GuidedPreview = async (guided) =>
-    dataOf(
-      await this.api.client.POST('/v1/carts/preview', { body: { ...this.body(), ...guided } }),
-    ) as Line;
+  private readonly guided: GuidedPreview = async (guided, answers) => {
+    const body = { ...this.body(answers), ...guided };
+    return dataOf(await this.api.client.POST('/v1/carts/preview', { body })) as Line;
+  };
 
-  private body() {
+  private body(answers: Answers = this.answers) {
     const questions: Record<string, { values: Value[] }> = {};
-    for (const [key, values] of Object.entries(this.answers)) questions[key] = { values };
+    for (const [key, values] of Object.entries(answers)) questions[key] = { values };
     return {
       model_id: this.modelId as number,
       company_id: this.company as number,

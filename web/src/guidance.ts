@@ -144,9 +144,10 @@ export function versionMoveView(
   </div>`;
 }
 
-/** A preview with guidance members, with the configurator's current answers. */
+/** A preview with guidance members, with the configurator's current answers (or `answers`). */
 export type GuidedPreview = (
   guided: Pick<Schemas['PreviewConfigurationDto'], 'resolve' | 'complete'>,
+  answers?: Answers,
 ) => Promise<Line>;
 
 /** The offer for an unavailable option: the nearest valid configuration that picks it. */
@@ -167,8 +168,10 @@ export async function pickOffer(
 }
 
 /**
- * A stored line opened on its model's newer version: its answers carried over by the
- * nearest valid configuration (what saving with `version_number: "latest"` does).
+ * A stored line opened on its model's newer version: its answers carried over as saving
+ * with `version_number: "latest"` carries them (docs/adr/0145): the nearest valid
+ * configuration, then the questions the version requires and it leaves open answered from
+ * a cheapest completion.
  */
 export async function carriedOver(
   preview: GuidedPreview,
@@ -177,8 +180,23 @@ export async function carriedOver(
   to: number,
 ): Promise<{ answers: Answers; moved: VersionMove }> {
   const carried = await preview({ resolve: true });
-  const changes = carried.resolution?.changes ?? [];
-  return { answers: answersAfter(answers, changes), moved: { from, to, changes } };
+  const resolved = carried.resolution?.changes ?? [];
+  let after = answersAfter(answers, resolved);
+  const open = carried.questions.filter((q) => q.visible && q.required && q.values.length === 0);
+  const filled = new Map<string, Value[]>();
+  if (open.length > 0) {
+    const cheapest = await preview({ complete: 'cheapest' }, after);
+    for (const q of cheapest.questions)
+      if (open.some((o) => o.key === q.key) && q.values.length > 0)
+        filled.set(q.key, q.values as Value[]);
+    after = { ...after, ...Object.fromEntries(filled) };
+  }
+  const changes = resolved.filter((change) => !filled.has(change.question));
+  for (const [question, to] of filled) {
+    const before = resolved.find((change) => change.question === question)?.from ?? [];
+    changes.push({ question, from: before, to });
+  }
+  return { answers: after, moved: { from, to, changes } };
 }
 
 /** The answers with the unanswered questions filled by a cheapest valid completion. */

@@ -153,9 +153,14 @@ export const configuratorStyles = [
       flex-basis: 100%;
       margin-left: 1.7em;
     }
-    .price {
+    .price,
+    .price-from,
+    .price-range {
       color: var(--muted);
       font-size: 0.9em;
+    }
+    .price-from {
+      margin-left: 0.3em;
     }
     .mark {
       display: inline-block;
