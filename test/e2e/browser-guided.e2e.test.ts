@@ -108,7 +108,7 @@ describe.skipIf(!hasChromium)('guided configuration in headless Chromium', () =>
     const moved = signed.page.getByTestId('version-move');
     await moved.waitFor();
     expect(squashed(await moved.textContent())).toContain(
-      'we will change Top from “Pine” to “Oak”',
+      'we will change Top from “pine” to “Oak”',
     );
     // The preview is on version 2, as the save will be: it calls valid what the save takes.
     expect(await signed.page.locator('#top--oak').isChecked()).toBe(true);

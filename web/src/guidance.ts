@@ -29,7 +29,8 @@ function valueText(question: LineQuestion | undefined, value: unknown): string {
   const option = question?.options?.find((o) => o.key === value);
   if (option) return `“${option.label}”`;
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
-  return String(value);
+  // An option the version no longer has: its key.
+  return typeof value === 'string' ? `“${value}”` : String(value);
 }
 
 /** One change in words: "Size from “Small” to “Large”" (or "clear Size", "set Size to …"). */
