@@ -1,4 +1,4 @@
-import { minPass, negated, valueMins } from '../consistency/weighted.js';
+import { segmentedMins } from '../consistency/segment-weights.js';
 import type { CompiledModel } from '../model.js';
 import { Money, round } from '../money.js';
 import type { PriceBoundsStatus, PriceRange } from '../types.js';
@@ -25,8 +25,7 @@ export function priceBounds(model: CompiledModel, fixed: Int32Array): PriceBound
   const form = model.consistency;
   const { scale, mode } = model.pricing;
   const unit = new Money(10).pow(scale);
-  const format = (minor: number): string =>
-    round(new Money(minor).dividedBy(unit), scale, mode).toFixed(scale);
+  const format = (minor: number): string => minorText(minor, scale);
   const none = (reason: string): PriceBounds => ({
     range: null,
     status: { exact: false, reason },
@@ -38,24 +37,28 @@ export function priceBounds(model: CompiledModel, fixed: Int32Array): PriceBound
     return none('past the compile budget: no diagram to bound prices over');
   const terms = priceTerms(model);
   if (terms.weights === undefined) return none(terms.reason ?? 'pricing cannot be bounded');
-  const { lo, hi } = terms.weights;
-  const least = minPass(form, lo, fixed);
-  const negatedHi = negated(hi);
-  const greatest = minPass(form, negatedHi, fixed);
+  const { lo, negatedHi } = terms.weights;
+  const least = segmentedMins(form, lo, fixed);
+  const greatest = segmentedMins(form, negatedHi, fixed);
   const total = totals(terms, unit, model.pricing);
   let range: PriceRange | null = null;
   if (least.best !== Infinity) {
     const [min, max] = total(least.best + terms.constantLo, -greatest.best + terms.constantHi);
     range = { min: format(min), max: format(max) };
   }
-  const from = valueMins(form, lo, fixed, least);
-  const to = valueMins(form, negatedHi, fixed, greatest);
+  const from = least.through;
+  const to = greatest.through;
+  const plain = terms.percents.length === 0;
+  const { constantLo, constantHi, amountLo, amountHi } = terms;
   for (let i = 0; i < from.length; i++) {
     if (from[i] === Infinity) {
       to[i] = -Infinity;
       continue;
     }
-    [from[i], to[i]] = total(from[i] + terms.constantLo, -to[i] + terms.constantHi);
+    if (plain) {
+      from[i] += constantLo + amountLo;
+      to[i] = -to[i] + constantHi + amountHi;
+    } else [from[i], to[i]] = total(from[i] + constantLo, -to[i] + constantHi);
   }
   const exact = terms.exact && form.exact && monotonePercents(terms.percents);
   const reason = exact
@@ -70,6 +73,15 @@ export function priceBounds(model: CompiledModel, fixed: Int32Array): PriceBound
     to,
     format,
   };
+}
+
+/** An integer of minor units as a decimal text with `scale` decimals (exact below 2^53). */
+export function minorText(minor: number, scale: number): string {
+  const digits = Math.abs(minor).toFixed(0).padStart(scale + 1, '0');
+  const sign = minor < 0 ? '-' : '';
+  return scale === 0
+    ? `${sign}${digits}`
+    : `${sign}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }
 
 /**
