@@ -1,5 +1,5 @@
 import { domainIndex, finiteDomain } from '../consistency/domains.js';
-import { nearestPath } from '../consistency/nearest.js';
+import { nearestBySegment } from '../consistency/nearest.js';
 import type { CompiledModel, CompiledQuestion } from '../model.js';
 import type { Problem } from '../problems.js';
 import { convertElement, toAnswerValues } from '../question-values.js';
@@ -184,7 +184,7 @@ function overDiagram(
       for (let o = 0; o < pick.question.options.length; o++)
         if (fixed[first + o] < 0) fixed[first + o] = 0;
   }
-  const nearest = nearestPath(form, {
+  const nearest = nearestBySegment(form, {
     target,
     fixed,
     price: priceTerms(model).weights?.lo,
