@@ -2,6 +2,7 @@ import { derived } from '../derived.js';
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import { segmentsOf } from './prepared.js';
+import { liveValues } from './query.js';
 
 /**
  * The (min, +) queries of weighted.ts segment by segment (segments.ts): every valid path
@@ -213,4 +214,62 @@ function computeSegment(
       if (rest + weight[at] < values[at - offset]) values[at - offset] = rest + weight[at];
   }
   return { best, values };
+}
+
+/**
+ * Edge visits `segmentedMins` would make now: three per edge of each segment whose result
+ * for these restrictions is not kept. Lets a caller stay within a work budget.
+ */
+export function segmentedWork(form: ConsistencyForm, weight: Float64Array, fixed: Int32Array): number {
+  if (form.root <= TRUE) return 0;
+  const scratch = scratchOf(form, weight);
+  const segments = segmentsOf(form);
+  const { kidStart, kids, nodeLayer } = form;
+  let work = 0;
+  for (let s = 0; s < segments.fromLayer.length; s++) {
+    const key = fixed.subarray(segments.fromLayer[s], segments.toLayer[s]).join(',');
+    if (scratch.memo[s]?.has(key) === true) continue;
+    const end = segments.endNode[s];
+    const last = end === TRUE ? nodeLayer.length : end;
+    work += 3 * ((last < nodeLayer.length ? kidStart[last] : kids.length) - kidStart[segments.startNode[s]]);
+  }
+  return work;
+}
+
+/**
+ * Sound bounds without passes (past the work budget). Every valid completion of the answers
+ * takes, on each layer, its restricted value or a value `support` marks (one with a valid
+ * completion with the other answers), so the least weight is at least the sum of each
+ * layer's least such weight. A value's completions may use other values on the free layers:
+ * any live one (a value of some valid configuration), so its bound sums those.
+ */
+export function boxMins(
+  form: ConsistencyForm,
+  weight: Float64Array,
+  fixed: Int32Array,
+  support: Uint8Array,
+): SegmentedMins {
+  const { domain, valueBase } = form;
+  const layers = domain.length;
+  const live = liveValues(form);
+  const through = new Float64Array(valueBase[layers]).fill(Infinity);
+  const least = new Float64Array(layers);
+  let best = 0;
+  let loose = 0;
+  for (let layer = 0; layer < layers; layer++) {
+    let low = Infinity;
+    let lowLive = Infinity;
+    for (let v = 0, at = valueBase[layer]; v < domain[layer]; v++, at++) {
+      const own = fixed[layer] >= 0 ? v === fixed[layer] : undefined;
+      if ((own ?? support[at] === 1) && weight[at] < low) low = weight[at];
+      if ((own ?? live[at] === 1) && weight[at] < lowLive) lowLive = weight[at];
+    }
+    least[layer] = lowLive;
+    best += low;
+    loose += lowLive;
+  }
+  for (let layer = 0; layer < layers; layer++)
+    for (let at = valueBase[layer]; at < valueBase[layer + 1]; at++)
+      if (support[at] === 1) through[at] = loose - least[layer] + weight[at];
+  return { best, through };
 }

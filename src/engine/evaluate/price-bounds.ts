@@ -1,4 +1,11 @@
-import { segmentedMins } from '../consistency/segment-weights.js';
+import { boxMins, segmentedMins, segmentedWork } from '../consistency/segment-weights.js';
+
+/**
+ * Edge visits the price bounds of one evaluation may make (three per edge of each segment
+ * recomputed, per weights): a version's first clicks on a diagram of up to ~300,000 edges.
+ * Past it the bounds are sound but not exact (docs/adr/0140).
+ */
+export const PRICE_BOUNDS_WORK = 2_000_000;
 import type { CompiledModel } from '../model.js';
 import { Money, round } from '../money.js';
 import type { PriceBoundsStatus, PriceRange } from '../types.js';
@@ -21,7 +28,12 @@ export interface PriceBounds {
  * (min, +) pass pairs over the diagram, one on the least and one on the negated greatest
  * weights (consistency/weighted.ts), then the percent adjustments on the subtotal's extremes.
  */
-export function priceBounds(model: CompiledModel, fixed: Int32Array): PriceBounds {
+export function priceBounds(
+  model: CompiledModel,
+  fixed: Int32Array,
+  support: Uint8Array | undefined,
+  work = PRICE_BOUNDS_WORK,
+): PriceBounds {
   const form = model.consistency;
   const { scale, mode } = model.pricing;
   const unit = new Money(10).pow(scale);
@@ -38,8 +50,16 @@ export function priceBounds(model: CompiledModel, fixed: Int32Array): PriceBound
   const terms = priceTerms(model);
   if (terms.weights === undefined) return none(terms.reason ?? 'pricing cannot be bounded');
   const { lo, negatedHi } = terms.weights;
-  const least = segmentedMins(form, lo, fixed);
-  const greatest = segmentedMins(form, negatedHi, fixed);
+  // Past the work budget (a diagram far larger than what one click reads): sound bounds
+  // from the supported values alone, said so.
+  const withinBudget =
+    segmentedWork(form, lo, fixed) + segmentedWork(form, negatedHi, fixed) <= work;
+  if (!withinBudget && support === undefined) return none('past the price bounds work budget');
+  const boxed = !withinBudget;
+  const least = boxed ? boxMins(form, lo, fixed, support as Uint8Array) : segmentedMins(form, lo, fixed);
+  const greatest = boxed
+    ? boxMins(form, negatedHi, fixed, support as Uint8Array)
+    : segmentedMins(form, negatedHi, fixed);
   const total = totals(terms, unit, model.pricing);
   let range: PriceRange | null = null;
   if (least.best !== Infinity) {
@@ -60,10 +80,14 @@ export function priceBounds(model: CompiledModel, fixed: Int32Array): PriceBound
       to[i] = -to[i] + constantHi + amountHi;
     } else [from[i], to[i]] = total(from[i] + constantLo, -to[i] + constantHi);
   }
-  const exact = terms.exact && form.exact && monotonePercents(terms.percents);
+  const exact = !boxed && terms.exact && form.exact && monotonePercents(terms.percents);
   const reason = exact
     ? undefined
-    : [terms.reason, form.exact ? undefined : `the diagram is not exact (${form.reason ?? ''})`]
+    : [
+        boxed ? `past the price bounds work budget (${work} edge visits)` : undefined,
+        terms.reason,
+        form.exact ? undefined : `the diagram is not exact (${form.reason ?? ''})`,
+      ]
         .filter((part) => part !== undefined)
         .join('; ') || 'pricing does not decompose over the finite part';
   return {
