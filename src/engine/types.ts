@@ -292,6 +292,8 @@ export interface EvaluationRequest {
   complete?: 'cheapest';
   /** false: no price bounds (benchmarks measure their cost); computed when not given. */
   priceBounds?: boolean;
+  /** The price bounds' work budget in edge visits (default PRICE_BOUNDS_WORK; tests lower it). */
+  priceBoundsWork?: number;
 }
 
 export interface Evaluation<Line = CartLine> {

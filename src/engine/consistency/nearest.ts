@@ -1,3 +1,7 @@
+import type { ConsistencyForm } from './form.js';
+import { FALSE, TRUE } from './mdd.js';
+import { segmentsOf } from './prepared.js';
+import { isConsistent } from './query.js';
 import { type LayeredDiagram, leastPath, type MinPass, minPass, valueMins } from './weighted.js';
 
 /**
@@ -94,4 +98,121 @@ export function nearestPath(diagram: LayeredDiagram, query: NearestQuery): Neare
     through = undefined;
   }
   return { path: leastPath(diagram, weight, fixed, pass), changes, tiesBroken, examined };
+}
+
+/**
+ * `nearestPath` segment by segment (segments.ts): a segment whose restrictions (targets
+ * and forced values) already have a path needs no change; only the others are searched,
+ * each as a diagram of its own (a copy of its nodes, its end node as TRUE). The changes
+ * of independent segments add up, and so do their ties. On the returned path only the
+ * layers with a target or a forced value are meaningful.
+ */
+export function nearestBySegment(form: ConsistencyForm, query: NearestQuery): Nearest {
+  const { domain, valueBase, root } = form;
+  const layers = domain.length;
+  const path = new Int32Array(layers);
+  const restricted = new Int32Array(layers);
+  for (let layer = 0; layer < layers; layer++) {
+    restricted[layer] = query.fixed[layer] >= 0 ? query.fixed[layer] : query.target[layer];
+    path[layer] = Math.max(0, restricted[layer]);
+  }
+  if (root === FALSE) return { path: undefined, changes: 0, tiesBroken: true, examined: 0 };
+  if (root === TRUE) return { path, changes: 0, tiesBroken: true, examined: 0 };
+  const segments = segmentsOf(form);
+  let changes = 0;
+  let examined = 0;
+  let tiesBroken = true;
+  for (let s = 0; s < segments.fromLayer.length; s++) {
+    if (isConsistent(form, restricted, s)) continue;
+    const from = segments.fromLayer[s];
+    const to = segments.toLayer[s];
+    const sub = segmentDiagram(form, s);
+    const first = valueBase[from];
+    const found = nearestPath(sub, {
+      target: query.target.subarray(from, to),
+      fixed: query.fixed.subarray(from, to),
+      price: query.price?.subarray(first, valueBase[to]),
+      order: query.order.filter((layer) => layer >= from && layer < to).map((layer) => layer - from),
+      maxPasses: query.maxPasses,
+    });
+    examined += found.examined;
+    if (found.path === undefined) return { path: undefined, changes: 0, tiesBroken, examined };
+    path.set(found.path, from);
+    changes += found.changes;
+    tiesBroken &&= found.tiesBroken;
+  }
+  return { path, changes, tiesBroken, examined };
+}
+
+/** Segment s as a diagram of its own: its layers, its nodes (ids from 2), its end node TRUE. */
+function segmentDiagram(form: ConsistencyForm, s: number): LayeredDiagram {
+  const { domain, valueBase, nodeLayer, kidStart, kids } = form;
+  const segments = segmentsOf(form);
+  const from = segments.fromLayer[s];
+  const to = segments.toLayer[s];
+  const start = segments.startNode[s];
+  const end = segments.endNode[s];
+  const last = end === TRUE ? nodeLayer.length : end;
+  const count = last - start + 2;
+  const subLayer = new Int32Array(count).fill(-1);
+  const subStart = new Int32Array(count);
+  let edges = 0;
+  for (let id = start; id < last; id++) edges += domain[nodeLayer[id]];
+  const subKids = new Int32Array(edges);
+  let at = 0;
+  for (let id = start; id < last; id++) {
+    const layer = nodeLayer[id];
+    subLayer[id - start + 2] = layer - from;
+    subStart[id - start + 2] = at;
+    for (let v = 0, k = kidStart[id]; v < domain[layer]; v++, k++) {
+      const child = kids[k];
+      subKids[at++] = child === FALSE ? FALSE : child === end ? TRUE : child - start + 2;
+    }
+  }
+  const base = valueBase[from];
+  return {
+    domain: domain.subarray(from, to),
+    valueBase: valueBase.subarray(from, to + 1).map((value) => value - base),
+    root: 2,
+    nodeLayer: subLayer,
+    kidStart: subStart,
+    kids: subKids,
+  };
+}
+
+/**
+ * The nearest configurations that change at most one target, found by completion checks
+ * alone (query.ts `isConsistent`, a depth-first search that stops at the first path): no
+ * change when the restrictions have a path; else the latest target in `order` whose
+ * release leaves a path (so earlier answers are kept), moved to its cheapest value (by
+ * `price`, then the lowest) that has one. Undefined when neither holds (the passes decide).
+ * Most conflicts of a click are one answer: this costs a few partial searches, not passes.
+ */
+export function withinOneChange(form: ConsistencyForm, query: NearestQuery): Nearest | undefined {
+  const layers = form.domain.length;
+  const restricted = new Int32Array(layers);
+  for (let layer = 0; layer < layers; layer++)
+    restricted[layer] = query.fixed[layer] >= 0 ? query.fixed[layer] : query.target[layer];
+  const path = (): Int32Array => restricted.map((value) => Math.max(0, value));
+  if (isConsistent(form, restricted))
+    return { path: path(), changes: 0, tiesBroken: true, examined: 0 };
+  if (!isConsistent(form, query.fixed)) return undefined;
+  for (let i = query.order.length - 1; i >= 0; i--) {
+    const layer = query.order[i];
+    const kept = restricted[layer];
+    restricted[layer] = -1;
+    if (isConsistent(form, restricted)) {
+      const base = form.valueBase[layer];
+      const values = Array.from({ length: form.domain[layer] }, (_, v) => v)
+        .filter((v) => v !== kept)
+        .sort((a, b) => (query.price?.[base + a] ?? 0) - (query.price?.[base + b] ?? 0) || a - b);
+      for (const value of values) {
+        restricted[layer] = value;
+        if (isConsistent(form, restricted))
+          return { path: path(), changes: 1, tiesBroken: true, examined: 0 };
+      }
+    }
+    restricted[layer] = kept;
+  }
+  return undefined;
 }

@@ -103,39 +103,44 @@ export function minPass(diagram: LayeredDiagram, weight: Float64Array, fixed: In
   }
   if (root === FALSE) return { best: Infinity, down, up, ...freeParts, examined };
   down[root] = freeBefore[nodeLayer[root]];
+  // The hot loops: ranges and child layers inline (no tuple per node).
   for (let id = TRUE + 1; id < count; id++) {
     const from = down[id];
     if (from === Infinity) continue;
     const layer = nodeLayer[id];
-    const [lo, hi] = allowedRange(fixed, layer, domain[layer]);
+    const f = fixed[layer];
+    const hi = f >= 0 ? f + 1 : domain[layer];
     const first = kidStart[id];
     const base = valueBase[layer];
-    for (let v = lo; v < hi; v++) {
-      examined++;
+    const after = freeBefore[layer + 1];
+    for (let v = f >= 0 ? f : 0; v < hi; v++) {
       const child = kids[first + v];
       if (child === FALSE) continue;
-      const skip = freeBefore[childLayer(diagram, child)] - freeBefore[layer + 1];
-      const total = from + weight[base + v] + skip;
+      const to = child === TRUE ? layers : nodeLayer[child];
+      const total = from + weight[base + v] + freeBefore[to] - after;
       if (total < down[child]) down[child] = total;
     }
+    examined += hi;
   }
   for (let id = count - 1; id > TRUE; id--) {
     const layer = nodeLayer[id];
-    const [lo, hi] = allowedRange(fixed, layer, domain[layer]);
+    const f = fixed[layer];
+    const hi = f >= 0 ? f + 1 : domain[layer];
     const first = kidStart[id];
     const base = valueBase[layer];
+    const after = freeBefore[layer + 1];
     let best = Infinity;
-    for (let v = lo; v < hi; v++) {
-      examined++;
+    for (let v = f >= 0 ? f : 0; v < hi; v++) {
       const child = kids[first + v];
       if (child === FALSE) continue;
       const below = up[child];
       if (below === Infinity) continue;
-      const total =
-        weight[base + v] + freeBefore[childLayer(diagram, child)] - freeBefore[layer + 1] + below;
+      const to = child === TRUE ? layers : nodeLayer[child];
+      const total = weight[base + v] + freeBefore[to] - after + below;
       if (total < best) best = total;
     }
     up[id] = best;
+    examined += hi;
   }
   return { best: down[TRUE], down, up, ...freeParts, examined };
 }
@@ -171,13 +176,14 @@ export function valueMins(
     const first = kidStart[id];
     const base = valueBase[layer];
     const allowed = fixed[layer];
+    const after = freeBefore[layer + 1];
     for (let v = 0; v < domain[layer]; v++) {
       const child = kids[first + v];
       if (child === FALSE) continue;
       const below = up[child];
       if (below === Infinity) continue;
-      const to = childLayer(diagram, child);
-      const total = above + weight[base + v] + freeBefore[to] - freeBefore[layer + 1] + below;
+      const to = child === TRUE ? layers : nodeLayer[child];
+      const total = above + weight[base + v] + freeBefore[to] - after + below;
       if (total < result[base + v]) result[base + v] = total;
       if (to === layer + 1 || (allowed >= 0 && v !== allowed)) continue;
       for (let skipped = layer + 1; skipped < to; skipped++) {

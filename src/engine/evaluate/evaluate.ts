@@ -176,6 +176,7 @@ function buildLine(
     questions,
     compact,
     request.priceBounds !== false,
+    request.priceBoundsWork,
   );
 
   const line = {

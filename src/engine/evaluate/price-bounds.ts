@@ -1,4 +1,11 @@
-import { minPass, negated, valueMins } from '../consistency/weighted.js';
+import { boxMins, segmentedMins, segmentedWork } from '../consistency/segment-weights.js';
+
+/**
+ * Edge visits the price bounds of one evaluation may make (three per edge of each segment
+ * recomputed, per weights): a version's first clicks on a diagram of up to ~300,000 edges.
+ * Past it the bounds are sound but not exact (docs/adr/0140).
+ */
+export const PRICE_BOUNDS_WORK = 2_000_000;
 import type { CompiledModel } from '../model.js';
 import { Money, round } from '../money.js';
 import type { PriceBoundsStatus, PriceRange } from '../types.js';
@@ -21,12 +28,16 @@ export interface PriceBounds {
  * (min, +) pass pairs over the diagram, one on the least and one on the negated greatest
  * weights (consistency/weighted.ts), then the percent adjustments on the subtotal's extremes.
  */
-export function priceBounds(model: CompiledModel, fixed: Int32Array): PriceBounds {
+export function priceBounds(
+  model: CompiledModel,
+  fixed: Int32Array,
+  support: Uint8Array | undefined,
+  work = PRICE_BOUNDS_WORK,
+): PriceBounds {
   const form = model.consistency;
   const { scale, mode } = model.pricing;
   const unit = new Money(10).pow(scale);
-  const format = (minor: number): string =>
-    round(new Money(minor).dividedBy(unit), scale, mode).toFixed(scale);
+  const format = (minor: number): string => minorText(minor, scale);
   const none = (reason: string): PriceBounds => ({
     range: null,
     status: { exact: false, reason },
@@ -38,29 +49,45 @@ export function priceBounds(model: CompiledModel, fixed: Int32Array): PriceBound
     return none('past the compile budget: no diagram to bound prices over');
   const terms = priceTerms(model);
   if (terms.weights === undefined) return none(terms.reason ?? 'pricing cannot be bounded');
-  const { lo, hi } = terms.weights;
-  const least = minPass(form, lo, fixed);
-  const negatedHi = negated(hi);
-  const greatest = minPass(form, negatedHi, fixed);
+  const { lo, negatedHi } = terms.weights;
+  // Past the work budget (a diagram far larger than what one click reads): sound bounds
+  // from the supported values alone, said so.
+  const withinBudget =
+    segmentedWork(form, lo, fixed) + segmentedWork(form, negatedHi, fixed) <= work;
+  if (!withinBudget && support === undefined) return none('past the price bounds work budget');
+  const boxed = !withinBudget;
+  const least = boxed ? boxMins(form, lo, fixed, support as Uint8Array) : segmentedMins(form, lo, fixed);
+  const greatest = boxed
+    ? boxMins(form, negatedHi, fixed, support as Uint8Array)
+    : segmentedMins(form, negatedHi, fixed);
   const total = totals(terms, unit, model.pricing);
   let range: PriceRange | null = null;
   if (least.best !== Infinity) {
     const [min, max] = total(least.best + terms.constantLo, -greatest.best + terms.constantHi);
     range = { min: format(min), max: format(max) };
   }
-  const from = valueMins(form, lo, fixed, least);
-  const to = valueMins(form, negatedHi, fixed, greatest);
+  const from = least.through;
+  const to = greatest.through;
+  const plain = terms.percents.length === 0;
+  const { constantLo, constantHi, amountLo, amountHi } = terms;
   for (let i = 0; i < from.length; i++) {
     if (from[i] === Infinity) {
       to[i] = -Infinity;
       continue;
     }
-    [from[i], to[i]] = total(from[i] + terms.constantLo, -to[i] + terms.constantHi);
+    if (plain) {
+      from[i] += constantLo + amountLo;
+      to[i] = -to[i] + constantHi + amountHi;
+    } else [from[i], to[i]] = total(from[i] + constantLo, -to[i] + constantHi);
   }
-  const exact = terms.exact && form.exact && monotonePercents(terms.percents);
+  const exact = !boxed && terms.exact && form.exact && monotonePercents(terms.percents);
   const reason = exact
     ? undefined
-    : [terms.reason, form.exact ? undefined : `the diagram is not exact (${form.reason ?? ''})`]
+    : [
+        boxed ? `past the price bounds work budget (${work} edge visits)` : undefined,
+        terms.reason,
+        form.exact ? undefined : `the diagram is not exact (${form.reason ?? ''})`,
+      ]
         .filter((part) => part !== undefined)
         .join('; ') || 'pricing does not decompose over the finite part';
   return {
@@ -70,6 +97,15 @@ export function priceBounds(model: CompiledModel, fixed: Int32Array): PriceBound
     to,
     format,
   };
+}
+
+/** An integer of minor units as a decimal text with `scale` decimals (exact below 2^53). */
+export function minorText(minor: number, scale: number): string {
+  const digits = Math.abs(minor).toFixed(0).padStart(scale + 1, '0');
+  const sign = minor < 0 ? '-' : '';
+  return scale === 0
+    ? `${sign}${digits}`
+    : `${sign}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
 }
 
 /**

@@ -16,7 +16,14 @@ import { minorUnits, type Money, round } from '../money.js';
  */
 export interface PriceTerms {
   /** Undefined when pricing cannot be bounded at all; then `reason` says why. */
-  readonly weights: { readonly lo: Float64Array; readonly hi: Float64Array } | undefined;
+  readonly weights:
+    | {
+        readonly lo: Float64Array;
+        readonly hi: Float64Array;
+        /** `hi` negated: (max, +) through the (min, +) passes. */
+        readonly negatedHi: Float64Array;
+      }
+    | undefined;
   readonly constantLo: number;
   readonly constantHi: number;
   /** Percent adjustments (of the subtotal), `conditional` when they have a `when`. */
@@ -160,7 +167,7 @@ function analyse(model: CompiledModel): PriceTerms {
   if (!Number.isFinite(magnitude) || magnitude >= SAFE_TOTAL)
     return none('the prices are too large for exact bounds');
   return {
-    weights: { lo, hi },
+    weights: { lo, hi, negatedHi: hi.map((weight) => -weight) },
     constantLo,
     constantHi,
     percents,

@@ -1,5 +1,5 @@
 import { domainIndex, finiteDomain } from '../consistency/domains.js';
-import { nearestPath } from '../consistency/nearest.js';
+import { nearestBySegment, withinOneChange } from '../consistency/nearest.js';
 import type { CompiledModel, CompiledQuestion } from '../model.js';
 import type { Problem } from '../problems.js';
 import { convertElement, toAnswerValues } from '../question-values.js';
@@ -184,13 +184,8 @@ function overDiagram(
       for (let o = 0; o < pick.question.options.length; o++)
         if (fixed[first + o] < 0) fixed[first + o] = 0;
   }
-  const nearest = nearestPath(form, {
-    target,
-    fixed,
-    price: priceTerms(model).weights?.lo,
-    order,
-    maxPasses: TIE_PASSES,
-  });
+  const query = { target, fixed, price: priceTerms(model).weights?.lo, order, maxPasses: TIE_PASSES };
+  const nearest = withinOneChange(form, query) ?? nearestBySegment(form, query);
   if (nearest.path === undefined) {
     problems.push({
       code: 'resolution_impossible',
