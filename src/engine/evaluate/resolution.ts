@@ -1,5 +1,5 @@
 import { domainIndex, finiteDomain } from '../consistency/domains.js';
-import { nearestBySegment, withinOneChange } from '../consistency/nearest.js';
+import { boundedNearest, withinOneChange } from '../consistency/nearest.js';
 import type { CompiledModel, CompiledQuestion } from '../model.js';
 import type { Problem } from '../problems.js';
 import { convertElement, toAnswerValues } from '../question-values.js';
@@ -185,8 +185,9 @@ function overDiagram(
         if (fixed[first + o] < 0) fixed[first + o] = 0;
   }
   const query = { target, fixed, price: priceTerms(model).weights?.lo, order, maxPasses: TIE_PASSES };
-  const nearest = withinOneChange(form, query) ?? nearestBySegment(form, query);
-  if (nearest.path === undefined) {
+  const quick = withinOneChange(form, query);
+  const nearest = quick === undefined ? boundedNearest(form, query) : { ...quick, exact: true };
+  if (nearest === undefined || nearest.path === undefined) {
     problems.push({
       code: 'resolution_impossible',
       message: `no valid configuration has ${forced?.key ?? 'these answers'} as asked`,
@@ -209,7 +210,7 @@ function overDiagram(
     if (after.length === 0) delete answers[question.key];
     else answers[question.key] = { values: after };
   }
-  return { changes, exact: form.exact };
+  return { changes, exact: form.exact && nearest.exact };
 }
 
 /** A question's answer on a path: its value there (single), or the selected options it keeps. */
