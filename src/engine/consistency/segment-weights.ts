@@ -220,7 +220,11 @@ function computeSegment(
  * Edge visits `segmentedMins` would make now: three per edge of each segment whose result
  * for these restrictions is not kept. Lets a caller stay within a work budget.
  */
-export function segmentedWork(form: ConsistencyForm, weight: Float64Array, fixed: Int32Array): number {
+export function segmentedWork(
+  form: ConsistencyForm,
+  weight: Float64Array,
+  fixed: Int32Array,
+): number {
   if (form.root <= TRUE) return 0;
   const scratch = scratchOf(form, weight);
   const segments = segmentsOf(form);
@@ -231,7 +235,9 @@ export function segmentedWork(form: ConsistencyForm, weight: Float64Array, fixed
     if (scratch.memo[s]?.has(key) === true) continue;
     const end = segments.endNode[s];
     const last = end === TRUE ? nodeLayer.length : end;
-    work += 3 * ((last < nodeLayer.length ? kidStart[last] : kids.length) - kidStart[segments.startNode[s]]);
+    work +=
+      3 *
+      ((last < nodeLayer.length ? kidStart[last] : kids.length) - kidStart[segments.startNode[s]]);
   }
   return work;
 }

@@ -4,7 +4,7 @@ import type { CompiledModel } from '../model.js';
 import { toAnswerValues } from '../question-values.js';
 import { isRecord } from '../validate/reader.js';
 import { priceTerms } from './price-terms.js';
-import { answerLayers, type Answers } from './resolution.js';
+import { answerLayers, type Answers } from './answer-layers.js';
 
 /**
  * `complete: 'cheapest'` (docs/model-format.md "Guided configuration"): the answers with
@@ -33,7 +33,8 @@ export function cheapestCompletion(
     const { layers, codes } = answerLayers(model, question, values);
     layers.forEach((layer, i) => (fixed[layer] = codes[i]));
   }
-  const weight = priceTerms(model).weights?.lo ?? new Float64Array(form.valueBase[form.domain.length]);
+  const weight =
+    priceTerms(model).weights?.lo ?? new Float64Array(form.valueBase[form.domain.length]);
   const pass = minPass(form, weight, fixed);
   if (pass.best === Infinity) return { answers: raw, completed: [] };
   const path = leastPath(form, weight, fixed, pass);

@@ -87,7 +87,12 @@ function guidedEvaluation(model: CompiledModel, request: EvaluationRequest): Eva
   let completed: string[] = [];
   if (request.complete === 'cheapest') {
     // Which answers take effect (visible ones) is known after evaluating them.
-    const first = evaluationSteps(model, { ...request, questions, view: 'compact', priceBounds: false });
+    const first = evaluationSteps(model, {
+      ...request,
+      questions,
+      view: 'compact',
+      priceBounds: false,
+    });
     const effective = new Set(
       first.line.questions
         .filter((question) => question.source === 'user' && question.visible)

@@ -35,7 +35,8 @@ export function addGuidance(
     const allowed = allowedValues(model, state, question);
     if (allowed !== undefined) questions[question.index].allowed = allowed;
   }
-  if (!withPrices) return { price_range: null, price_bounds: { exact: false, reason: 'not asked' } };
+  if (!withPrices)
+    return { price_range: null, price_bounds: { exact: false, reason: 'not asked' } };
   const bounds = priceBounds(model, fixed, state.valueSupport, work);
   if (bounds.from !== undefined) attachPrices(model, state, bounds, questions, compact);
   return { price_range: bounds.range, price_bounds: bounds.status };

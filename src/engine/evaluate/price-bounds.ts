@@ -35,7 +35,7 @@ export function priceBounds(
   work = PRICE_BOUNDS_WORK,
 ): PriceBounds {
   const form = model.consistency;
-  const { scale, mode } = model.pricing;
+  const { scale } = model.pricing;
   const unit = new Money(10).pow(scale);
   const format = (minor: number): string => minorText(minor, scale);
   const none = (reason: string): PriceBounds => ({
@@ -45,8 +45,7 @@ export function priceBounds(
     to: undefined,
     format,
   });
-  if (!form.compiled)
-    return none('past the compile budget: no diagram to bound prices over');
+  if (!form.compiled) return none('past the compile budget: no diagram to bound prices over');
   const terms = priceTerms(model);
   if (terms.weights === undefined) return none(terms.reason ?? 'pricing cannot be bounded');
   const { lo, negatedHi } = terms.weights;
@@ -56,7 +55,9 @@ export function priceBounds(
     segmentedWork(form, lo, fixed) + segmentedWork(form, negatedHi, fixed) <= work;
   if (!withinBudget && support === undefined) return none('past the price bounds work budget');
   const boxed = !withinBudget;
-  const least = boxed ? boxMins(form, lo, fixed, support as Uint8Array) : segmentedMins(form, lo, fixed);
+  const least = boxed
+    ? boxMins(form, lo, fixed, support as Uint8Array)
+    : segmentedMins(form, lo, fixed);
   const greatest = boxed
     ? boxMins(form, negatedHi, fixed, support as Uint8Array)
     : segmentedMins(form, negatedHi, fixed);
@@ -101,7 +102,9 @@ export function priceBounds(
 
 /** An integer of minor units as a decimal text with `scale` decimals (exact below 2^53). */
 export function minorText(minor: number, scale: number): string {
-  const digits = Math.abs(minor).toFixed(0).padStart(scale + 1, '0');
+  const digits = Math.abs(minor)
+    .toFixed(0)
+    .padStart(scale + 1, '0');
   const sign = minor < 0 ? '-' : '';
   return scale === 0
     ? `${sign}${digits}`

@@ -162,7 +162,8 @@ function analyse(model: CompiledModel): PriceTerms {
   if (!monotonePercents(percents))
     reasons.push('percent adjustments that are conditional or lower the total more than 100 %');
 
-  let magnitude = Math.abs(constantLo) + Math.abs(constantHi) + Math.abs(amountLo) + Math.abs(amountHi);
+  let magnitude =
+    Math.abs(constantLo) + Math.abs(constantHi) + Math.abs(amountLo) + Math.abs(amountHi);
   for (let i = 0; i < values; i++) magnitude += Math.max(Math.abs(lo[i]), Math.abs(hi[i]));
   if (!Number.isFinite(magnitude) || magnitude >= SAFE_TOTAL)
     return none('the prices are too large for exact bounds');
@@ -277,7 +278,10 @@ class TermEvaluator {
       const variable = this.model.variables[node - questionCount];
       if (node < questionCount || variable === undefined) continue;
       const value = variable.expr.run(this.context);
-      this.context.set(variable.key, typeof value === 'symbol' || value === undefined ? null : value);
+      this.context.set(
+        variable.key,
+        typeof value === 'symbol' || value === undefined ? null : value,
+      );
     }
   }
 }

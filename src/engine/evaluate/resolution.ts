@@ -1,16 +1,13 @@
 import { domainIndex, finiteDomain } from '../consistency/domains.js';
-import { nearestBySegment, withinOneChange } from '../consistency/nearest.js';
+import { boundedNearest, withinOneChange } from '../consistency/nearest-checks.js';
 import type { CompiledModel, CompiledQuestion } from '../model.js';
 import type { Problem } from '../problems.js';
 import { convertElement, toAnswerValues } from '../question-values.js';
 import type { EvaluationRequest, ResolutionChange } from '../types.js';
 import { isRecord } from '../validate/reader.js';
-import { type AnswerUnit } from './answer-units.js';
 import { priceTerms } from './price-terms.js';
-import { propagatedCheck } from './propagated.js';
-
-/** The request's answers by question key, as `{values}` (each answer a list). */
-export type Answers = Record<string, { values: unknown[] }>;
+import { greedily } from './resolution-greedy.js';
+import { type Answers, answerLayers, type Pick } from './answer-layers.js';
 
 /** A resolution: the answers A', what changed, and whether A' is proven nearest. */
 export interface Resolved {
@@ -66,13 +63,17 @@ export function resolveAnswers(
   changes.sort(
     (a, b) =>
       (model.questionIndex.get(a.question) ?? Infinity) -
-        (model.questionIndex.get(b.question) ?? Infinity),
+      (model.questionIndex.get(b.question) ?? Infinity),
   );
   return { answers, changes, exact: result.exact, problems };
 }
 
 /** Drops what does not fit the model (listing each as a change) and returns the rest. */
-export function fittingAnswers(model: CompiledModel, raw: unknown, changes: ResolutionChange[]): Answers {
+export function fittingAnswers(
+  model: CompiledModel,
+  raw: unknown,
+  changes: ResolutionChange[],
+): Answers {
   const answers: Answers = {};
   if (!isRecord(raw)) return answers;
   for (const key of Object.keys(raw)) {
@@ -112,15 +113,6 @@ function fits(question: CompiledQuestion, value: unknown): boolean {
   return true;
 }
 
-/** The forced pick: its question, the values picked, and the question's answer before. */
-interface Pick {
-  readonly question: CompiledQuestion;
-  readonly values: unknown[];
-  /** A multi_choice's whole list (its other options unselected). */
-  readonly whole: boolean;
-  readonly before: unknown[];
-}
-
 /** The forced pick's values (a multi_choice: one option key, or a whole list of them). */
 function pickedValues(question: CompiledQuestion, value: unknown): unknown[] | undefined {
   if (question.type === 'multi_choice') {
@@ -128,29 +120,6 @@ function pickedValues(question: CompiledQuestion, value: unknown): unknown[] | u
     return list.every((item) => fits(question, item)) ? [...new Set(list)] : undefined;
   }
   return fits(question, value) ? [value] : undefined;
-}
-
-/** The diagram value of each layer an answer gives (single: its index; multi: 1 per selected). */
-export function answerLayers(model: CompiledModel, question: CompiledQuestion, values: unknown[]) {
-  const form = model.consistency;
-  const first = form.firstLayer[question.index];
-  const layers: number[] = [];
-  const codes: number[] = [];
-  if (first < 0) return { layers, codes };
-  if (question.type === 'multi_choice') {
-    for (const key of values) {
-      layers.push(first + (question.optionIndex.get(key as string) as number));
-      codes.push(1);
-    }
-  } else {
-    const converted = convertElement(question, values[0]);
-    const index = converted.ok ? domainIndex(question, converted.value) : -1;
-    if (index > 0) {
-      layers.push(first);
-      codes.push(index);
-    }
-  }
-  return { layers, codes };
 }
 
 function overDiagram(
@@ -184,9 +153,16 @@ function overDiagram(
       for (let o = 0; o < pick.question.options.length; o++)
         if (fixed[first + o] < 0) fixed[first + o] = 0;
   }
-  const query = { target, fixed, price: priceTerms(model).weights?.lo, order, maxPasses: TIE_PASSES };
-  const nearest = withinOneChange(form, query) ?? nearestBySegment(form, query);
-  if (nearest.path === undefined) {
+  const query = {
+    target,
+    fixed,
+    price: priceTerms(model).weights?.lo,
+    order,
+    maxPasses: TIE_PASSES,
+  };
+  const quick = withinOneChange(form, query);
+  const nearest = quick === undefined ? boundedNearest(form, query) : { ...quick, exact: true };
+  if (nearest === undefined || nearest.path === undefined) {
     problems.push({
       code: 'resolution_impossible',
       message: `no valid configuration has ${forced?.key ?? 'these answers'} as asked`,
@@ -209,7 +185,7 @@ function overDiagram(
     if (after.length === 0) delete answers[question.key];
     else answers[question.key] = { values: after };
   }
-  return { changes, exact: form.exact };
+  return { changes, exact: form.exact && nearest.exact };
 }
 
 /** A question's answer on a path: its value there (single), or the selected options it keeps. */
@@ -221,7 +197,9 @@ function valuesOnPath(
 ): unknown[] {
   const first = model.consistency.firstLayer[question.index];
   if (question.type === 'multi_choice')
-    return before.filter((key) => path[first + (question.optionIndex.get(key as string) as number)] === 1);
+    return before.filter(
+      (key) => path[first + (question.optionIndex.get(key as string) as number)] === 1,
+    );
   const finite = finiteDomain(question);
   if (finite?.kind !== 'single') return before;
   return toAnswerValues(finite.values[path[first]]);
@@ -229,61 +207,4 @@ function valuesOnPath(
 
 function sameValues(a: readonly unknown[], b: readonly unknown[]): boolean {
   return a.length === b.length && a.every((value, i) => value === b[i]);
-}
-
-/**
- * Past the compile budget: the forced pick first, then each answer (each selected option of
- * a multi_choice) in question order, kept when the propagation check (with its bounded
- * completion search) does not refute it with those kept before.
- */
-function greedily(
-  model: CompiledModel,
-  answers: Answers,
-  pick: Pick | undefined,
-  problems: Problem[],
-): { changes: ResolutionChange[]; exact: boolean } {
-  const forced = pick?.question;
-  const check = propagatedCheck(model.consistency);
-  const kept: AnswerUnit[] = [];
-  const unitsOf = (question: CompiledQuestion, values: unknown[]): AnswerUnit[] => {
-    const { layers, codes } = answerLayers(model, question, values);
-    return layers.map((layer, i) => ({ question: question.index, layers: [layer], values: [codes[i]] }));
-  };
-  if (pick !== undefined && forced !== undefined) {
-    kept.push(...unitsOf(forced, pick.values));
-    if (!check(kept)) {
-      problems.push({
-        code: 'resolution_impossible',
-        message: `no valid configuration has ${forced.key} as asked`,
-        path: `questions.${forced.key}`,
-      });
-      return { changes: [], exact: false };
-    }
-  }
-  const changes: ResolutionChange[] = [];
-  let dropped = 0;
-  for (const question of model.questions) {
-    const answer = answers[question.key];
-    if (answer === undefined) continue;
-    const picked = question === forced ? (pick as Pick).values : [];
-    const units = unitsOf(question, answer.values);
-    if (units.length === 0) continue;
-    const keptValues: unknown[] = [];
-    units.forEach((unit, i) => {
-      const value = answer.values[question.type === 'multi_choice' ? i : 0];
-      if (picked.includes(value)) keptValues.push(value);
-      else if (check([...kept, unit])) {
-        kept.push(unit);
-        keptValues.push(value);
-      } else if (question !== forced) dropped++;
-    });
-    if (keptValues.length === answer.values.length) continue;
-    const from = question === forced ? (pick as Pick).before : answer.values;
-    if (question !== forced || from.some((value) => !keptValues.includes(value)))
-      changes.push({ question: question.key, from, to: keptValues });
-    if (keptValues.length === 0) delete answers[question.key];
-    else answers[question.key] = { values: keptValues };
-  }
-  // No change is minimal; one change is too, as the check refuted keeping every answer.
-  return { changes, exact: dropped <= 1 };
 }
