@@ -9,7 +9,8 @@ import { SeedContract } from '../common/seed-contract.decorator.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
 import { CartLinesService } from './cart-lines.service.js';
 import { ADDED_REVISION, lineEtag } from './line-etag.js';
-import { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
+import { AddCartLineDto } from './dto/add-cart-line.dto.js';
+import { PreviewConfigurationDto } from './dto/preview-configuration.dto.js';
 import { AddedCartLineDto, PreviewLineDto } from './dto/cart-line-result.dto.js';
 import { CompactAddedCartLineDto, CompactPreviewLineDto } from './dto/compact-line.dto.js';
 import { ApiLineView, LineViewQuery } from './dto/line-view-query.js';
@@ -56,14 +57,17 @@ export class CartLinesController {
   @ApiOperation({
     summary: 'Evaluate a configuration without saving it',
     description:
-      'The line as POST /v1/carts would store it, with `valid`, `errors` and `warnings`.',
+      'The line as POST /v1/carts would store it, with `valid`, `errors` and `warnings`. ' +
+      '`resolve` answers the nearest valid configuration instead (the line of the changed ' +
+      'answers, with `resolution: {changes, exact}`); `complete: "cheapest"` fills the ' +
+      'unanswered questions with a cheapest valid completion (`source: completion`).',
   })
   @ApiLineView()
   @ApiEnvelope({ full: PreviewLineDto, compact: CompactPreviewLineDto })
   @ApiErrors(400, 401, 403, 409, 422)
   preview(
     @CurrentPrincipal() principal: Principal,
-    @Body() body: ConfigurationDto,
+    @Body() body: PreviewConfigurationDto,
     @LineViewQuery() view: LineView,
   ): Promise<JsonText> {
     return this.cartLines.preview(principal, body, view);

@@ -16,6 +16,7 @@ import { AppConfig } from '../config/app-config.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { ADDED_REVISION, lineEtag, lineIfMatchAccepts, staleLine } from './line-etag.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
+import type { PreviewConfigurationDto } from './dto/preview-configuration.dto.js';
 import { lineWith } from './line-answer.js';
 import { LineConfigurator } from './line-configurator.service.js';
 import { addedMembers, lineRow, storedAnswer, type LineInput } from './line-rows.js';
@@ -37,8 +38,13 @@ export interface ReplacedLine {
 
 /** How a stored line is replaced: on which version, and against which revision. */
 export interface Replacement {
-  /** The model version to evaluate on (the line's own, or a newer one to move to). */
-  versionNumber: number;
+  /**
+   * The model version to evaluate on (the line's own, or another one to move to);
+   * undefined: the model's current version.
+   */
+  versionNumber: number | undefined;
+  /** Carry the answers over by the nearest valid configuration (a line moved to a version). */
+  move?: boolean;
   /** The caller's `If-Match` header, if any. */
   ifMatch: string | undefined;
   view: LineView;
@@ -57,6 +63,20 @@ function chosenCartRefused(principal: Principal, cart: CartEntity, error: unknow
 
 const invalidConfiguration = (errors: Problem[]) =>
   new ApiError(HttpStatus.UNAUTHORIZED, 'The configuration is not valid', errors);
+
+/** A cart holds one currency: a line that would bring another is refused (401, as an add). */
+export const currencyMismatch = (other: string, currency: string): Problem => ({
+  code: 'currency_mismatch',
+  message: `This cart holds ${other} lines; a ${currency} line cannot join them`,
+});
+
+const currencyRefused = (other: string, currency: string) =>
+  new ApiError(HttpStatus.UNAUTHORIZED, 'The line cannot go into this cart', [
+    currencyMismatch(other, currency),
+  ]);
+
+/** A line's answers: the configuration's `questions` and language. */
+export type LineAnswers = Pick<ConfigurationDto, 'questions' | 'language_code'>;
 
 /** What an Idempotency-Key of POST /v1/carts keeps: the line it added. */
 const LINE_REFERENCE = 'cart_line';
@@ -211,16 +231,18 @@ export class CartLinesService implements OnModuleInit {
 
   /**
    * Replaces a stored line with `answers` evaluated on `how.versionNumber` (PUT: the
-   * line's own version; a recheck's apply: a newer one), through the path POST /v1/carts
-   * takes: the same access check, evaluation and row (snapshot included). Refused like
-   * POST /v1/carts (401 with every problem, 403, 409 retired), storing nothing; 409
-   * `stale_line` when `If-Match` names an older revision, also when another replacement
-   * wins meanwhile.
+   * line's own version, or one it moves to; a recheck's apply: a newer one), through the
+   * path POST /v1/carts takes: the same access check, evaluation and row (snapshot
+   * included). A move carries the answers over by the nearest valid configuration and
+   * stores the answers it led to. Refused like POST /v1/carts (401 with every problem,
+   * `currency_mismatch` when the version's currency is not the cart's other lines', 403,
+   * 409 retired), storing nothing; 409 `stale_line` when `If-Match` names an older
+   * revision, also when another replacement wins meanwhile.
    */
   async replace(
     principal: Principal,
     line: LineHead,
-    answers: Pick<ConfigurationDto, 'questions' | 'language_code'>,
+    answers: LineAnswers,
     how: Replacement,
   ): Promise<ReplacedLine> {
     if (!lineIfMatchAccepts(how.ifMatch, line.revision)) throw staleLine(line.revision);
@@ -234,19 +256,26 @@ export class CartLinesService implements OnModuleInit {
       pinned: how.versionNumber,
       snapshot: true,
       facts: how.facts,
+      move: how.move,
     });
-    if (!configured.evaluation.valid) throw invalidConfiguration(configured.evaluation.errors);
-    const row = lineRow(
-      line.cartId,
-      input,
-      configured,
-      await deflatedSnapshot(configured.evaluation),
-    );
-    // Same model, same company: the cart's rules hold, so no cart lock (CartRepository
-    // .replaceLine). With If-Match the replacement is conditional on the revision read, so
-    // that a concurrent one makes it lose with a 409; without, the last one wins.
+    const { evaluation } = configured;
+    if (!evaluation.valid) throw invalidConfiguration(evaluation.errors);
+    const stored = { ...input, questions: evaluation.answers ?? input.questions };
+    const row = lineRow(line.cartId, stored, configured, await deflatedSnapshot(evaluation));
+    // With If-Match the replacement is conditional on the revision read, so that a
+    // concurrent one makes it lose with a 409; without, the last one wins.
     const expected = how.ifMatch === undefined ? null : line.revision;
-    const revision = await this.carts.replaceLine(line.id, expected, row);
+    const revision =
+      evaluation.currency === line.currency
+        ? // Same model, company and currency: the cart's rules hold, so no cart lock
+          // (CartRepository.replaceLine).
+          await this.carts.replaceLine(line.id, expected, row)
+        : await this.carts.withCartLocked(line.cartId, async (locked) => {
+            // A version in another currency: the add's rule, checked under the cart's lock.
+            const other = await locked.otherCurrency(line.cartId, evaluation.currency, line.id);
+            if (other !== null) throw currencyRefused(other, evaluation.currency);
+            return locked.replaceLine(line.id, expected, row);
+          });
     if (revision === null) {
       const now = await this.heads.lineHead(line.cartId, line.id);
       throw now === null ? lineNotFound() : staleLine(now.revision);
@@ -257,13 +286,17 @@ export class CartLinesService implements OnModuleInit {
     };
   }
 
-  /** POST /v1/carts/preview: the same evaluation, nothing stored. */
+  /** POST /v1/carts/preview: the same evaluation (guided when asked), nothing stored. */
   async preview(
     principal: Principal,
-    input: ConfigurationDto,
+    input: PreviewConfigurationDto,
     view: LineView = 'full',
   ): Promise<JsonText> {
-    const { evaluation } = await this.configurator.configure(principal, input, view);
+    const guidance = {
+      ...(input.resolve === undefined ? {} : { resolve: input.resolve }),
+      ...(input.complete === undefined ? {} : { complete: input.complete }),
+    };
+    const { evaluation } = await this.configurator.configure(principal, input, view, { guidance });
     return lineWith(evaluation.line, {
       view,
       id: null,

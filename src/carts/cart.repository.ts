@@ -148,6 +148,17 @@ export class CartRepository implements CartLineReader {
     return this.lines.findOne({ where: { id: lineId, cartId } });
   }
 
+  /** A line's stored answers and language, without its snapshots (null: no such line). */
+  findAnswers(
+    cartId: string,
+    lineId: number,
+  ): Promise<Pick<CartLineEntity, 'answers' | 'languageCode'> | null> {
+    return this.lines.findOne({
+      select: { id: true, answers: true, languageCode: true },
+      where: { id: lineId, cartId },
+    });
+  }
+
   /**
    * Replaces what `row` holds of a line (LockedCart.replaceLine: its id, place and
    * creation kept, its revision counted up; only at `revision` when given) in one
@@ -183,8 +194,8 @@ export class CartRepository implements CartLineReader {
     return Boolean(affected);
   }
 
-  otherCurrency(cartId: string, currency: string): Promise<string | null> {
-    return otherCurrencyIn(this.dataSource.manager, this.lineSql, cartId, currency);
+  otherCurrency(cartId: string, currency: string, besidesLine?: number): Promise<string | null> {
+    return otherCurrencyIn(this.dataSource.manager, this.lineSql, cartId, currency, besidesLine);
   }
 
   otherCompany(cartId: string, companyId: number): Promise<number | null> {

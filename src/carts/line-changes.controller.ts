@@ -24,13 +24,17 @@ export class LineChangesController {
   @Auth('jwt', 'intent')
   @ResponseMessage('Cart line reconfigured')
   @ApiOperation({
-    summary: 'Reconfigure a line: new answers on its own model version, in place',
+    summary: 'Reconfigure a line in place: new answers, on its own model version or another',
     description:
       'Evaluates the answers on the version the line was configured with and replaces the ' +
-      'line (same id, same place in the cart), as POST /v1/carts would store it. Refused ' +
+      'line (same id, same place in the cart), as POST /v1/carts would store it. With ' +
+      '`version_number` (a number or `latest`) the answers (or, without `questions`, the ' +
+      'stored ones) are carried over to that version by the nearest valid configuration, ' +
+      'and the line lists the changes in `resolution`. Refused ' +
       'like POST /v1/carts, storing nothing: 401 with every problem of an invalid ' +
       'configuration, 403 when the caller may no longer configure the model for the ' +
-      "line's company, 409 `model_retired`. The answer's ETag (also each line's `etag`) " +
+      "line's company, 409 `model_retired`; 401 `currency_mismatch` when the version prices " +
+      "in another currency than the cart's other lines. The answer's ETag (also each line's `etag`) " +
       'goes into `If-Match`: 409 `stale_line` when the line changed meanwhile.',
   })
   @ApiParam({ name: 'cart_id', format: 'uuid' })

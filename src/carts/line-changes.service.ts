@@ -5,8 +5,8 @@ import type { CartLineEntity } from './cart-line.entity.js';
 import { AccessService } from '../access/access.service.js';
 import { isUuid } from '../common/http/id-param.js';
 import { CartRepository } from './cart.repository.js';
-import { LineHeadRepository } from './line-head.repository.js';
-import { CartLinesService, type ReplacedLine } from './cart-lines.service.js';
+import { LineHeadRepository, type LineHead } from './line-head.repository.js';
+import { CartLinesService, type LineAnswers, type ReplacedLine } from './cart-lines.service.js';
 import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import type { LineView } from './compact-line.js';
 import type { ReconfigureLineDto } from './dto/reconfigure-line.dto.js';
@@ -55,12 +55,34 @@ export class LineChangesService {
       throw lineNotFound();
     }
     const { line, facts } = found;
-    return this.lines.replace(principal, line, input, {
-      versionNumber: line.versionNumber,
-      ifMatch,
-      view,
-      facts,
-    });
+    const target = input.version_number;
+    if (target === undefined) {
+      const answers = { questions: input.questions ?? {}, language_code: input.language_code };
+      return this.lines.replace(principal, line, answers, {
+        versionNumber: line.versionNumber,
+        ifMatch,
+        view,
+        facts,
+      });
+    }
+    // A move: the body's answers, or the stored ones, carried over to the version.
+    const answers: LineAnswers =
+      input.questions === undefined
+        ? await this.storedAnswers(line)
+        : { questions: input.questions, language_code: input.language_code };
+    return this.lines.replace(
+      principal,
+      line,
+      { questions: answers.questions, language_code: input.language_code ?? answers.language_code },
+      { versionNumber: target === 'latest' ? undefined : target, move: true, ifMatch, view, facts },
+    );
+  }
+
+  /** What a line was configured with, as a PUT's body says it. */
+  private async storedAnswers(line: LineHead): Promise<LineAnswers> {
+    const stored = await this.carts.findAnswers(line.cartId, line.id);
+    if (stored === null) throw lineNotFound();
+    return { questions: stored.answers, language_code: stored.languageCode };
   }
 
   /** A line of a cart the caller may see; 404 for either, as if it did not exist. */

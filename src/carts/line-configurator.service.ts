@@ -4,7 +4,7 @@ import { AccessService } from '../access/access.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { Evaluation, LineView } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import type { EvaluatedLine } from '../models/compiled-models.service.js';
+import type { EvaluatedLine, Guidance } from '../models/compiled-models.service.js';
 import { ModelsService } from '../models/models.service.js';
 import type { Principal } from '../principal/principal.js';
 import { parsedLine } from './line-answer.js';
@@ -24,6 +24,10 @@ export interface ConfigureOptions {
   snapshot?: boolean;
   /** The configuration facts, already read (see CartLinesService's Replacement.facts). */
   facts?: ConfigurationFacts;
+  /** A preview's `resolve` and `complete`. */
+  guidance?: Guidance;
+  /** Carry the answers over to the version by the nearest valid configuration. */
+  move?: boolean;
 }
 
 /** A worker's evaluation with its line parsed: the engine's Evaluation in the full view. */
@@ -51,7 +55,7 @@ export class LineConfigurator {
     principal: Principal,
     input: LineInput,
     view: LineView,
-    { pinned, snapshot = false, facts }: ConfigureOptions = {},
+    { pinned, snapshot = false, facts, guidance, move }: ConfigureOptions = {},
   ): Promise<Configured> {
     // Company, model and link in one query (or read already, with the line).
     const model =
@@ -70,6 +74,8 @@ export class LineConfigurator {
         languageCode: input.language_code ?? null,
         view,
         snapshot,
+        guidance,
+        move,
       },
     );
     this.metrics.observeEvaluation(
@@ -84,8 +90,9 @@ export class LineConfigurator {
     principal: Principal,
     input: LineInput,
     pinned: number,
+    { move = false }: { move?: boolean } = {},
   ): Promise<Evaluation> {
-    const { evaluation } = await this.configure(principal, input, 'full', { pinned });
+    const { evaluation } = await this.configure(principal, input, 'full', { pinned, move });
     return parsedEvaluation(evaluation);
   }
 }

@@ -14,7 +14,7 @@ import type { CartFilter } from './cart.repository.js';
 /** What replacing a line (PUT) needs of it: neither its answers nor its snapshots. */
 export type LineHead = Pick<
   CartLineEntity,
-  'id' | 'cartId' | 'modelId' | 'versionNumber' | 'companyId' | 'revision'
+  'id' | 'cartId' | 'modelId' | 'versionNumber' | 'companyId' | 'revision' | 'currency'
 >;
 
 /** A line a PUT replaces, with the facts AccessService decides its configuration on. */
@@ -24,7 +24,8 @@ export interface LineToReplace {
 }
 
 const COLUMNS =
-  'l."id", l."cart_id", l."model_id", l."version_number", l."company_id", l."revision"';
+  'l."id", l."cart_id", l."model_id", l."version_number", l."company_id", l."revision", ' +
+  'l."currency"';
 
 /** One SQL text per company fact and cart scope (a user's carts, or one company's of them). */
 type FactKey = `${CompanyFact | 'none'} ${'user' | 'company'}`;
@@ -107,5 +108,6 @@ function head(row: Row | null): LineHead | null {
     versionNumber: Number(row.version_number),
     companyId: Number(row.company_id),
     revision: Number(row.revision),
+    currency: String(row.currency),
   };
 }

@@ -13,8 +13,11 @@ export type NewCartLineRow = Omit<
 
 /** Reads a line admission check needs: inside the locked transaction, or outside one. */
 export interface CartLineReader {
-  /** A currency of the cart's lines other than `currency` (null when there is none). */
-  otherCurrency(cartId: string, currency: string): Promise<string | null>;
+  /**
+   * A currency of the cart's lines other than `currency` (null when there is none);
+   * `besidesLine`: of its lines but that one (a line moved to a version in another currency).
+   */
+  otherCurrency(cartId: string, currency: string, besidesLine?: number): Promise<string | null>;
   /** A company of the cart's lines other than `companyId` (null when there is none). */
   otherCompany(cartId: string, companyId: number): Promise<number | null>;
 }
@@ -45,6 +48,7 @@ export interface LockedCart extends CartLineReader {
 /** The fixed SQL (database/fixed-sql.ts) of a line joining a cart: every POST /v1/carts runs it. */
 export interface LineSql {
   otherCurrency: string;
+  otherCurrencyBesides: string;
   otherCompany: string;
   count: string;
   insert: string;
@@ -87,6 +91,11 @@ export function lineSql(dataSource: DataSource): LineSql {
       dataSource,
       'SELECT "currency" FROM "cart_lines" WHERE "cart_id" = $1 AND "currency" <> $2 LIMIT 1',
     ),
+    otherCurrencyBesides: fixedSql(
+      dataSource,
+      'SELECT "currency" FROM "cart_lines" WHERE "cart_id" = $1 AND "currency" <> $2 ' +
+        'AND "id" <> $3 LIMIT 1',
+    ),
     otherCompany: fixedSql(
       dataSource,
       'SELECT "company_id" FROM "cart_lines" WHERE "cart_id" = $1 AND "company_id" <> $2 LIMIT 1',
@@ -128,8 +137,12 @@ export async function otherCurrencyIn(
   sql: LineSql,
   cartId: string,
   currency: string,
+  besidesLine?: number,
 ): Promise<string | null> {
-  const rows: { currency: string }[] = await manager.query(sql.otherCurrency, [cartId, currency]);
+  const rows: { currency: string }[] =
+    besidesLine === undefined
+      ? await manager.query(sql.otherCurrency, [cartId, currency])
+      : await manager.query(sql.otherCurrencyBesides, [cartId, currency, besidesLine]);
   return rows[0]?.currency ?? null;
 }
 
@@ -160,7 +173,8 @@ export function lockedCart(manager: EntityManager, sql: LineSql): LockedCart {
     return line;
   };
   return {
-    otherCurrency: (cartId, currency) => otherCurrencyIn(manager, sql, cartId, currency),
+    otherCurrency: (cartId, currency, besidesLine) =>
+      otherCurrencyIn(manager, sql, cartId, currency, besidesLine),
     otherCompany: (cartId, companyId) => otherCompanyIn(manager, sql, cartId, companyId),
     lineCount: async (cartId) => {
       const rows: { lines: number | string }[] = await manager.query(sql.count, [cartId]);

@@ -3,7 +3,8 @@ import type { Problem } from './problems.js';
 
 /** Public shapes of the cart line (docs/model-format.md "The cart line"), JSON-ready. */
 
-export type ValueSource = 'user' | 'default' | 'trigger' | 'none';
+/** `completion`: filled by `complete: 'cheapest'` (docs/model-format.md "Guided configuration"). */
+export type ValueSource = 'user' | 'default' | 'trigger' | 'none' | 'completion';
 export type RuleStatus = 'passed' | 'failed' | 'pending' | 'skipped';
 
 export interface LineGeneral {
@@ -36,6 +37,13 @@ export interface LineOption {
    */
   explained?: false;
   selected: boolean;
+  /**
+   * Available options of a finite question: the lowest and highest `pricing.total` of a
+   * valid complete configuration that agrees with the other answers and picks this option
+   * (decimal strings as `pricing.total`). Absent when the line has no price bounds.
+   */
+  price_from?: string;
+  price_to?: string;
 }
 
 export interface LineQuestion {
@@ -57,6 +65,53 @@ export interface LineQuestion {
    * the user's other answers (docs/model-format.md "Consistency"), ascending; [] when all are.
    */
   unavailable_values?: Array<boolean | number>;
+  /**
+   * Finite `integer` questions: the admissible values given the other answers, as closed
+   * intervals `[min, max]` in the question's units, ascending and disjoint ([] when none).
+   */
+  allowed?: Array<[number, number]>;
+  /**
+   * Boolean questions: price bounds per value (as an option's `price_from`/`price_to`),
+   * keyed `"true"` / `"false"`, for the values with a valid completion.
+   */
+  value_prices?: Record<string, PriceBounds>;
+}
+
+/** Lowest and highest total (decimal strings) of the valid completions with one value. */
+export interface PriceBounds {
+  from: string;
+  to: string;
+}
+
+/** `price_range` of the line: the lowest and highest total of the valid completions. */
+export interface PriceRange {
+  min: string;
+  max: string;
+}
+
+/**
+ * Whether `price_range`, `price_from` and `price_to` are the true extremes (`exact`), or
+ * sound bounds that contain them (`reason` says why they are not exact, or why absent).
+ */
+export interface PriceBoundsStatus {
+  exact: boolean;
+  reason?: string;
+}
+
+/** One question the resolution changed: its values before and after (each [] when none). */
+export interface ResolutionChange {
+  question: string;
+  from: unknown[];
+  to: unknown[];
+}
+
+/**
+ * The nearest valid configuration the request asked for (`resolve`): the answers it
+ * changed or dropped, and whether it is proven minimal (`exact`).
+ */
+export interface LineResolution {
+  changes: ResolutionChange[];
+  exact: boolean;
 }
 
 export interface LineRule {
@@ -167,6 +222,14 @@ export interface CartLine {
   translation: LineTranslation;
   images: LineImage[];
   consistency: LineConsistency;
+  /**
+   * Guided configuration (docs/model-format.md "Guided configuration"). Always set by the
+   * engine; optional because lines stored before it lack them.
+   */
+  price_range?: PriceRange | null;
+  price_bounds?: PriceBoundsStatus;
+  /** Only when the request asked for a resolution (`resolve`). */
+  resolution?: LineResolution;
   cache: LineCache;
 }
 
@@ -202,6 +265,11 @@ export interface CompactLineQuestion {
   options?: CompactLineOption[];
   /** Boolean and finite integer questions, as in the full view (already only the unavailable). */
   unavailable_values?: Array<boolean | number>;
+  /** As in the full view. */
+  allowed?: Array<[number, number]>;
+  value_prices?: Record<string, PriceBounds>;
+  /** Choice questions: price bounds of the available options, by option key. */
+  option_prices?: Record<string, PriceBounds>;
 }
 
 /** A BOM item of the compact view: `children` only when there are some. */
@@ -221,6 +289,21 @@ export interface EvaluationRequest {
   assetUrl?: (path: string) => string;
   /** The line's view; `full` when not given. */
   view?: LineView;
+  /**
+   * The nearest valid configuration (docs/model-format.md "Guided configuration"):
+   * `{question, value}` picks that value (a choice's option key, a boolean, an integer; a
+   * multi_choice's option key to select it, or its whole list of keys) and changes the
+   * fewest other user answers; `true` repairs conflicting answers. With it, answers that do
+   * not fit the model (unknown question or option, value out of range) are dropped and
+   * listed as changes instead of being errors.
+   */
+  resolve?: { question: string; value: unknown } | true;
+  /** `cheapest`: fill the unanswered finite questions with a cheapest valid completion. */
+  complete?: 'cheapest';
+  /** false: no price bounds (benchmarks measure their cost); computed when not given. */
+  priceBounds?: boolean;
+  /** The price bounds' work budget in edge visits (default PRICE_BOUNDS_WORK; tests lower it). */
+  priceBoundsWork?: number;
 }
 
 export interface Evaluation<Line = CartLine> {

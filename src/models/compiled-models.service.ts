@@ -31,10 +31,20 @@ import type {
   TaskResult,
   Verdict,
 } from './compile/engine-tasks.js';
+import type { AnswerChange, Guidance, LineResolution, ResolveRequest } from './compile/guidance.js';
 import { compileProblem } from './engine-problems.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 
-export type { EvaluatedLine, StoredAnswers, StoredVersion, Verdict };
+export type {
+  AnswerChange,
+  EvaluatedLine,
+  Guidance,
+  LineResolution,
+  ResolveRequest,
+  StoredAnswers,
+  StoredVersion,
+  Verdict,
+};
 export { QUARANTINE_AFTER } from './version-tasks.js';
 
 /** An upload turned into a stored-ready version: the merged definition, compiled. */
@@ -69,6 +79,10 @@ export interface LineRequest {
   view: LineView;
   /** Also the snapshot a cart row stores (both views, deflated). */
   snapshot?: boolean;
+  /** A preview's `resolve` and `complete`. */
+  guidance?: Guidance;
+  /** Carry the answers over by the nearest valid configuration (a line moved to this version). */
+  move?: boolean;
 }
 
 /** What a compile may spend besides the consistency form. */
@@ -202,6 +216,8 @@ export class CompiledModels implements OnModuleDestroy {
       languageCode: request.languageCode,
       view: request.view,
       ...(request.snapshot ? { snapshot: true } : {}),
+      ...(request.guidance ? { guidance: request.guidance } : {}),
+      ...(request.move ? { move: true } : {}),
     }));
     return result as EvaluatedLine;
   }

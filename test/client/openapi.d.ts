@@ -719,8 +719,8 @@ export interface paths {
         };
         get?: never;
         /**
-         * Reconfigure a line: new answers on its own model version, in place
-         * @description Evaluates the answers on the version the line was configured with and replaces the line (same id, same place in the cart), as POST /v1/carts would store it. Refused like POST /v1/carts, storing nothing: 401 with every problem of an invalid configuration, 403 when the caller may no longer configure the model for the line's company, 409 `model_retired`. The answer's ETag (also each line's `etag`) goes into `If-Match`: 409 `stale_line` when the line changed meanwhile.
+         * Reconfigure a line in place: new answers, on its own model version or another
+         * @description Evaluates the answers on the version the line was configured with and replaces the line (same id, same place in the cart), as POST /v1/carts would store it. With `version_number` (a number or `latest`) the answers (or, without `questions`, the stored ones) are carried over to that version by the nearest valid configuration, and the line lists the changes in `resolution`. Refused like POST /v1/carts, storing nothing: 401 with every problem of an invalid configuration, 403 when the caller may no longer configure the model for the line's company, 409 `model_retired`; 401 `currency_mismatch` when the version prices in another currency than the cart's other lines. The answer's ETag (also each line's `etag`) goes into `If-Match`: 409 `stale_line` when the line changed meanwhile.
          */
         put: operations["reconfigureCartLine"];
         post?: never;
@@ -742,7 +742,7 @@ export interface paths {
         put?: never;
         /**
          * Evaluate a configuration without saving it
-         * @description The line as POST /v1/carts would store it, with `valid`, `errors` and `warnings`.
+         * @description The line as POST /v1/carts would store it, with `valid`, `errors` and `warnings`. `resolve` answers the nearest valid configuration instead (the line of the changed answers, with `resolution: {changes, exact}`); `complete: "cheapest"` fills the unanswered questions with a cheapest valid completion (`source: completion`).
          */
         post: operations["previewCartLine"];
         delete?: never;
@@ -762,7 +762,7 @@ export interface paths {
         put?: never;
         /**
          * A line's answers on another version of its model: what would change
-         * @description Evaluates the stored answers on `version` (default `latest`) without storing anything: price before and after, the answers no longer valid (with reason and conflict set), questions newly required, defaults and triggers that would now fill a question. `apply: true` moves the line there when valid (a new ETag; `If-Match` as on PUT), else 409 with the problems. 403/409 `model_retired` like POST /v1/carts.
+         * @description Evaluates the stored answers on `version` (default `latest`) without storing anything: price before and after, the answers no longer valid (with reason and conflict set), questions newly required, defaults and triggers that would now fill a question; `changes`: the nearest valid configuration there (what `apply` stores), and `movable`. `apply: true` moves the line there by those changes, as PUT with `version_number` does (a new ETag; `If-Match` as on PUT), else 409 with the problems (`currency_mismatch` when the version prices in another currency than the cart’s other lines). 403/409 `model_retired` like POST /v1/carts.
          */
         post: operations["recheckCartLine"];
         delete?: never;
@@ -782,7 +782,7 @@ export interface paths {
         put?: never;
         /**
          * Every line whose model has moved on, against the model's current version
-         * @description The line recheck for each such line; `apply: true` moves every line that is valid there and leaves the others as they are (`applied: false`, with their problems). `version=N` with `model_id`: the lines of that model, against its version N (400 without `model_id`; 404 when the model has no version N).
+         * @description The line recheck for each such line; `apply: true` moves every movable line there and leaves the others as they are (`applied: false`, with their problems). `version=N` with `model_id`: the lines of that model, against its version N (400 without `model_id`; 404 when the model has no version N).
          */
         post: operations["recheckCart"];
         delete?: never;
@@ -1958,8 +1958,20 @@ export interface components {
             /** @example 2027-01-01 */
             valid_until?: string;
         };
+        OptionPricesDto: {
+            /**
+             * @description price_from of the option
+             * @example 363.60
+             */
+            from: string;
+            /**
+             * @description price_to of the option
+             * @example 420.00
+             */
+            to: string;
+        };
         /** @enum {string} */
-        ValueSource: "user" | "default" | "trigger" | "none";
+        ValueSource: "user" | "default" | "trigger" | "none" | "completion";
         LineOptionDto: {
             /** @example alu */
             key: string;
@@ -1981,6 +1993,16 @@ export interface components {
              */
             explained?: false;
             selected: boolean;
+            /**
+             * @description Available options: the lowest total of a valid complete configuration that picks it
+             * @example 363.60
+             */
+            price_from?: string;
+            /**
+             * @description Available options: the highest total of a valid complete configuration that picks it
+             * @example 420.00
+             */
+            price_to?: string;
         };
         LineQuestionDto: {
             /** @example frame */
@@ -2015,6 +2037,32 @@ export interface components {
              * @example []
              */
             unavailable_values?: (number | boolean)[];
+            /**
+             * @description Finite numeric questions: the admissible values given the other answers, as intervals [min, max] ([] when none)
+             * @example [
+             *       [
+             *         400,
+             *         1800
+             *       ],
+             *       [
+             *         2000,
+             *         2000
+             *       ]
+             *     ]
+             */
+            allowed?: number[][];
+            /**
+             * @description Boolean questions: per value with a valid completion (`"true"`, `"false"`), the lowest and highest total of a valid complete configuration that takes it
+             * @example {
+             *       "true": {
+             *         "from": "363.60",
+             *         "to": "420.00"
+             *       }
+             *     }
+             */
+            value_prices?: {
+                [key: string]: components["schemas"]["OptionPricesDto"];
+            };
         };
         LineDisplayedVariableDto: {
             /** @example range_km */
@@ -2177,6 +2225,39 @@ export interface components {
             /** @example 0.42 */
             evaluated_in_ms: number;
         };
+        PriceBoundsDto: {
+            /** @description Whether price_from, price_to and price_range are exact (else sound bounds) */
+            exact: boolean;
+            /**
+             * @description Why not exact (absent when exact)
+             * @example an adjustment reads a number question
+             */
+            reason?: string;
+        };
+        AnswerChangeDto: {
+            /** @example frame */
+            question: string;
+            /**
+             * @description The answer before ([] when it was unanswered)
+             * @example [
+             *       "alu"
+             *     ]
+             */
+            from: (number | string | boolean)[];
+            /**
+             * @description The answer after ([] when it was dropped)
+             * @example [
+             *       "wood"
+             *     ]
+             */
+            to: (number | string | boolean)[];
+        };
+        LineResolutionDto: {
+            /** @description The answers changed to reach the nearest valid configuration */
+            changes: components["schemas"]["AnswerChangeDto"][];
+            /** @description Whether the changes are proven the fewest (false: a bounded search ran out) */
+            exact: boolean;
+        };
         CartLineDto: {
             /**
              * @description The view of this line (`?view=`): `full`, or `compact` in the compact schemas (enum property replaced by openapi-typescript)
@@ -2220,6 +2301,21 @@ export interface components {
             /** @description How many complete configurations the answers leave */
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
+            /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
             /**
              * Format: int32
              * @example 1
@@ -2328,6 +2424,44 @@ export interface components {
              * @example []
              */
             unavailable_values?: (number | boolean)[];
+            /**
+             * @description Finite numeric questions: the admissible values given the other answers, as intervals [min, max] ([] when none)
+             * @example [
+             *       [
+             *         400,
+             *         1800
+             *       ],
+             *       [
+             *         2000,
+             *         2000
+             *       ]
+             *     ]
+             */
+            allowed?: number[][];
+            /**
+             * @description Boolean questions: per value with a valid completion (`"true"`, `"false"`), the lowest and highest total of a valid complete configuration that takes it
+             * @example {
+             *       "true": {
+             *         "from": "363.60",
+             *         "to": "420.00"
+             *       }
+             *     }
+             */
+            value_prices?: {
+                [key: string]: components["schemas"]["OptionPricesDto"];
+            };
+            /**
+             * @description Choice questions: per available option, the lowest and highest total of a valid complete configuration that picks it (price_from, price_to of the full view)
+             * @example {
+             *       "alu": {
+             *         "from": "363.60",
+             *         "to": "420.00"
+             *       }
+             *     }
+             */
+            option_prices?: {
+                [key: string]: components["schemas"]["OptionPricesDto"];
+            };
         };
         CompactLineBomItemDto: {
             /** @example frame */
@@ -2388,6 +2522,21 @@ export interface components {
             /** @description How many complete configurations the answers leave */
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
+            /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
             /**
              * Format: int32
              * @example 1
@@ -2514,6 +2663,21 @@ export interface components {
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
             /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
+            /**
              * Format: int32
              * @description The cart line id
              * @example 1
@@ -2577,6 +2741,21 @@ export interface components {
             /** @description How many complete configurations the answers leave */
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
+            /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
             /**
              * Format: int32
              * @description The cart line id
@@ -2742,6 +2921,21 @@ export interface components {
             /** @description How many complete configurations the answers leave */
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
+            /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
             /** @description Always null: nothing is stored */
             id: Record<string, never> | null;
             /** @description Whether POST /v1/carts would accept this configuration */
@@ -2786,6 +2980,21 @@ export interface components {
             /** @description How many complete configurations the answers leave */
             consistency?: components["schemas"]["LineConsistencyDto"];
             cache: components["schemas"]["LineCacheDto"];
+            /**
+             * @description The lowest and highest total over the valid completions of the answers (null when none)
+             * @example {
+             *       "min": "363.60",
+             *       "max": "512.40"
+             *     }
+             */
+            price_range?: {
+                min?: string;
+                max?: string;
+            } | null;
+            /** @description Whether price_range and the options’ price_from / price_to are exact */
+            price_bounds?: components["schemas"]["PriceBoundsDto"];
+            /** @description Only when a resolution was asked for (`resolve` of a preview, a line moved to another version): the answers changed to reach the nearest valid configuration */
+            resolution?: components["schemas"]["LineResolutionDto"];
             /** @description Always null: nothing is stored */
             id: Record<string, never> | null;
             /** @description Whether POST /v1/carts would accept this configuration */
@@ -2830,10 +3039,14 @@ export interface components {
          *             "white"
          *           ]
          *         }
+         *       },
+         *       "resolve": {
+         *         "question": "color",
+         *         "value": "oak"
          *       }
          *     }
          */
-        ConfigurationDto: {
+        PreviewConfigurationDto: {
             /**
              * Format: int32
              * @description The model to configure (its current version is used)
@@ -2881,6 +3094,23 @@ export interface components {
                     values: (number | string | boolean)[];
                 };
             };
+            /**
+             * @description The nearest valid configuration: `{question, value}` picks that value and changes the fewest other answers; `true` repairs conflicting answers (or answers of another version). The line then carries `resolution: {changes, exact}`
+             * @example {
+             *       "question": "color",
+             *       "value": "oak"
+             *     }
+             */
+            resolve?: true | {
+                /** @example color */
+                question: string;
+                value: string | number | boolean;
+            };
+            /**
+             * @description Fill the unanswered questions with a cheapest valid completion (`source: completion`)
+             * @enum {string}
+             */
+            complete?: "cheapest";
         };
         /**
          * @example {
@@ -2916,7 +3146,7 @@ export interface components {
              */
             language_code?: string | null;
             /**
-             * @description Answers by question key; `values` is always an array ([] = unanswered)
+             * @description Answers by question key; `values` is always an array ([] = unanswered). Required unless `version_number` is given (then the stored answers are carried over)
              * @example {
              *       "width": {
              *         "values": [
@@ -2940,11 +3170,16 @@ export interface components {
              *       }
              *     }
              */
-            questions: {
+            questions?: {
                 [key: string]: {
                     values: (number | string | boolean)[];
                 };
             };
+            /**
+             * @description Move the line to this version of its model (`latest`: the current one): the answers are carried over by the nearest valid configuration and the line lists the changes in `resolution`. Absent: the line stays on its version
+             * @example latest
+             */
+            version_number?: number | "latest";
         };
         PriceDto: {
             /** @example 372.60 */
@@ -3029,12 +3264,16 @@ export interface components {
             valid: boolean;
             /** @description As stored */
             price_before: components["schemas"]["PriceDto"];
-            /** @description On to_version */
+            /** @description On to_version, of the configuration `apply` would store */
             price_after: components["schemas"]["PriceDto"];
             invalid_answers: components["schemas"]["InvalidAnswerDto"][];
             newly_required: components["schemas"]["NewlyRequiredDto"][];
             soft_defaults: components["schemas"]["SoftValueDto"][];
-            /** @description Every problem on to_version */
+            /** @description The nearest valid configuration on to_version: the answers `apply` changes (each `{question, from, to}`; [] when the answers are valid there as they are) */
+            changes: components["schemas"]["AnswerChangeDto"][];
+            /** @description Whether `apply` would move the line: the nearest valid configuration is valid on to_version and its currency is the cart's */
+            movable: boolean;
+            /** @description Every problem of the answers on to_version (and `currency_mismatch`) */
             errors: components["schemas"]["ProblemDto"][];
             /** @description The line was moved to to_version (apply: true) */
             applied: boolean;
@@ -14487,7 +14726,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ConfigurationDto"];
+                "application/json": components["schemas"]["PreviewConfigurationDto"];
             };
         };
         responses: {

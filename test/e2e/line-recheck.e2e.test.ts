@@ -93,6 +93,8 @@ describe('rechecking lines against a newer model version, and its impact', () =>
       invalid_answers: [],
       newly_required: [],
       soft_defaults: [{ question: 'sill', values: ['none'], source: 'default', previous: [] }],
+      changes: [],
+      movable: true,
       errors: [],
       applied: false,
       etag: null,
@@ -108,7 +110,7 @@ describe('rechecking lines against a newer model version, and its impact', () =>
     });
   });
 
-  it('reports an answer the new version removed, with its reason, and refuses to apply it', async () => {
+  it('reports an answer the new version removed, with its reason, and the nearest valid configuration', async () => {
     const body = expectEnvelope(
       await recheck(buyerToken, cartId, oakLine, {}, '?version=latest'),
       200,
@@ -123,16 +125,22 @@ describe('rechecking lines against a newer model version, and its impact', () =>
       }),
     ]);
     expect(data.newly_required).toEqual([{ question: 'finish', label: 'Wood finish' }]);
+    // The nearest valid configuration there: another colour, the new finish filled in.
+    expect(data.movable).toBe(true);
+    expect(data.changes).toEqual([
+      { question: 'color', from: ['oak'], to: [expect.any(String)] },
+      { question: 'finish', from: [], to: ['oiled'] },
+    ]);
+    // Applied against a stale ETag: refused, nothing stored.
     const refused = expectEnvelope(
-      await recheck(buyerToken, cartId, oakLine, { apply: true }),
+      await ctx.http
+        .post(`/v1/carts/${cartId}/lines/${oakLine}/recheck`)
+        .set(bearer(buyerToken))
+        .set('If-Match', '"9"')
+        .send({ apply: true }),
       409,
     );
-    expect((refused.errors as Array<{ path: string }>).map((p) => p.path)).toEqual(
-      expect.arrayContaining([
-        expect.stringMatching(/^questions\.color/),
-        expect.stringMatching(/^questions\.finish/),
-      ]),
-    );
+    expect(refused.errors).toEqual([expect.objectContaining({ code: 'stale_line' })]);
     const cart = expectEnvelope(
       await ctx.http.get(`/v1/carts/${cartId}`).set(bearer(buyerToken)),
       200,
@@ -247,7 +255,8 @@ describe('rechecking lines against a newer model version, and its impact', () =>
       total: '372.60',
       etag: '"2"',
     });
-    // The cart-level recheck: only the oak line has not moved; it cannot.
+    // The cart-level recheck: only the oak line has not moved; it moves by the nearest
+    // valid configuration (its answers as they are are not valid there).
     const all = expectEnvelope(
       await ctx.http
         .post(`/v1/carts/${cartId}/recheck`)
@@ -258,11 +267,13 @@ describe('rechecking lines against a newer model version, and its impact', () =>
     expect(all.data).toMatchObject({
       cart_id: cartId,
       current: 1,
-      lines: [expect.objectContaining({ line_id: oakLine, valid: false, applied: false })],
+      lines: [
+        expect.objectContaining({ line_id: oakLine, valid: false, movable: true, applied: true }),
+      ],
     });
-    // After the move, the impact counts the one line left on version 1.
+    // After the moves, no line is left on version 1 for the impact to count.
     const counted = expectEnvelope(await impact(world.supplierMember.token), 200);
-    expect(counted.data).toMatchObject({ lines: 1, invalid: 1 });
+    expect(counted.data).toMatchObject({ lines: 0, invalid: 0 });
   });
 
   it('rechecks the cart against a chosen version of one model (version with model_id)', async () => {
@@ -272,21 +283,27 @@ describe('rechecking lines against a newer model version, and its impact', () =>
     expectEnvelope(await cartRecheck('?version=1'), 400);
     expectEnvelope(await cartRecheck(`?version=1&model_id=0`), 400);
     expectEnvelope(await cartRecheck(`?version=9&model_id=${window.id}`), 404);
-    // Back to version 1 (the line recheck takes any version too): the alu line moves, the
-    // oak line is on it already.
+    // Back to version 1 (the line recheck takes any version too): both lines move, the
+    // oak line without the finish version 1 does not know.
     const back = expectEnvelope(
       await cartRecheck(`?version=1&model_id=${window.id}`, { apply: true }),
       200,
     );
     expect(back.data).toEqual({
       cart_id: cartId,
-      current: 1,
+      current: 0,
       lines: [
         expect.objectContaining({
           line_id: aluLine,
           from_version: 2,
           to_version: 1,
           valid: true,
+          applied: true,
+        }),
+        expect.objectContaining({
+          line_id: oakLine,
+          valid: false,
+          changes: [{ question: 'finish', from: ['oiled'], to: [] }],
           applied: true,
         }),
       ],

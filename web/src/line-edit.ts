@@ -30,14 +30,16 @@ export function answersOf(line: CartLine): Answers {
 
 /**
  * Replaces the line with the new answers. The API evaluates them on the line's own model
- * version; If-Match with the line's etag makes a change made elsewhere since the cart was
- * read a 409 `stale_line` instead of a silent overwrite.
+ * version, or with `version` ('latest') moves the line to its model's current one;
+ * If-Match with the line's etag makes a change made elsewhere since the cart was read a
+ * 409 `stale_line` instead of a silent overwrite.
  */
 export async function saveLine(
   api: Session,
   edit: LineEdit,
   questions: Record<string, { values: Value[] }>,
   language: string | undefined,
+  version?: 'latest',
 ): Promise<AddedLine> {
   let etag = edit.line.etag;
   if (edit.toVersion !== undefined && edit.toVersion !== edit.line.version_number) {
@@ -57,7 +59,11 @@ export async function saveLine(
       path: { cart_id: edit.cartId, line_id: edit.line.id },
       header: { 'If-Match': etag },
     },
-    body: { questions, ...(language ? { language_code: language } : {}) },
+    body: {
+      questions,
+      ...(language ? { language_code: language } : {}),
+      ...(version ? { version_number: version } : {}),
+    },
   });
   return dataOf(result) as AddedLine;
 }

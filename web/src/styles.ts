@@ -156,9 +156,14 @@ export const configuratorStyles = [
       box-sizing: border-box;
       padding-left: 1.7em;
     }
-    .price {
+    .price,
+    .price-from,
+    .price-range {
       color: var(--muted);
       font-size: 0.9em;
+    }
+    .price-from {
+      margin-left: 0.3em;
     }
     .mark {
       display: inline-block;

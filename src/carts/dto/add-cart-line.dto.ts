@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { IsObject, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { IsId } from '../../common/validation/is-id.decorator.js';
 import { PassThroughObject } from '../../common/validation/pass-through.js';
@@ -15,6 +15,24 @@ const CONFIGURATION_EXAMPLE = {
     height: { values: [1000] },
     frame: { values: ['alu'] },
     color: { values: ['white'] },
+  },
+};
+
+/** `questions` of a configuration (and of a line's new answers). */
+export const QUESTIONS_PROPERTY: ApiPropertyOptions = {
+  description: 'Answers by question key; `values` is always an array ([] = unanswered)',
+  example: CONFIGURATION_EXAMPLE.questions,
+  type: 'object',
+  additionalProperties: {
+    type: 'object',
+    required: ['values'],
+    additionalProperties: false,
+    properties: {
+      values: {
+        type: 'array',
+        items: ANSWER_VALUE,
+      },
+    },
   },
 };
 
@@ -43,22 +61,7 @@ export class ConfigurationDto {
   })
   language_code?: string | null;
 
-  @ApiProperty({
-    description: 'Answers by question key; `values` is always an array ([] = unanswered)',
-    example: CONFIGURATION_EXAMPLE.questions,
-    type: 'object',
-    additionalProperties: {
-      type: 'object',
-      required: ['values'],
-      additionalProperties: false,
-      properties: {
-        values: {
-          type: 'array',
-          items: ANSWER_VALUE,
-        },
-      },
-    },
-  })
+  @ApiProperty(QUESTIONS_PROPERTY)
   @IsObject()
   // Handed to the engine as parsed: it checks every answer against the model.
   @PassThroughObject()

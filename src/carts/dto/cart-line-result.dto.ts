@@ -9,6 +9,7 @@ import type {
   LineImage,
   LineImport,
   LinePricing,
+  PriceRange,
   LineQuestion,
   LineRule,
   LineTranslation,
@@ -29,6 +30,9 @@ import {
   LineTranslationDto,
   LineTriggerDto,
 } from './line-parts.dto.js';
+import { LineResolutionDto, PriceBoundsDto } from './guidance.dto.js';
+
+const DECIMAL = { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' } as const;
 
 /**
  * The evaluated configuration (docs/model-format.md, "The cart line"). Documented here for
@@ -90,6 +94,30 @@ export class EvaluatedLineDto {
   })
   consistency?: LineConsistencyDto;
   @ApiProperty({ type: () => LineCacheDto }) cache: LineCache;
+  @ApiPropertyOptional({
+    // Inline: a nullable $ref is not nullable in OpenAPI 3.0.
+    type: 'object',
+    nullable: true,
+    required: ['min', 'max'],
+    additionalProperties: false,
+    properties: { min: DECIMAL, max: DECIMAL },
+    example: { min: '363.60', max: '512.40' },
+    description:
+      'The lowest and highest total over the valid completions of the answers (null when none)',
+  })
+  price_range?: PriceRange | null;
+  @ApiPropertyOptional({
+    type: () => PriceBoundsDto,
+    description: 'Whether price_range and the options’ price_from / price_to are exact',
+  })
+  price_bounds?: PriceBoundsDto;
+  @ApiPropertyOptional({
+    type: () => LineResolutionDto,
+    description:
+      'Only when a resolution was asked for (`resolve` of a preview, a line moved to ' +
+      'another version): the answers changed to reach the nearest valid configuration',
+  })
+  resolution?: LineResolutionDto;
 }
 
 /** POST /v1/carts: the stored line. */

@@ -1,4 +1,10 @@
-import { ApiProperty, ApiPropertyOptional, getSchemaPath, OmitType } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  ApiPropertyOptional,
+  getSchemaPath,
+  OmitType,
+} from '@nestjs/swagger';
 import { ANSWER_VALUE, VALUE_SOURCES } from '../../common/swagger/engine-enums.js';
 import type { ValueSource } from '../../engine/index.js';
 import { AddedCartLineDto, PreviewLineDto } from './cart-line-result.dto.js';
@@ -11,6 +17,7 @@ import {
   UNAVAILABLE_BECAUSE_PROPERTY,
   UNAVAILABLE_VALUES_PROPERTY,
 } from './line-parts.dto.js';
+import { ALLOWED_PROPERTY, OptionPricesDto, VALUE_PRICES_PROPERTY } from './guidance.dto.js';
 
 /**
  * `?view=compact` (docs/model-format.md "The cart line"; the engine builds it)
@@ -37,6 +44,7 @@ export class CompactLineOptionDto {
   explained?: false;
 }
 
+@ApiExtraModels(OptionPricesDto)
 export class CompactLineQuestionDto {
   @ApiProperty({ example: 'frame' }) key: string;
   @ApiProperty(EFFECTIVE_VALUES_PROPERTY)
@@ -62,6 +70,18 @@ export class CompactLineQuestionDto {
   options?: CompactLineOptionDto[];
   @ApiPropertyOptional(UNAVAILABLE_VALUES_PROPERTY)
   unavailable_values?: Array<boolean | number>;
+  @ApiPropertyOptional(ALLOWED_PROPERTY) allowed?: Array<[number, number]>;
+  @ApiPropertyOptional(VALUE_PRICES_PROPERTY)
+  value_prices?: Record<string, OptionPricesDto>;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { $ref: getSchemaPath(OptionPricesDto) },
+    example: { alu: { from: '363.60', to: '420.00' } },
+    description:
+      'Choice questions: per available option, the lowest and highest total of a valid ' +
+      'complete configuration that picks it (price_from, price_to of the full view)',
+  })
+  option_prices?: Record<string, OptionPricesDto>;
 }
 
 export class CompactLineBomItemDto extends OmitType(LineBomItemDto, ['children'] as const) {

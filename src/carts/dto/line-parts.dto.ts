@@ -1,4 +1,5 @@
 import {
+  ApiExtraModels,
   ApiProperty,
   type ApiPropertyOptions,
   ApiPropertyOptional,
@@ -18,6 +19,13 @@ import {
   RULE_STATUSES,
   VALUE_SOURCES,
 } from '../../common/swagger/engine-enums.js';
+import {
+  ALLOWED_PROPERTY,
+  OptionPricesDto,
+  PRICE_FROM_PROPERTY,
+  PRICE_TO_PROPERTY,
+  VALUE_PRICES_PROPERTY,
+} from './guidance.dto.js';
 
 /** A question's `values`, the same in the full and the compact line. */
 export const EFFECTIVE_VALUES_PROPERTY: ApiPropertyOptions = {
@@ -101,8 +109,11 @@ export class LineOptionDto {
   @ApiPropertyOptional(EXPLAINED_PROPERTY)
   explained?: false;
   @ApiProperty() selected: boolean;
+  @ApiPropertyOptional(PRICE_FROM_PROPERTY) price_from?: string;
+  @ApiPropertyOptional(PRICE_TO_PROPERTY) price_to?: string;
 }
 
+@ApiExtraModels(OptionPricesDto)
 export class LineQuestionDto {
   @ApiProperty({ example: 'frame' }) key: string;
   @ApiProperty({ enum: QUESTION_TYPES, enumName: 'QuestionType' }) type: QuestionType;
@@ -130,6 +141,9 @@ export class LineQuestionDto {
   options?: LineOptionDto[];
   @ApiPropertyOptional(UNAVAILABLE_VALUES_PROPERTY)
   unavailable_values?: Array<boolean | number>;
+  @ApiPropertyOptional(ALLOWED_PROPERTY) allowed?: Array<[number, number]>;
+  @ApiPropertyOptional(VALUE_PRICES_PROPERTY)
+  value_prices?: Record<string, OptionPricesDto>;
 }
 
 export class LineRuleDto {

@@ -4,6 +4,7 @@ import { IsBoolean, IsInt, IsOptional, Matches, Max, Min, ValidateIf } from 'cla
 import { MAX_ID } from '../../common/http/id-param.js';
 import { ANSWER_VALUE } from '../../common/swagger/engine-enums.js';
 import { ProblemDto } from '../../common/swagger/envelope.schema.js';
+import { AnswerChangeDto } from './guidance.dto.js';
 import {
   ApiDecimal,
   ApiId,
@@ -95,11 +96,31 @@ export class LineRecheckDto {
   @ApiProperty({ description: 'Whether the answers are a valid configuration of to_version' })
   valid: boolean;
   @ApiProperty({ type: () => PriceDto, description: 'As stored' }) price_before: PriceDto;
-  @ApiProperty({ type: () => PriceDto, description: 'On to_version' }) price_after: PriceDto;
+  @ApiProperty({
+    type: () => PriceDto,
+    description: 'On to_version, of the configuration `apply` would store',
+  })
+  price_after: PriceDto;
   @ApiProperty({ type: () => [InvalidAnswerDto] }) invalid_answers: InvalidAnswerDto[];
   @ApiProperty({ type: () => [NewlyRequiredDto] }) newly_required: NewlyRequiredDto[];
   @ApiProperty({ type: () => [SoftValueDto] }) soft_defaults: SoftValueDto[];
-  @ApiProperty({ type: [ProblemDto], description: 'Every problem on to_version' })
+  @ApiProperty({
+    type: () => [AnswerChangeDto],
+    description:
+      'The nearest valid configuration on to_version: the answers `apply` changes (each ' +
+      '`{question, from, to}`; [] when the answers are valid there as they are)',
+  })
+  changes: AnswerChangeDto[];
+  @ApiProperty({
+    description:
+      'Whether `apply` would move the line: the nearest valid configuration is valid on ' +
+      "to_version and its currency is the cart's",
+  })
+  movable: boolean;
+  @ApiProperty({
+    type: [ProblemDto],
+    description: 'Every problem of the answers on to_version (and `currency_mismatch`)',
+  })
   errors: ProblemDto[];
   @ApiProperty({ description: 'The line was moved to to_version (apply: true)' })
   applied: boolean;

@@ -32,8 +32,11 @@ export class RecheckController {
       'Evaluates the stored answers on `version` (default `latest`) without storing ' +
       'anything: price before and after, the answers no longer valid (with reason and ' +
       'conflict set), questions newly required, defaults and triggers that would now fill ' +
-      'a question. `apply: true` moves the line there when valid (a new ETag; `If-Match` ' +
-      'as on PUT), else 409 with the problems. 403/409 `model_retired` like POST /v1/carts.',
+      'a question; `changes`: the nearest valid configuration there (what `apply` stores), ' +
+      'and `movable`. `apply: true` moves the line there by those changes, as PUT with ' +
+      '`version_number` does (a new ETag; `If-Match` as on PUT), else 409 with the problems ' +
+      '(`currency_mismatch` when the version prices in another currency than the cart’s ' +
+      'other lines). 403/409 `model_retired` like POST /v1/carts.',
   })
   @ApiParam({ name: 'cart_id', format: 'uuid' })
   @ApiParam({ name: 'line_id', type: Number })
@@ -58,8 +61,8 @@ export class RecheckController {
   @ApiOperation({
     summary: "Every line whose model has moved on, against the model's current version",
     description:
-      'The line recheck for each such line; `apply: true` moves every line that is valid ' +
-      'there and leaves the others as they are (`applied: false`, with their problems). ' +
+      'The line recheck for each such line; `apply: true` moves every movable line there ' +
+      'and leaves the others as they are (`applied: false`, with their problems). ' +
       '`version=N` with `model_id`: the lines of that model, against its version N (400 ' +
       'without `model_id`; 404 when the model has no version N).',
   })

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../principal/principal.js';
 import { ApiError } from '../../common/errors/api-error.js';
-import type { CartLine } from '../../engine/index.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ModelVersionsService } from '../../models/versions/model-versions.service.js';
 import type { CartLineEntity } from '../cart-line.entity.js';
 import { CartRepository } from '../cart.repository.js';
-import { CartLinesService } from '../cart-lines.service.js';
+import { CartLinesService, currencyMismatch } from '../cart-lines.service.js';
 import { DefaultCarts } from '../default-carts.service.js';
 import { LineChangesService } from '../line-changes.service.js';
 import { LineConfigurator } from '../line-configurator.service.js';
@@ -52,8 +51,8 @@ export class RecheckService {
     const target = await this.targetVersion(line.modelId, query.version);
     const result = await this.check(principal, line, target);
     if (body.apply !== true) return result;
-    if (!result.valid) {
-      throw ApiError.conflict(`The line is not valid on version ${target}`, result.errors);
+    if (!result.movable) {
+      throw ApiError.conflict(`The line cannot move to version ${target}`, result.errors);
     }
     return this.move(principal, line, result, ifMatch);
   }
@@ -91,7 +90,7 @@ export class RecheckService {
       }
       const result = await this.check(principal, line, target);
       results.push(
-        body.apply === true && result.valid
+        body.apply === true && result.movable
           ? await this.move(principal, line, result, undefined)
           : result,
       );
@@ -99,7 +98,10 @@ export class RecheckService {
     return { cart_id: cart.id, lines: results, current };
   }
 
-  /** The line's answers on `target`, compared with the line as stored; nothing stored. */
+  /**
+   * The line's answers on `target`, compared with the line as stored, and the nearest
+   * valid configuration there (what `apply` stores: `changes`, `movable`); nothing stored.
+   */
   private async check(
     principal: Principal,
     line: CartLineEntity,
@@ -114,21 +116,33 @@ export class RecheckService {
     };
     // The access check of POST /v1/carts: the caller must still be allowed the model.
     const evaluation = await this.configurator.configureParsed(principal, input, target);
-    const after = evaluation as { line: CartLine } & typeof evaluation;
+    // Valid as they are: the nearest valid configuration is the answers themselves.
+    const moved = evaluation.valid
+      ? evaluation
+      : await this.configurator.configureParsed(principal, input, target, { move: true });
+    const price = moved.line.pricing;
+    // A cart holds one currency: the add's rule, for the line as apply would store it.
+    const other = moved.valid
+      ? await this.carts.otherCurrency(line.cartId, price.currency, line.id)
+      : null;
+    const refused = other === null ? [] : [currencyMismatch(other, price.currency)];
     return {
       line_id: line.id,
       from_version: line.versionNumber,
       to_version: target,
       valid: evaluation.valid,
       price_before: { total: line.total, currency: line.currency },
-      price_after: { total: after.line.pricing.total, currency: after.line.pricing.currency },
-      ...compareLines(line.answers, before, { ...evaluation, line: after.line }),
-      errors: evaluation.errors,
+      price_after: { total: price.total, currency: price.currency },
+      ...compareLines(line.answers, before, evaluation),
+      changes: moved.line.resolution?.changes ?? [],
+      movable: moved.valid && refused.length === 0,
+      errors: [...evaluation.errors, ...refused],
       applied: false,
       etag: null,
     };
   }
 
+  /** Moves the line as `check` found it may be, by the same resolution (the PUT's). */
   private async move(
     principal: Principal,
     line: CartLineEntity,
@@ -140,6 +154,7 @@ export class RecheckService {
     // checked, and must not undo a reconfiguration that landed meanwhile.
     const replaced = await this.lines.replace(principal, line, answers, {
       versionNumber: result.to_version,
+      move: true,
       ifMatch: ifMatch ?? lineEtag(line.revision),
       view: 'compact',
     });

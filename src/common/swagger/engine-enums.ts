@@ -8,6 +8,7 @@ export const VALUE_SOURCES = [
   'default',
   'trigger',
   'none',
+  'completion',
 ] as const satisfies readonly ValueSource[];
 
 export const RULE_STATUSES = [

@@ -8,6 +8,7 @@ import type {
   LineQuestion,
   LineRule,
   LineTrigger,
+  PriceBounds,
 } from '../types.js';
 
 /** The members the compact view replaces; every other member of the line stays as it is. */
@@ -74,7 +75,20 @@ function compactQuestion(question: LineQuestion): CompactLineQuestion {
   if (question.suppressed?.length) compact.suppressed = question.suppressed;
   if (question.options) compact.options = unavailableOptions(question.options);
   if (question.unavailable_values) compact.unavailable_values = question.unavailable_values;
+  if (question.allowed) compact.allowed = question.allowed;
+  if (question.value_prices) compact.value_prices = question.value_prices;
+  const prices = question.options === undefined ? undefined : optionPrices(question.options);
+  if (prices !== undefined) compact.option_prices = prices;
   return compact;
+}
+
+/** The available options' price bounds by key (undefined when none has them). */
+function optionPrices(options: LineOption[]): Record<string, PriceBounds> | undefined {
+  let prices: Record<string, PriceBounds> | undefined;
+  for (const option of options)
+    if (option.price_from !== undefined && option.price_to !== undefined)
+      (prices ??= {})[option.key] = { from: option.price_from, to: option.price_to };
+  return prices;
 }
 
 function unavailableOptions(options: LineOption[]): CompactLineOption[] {

@@ -1,7 +1,16 @@
 import type { CompiledModel } from '../model.js';
 import { firedTrigger, keptInCompact, type CompactCartLine } from './compact-line.js';
-import type { CartLine, Evaluation, EvaluationRequest, LineDisplayedVariable } from '../types.js';
+import type {
+  CartLine,
+  Evaluation,
+  EvaluationRequest,
+  LineDisplayedVariable,
+  LineResolution,
+} from '../types.js';
 import { displayedVariable } from './displayed-variables.js';
+import type { Problem } from '../problems.js';
+import { resolveAnswers } from './resolution.js';
+import { cheapestCompletion } from './completion.js';
 import { ENGINE_VERSION } from '../version.js';
 import { readAnswers } from './answers.js';
 import { computeValues } from './values.js';
@@ -24,6 +33,7 @@ import {
   resolveLanguage,
 } from './line-parts.js';
 import { evaluatePricing } from './pricing.js';
+import { addGuidance } from './guidance.js';
 import { evaluateRules } from './rules.js';
 import { sharesParts } from './shared-parts.js';
 import { EvaluationState } from './state.js';
@@ -54,14 +64,63 @@ export function evaluateConfiguration(
   model: CompiledModel,
   request: EvaluationRequest,
 ): Evaluation<AnyLine> {
-  return evaluationSteps(model, request);
+  if (request.resolve === undefined && request.complete === undefined)
+    return evaluationSteps(model, request);
+  return guidedEvaluation(model, request);
 }
 
-function evaluationSteps(model: CompiledModel, request: EvaluationRequest): Evaluation<AnyLine> {
+/** What a guided request adds to its evaluation (docs/model-format.md "Guided configuration"). */
+interface Guided {
+  resolution?: LineResolution;
+  /** Keys of the questions `complete: 'cheapest'` filled. */
+  completed: readonly string[];
+  problems: readonly Problem[];
+}
+
+/**
+ * `resolve` and `complete`: the answers are first moved to the nearest valid configuration
+ * and/or completed, then evaluated as any answers are; the line says what changed.
+ */
+function guidedEvaluation(model: CompiledModel, request: EvaluationRequest): Evaluation<AnyLine> {
+  let questions = request.questions;
+  let resolution: LineResolution | undefined;
+  const problems: Problem[] = [];
+  if (request.resolve !== undefined) {
+    const resolved = resolveAnswers(model, request, request.resolve);
+    questions = resolved.answers;
+    resolution = { changes: resolved.changes, exact: resolved.exact };
+    problems.push(...resolved.problems);
+  }
+  let completed: string[] = [];
+  if (request.complete === 'cheapest') {
+    // Which answers take effect (visible ones) is known after evaluating them.
+    const first = evaluationSteps(model, {
+      ...request,
+      questions,
+      view: 'compact',
+      priceBounds: false,
+    });
+    const effective = new Set(
+      first.line.questions
+        .filter((question) => question.source === 'user' && question.visible)
+        .map((question) => question.key),
+    );
+    ({ answers: questions, completed } = cheapestCompletion(model, questions, effective));
+  }
+  return evaluationSteps(model, { ...request, questions }, { resolution, completed, problems });
+}
+
+function evaluationSteps(
+  model: CompiledModel,
+  request: EvaluationRequest,
+  guided?: Guided,
+): Evaluation<AnyLine> {
   const started = performance.now();
   const state = new EvaluationState(model);
   try {
-    const line = buildLine(model, request, state);
+    for (const problem of guided?.problems ?? [])
+      state.error(problem.code, problem.message, problem.path);
+    const line = buildLine(model, request, state, guided);
     reportExhaustedBudget(state);
     line.cache.evaluated_in_ms = Math.round((performance.now() - started) * 1000) / 1000;
     return {
@@ -79,6 +138,7 @@ function buildLine(
   model: CompiledModel,
   request: EvaluationRequest,
   state: EvaluationState,
+  guided: Guided | undefined,
 ): AnyLine {
   const language = resolveLanguage(model, request.languageCode);
   const texts = language.texts;
@@ -121,6 +181,19 @@ function buildLine(
   }
   const questions = compact ? compactQuestions(model, state) : lineQuestions(model, state, texts);
   const triggers = lineTriggers(model, state, texts);
+  for (const key of guided?.completed ?? []) {
+    const question = questions[model.questionIndex.get(key) as number];
+    if (question.source === 'user') question.source = 'completion';
+  }
+  const guidance = addGuidance(
+    model,
+    state,
+    settled.fixed,
+    questions,
+    compact,
+    request.priceBounds !== false,
+    request.priceBoundsWork,
+  );
 
   const line = {
     version_number: request.versionNumber,
@@ -140,6 +213,9 @@ function buildLine(
     },
     images,
     consistency: state.consistency,
+    price_range: guidance.price_range,
+    price_bounds: guidance.price_bounds,
+    ...(guided?.resolution === undefined ? {} : { resolution: guided.resolution }),
     cache: {
       fingerprint: fingerprint(
         request.modelId,

@@ -31,3 +31,33 @@ export function unavailableValues(
   }
   return list ?? empty<boolean | number>();
 }
+
+/**
+ * A finite integer question's admissible values given the user's other answers
+ * (docs/model-format.md "Guided configuration"): the supported values as closed intervals
+ * in the question's units, consecutive values (one step apart) merged; [] when none.
+ * Undefined for other questions.
+ */
+export function allowedValues(
+  model: CompiledModel,
+  state: EvaluationState,
+  question: CompiledQuestion,
+): Array<[number, number]> | undefined {
+  if (question.type !== 'integer') return undefined;
+  const form = model.consistency;
+  const support = state.valueSupport;
+  const first = form.firstLayer[question.index];
+  if (support === undefined || first < 0) return undefined;
+  const base = form.valueBase[first];
+  const min = question.min ?? 0;
+  const step = question.step ?? 1;
+  const intervals: Array<[number, number]> = [];
+  let open: [number, number] | undefined;
+  for (let v = 1; v < form.domain[first]; v++) {
+    const value = min + (v - 1) * step;
+    if (support[base + v] !== 1) open = undefined;
+    else if (open !== undefined) open[1] = value;
+    else intervals.push((open = [value, value]));
+  }
+  return intervals;
+}

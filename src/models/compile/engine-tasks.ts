@@ -1,19 +1,17 @@
 import {
-  type CartLine,
   describeModel,
   evaluate,
   type CompiledModel,
   type EngineLimits,
-  type LineView,
   type ModelAnalysis,
   type ModelDescription,
-  type Problem,
 } from '../../engine/index.js';
 import { CompiledModelCache, reviveModel } from '../../engine/runtime.js';
 import { ownedBytes } from '../../workers/owned-bytes.js';
-import { lineBytes, transferOf, type LineSnapshot } from './line-snapshot.js';
+import type { LineSnapshot } from './line-snapshot.js';
+import { evaluateTask, type EvaluatedLine, type EvaluateTask } from './evaluate-task.js';
 
-export type { LineSnapshot };
+export type { EvaluatedLine, EvaluateTask, LineSnapshot };
 import { AssetUrlSigner, type AssetUrlSigning } from '../asset-url-signer.js';
 import { runBuild, runCompile, type BuildOutcome, type BuildTask } from './build-model.js';
 
@@ -50,19 +48,6 @@ export interface AdoptTask {
   readonly version: VersionRef;
   /** The transferable compiled form the upload's build produced. */
   readonly compiled: Uint8Array;
-}
-
-export interface EvaluateTask {
-  readonly kind: 'evaluate';
-  readonly version: VersionRef;
-  /** The company the line's asset URLs are scoped to. */
-  readonly companyId: number;
-  /** The answers as JSON text (parsed here: cheaper than a structured clone). */
-  readonly questions: string;
-  readonly languageCode: string | null;
-  readonly view: LineView;
-  /** Also the line to store (add to cart): both views (LineSnapshot). */
-  readonly snapshot?: boolean;
 }
 
 /**
@@ -108,23 +93,6 @@ export type EngineTask = BuildTask | LoadTask | AdoptTask | VersionTask;
 /** The version is not in this worker's cache: send a `load` first, then the task again. */
 export interface Miss {
   readonly kind: 'miss';
-}
-
-/** An evaluated line: its JSON as bytes, and what the main thread decides with. */
-export interface EvaluatedLine {
-  readonly kind: 'evaluated';
-  readonly valid: boolean;
-  readonly errors: Problem[];
-  readonly warnings: Problem[];
-  readonly total: string;
-  readonly currency: string;
-  /**
-   * UTF-8 JSON of the line (docs/model-format.md "The cart line"), in the asked view; with
-   * a snapshot, that view's stored form (without `version_number`, line-snapshot.ts).
-   */
-  readonly line: Uint8Array;
-  /** When the task asked for it. */
-  readonly snapshot?: LineSnapshot;
 }
 
 export interface Loaded {
@@ -237,35 +205,6 @@ export class EngineTasks {
     });
     return revived.model;
   }
-}
-
-function evaluateTask(model: CompiledModel, task: EvaluateTask, urls: AssetUrlSigner): Answer {
-  const { modelId, versionNumber } = task.version;
-  const evaluation = evaluate(model, {
-    modelId,
-    versionNumber,
-    questions: JSON.parse(task.questions) as unknown,
-    languageCode: task.languageCode,
-    // Company-scoped, so that whoever may use the line (an intent token too) may load them.
-    assetUrl: (path) => urls.url({ companyId: task.companyId, modelId, versionNumber, path }),
-    // A snapshot keeps both views: the compact one is cut from the full line.
-    view: task.snapshot ? 'full' : task.view,
-  });
-  const { total, currency } = evaluation.line.pricing;
-  const { line, snapshot } = lineBytes(evaluation.line as CartLine, task, versionNumber);
-  return {
-    value: {
-      kind: 'evaluated',
-      valid: evaluation.valid,
-      errors: evaluation.errors,
-      warnings: evaluation.warnings,
-      total,
-      currency,
-      line,
-      ...(snapshot ? { snapshot } : {}),
-    },
-    transfer: transferOf(line, snapshot),
-  };
 }
 
 function verdicts(model: CompiledModel, task: VerdictsTask): TaskResult {

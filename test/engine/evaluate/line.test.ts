@@ -159,6 +159,8 @@ describe('the cart line', () => {
         'general',
         'images',
         'imports',
+        'price_bounds',
+        'price_range',
         'pricing',
         'questions',
         'rules',
@@ -189,6 +191,8 @@ describe('the cart line', () => {
       suppressed: [],
       // An integer with min and max is finite: its values' availability (issue #6).
       unavailable_values: [],
+      // Its admissible values given the other answers, as intervals (issue #38).
+      allowed: [[400, 2400]],
     });
     expect(line.consistency.exact).toBe(true);
     expect(line.consistency.configurations).toMatch(/^[1-9][0-9]*$/);

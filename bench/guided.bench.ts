@@ -1,0 +1,152 @@
+/**
+ * Guided configuration benchmark (not a test): `npm run bench:guided -- [<model.json> …]`.
+ *
+ * Without models: ../shared/benchmarks/renault-megane and /work/renault-big (the
+ * 268-question car, docs/adr/0121) when they are there. Each model gets random option
+ * prices (seeded). Then, along random walks over available options:
+ * - the click's cost with and without price bounds (`priceBounds: false`), alternately on
+ *   the same answer sets: median / p99 and their ratio (goal ≤ 1.5×);
+ * - resolutions: forced picks of unavailable options and conflicting answer sets (one
+ *   answer replaced by a random option), `resolve` timed as a whole evaluation and beside
+ *   the same evaluation without it (goal on the 268-question car: median ≤ 5 ms, p99 ≤ 25 ms
+ *   of resolution work in the engine).
+ * Env: CLICKS (answer sets timed, default 200), RESOLUTIONS (default 1000), SEED, LIMITS
+ * (JSON engine limits for the compile, e.g. `{"consistencyMs":300000}` on a loaded machine).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { compileDocument, evaluate, type CompiledModel } from '../src/engine/index.js';
+import { prng } from '../test/support/prng.js';
+import { percentile } from './consistency-figures.js';
+
+type Answers = Record<string, { values: unknown[] }>;
+const random = prng(Number(process.env.SEED ?? 42));
+const CLICKS = Number(process.env.CLICKS ?? 200);
+const RESOLUTIONS = Number(process.env.RESOLUTIONS ?? 1000);
+const LIMITS = JSON.parse(process.env.LIMITS ?? '{}') as Record<string, number>;
+const PRICES = ['0', '0', '49.90', '120.00', '250.00', '399.99', '1250.00', '-75.00'];
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+
+function defaultModels(): string[] {
+  const shared = resolve('../shared/benchmarks/renault-megane/model.json');
+  return [shared, '/work/renault-big/model.json'].filter((path) => existsSync(path));
+}
+
+function priced(document: Record<string, unknown>): Record<string, unknown> {
+  const questions = document.questions as Array<Record<string, unknown>>;
+  for (const question of questions)
+    for (const option of (question.options as Array<Record<string, unknown>> | undefined) ?? [])
+      option.price = pick(PRICES);
+  return { ...document, pricing: { base_price: '18990.00', adjustments: [] } };
+}
+
+const request = (questions: Answers, extra: Record<string, unknown> = {}) => ({
+  modelId: 1,
+  versionNumber: 1,
+  questions,
+  view: 'compact' as const,
+  ...extra,
+});
+
+/** Answer sets of random walks: each step answers one more question with an available option. */
+function walks(model: CompiledModel, count: number): Answers[] {
+  const sets: Answers[] = [];
+  while (sets.length < count) {
+    let answers: Answers = {};
+    for (let step = 0; step < 40 && sets.length < count; step++) {
+      const line = evaluate(model, request(answers, { priceBounds: false })).line;
+      const open = line.questions.filter(
+        (question) => question.visible && question.values.length === 0 && question.options,
+      );
+      if (open.length === 0) break;
+      const question = pick(open);
+      const spec = model.questions[model.questionIndex.get(question.key) as number];
+      const unavailable = new Set((question.options ?? []).map((option) => option.key));
+      const available = spec.options.filter((option) => !unavailable.has(option.key));
+      if (available.length === 0) break;
+      answers = { ...answers, [question.key]: { values: [pick(available).key] } };
+      sets.push(answers);
+    }
+  }
+  return sets;
+}
+
+function timed(run: () => void): number {
+  const started = performance.now();
+  run();
+  return performance.now() - started;
+}
+
+const figures = (times: number[]) =>
+  `median ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms`;
+
+function measure(path: string): void {
+  const document = priced(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>);
+  const started = performance.now();
+  const compiled = compileDocument(document, LIMITS);
+  if (!compiled.ok) throw new Error(`${path}: ${JSON.stringify(compiled.problems.slice(0, 3))}`);
+  const model = compiled.model;
+  const form = model.consistency;
+  console.log(
+    `\n${path}: ${model.questions.length} questions, compiled ${form.compiled} exact ${form.exact}, ` +
+      `${form.nodeLayer.length} nodes / ${form.kids.length} edges, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  const sets = walks(model, CLICKS);
+  // Warm-up: the prepared form, the price terms.
+  for (const answers of sets.slice(0, 5)) evaluate(model, request(answers));
+  const without: number[] = [];
+  const withBounds: number[] = [];
+  for (const answers of sets) {
+    without.push(timed(() => evaluate(model, request(answers, { priceBounds: false }))));
+    withBounds.push(timed(() => evaluate(model, request(answers))));
+  }
+  const ratio = percentile(withBounds, 0.5) / percentile(without, 0.5);
+  console.log(`clicks (${sets.length}) without price bounds: ${figures(without)}`);
+  console.log(`clicks (${sets.length}) with price bounds:    ${figures(withBounds)}`);
+  console.log(`price bounds: median ratio ${ratio.toFixed(2)}× (goal ≤ 1.5×)`);
+
+  const plain: number[] = [];
+  const resolving: number[] = [];
+  const extra: number[] = [];
+  let forced = 0;
+  let changes = 0;
+  let inexact = 0;
+  for (let i = 0; i < RESOLUTIONS; i++) {
+    const answers = pick(sets);
+    const line = evaluate(model, request(answers, { priceBounds: false })).line;
+    let asked: Record<string, unknown>;
+    let questions = answers;
+    const blocked = line.questions.filter((question) => (question.options ?? []).length > 0);
+    if (i % 2 === 0 && blocked.length > 0) {
+      const question = pick(blocked);
+      asked = { resolve: { question: question.key, value: pick(question.options ?? []).key } };
+      forced++;
+    } else {
+      const spec = pick(model.questions.filter((question) => question.options.length > 0));
+      questions = { ...answers, [spec.key]: { values: [pick(spec.options).key] } };
+      asked = { resolve: true };
+    }
+    const before = timed(() => evaluate(model, request(questions, { priceBounds: false })));
+    let resolution: { changes: unknown[]; exact: boolean } | undefined;
+    const after = timed(() => {
+      resolution = evaluate(model, request(questions, { ...asked, priceBounds: false })).line
+        .resolution;
+    });
+    plain.push(before);
+    resolving.push(after);
+    extra.push(Math.max(0, after - before));
+    changes += resolution?.changes.length ?? 0;
+    if (resolution?.exact === false) inexact++;
+  }
+  console.log(
+    `resolutions (${RESOLUTIONS}: ${forced} forced picks of options unavailable or not, the rest conflicting answer sets; ` +
+      `${(changes / RESOLUTIONS).toFixed(2)} changes each, ${inexact} not exact)`,
+  );
+  console.log(`  evaluation with resolve: ${figures(resolving)}`);
+  console.log(`  the same evaluation without: ${figures(plain)}`);
+  console.log(`  resolution's own cost (difference): ${figures(extra)}`);
+}
+
+const paths = process.argv.slice(2);
+for (const path of paths.length > 0 ? paths : defaultModels()) measure(path);

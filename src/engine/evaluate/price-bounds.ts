@@ -1,0 +1,146 @@
+import { boxMins, segmentedMins, segmentedWork } from '../consistency/segment-weights.js';
+
+/**
+ * Edge visits the price bounds of one evaluation may make (three per edge of each segment
+ * recomputed, per weights): a version's first clicks on a diagram of up to ~300,000 edges.
+ * Past it the bounds are sound but not exact (docs/adr/0140).
+ */
+export const PRICE_BOUNDS_WORK = 2_000_000;
+import type { CompiledModel } from '../model.js';
+import { Money, round } from '../money.js';
+import type { PriceBoundsStatus, PriceRange } from '../types.js';
+import { monotonePercents, type PriceTerms, priceTerms } from './price-terms.js';
+
+/** Price bounds of one evaluation, totals in minor units (docs/model-format.md "Guided configuration"). */
+export interface PriceBounds {
+  readonly range: PriceRange | null;
+  readonly status: PriceBoundsStatus;
+  /** Per diagram value (flat): the least / greatest total through it (±Infinity: none). */
+  readonly from: Float64Array | undefined;
+  readonly to: Float64Array | undefined;
+  /** Formats a total in minor units as `pricing.total` does. */
+  readonly format: (minor: number) => string;
+}
+
+/**
+ * The lowest and highest `pricing.total` over the valid completions of the answers
+ * (`fixed`, the user's answers as diagram restrictions), for the line and per value: two
+ * (min, +) pass pairs over the diagram, one on the least and one on the negated greatest
+ * weights (consistency/weighted.ts), then the percent adjustments on the subtotal's extremes.
+ */
+export function priceBounds(
+  model: CompiledModel,
+  fixed: Int32Array,
+  support: Uint8Array | undefined,
+  work = PRICE_BOUNDS_WORK,
+): PriceBounds {
+  const form = model.consistency;
+  const { scale } = model.pricing;
+  const unit = new Money(10).pow(scale);
+  const format = (minor: number): string => minorText(minor, scale);
+  const none = (reason: string): PriceBounds => ({
+    range: null,
+    status: { exact: false, reason },
+    from: undefined,
+    to: undefined,
+    format,
+  });
+  if (!form.compiled) return none('past the compile budget: no diagram to bound prices over');
+  const terms = priceTerms(model);
+  if (terms.weights === undefined) return none(terms.reason ?? 'pricing cannot be bounded');
+  const { lo, negatedHi } = terms.weights;
+  // Past the work budget (a diagram far larger than what one click reads): sound bounds
+  // from the supported values alone, said so.
+  const withinBudget =
+    segmentedWork(form, lo, fixed) + segmentedWork(form, negatedHi, fixed) <= work;
+  if (!withinBudget && support === undefined) return none('past the price bounds work budget');
+  const boxed = !withinBudget;
+  const least = boxed
+    ? boxMins(form, lo, fixed, support as Uint8Array)
+    : segmentedMins(form, lo, fixed);
+  const greatest = boxed
+    ? boxMins(form, negatedHi, fixed, support as Uint8Array)
+    : segmentedMins(form, negatedHi, fixed);
+  const total = totals(terms, unit, model.pricing);
+  let range: PriceRange | null = null;
+  if (least.best !== Infinity) {
+    const [min, max] = total(least.best + terms.constantLo, -greatest.best + terms.constantHi);
+    range = { min: format(min), max: format(max) };
+  }
+  const from = least.through;
+  const to = greatest.through;
+  const plain = terms.percents.length === 0;
+  const { constantLo, constantHi, amountLo, amountHi } = terms;
+  for (let i = 0; i < from.length; i++) {
+    if (from[i] === Infinity) {
+      to[i] = -Infinity;
+      continue;
+    }
+    if (plain) {
+      from[i] += constantLo + amountLo;
+      to[i] = -to[i] + constantHi + amountHi;
+    } else [from[i], to[i]] = total(from[i] + constantLo, -to[i] + constantHi);
+  }
+  const exact = !boxed && terms.exact && form.exact && monotonePercents(terms.percents);
+  const reason = exact
+    ? undefined
+    : [
+        boxed ? `past the price bounds work budget (${work} edge visits)` : undefined,
+        terms.reason,
+        form.exact ? undefined : `the diagram is not exact (${form.reason ?? ''})`,
+      ]
+        .filter((part) => part !== undefined)
+        .join('; ') || 'pricing does not decompose over the finite part';
+  return {
+    range,
+    status: exact ? { exact } : { exact, reason },
+    from,
+    to,
+    format,
+  };
+}
+
+/** An integer of minor units as a decimal text with `scale` decimals (exact below 2^53). */
+export function minorText(minor: number, scale: number): string {
+  const digits = Math.abs(minor)
+    .toFixed(0)
+    .padStart(scale + 1, '0');
+  const sign = minor < 0 ? '-' : '';
+  return scale === 0
+    ? `${sign}${digits}`
+    : `${sign}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
+/**
+ * The total's bounds from the subtotal's bounds: with monotone percents (price-terms.ts)
+ * the totals of the extreme subtotals; otherwise each percent's amount is monotone in the
+ * subtotal (either way), so its extremes over the interval are at its ends (and 0 when it
+ * is conditional): a sound bound of every total.
+ */
+function totals(
+  terms: PriceTerms,
+  unit: Money,
+  { scale, mode }: CompiledModel['pricing'],
+): (low: number, high: number) => [number, number] {
+  const amount = (subtotal: number, percent: Money): number =>
+    round(new Money(subtotal).dividedBy(unit).times(percent).dividedBy(100), scale, mode)
+      .times(unit)
+      .toNumber();
+  const monotone = monotonePercents(terms.percents);
+  return (low, high) => {
+    let least = low + terms.amountLo;
+    let greatest = high + terms.amountHi;
+    for (const { percent, conditional } of terms.percents) {
+      if (monotone) {
+        least += amount(low, percent);
+        greatest += amount(high, percent);
+        continue;
+      }
+      const ends = [amount(low, percent), amount(high, percent)];
+      if (conditional) ends.push(0);
+      least += Math.min(...ends);
+      greatest += Math.max(...ends);
+    }
+    return [least, greatest];
+  };
+}
