@@ -14,6 +14,8 @@ import type {
   ModelSourceFormat,
 } from '../engine/index.js';
 import { consistencyTimeLimitMs } from '../engine/main-thread.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import { traced } from '../tracing/task-trace.js';
 import { WorkerFailure, WorkerPool, type WorkerEntry } from '../workers/worker-pool.js';
 import { type StoredVersion, VersionTasks, versionRef } from './version-tasks.js';
 import type { BuildOutcome, BuildTask, Refusal, StoredImport } from './compile/build-model.js';
@@ -25,6 +27,7 @@ import type {
   Verdict,
 } from './compile/engine-tasks.js';
 import { compileProblem } from './engine-problems.js';
+import { engineObservers } from './engine-observers.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 
 export type { EvaluatedLine, StoredAnswers, StoredVersion, Verdict };
@@ -96,6 +99,7 @@ export class CompiledModels implements OnModuleDestroy {
   constructor(
     private readonly config: AppConfig,
     urls: AssetUrls,
+    metrics: MetricsService,
   ) {
     this.compileTimeout = compileTimeoutMs(config.engineLimits);
     const entry = workerEntry(config);
@@ -103,7 +107,9 @@ export class CompiledModels implements OnModuleDestroy {
       cacheEntries: config.compiledModelCacheSize,
       cacheBytes: Math.floor(config.compiledModelCacheBytes / config.evaluationWorkers),
       assetUrls: urls.signing,
+      tracing: config.tracingEnabled,
     };
+    const lanes = engineObservers(config, metrics);
     this.compilePool = new WorkerPool({
       name: 'compile',
       entry,
@@ -111,6 +117,7 @@ export class CompiledModels implements OnModuleDestroy {
       heapMb: config.compileWorkerHeapMb,
       perTenant: config.compileQueueSize,
       workerData,
+      observer: lanes.observer('compile', () => this.compilePool.waiting),
     });
     this.versions = new VersionTasks({
       pool: {
@@ -120,10 +127,12 @@ export class CompiledModels implements OnModuleDestroy {
         heapMb: config.evaluationWorkerHeapMb,
         perTenant: config.evaluationQueueSize,
         workerData,
+        observer: lanes.observer('evaluation', () => this.versions.waiting),
       },
       limits: config.engineLimits,
       evaluationTimeoutMs: config.evaluationTimeoutMs,
       compileTimeoutMs: this.compileTimeout,
+      onQuarantine: lanes.onQuarantine,
     });
   }
 
@@ -247,7 +256,7 @@ export class CompiledModels implements OnModuleDestroy {
 
   private async compile(task: BuildTask, supplierId: number): Promise<BuildOutcome> {
     try {
-      return await this.compilePool.run<BuildOutcome>(task, {
+      return await this.compilePool.run<BuildOutcome>(traced(task), {
         tenant: `supplier:${supplierId}`,
         deadlineMs: this.compileTimeout,
       });

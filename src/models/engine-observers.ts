@@ -1,0 +1,35 @@
+import type { AppConfig } from '../config/app-config.js';
+import type { EngineLane } from '../metrics/engine-metrics.js';
+import type { MetricsService } from '../metrics/metrics.service.js';
+import { recordQueueWait } from '../tracing/task-trace.js';
+import type { PoolObserver } from '../workers/pool-observer.js';
+
+export interface EngineObservers {
+  /** The hooks of one engine pool; `depth` is its number of tasks waiting. */
+  observer(lane: EngineLane, depth: () => number): PoolObserver | undefined;
+  onQuarantine?: () => void;
+}
+
+/**
+ * What watches the engine pools: the metrics (unless METRICS_ENABLED=false) and, with
+ * tracing on, a span for the time each traced task waited for its worker. With neither,
+ * no hook at all: the pools run as they would without observers.
+ */
+export function engineObservers(config: AppConfig, metrics: MetricsService): EngineObservers {
+  const engine = config.metricsEnabled ? metrics.engine : null;
+  const tracing = config.tracingEnabled;
+  return {
+    observer(lane, depth) {
+      const counted = engine?.observer(lane, depth);
+      if (!tracing) return counted;
+      return {
+        ...counted,
+        started: (task, waitedMs) => {
+          counted?.started?.(task, waitedMs);
+          recordQueueWait(task, waitedMs, lane);
+        },
+      };
+    },
+    ...(engine ? { onQuarantine: () => engine.countQuarantine() } : {}),
+  };
+}

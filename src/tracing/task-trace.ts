@@ -1,0 +1,56 @@
+import { context, propagation, trace, TraceFlags } from '@opentelemetry/api';
+
+/**
+ * The W3C trace context of the request a task is run for, carried in the task message
+ * to its worker (a worker thread has no async context of the main thread's).
+ */
+export interface TaskTrace {
+  readonly traceparent: string;
+  readonly tracestate?: string;
+}
+
+/** A task message with the trace it belongs to, when traced. */
+export type Traced<T> = T & { readonly trace?: TaskTrace };
+
+/**
+ * The active span's context as W3C headers, only when a sampled span is active: with
+ * tracing off (no SDK, no span) or an unsampled request, nothing is carried and the
+ * worker makes no span.
+ */
+export function activeTaskTrace(): TaskTrace | undefined {
+  const span = trace.getActiveSpan();
+  if (span === undefined || (span.spanContext().traceFlags & TraceFlags.SAMPLED) === 0)
+    return undefined;
+  const carrier: { traceparent?: string; tracestate?: string } = {};
+  propagation.inject(context.active(), carrier);
+  if (carrier.traceparent === undefined) return undefined;
+  return carrier.tracestate
+    ? { traceparent: carrier.traceparent, tracestate: carrier.tracestate }
+    : { traceparent: carrier.traceparent };
+}
+
+/** The task with the active trace attached (the same object when there is none). */
+export function traced<T extends object>(task: T): Traced<T> {
+  const taskTrace = activeTaskTrace();
+  return taskTrace === undefined ? task : { ...task, trace: taskTrace };
+}
+
+/** The span of the time a task waited for a worker, ending now, a child of its request. */
+export function recordQueueWait(task: unknown, waitedMs: number, lane: string): void {
+  const taskTrace = (task as { trace?: TaskTrace } | null)?.trace;
+  if (taskTrace === undefined) return;
+  const parent = propagation.extract(context.active(), taskTrace);
+  const now = Date.now();
+  const kind = (task as { kind?: unknown }).kind;
+  trace
+    .getTracer('configurator-engine')
+    .startSpan(
+      'engine.queue_wait',
+      {
+        startTime: now - waitedMs,
+        attributes: { 'engine.lane': lane, 'engine.task': String(kind) },
+      },
+      parent,
+    )
+    .end(now);
+}
