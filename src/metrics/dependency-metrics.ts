@@ -29,24 +29,8 @@ export class DependencyMetrics implements OnModuleInit {
     if (!this.config.metricsEnabled) return;
     const registers = [this.metrics.registry];
     const pool = this.pool;
-    new Gauge({
-      name: 'configurator_db_pool_connections_in_use',
-      help: 'Database connections checked out now (PostgreSQL; absent on SQLite)',
-      registers,
-      collect() {
-        const inUse = pool.stats()?.inUse;
-        if (inUse !== undefined) this.set(inUse);
-      },
-    });
-    new Gauge({
-      name: 'configurator_db_pool_connections_idle',
-      help: 'Database connections open and idle in the pool (PostgreSQL; absent on SQLite)',
-      registers,
-      collect() {
-        const idle = pool.stats()?.idle;
-        if (idle !== undefined) this.set(idle);
-      },
-    });
+    // SQLite has one connection and no pool: no connections to count.
+    if (this.config.database.type === 'postgres') this.connectionGauges();
     new Gauge({
       name: 'configurator_db_pool_waiting',
       help: 'Callers waiting for a database connection (SQLite: transactions queued for the one connection)',
@@ -63,6 +47,27 @@ export class DependencyMetrics implements OnModuleInit {
     });
     pool.onAcquire((ms) => acquire.observe(ms / 1000));
     if (this.config.redisUrl) this.redisGauge();
+  }
+
+  private connectionGauges(): void {
+    const registers = [this.metrics.registry];
+    const pool = this.pool;
+    new Gauge({
+      name: 'configurator_db_pool_connections_in_use',
+      help: 'PostgreSQL connections checked out of the pool now',
+      registers,
+      collect() {
+        this.set(pool.stats()?.inUse ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'configurator_db_pool_connections_idle',
+      help: 'PostgreSQL connections open and idle in the pool',
+      registers,
+      collect() {
+        this.set(pool.stats()?.idle ?? 0);
+      },
+    });
   }
 
   private redisGauge(): void {
