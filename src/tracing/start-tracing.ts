@@ -39,7 +39,11 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
         // Probes and scrapes every few seconds would drown the traces that matter.
         ignoreIncomingRequestHook: (req) => /^\/(health\/|metrics)/.test(req.url ?? ''),
       }),
-      new express.ExpressInstrumentation(),
+      // The route's handler only: a span per middleware (helmet, compression, the body
+      // parser…) would cost more than it tells, on every request.
+      new express.ExpressInstrumentation({
+        ignoreLayersType: [express.ExpressLayerType.MIDDLEWARE],
+      }),
       // Statement text only (parameters never leave the process).
       new pg.PgInstrumentation({ enhancedDatabaseReporting: false }),
       new ioredis.IORedisInstrumentation(),
@@ -59,6 +63,7 @@ export async function stopTracing(): Promise<void> {
 
 /** `configurator-service` unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES names one. */
 export function defaultServiceName(env: NodeJS.ProcessEnv): { serviceName?: string } {
-  const named = env.OTEL_SERVICE_NAME || /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
+  const named =
+    env.OTEL_SERVICE_NAME || /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
   return named ? {} : { serviceName: 'configurator-service' };
 }

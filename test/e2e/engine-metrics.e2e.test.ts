@@ -66,7 +66,9 @@ describe('metrics an operator acts on: engine lanes, database pool, probes', () 
     const text = await scrape();
     for (const lane of ['compile', 'evaluation']) {
       expect(sample(text, 'configurator_engine_queue_depth', { lane }), lane).toBe(0);
-      expect(sample(text, 'configurator_engine_queue_wait_seconds_count', { lane })).toBeGreaterThan(0);
+      expect(
+        sample(text, 'configurator_engine_queue_wait_seconds_count', { lane }),
+      ).toBeGreaterThan(0);
       expect(sample(text, 'configurator_engine_tasks_refused_total', { lane })).toBe(0);
     }
     // Uploads compile in the compile lane (build), a miss in the evaluation lane (load).
@@ -110,8 +112,7 @@ describe('metrics an operator acts on: engine lanes, database pool, probes', () 
     // The app's series (the process's own, GC kinds and the like, appear as the process runs).
     const appSeries = async () => {
       const all = samples(await scrape());
-      for (const series of all.keys())
-        if (/^(nodejs|process)_/.test(series)) all.delete(series);
+      for (const series of all.keys()) if (/^(nodejs|process)_/.test(series)) all.delete(series);
       return all;
     };
     await scan();
@@ -127,7 +128,9 @@ describe('metrics an operator acts on: engine lanes, database pool, probes', () 
     let text = await scrape();
     const live = { route: '/health/live', status: '200', probe: 'true' };
     expect(sample(text, 'http_requests_total', live)).toBeGreaterThan(0);
-    expect(sample(text, 'http_requests_total', { route: '/v1/carts/preview', probe: 'false' })).toBeGreaterThan(0);
+    expect(
+      sample(text, 'http_requests_total', { route: '/v1/carts/preview', probe: 'false' }),
+    ).toBeGreaterThan(0);
     // The database goes away: readiness says so, which is the probe doing its job.
     await ctx.app.get(DataSource).destroy();
     const from = logs.text.length;
@@ -141,5 +144,25 @@ describe('metrics an operator acts on: engine lanes, database pool, probes', () 
       .filter((line) => line.route === '/health/ready');
     expect(logs.text.length).toBeGreaterThan(from);
     expect(lines.at(-1)).toEqual(expect.objectContaining({ level: 'warn', status: 503 }));
+  });
+});
+
+describe('metrics: Redis up or down (REDIS_URL)', () => {
+  it('reports configurator_redis_up 1 while Redis answers and 0 when it does not', async () => {
+    const up = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    try {
+      const text = (await up.http.get('/metrics').expect(200)).text;
+      expect(sample(text, 'configurator_redis_up')).toBe(1);
+    } finally {
+      await up.close();
+    }
+    // Nothing listens on port 1: the client keeps reconnecting, the scrape still answers.
+    const down = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const text = (await down.http.get('/metrics').expect(200)).text;
+      expect(sample(text, 'configurator_redis_up')).toBe(0);
+    } finally {
+      await down.close();
+    }
   });
 });
