@@ -32,7 +32,7 @@ async function startSink() {
   };
 }
 
-/** A preview of `size` for the tenant of `base` (its own upload of the model). */
+/** A preview of `size` for a new tenant of `base` (its own upload of the model). */
 async function previewRequest(base, size) {
   const tenant = await benchTenant(base);
   const modelId = await uploadModel(base, tenant.token, tenant.supplier.id, size.model, size.yaml);
@@ -49,14 +49,17 @@ async function previewRequest(base, size) {
 }
 
 /**
- * The three services' previews in alternation; `at.base` is the default service (metrics
- * on), `startVariant(env)` starts another of the same build with `env` added.
+ * The three services' previews in alternation; `startVariant(env)` starts a service of the
+ * run's build with `env` added, on a database of its own.
  */
 export async function benchTelemetry(at, name, size, startVariant) {
   const sink = await startSink();
   at.floors.push({ stop: sink.stop });
   const off = await startVariant({ METRICS_ENABLED: 'false' });
   at.floors.push(off);
+  // Started like the other two (not the run's first service, which set up more before).
+  const on = await startVariant({});
+  at.floors.push(on);
   const traced = await startVariant({
     OTEL_TRACES_EXPORTER: 'otlp',
     OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
@@ -66,7 +69,7 @@ export async function benchTelemetry(at, name, size, startVariant) {
   at.floors.push(traced);
   const targets = [
     { name: 'metrics off', base: off.base, pid: off.child.pid, request: await previewRequest(off.base, size) },
-    { name: 'metrics on', base: at.base, pid: at.pid, request: await previewRequest(at.base, size) },
+    { name: 'metrics on', base: on.base, pid: on.child.pid, request: await previewRequest(on.base, size) },
     {
       name: 'tracing 10 %',
       base: traced.base,
