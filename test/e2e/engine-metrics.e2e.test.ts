@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, expectEnvelope } from '../support/factories.js';
 import { LogCapture } from '../support/log-capture.js';
@@ -163,6 +164,21 @@ describe('metrics: Redis up or down (REDIS_URL)', () => {
       expect(sample(text, 'configurator_redis_up')).toBe(0);
     } finally {
       await down.close();
+    }
+  });
+});
+
+describe('metrics off (METRICS_ENABLED=false)', () => {
+  it('serves no /metrics and measures nothing, while the app answers as usual', async () => {
+    const ctx = await createTestApp({ METRICS_ENABLED: 'false' });
+    try {
+      await ctx.http.get('/health/live').expect(200);
+      expectEnvelope(await ctx.http.get('/metrics'), 404);
+      expect(
+        await ctx.app.get(MetricsService).registry.getSingleMetricAsString('http_requests_total'),
+      ).not.toMatch(/^http_requests_total\{/m);
+    } finally {
+      await ctx.close();
     }
   });
 });
