@@ -107,7 +107,6 @@ export class CompiledModels implements OnModuleDestroy {
       cacheEntries: config.compiledModelCacheSize,
       cacheBytes: Math.floor(config.compiledModelCacheBytes / config.evaluationWorkers),
       assetUrls: urls.signing,
-      tracing: config.tracingEnabled,
     };
     const lanes = engineObservers(config, metrics);
     this.compilePool = new WorkerPool({

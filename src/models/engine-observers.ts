@@ -1,7 +1,7 @@
 import type { AppConfig } from '../config/app-config.js';
 import type { EngineLane } from '../metrics/engine-metrics.js';
 import type { MetricsService } from '../metrics/metrics.service.js';
-import { recordQueueWait } from '../tracing/task-trace.js';
+import { recordQueueWait, recordTaskSpan } from '../tracing/task-trace.js';
 import type { PoolObserver } from '../workers/pool-observer.js';
 
 export interface EngineObservers {
@@ -12,8 +12,8 @@ export interface EngineObservers {
 
 /**
  * What watches the engine pools: the metrics (unless METRICS_ENABLED=false) and, with
- * tracing on, a span for the time each traced task waited for its worker. With neither,
- * no hook at all: the pools run as they would without observers.
+ * tracing on, the spans of each traced task: its wait for a worker, and its run as the
+ * worker timed it. With neither, no hook at all: the pools run as without observers.
  */
 export function engineObservers(config: AppConfig, metrics: MetricsService): EngineObservers {
   const engine = config.metricsEnabled ? metrics.engine : null;
@@ -27,6 +27,10 @@ export function engineObservers(config: AppConfig, metrics: MetricsService): Eng
         started: (task, waitedMs) => {
           counted?.started?.(task, waitedMs);
           recordQueueWait(task, waitedMs, lane);
+        },
+        finished: (task, ranMs, ok, report) => {
+          counted?.finished?.(task, ranMs, ok);
+          recordTaskSpan(task, report, lane);
         },
       };
     },

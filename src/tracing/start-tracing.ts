@@ -16,8 +16,9 @@ const ESM_HOOKED = ['ioredis', 'pg', 'express'];
  * before the application's modules load: main.ts awaits this, then imports the server.
  * The SDK reads the standard variables itself (exporter, endpoint, protocol, sampler,
  * service name, propagators: W3C trace context by default). Off, nothing of the SDK is
- * loaded at all. Logs stay on stdout (no OTLP log export) and no OTel metrics are read:
- * Prometheus scrapes /metrics.
+ * loaded at all. Logs stay on stdout (no OTLP log export) and no OTel metrics are kept or
+ * exported (the SDK would by default, and the http instrumentation would feed them on
+ * every request): Prometheus scrapes /metrics.
  */
 export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   if (!tracingEnabledIn(env)) return false;
@@ -34,6 +35,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   const sdk = new NodeSDK({
     ...defaultServiceName(env),
     logRecordProcessors: [],
+    metricReaders: [],
     instrumentations: [
       new http.HttpInstrumentation({
         // Probes and scrapes every few seconds would drown the traces that matter.
@@ -62,7 +64,7 @@ export async function stopTracing(): Promise<void> {
 }
 
 /** `configurator-service` unless OTEL_SERVICE_NAME or OTEL_RESOURCE_ATTRIBUTES names one. */
-export function defaultServiceName(env: NodeJS.ProcessEnv): { serviceName?: string } {
+function defaultServiceName(env: NodeJS.ProcessEnv): { serviceName?: string } {
   const named =
     env.OTEL_SERVICE_NAME || /(^|,)\s*service\.name=/.test(env.OTEL_RESOURCE_ATTRIBUTES ?? '');
   return named ? {} : { serviceName: 'configurator-service' };

@@ -1,4 +1,5 @@
-import { context, propagation, trace, TraceFlags } from '@opentelemetry/api';
+import { context, propagation, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
+import type { TaskSpan } from './task-span.js';
 
 /**
  * The W3C trace context of the request a task is run for, carried in the task message
@@ -35,15 +36,22 @@ export function traced<T extends object>(task: T): Traced<T> {
   return taskTrace === undefined ? task : { ...task, trace: taskTrace };
 }
 
+const TRACER = 'configurator-engine';
+
+/** The request context a traced task was sent from; undefined when untraced. */
+function parentOf(task: unknown) {
+  const taskTrace = (task as { trace?: TaskTrace } | null)?.trace;
+  return taskTrace === undefined ? undefined : propagation.extract(context.active(), taskTrace);
+}
+
 /** The span of the time a task waited for a worker, ending now, a child of its request. */
 export function recordQueueWait(task: unknown, waitedMs: number, lane: string): void {
-  const taskTrace = (task as { trace?: TaskTrace } | null)?.trace;
-  if (taskTrace === undefined) return;
-  const parent = propagation.extract(context.active(), taskTrace);
-  const now = Date.now();
+  const parent = parentOf(task);
+  if (parent === undefined) return;
+  const now = performance.timeOrigin + performance.now();
   const kind = (task as { kind?: unknown }).kind;
   trace
-    .getTracer('configurator-engine')
+    .getTracer(TRACER)
     .startSpan(
       'engine.queue_wait',
       {
@@ -53,4 +61,24 @@ export function recordQueueWait(task: unknown, waitedMs: number, lane: string): 
       parent,
     )
     .end(now);
+}
+
+/**
+ * The span a worker timed around a traced task (task-span.ts), as a child of the request
+ * that sent it. Nothing for an untraced task, or a task lost with its worker (no report).
+ */
+export function recordTaskSpan(task: unknown, report: unknown, lane: string): void {
+  const parent = parentOf(task);
+  const span = report as TaskSpan | undefined;
+  if (parent === undefined || span === undefined) return;
+  const recorded = trace
+    .getTracer(TRACER)
+    .startSpan(
+      span.name,
+      { startTime: span.start, attributes: { ...span.attributes, 'engine.lane': lane } },
+      parent,
+    );
+  if (span.error !== undefined)
+    recorded.setStatus({ code: SpanStatusCode.ERROR, message: span.error });
+  recorded.end(span.end);
 }

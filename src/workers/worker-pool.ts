@@ -68,8 +68,14 @@ interface Slot {
   queue: FairQueue<Job>;
 }
 
-/** What a worker posts: that it is ready, a task's value, or the message of what it threw. */
-type WorkerReply = { ready: true } | { ok: true; value: unknown } | { ok: false; message: string };
+/**
+ * What a worker posts: that it is ready, a task's value, or the message of what it threw;
+ * with either, what it reports about the task for the observer (its span).
+ */
+type WorkerReply =
+  | { ready: true }
+  | { ok: true; value: unknown; report?: unknown }
+  | { ok: false; message: string; report?: unknown };
 
 /**
  * Worker threads with preemptive deadlines and per-tenant fairness
@@ -179,14 +185,14 @@ export class WorkerPool {
     if (job !== undefined) this.start(slot, job);
   }
 
-  private finish(slot: Slot, outcome: () => unknown, ok = false): void {
+  private finish(slot: Slot, outcome: () => unknown, ok = false, report?: unknown): void {
     const job = slot.job;
     if (job === undefined) return;
     clearTimeout(slot.timer);
     slot.job = undefined;
     slot.timer = undefined;
     slot.worker?.unref();
-    this.options.observer?.finished?.(job.task, performance.now() - job.since, ok);
+    this.options.observer?.finished?.(job.task, performance.now() - job.since, ok, report);
     if (ok) job.resolve(outcome());
     else job.reject(outcome());
   }
@@ -218,8 +224,8 @@ export class WorkerPool {
         slot.ready = true;
         return this.startDeadline(slot);
       }
-      if (reply.ok) this.finish(slot, () => reply.value, true);
-      else this.finish(slot, () => new Error(reply.message));
+      if (reply.ok) this.finish(slot, () => reply.value, true, reply.report);
+      else this.finish(slot, () => new Error(reply.message), false, reply.report);
       this.next(slot);
     });
     worker.on('error', (error) => {

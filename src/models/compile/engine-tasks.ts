@@ -148,8 +148,6 @@ export interface EngineWorkerData {
   cacheBytes: number;
   /** How the asset URLs of lines and descriptions are signed (AssetUrls' settings). */
   assetUrls: AssetUrlSigning;
-  /** Traces are exported: traced tasks run inside spans (src/tracing/worker-tracing.ts). */
-  tracing?: boolean;
 }
 
 const MISS: Miss = { kind: 'miss' };
