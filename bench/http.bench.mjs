@@ -27,6 +27,9 @@
  * not the scenarios below); --no-default
  * leaves out GET /v1/carts/default; --cart <size> fills the cart of GET /v1/carts/{id}
  * with lines of that model, --no-cart leaves it out (a checkout without stored snapshots); --no-engine leaves out the evaluation table;
+ * --telemetry runs only the telemetry comparison (bench/http-telemetry.mjs, issue 41): the
+ * preview of each size on three services of this build, metrics off, metrics on, and
+ * tracing sampled at 10 % exporting to a sink;
  * --baseline <checkout> also runs that checkout's built service (its own database) and
  * measures its full-view preview in the same alternation, so that compact + gzip is set
  * against it too (#11 asks for ≤ 0.5× of the full view "today": the build of the day the

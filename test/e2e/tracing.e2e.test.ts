@@ -72,6 +72,10 @@ describe('tracing: one cart add, from the caller through HTTP, the database and 
     );
     expect(httpSpan?.name).toMatch(/^POST/);
     expect(httpSpan?.scope).toBe('@opentelemetry/instrumentation-http');
+    // Nest's express (an ES import) is instrumented too: the route handler's span.
+    await receiver.waitFor(
+      (span) => span.traceId === traceId && span.scope === '@opentelemetry/instrumentation-express',
+    );
 
     // The engine's work, made in the worker, hangs below the HTTP span.
     const evaluate = receiver.spans.find(inTrace('engine.evaluate'));
