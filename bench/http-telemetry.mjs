@@ -68,8 +68,18 @@ export async function benchTelemetry(at, name, size, startVariant) {
   });
   at.floors.push(traced);
   const targets = [
-    { name: 'metrics off', base: off.base, pid: off.child.pid, request: await previewRequest(off.base, size) },
-    { name: 'metrics on', base: on.base, pid: on.child.pid, request: await previewRequest(on.base, size) },
+    {
+      name: 'metrics off',
+      base: off.base,
+      pid: off.child.pid,
+      request: await previewRequest(off.base, size),
+    },
+    {
+      name: 'metrics on',
+      base: on.base,
+      pid: on.child.pid,
+      request: await previewRequest(on.base, size),
+    },
     {
       name: 'tracing 10 %',
       base: traced.base,

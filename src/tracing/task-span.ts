@@ -1,4 +1,11 @@
-import type { TaskTrace } from './task-trace.js';
+/**
+ * The W3C trace context of the request a task is run for, carried in the task message
+ * to its worker (a worker thread has no async context of the main thread's).
+ */
+export interface TaskTrace {
+  readonly traceparent: string;
+  readonly tracestate?: string;
+}
 
 /**
  * A traced task's span as the worker timed it: plain data, posted back beside the task's

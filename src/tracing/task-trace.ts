@@ -1,14 +1,7 @@
 import { context, propagation, SpanStatusCode, trace, TraceFlags } from '@opentelemetry/api';
-import type { TaskSpan } from './task-span.js';
+import type { TaskSpan, TaskTrace } from './task-span.js';
 
-/**
- * The W3C trace context of the request a task is run for, carried in the task message
- * to its worker (a worker thread has no async context of the main thread's).
- */
-export interface TaskTrace {
-  readonly traceparent: string;
-  readonly tracestate?: string;
-}
+export type { TaskTrace };
 
 /** A task message with the trace it belongs to, when traced. */
 export type Traced<T> = T & { readonly trace?: TaskTrace };
