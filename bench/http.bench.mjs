@@ -27,6 +27,9 @@
  * not the scenarios below); --no-default
  * leaves out GET /v1/carts/default; --cart <size> fills the cart of GET /v1/carts/{id}
  * with lines of that model, --no-cart leaves it out (a checkout without stored snapshots); --no-engine leaves out the evaluation table;
+ * --telemetry runs only the telemetry comparison (bench/http-telemetry.mjs, issue 41): the
+ * preview of each size on three services of this build, metrics off, metrics on, and
+ * tracing sampled at 10 % exporting to a sink;
  * --baseline <checkout> also runs that checkout's built service (its own database) and
  * measures its full-view preview in the same alternation, so that compact + gzip is set
  * against it too (#11 asks for ≤ 0.5× of the full view "today": the build of the day the
@@ -75,6 +78,7 @@ import {
 import { tables } from './http-measure.mjs';
 import { cleanups } from './http-floors.mjs';
 import { benchDefaultCart, benchPreviews } from './http-scenarios.mjs';
+import { benchTelemetry } from './http-telemetry.mjs';
 import { sizeModel } from './http-sizes.mjs';
 import {
   baselineRoot,
@@ -91,8 +95,11 @@ import {
   sizes,
 } from './http-options.mjs';
 
-/** A checkout's built service on a database of its own (a fresh directory or PG database). */
-async function startBenchService(serviceRoot, database) {
+/**
+ * A checkout's built service on a database of its own (a fresh directory or PG database),
+ * with `extraEnv` added (--telemetry's variants).
+ */
+async function startBenchService(serviceRoot, database, extraEnv = {}) {
   const dataDir = mkdtempSync(join(tmpdir(), 'http-bench-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const pg =
@@ -107,6 +114,7 @@ async function startBenchService(serviceRoot, database) {
       JWT_ACCESS_TTL: '7200',
       CART_MAX_LINES: '100000',
       ...serviceEnv,
+      ...extraEnv,
     },
     nodeArgs,
   );
@@ -137,6 +145,12 @@ async function benchDatabase(database) {
         body: JSON.stringify({ reference: `bench ${Date.now()}`, default: true }),
       });
     await at.newDefaultCart();
+    // --telemetry: the previews with metrics off, on, and with tracing, and nothing else.
+    if (flag('telemetry')) {
+      const variant = async (env) => (await startBenchService(root, database, env)).service;
+      for (const name of sizes) await benchTelemetry(at, name, await sizeModel(name), variant);
+      return;
+    }
     // --no-default: previews only (e.g. against a checkout whose schema the floor does not know).
     if (!flag('no-default')) await benchDefaultCart(at);
     for (const name of sizes) await benchPreviews(at, name, await sizeModel(name));

@@ -25,6 +25,7 @@ import { ModelsModule } from './models/models.module.js';
 import { RateLimitModule } from './rate-limit/rate-limit.module.js';
 import { SuppliersModule } from './suppliers/suppliers.module.js';
 import { TokensModule } from './tokens/tokens.module.js';
+import { TracingModule } from './tracing/tracing.module.js';
 import { UsersModule } from './users/users.module.js';
 
 /**
@@ -57,6 +58,7 @@ import { UsersModule } from './users/users.module.js';
     CartsModule,
     HealthModule,
     MetricsModule,
+    TracingModule,
   ],
   providers: [
     { provide: APP_GUARD, useClass: CredentialsGuard },

@@ -6,6 +6,7 @@ import { readFeaturesConfig, type FeaturesConfig } from './features.config.js';
 import { readHttpConfig, type HttpConfig } from './http.config.js';
 import { readLoggingConfig, type LoggingConfig } from './logging.config.js';
 import { readStorageConfig, type StorageConfig } from './storage.config.js';
+import { readTelemetryConfig, type TelemetryConfig } from './telemetry.config.js';
 
 /** What the groups read from: the environment's name, and the directory of local data. */
 interface ProcessConfig {
@@ -20,7 +21,8 @@ export type AppSettings = ProcessConfig &
   AuthConfig &
   FeaturesConfig &
   EngineConfig &
-  LoggingConfig;
+  LoggingConfig &
+  TelemetryConfig;
 
 /**
  * A base whose instances carry every setting as a readonly field of their own: the groups
@@ -61,6 +63,7 @@ function readSettings(env: NodeJS.ProcessEnv): AppSettings {
     ...readFeaturesConfig(read),
     ...readEngineConfig(read),
     ...readLoggingConfig(read),
+    ...readTelemetryConfig(read),
   };
   read.throwIfInvalid();
   return settings;

@@ -2,6 +2,7 @@ import { Global, Module, type DynamicModule, type InjectionToken } from '@nestjs
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
+import { DatabasePool } from './database-pool.js';
 import { DatabaseProbe } from './database-probe.js';
 import { MigrationRunner } from './migration-runner.js';
 import { TransactionRunner } from './transaction-runner.js';
@@ -34,8 +35,8 @@ export class DatabaseModule {
           }),
         }),
       ],
-      providers: [MigrationRunner, TransactionRunner, DatabaseProbe],
-      exports: [TransactionRunner, DatabaseProbe],
+      providers: [MigrationRunner, TransactionRunner, DatabaseProbe, DatabasePool],
+      exports: [TransactionRunner, DatabaseProbe, DatabasePool],
     };
   }
 }

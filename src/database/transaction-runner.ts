@@ -17,12 +17,26 @@ export type CommitStep<R> = (manager: EntityManager, made: R) => Promise<void>;
 @Injectable()
 export class TransactionRunner {
   private sqliteQueue: Promise<unknown> = Promise.resolve();
+  private queued = 0;
+  /** Told how long each SQLite transaction waited for the connection (DatabasePool's metrics). */
+  onSqliteWait: ((ms: number) => void) | null = null;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
+  /** SQLite transactions waiting for the one connection: SQLite's "pool waiting". */
+  get sqliteWaiting(): number {
+    return this.queued;
+  }
+
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.dataSource.options.type === 'postgres') return this.dataSource.transaction(work);
-    const result = this.sqliteQueue.then(() => this.dataSource.transaction(work));
+    const since = performance.now();
+    this.queued++;
+    const result = this.sqliteQueue.then(() => {
+      this.queued--;
+      this.onSqliteWait?.(performance.now() - since);
+      return this.dataSource.transaction(work);
+    });
     this.sqliteQueue = result.catch(() => undefined);
     return result;
   }

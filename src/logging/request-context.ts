@@ -6,6 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export interface RequestContext {
   requestId: string;
   request: IncomingMessage & { user?: { userId?: number } };
+  /** The request's trace (its HTTP span's), when tracing is on and it is sampled. */
+  traceId?: string;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();
@@ -32,11 +34,14 @@ export function requestIdOf(req: IncomingMessage): string {
 }
 
 /** The request id and caller of the request being served, for the log line being written. */
-export function currentLogContext(): { request_id?: string; user_id?: number } {
+export function currentLogContext(): { request_id?: string; user_id?: number; trace_id?: string } {
   const context = requestContext.getStore();
   if (!context) return {};
   const userId = context.request.user?.userId;
-  return userId === undefined
-    ? { request_id: context.requestId }
-    : { request_id: context.requestId, user_id: userId };
+  const fields: { request_id: string; user_id?: number; trace_id?: string } = {
+    request_id: context.requestId,
+  };
+  if (userId !== undefined) fields.user_id = userId;
+  if (context.traceId !== undefined) fields.trace_id = context.traceId;
+  return fields;
 }

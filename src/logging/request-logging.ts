@@ -1,7 +1,8 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { routePattern } from '../common/http/route-pattern.js';
+import { requestTrace } from '../tracing/request-trace.js';
+import { probeOf, routePattern } from '../common/http/route-pattern.js';
 import { requestContext, requestIdFor, type RequestContext } from './request-context.js';
 
 const CONTEXT = Symbol('request-context');
@@ -23,11 +24,14 @@ export function requestLogging(logger: Logger): RequestHandler {
     const started = Date.now();
     const requestId = requestIdFor(req, res);
     (req as Request & { id?: string }).id = requestId;
+    const traceId = requestTrace(res);
+    const context: RequestContext =
+      traceId === undefined ? { requestId, request: req } : { requestId, request: req, traceId };
     const done = (error?: unknown): void => {
       res.removeListener('close', done);
       res.removeListener('finish', done);
       res.removeListener('error', done);
-      logAnswer(logger, req as WithContext, res, requestId, started, error);
+      logAnswer(logger, req as WithContext, res, context, started, error);
     };
     res.on('close', done);
     res.on('finish', done);
@@ -35,25 +39,28 @@ export function requestLogging(logger: Logger): RequestHandler {
     // At debug level, also the moment a request is received (what a drain waits for).
     if (logger.isLevelEnabled('debug'))
       logger.debug({ request_id: requestId, method: req.method }, 'Request received');
-    const context: RequestContext = { requestId, request: req };
     (req as WithContext)[CONTEXT] = context;
     requestContext.run(context, next);
   };
 }
 
-/** The request's line: `error` for a 5xx or a failed response, else `info`. */
+/**
+ * The request's line: `error` for a 5xx or a failed response, else `info`. A probe's 503
+ * (not ready: a dependency does not answer, or the instance drains) is `warn`: it is the
+ * probe doing its job, and readiness names what is down in its own answer.
+ */
 function logAnswer(
   logger: Logger,
   req: WithContext,
   res: Response,
-  requestId: string,
+  { requestId, traceId }: RequestContext,
   started: number,
   error: unknown,
 ): void {
   const failed = error !== undefined || res.statusCode >= 500;
-  const level = failed ? 'error' : 'info';
-  if (!logger.isLevelEnabled(level)) return;
   const route = routePattern(req);
+  const level = !failed ? 'info' : error === undefined && probeOf(route) ? 'warn' : 'error';
+  if (!logger.isLevelEnabled(level)) return;
   logger[level](
     {
       method: req.method,
@@ -62,6 +69,7 @@ function logAnswer(
       request_id: requestId,
       user_id: req.user?.userId ?? null,
       duration_ms: Date.now() - started,
+      ...(traceId === undefined ? {} : { trace_id: traceId }),
     },
     `${req.method} ${route} ${res.statusCode}`,
   );

@@ -22,7 +22,7 @@ export class MetricsServer implements OnApplicationShutdown {
 
   async start(): Promise<void> {
     const port = this.config.metricsPort;
-    if (port === null) return;
+    if (port === null || !this.config.metricsEnabled) return;
     const server = createServer((req, res) => {
       if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
         res.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found\n');

@@ -31,8 +31,8 @@ export class MetricsController {
   @ApiOkResponse({ description: 'Prometheus text exposition', schema: { type: 'string' } })
   @ApiErrors(404)
   async scrape(): Promise<StreamableFile> {
-    // With METRICS_PORT the metrics live on that port only (MetricsServer).
-    if (this.config.metricsPort !== null) throw ApiError.notFound();
+    // With METRICS_PORT the metrics live on that port only (MetricsServer); off, nowhere.
+    if (this.config.metricsPort !== null || !this.config.metricsEnabled) throw ApiError.notFound();
     const text = await this.metrics.exposition();
     return new StreamableFile(Buffer.from(text, 'utf8'), { type: this.metrics.contentType });
   }

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { probeOf } from '../common/http/route-pattern.js';
+import { EngineMetrics } from './engine-metrics.js';
 
 /** Seconds; spans a fast cached request up to a slow model upload. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
@@ -30,17 +32,20 @@ export type EvaluationOutcome = 'valid' | 'invalid' | 'error';
 export class MetricsService {
   readonly registry = new Registry();
 
+  /** The engine's worker pools (CompiledModels hands their hooks to the pools). */
+  readonly engine = new EngineMetrics(this.registry);
+
   private readonly httpRequests = new Counter({
     name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
+    help: 'HTTP requests answered, by method, route pattern and status; probe="true" for /health/* (alerts leave them out)',
+    labelNames: ['method', 'route', 'status', 'probe'] as const,
     registers: [this.registry],
   });
 
   private readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
-    help: 'Time from receiving a request to finishing its answer, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
+    help: 'Time from receiving a request to finishing its answer, by method, route pattern and status; probe="true" for /health/*',
+    labelNames: ['method', 'route', 'status', 'probe'] as const,
     buckets: HTTP_BUCKETS,
     registers: [this.registry],
   });
@@ -62,7 +67,7 @@ export class MetricsService {
 
   /** `route` is the route pattern (`/v1/companies/:id`), never the raw URL. */
   observeHttpRequest(method: string, route: string, status: number, seconds: number): void {
-    const labels = { method, route, status: String(status) };
+    const labels = { method, route, status: String(status), probe: String(probeOf(route)) };
     this.httpRequests.inc(labels);
     this.httpDuration.observe(labels, seconds);
   }

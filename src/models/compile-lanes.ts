@@ -1,3 +1,4 @@
+import type { PoolObserver } from '../workers/pool-observer.js';
 import { WorkerFailure, WorkerPool, type WorkerEntry } from '../workers/worker-pool.js';
 
 export interface CompileLanesOptions {
@@ -13,6 +14,8 @@ export interface CompileLanesOptions {
   quickMs: number;
   /** The quick lane's worker heap: a compile that needs more moves to the main lane. */
   quickHeapMb: number;
+  /** Metrics and traces of both lanes' tasks (one `compile` lane in the metrics). */
+  observer?: PoolObserver;
 }
 
 /** Failures in the quick lane that send a compile to the main lane rather than to the caller. */
@@ -48,6 +51,7 @@ export class CompileLanes {
       heapMb: options.heapMb,
       perTenant: UNBOUNDED,
       workerData,
+      ...(options.observer ? { observer: options.observer } : {}),
     });
     this.quick =
       options.quickMs > 0
@@ -58,8 +62,14 @@ export class CompileLanes {
             heapMb: options.quickHeapMb,
             perTenant: UNBOUNDED,
             workerData,
+            ...(options.observer ? { observer: options.observer } : {}),
           })
         : null;
+  }
+
+  /** Compiles waiting for a worker, in both lanes. */
+  get waiting(): number {
+    return this.main.waiting + (this.quick?.waiting ?? 0);
   }
 
   /** Compiles in the main lane if a worker is free there, else in the quick lane first. */

@@ -13,6 +13,8 @@ import type {
   ModelSourceFormat,
 } from '../engine/index.js';
 import { consistencyTimeLimitMs } from '../engine/main-thread.js';
+import { MetricsService } from '../metrics/metrics.service.js';
+import { traced } from '../tracing/task-trace.js';
 import { WorkerFailure, type WorkerEntry } from '../workers/worker-pool.js';
 import { CompileLanes } from './compile-lanes.js';
 import { type StoredVersion, VersionTasks, versionRef } from './version-tasks.js';
@@ -33,6 +35,7 @@ import type {
 } from './compile/engine-tasks.js';
 import type { AnswerChange, Guidance, LineResolution, ResolveRequest } from './compile/guidance.js';
 import { compileProblem } from './engine-problems.js';
+import { engineObservers } from './engine-observers.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 
 export type {
@@ -117,6 +120,7 @@ export class CompiledModels implements OnModuleDestroy {
   constructor(
     private readonly config: AppConfig,
     urls: AssetUrls,
+    metrics: MetricsService,
   ) {
     this.compileTimeout = compileTimeoutMs(config.engineLimits);
     const entry = workerEntry(config);
@@ -125,6 +129,7 @@ export class CompiledModels implements OnModuleDestroy {
       cacheBytes: Math.floor(config.compiledModelCacheBytes / config.evaluationWorkers),
       assetUrls: urls.signing,
     };
+    const lanes = engineObservers(config, metrics);
     this.compiles = new CompileLanes({
       entry,
       workerData,
@@ -134,6 +139,7 @@ export class CompiledModels implements OnModuleDestroy {
       timeoutMs: this.compileTimeout,
       quickMs: config.compileLaneMs,
       quickHeapMb: config.compileLaneHeapMb,
+      observer: lanes.observer('compile', () => this.compiles.waiting),
     });
     this.versions = new VersionTasks({
       pool: {
@@ -143,10 +149,12 @@ export class CompiledModels implements OnModuleDestroy {
         heapMb: config.evaluationWorkerHeapMb,
         perTenant: config.evaluationQueueSize,
         workerData,
+        observer: lanes.observer('evaluation', () => this.versions.waiting),
       },
       limits: config.engineLimits,
       evaluationTimeoutMs: config.evaluationTimeoutMs,
       compileTimeoutMs: this.compileTimeout,
+      onQuarantine: lanes.onQuarantine,
     });
   }
 
@@ -272,7 +280,7 @@ export class CompiledModels implements OnModuleDestroy {
 
   private async compile(task: BuildTask, supplierId: number): Promise<BuildOutcome> {
     try {
-      return await this.compiles.run<BuildOutcome>(task, supplierId);
+      return await this.compiles.run<BuildOutcome>(traced(task), supplierId);
     } catch (error) {
       if (error instanceof WorkerFailure && error.reason !== 'busy')
         this.logger.warn(`A model compile failed in its worker: ${error.reason}`);

@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../common/errors/api-error.js';
 import type { EngineLimits } from '../engine/index.js';
+import { traced } from '../tracing/task-trace.js';
 import { WorkerFailure, WorkerPool, type WorkerPoolOptions } from '../workers/worker-pool.js';
 import type {
   EngineTask,
@@ -32,6 +33,8 @@ export interface VersionTasksOptions {
   evaluationTimeoutMs: number;
   /** A load's (compile of a stored version) deadline. */
   compileTimeoutMs: number;
+  /** Told when a version is quarantined (metrics). */
+  onQuarantine?: () => void;
 }
 
 /**
@@ -64,13 +67,18 @@ export class VersionTasks {
     return this.pool.busyWorkers();
   }
 
+  /** Tasks waiting for an evaluation worker (metrics). */
+  get waiting(): number {
+    return this.pool.waiting;
+  }
+
   /**
    * Hands a version just built to the worker that will evaluate it (uploads compile
    * once). Best effort: should it fail, the first task compiles the stored version.
    */
   adopt(ref: VersionRef, compiled: Uint8Array): void {
     this.pool
-      .run<TaskResult>({ kind: 'adopt', version: ref, compiled } satisfies EngineTask, {
+      .run<TaskResult>(traced({ kind: 'adopt', version: ref, compiled } satisfies EngineTask), {
         tenant: `model:${ref.modelId}`,
         deadlineMs: this.options.compileTimeoutMs,
         affinity: ref.key,
@@ -111,7 +119,7 @@ export class VersionTasks {
   private async runOnce(ref: VersionRef, tenant: string, task: EngineTask, timeout: number) {
     try {
       const options = { tenant, deadlineMs: timeout, affinity: ref.key };
-      const result = await this.pool.run<TaskResult>(task, options);
+      const result = await this.pool.run<TaskResult>(traced(task), options);
       // An answer ends a run of deadlines; a miss (a replaced worker's empty cache) does not.
       if (result.kind !== 'miss') this.strikes.delete(ref.key);
       return result;
@@ -119,6 +127,7 @@ export class VersionTasks {
       if (error instanceof WorkerFailure && ['deadline', 'out_of_memory'].includes(error.reason)) {
         const strikes = (this.strikes.get(ref.key) ?? 0) + 1;
         this.strikes.set(ref.key, strikes);
+        if (strikes === QUARANTINE_AFTER) this.options.onQuarantine?.();
         this.logger.warn(`An evaluation of model ${ref.key} ran past its deadline (${strikes})`);
       }
       throw evaluationProblem(error, timeout);
@@ -162,14 +171,14 @@ export class VersionTasks {
     // A copy moves to the worker: the caller may still need its bytes (GET /v1/models/{id}).
     const definition = new Uint8Array(stored.definition);
     const consistency = stored.consistency;
-    const task: LoadTask = {
+    const task: LoadTask = traced({
       kind: 'load',
       version: ref,
       definition,
       limits: this.options.limits,
       ...(consistency === undefined ? {} : { consistency }),
       ...(then === undefined ? {} : { then }),
-    };
+    });
     return this.pool
       .run<TaskResult>(task, {
         tenant,

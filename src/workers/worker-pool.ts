@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { FairQueue } from './fair-queue.js';
+import type { PoolObserver } from './pool-observer.js';
 
 /** Why a task did not get an answer from its worker. */
 export type FailureReason = 'deadline' | 'busy' | 'crashed' | 'out_of_memory' | 'closed';
@@ -31,6 +32,8 @@ export interface WorkerPoolOptions {
   perTenant: number;
   /** Handed to every worker as `workerData`. */
   workerData?: unknown;
+  /** Told when tasks start, end or are refused and when workers are lost (metrics, traces). */
+  observer?: PoolObserver;
 }
 
 export interface RunOptions {
@@ -47,6 +50,8 @@ export interface RunOptions {
 interface Job {
   task: unknown;
   options: RunOptions;
+  /** performance.now() when queued, then when started (for the observer). */
+  since: number;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -63,8 +68,14 @@ interface Slot {
   queue: FairQueue<Job>;
 }
 
-/** What a worker posts: that it is ready, a task's value, or the message of what it threw. */
-type WorkerReply = { ready: true } | { ok: true; value: unknown } | { ok: false; message: string };
+/**
+ * What a worker posts: that it is ready, a task's value, or the message of what it threw;
+ * with either, what it reports about the task for the observer (its span).
+ */
+type WorkerReply =
+  | { ready: true }
+  | { ok: true; value: unknown; report?: unknown }
+  | { ok: false; message: string; report?: unknown };
 
 /**
  * Worker threads with preemptive deadlines and per-tenant fairness
@@ -94,19 +105,31 @@ export class WorkerPool {
     return this.slots.length;
   }
 
+  /** Tasks waiting for a worker, in every queue. */
+  get waiting(): number {
+    return this.slots.reduce((sum, slot) => sum + slot.queue.size, this.sharedQueue.size);
+  }
+
   /** Runs a task; rejects with a WorkerFailure or with the Error the task threw. */
   run<T>(task: unknown, options: RunOptions): Promise<T> {
     if (this.closed) return Promise.reject(new WorkerFailure('closed', 'The pool is closed'));
     return new Promise<T>((resolve, reject) => {
-      const job: Job = { task, options, resolve: resolve as (value: unknown) => void, reject };
+      const job: Job = {
+        task,
+        options,
+        since: performance.now(),
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      };
       const candidates =
         options.affinity === undefined ? this.slots : [this.slots[this.indexOf(options.affinity)]];
       const queue = options.affinity === undefined ? this.sharedQueue : candidates[0].queue;
       // An idle worker with nothing waiting starts at once (a bound of 0 still runs one).
       const idle = queue.size === 0 ? candidates.find((slot) => slot.job === undefined) : undefined;
       if (idle !== undefined) return this.start(idle, job);
-      if (!queue.push(options.tenant, job))
-        reject(new WorkerFailure('busy', `Too many ${this.options.name} tasks waiting`));
+      if (queue.push(options.tenant, job)) return;
+      this.options.observer?.refused?.(task);
+      reject(new WorkerFailure('busy', `Too many ${this.options.name} tasks waiting`));
     });
   }
 
@@ -146,6 +169,9 @@ export class WorkerPool {
   private start(slot: Slot, job: Job): void {
     const worker = this.workerOf(slot);
     slot.job = job;
+    const now = performance.now();
+    this.options.observer?.started?.(job.task, now - job.since);
+    job.since = now;
     // The deadline counts from here (a new worker: once it is ready): neither time spent
     // waiting in a queue nor a replacement's start-up is the task's.
     if (slot.ready) this.startDeadline(slot);
@@ -165,13 +191,14 @@ export class WorkerPool {
     if (job !== undefined) this.start(slot, job);
   }
 
-  private finish(slot: Slot, outcome: () => unknown, ok = false): void {
+  private finish(slot: Slot, outcome: () => unknown, ok = false, report?: unknown): void {
     const job = slot.job;
     if (job === undefined) return;
     clearTimeout(slot.timer);
     slot.job = undefined;
     slot.timer = undefined;
     slot.worker?.unref();
+    this.options.observer?.finished?.(job.task, performance.now() - job.since, ok, report);
     if (ok) job.resolve(outcome());
     else job.reject(outcome());
   }
@@ -180,6 +207,7 @@ export class WorkerPool {
     const worker = slot.worker;
     slot.worker = undefined;
     const seconds = (slot.job?.options.deadlineMs ?? 0) / 1000;
+    this.options.observer?.workerLost?.('deadline');
     this.finish(slot, () => new WorkerFailure('deadline', `The task ran past ${seconds} s`));
     // Terminated, not waited for: its replacement starts with the next task.
     void worker?.terminate();
@@ -202,8 +230,8 @@ export class WorkerPool {
         slot.ready = true;
         return this.startDeadline(slot);
       }
-      if (reply.ok) this.finish(slot, () => reply.value, true);
-      else this.finish(slot, () => new Error(reply.message));
+      if (reply.ok) this.finish(slot, () => reply.value, true, reply.report);
+      else this.finish(slot, () => new Error(reply.message), false, reply.report);
       this.next(slot);
     });
     worker.on('error', (error) => {
@@ -213,8 +241,10 @@ export class WorkerPool {
       if (slot.worker !== worker) return;
       slot.worker = undefined;
       const oom = (slot.lastError as { code?: unknown } | undefined)?.code;
+      const reason = oom === 'ERR_WORKER_OUT_OF_MEMORY' ? 'out_of_memory' : 'crashed';
+      this.options.observer?.workerLost?.(reason);
       this.finish(slot, () =>
-        oom === 'ERR_WORKER_OUT_OF_MEMORY'
+        reason === 'out_of_memory'
           ? new WorkerFailure('out_of_memory', `A ${this.options.name} worker ran out of heap`)
           : new WorkerFailure('crashed', `A ${this.options.name} worker stopped`),
       );

@@ -443,3 +443,121 @@ describe('deploy: what kustomize builds', () => {
     expect(get(job, 'spec', 'template', 'spec', 'containers', 0, 'image')).toBe(image);
   });
 });
+
+/** The metric names of a PromQL expression (a histogram's series by its own name). */
+function metricNames(expr: string): string[] {
+  const names = expr.match(/\b(?:configurator|http|nodejs|process)_[a-z0-9_]+/g) ?? [];
+  return [...new Set(names.map((name) => name.replace(/_(bucket|count|sum)$/, '')))];
+}
+
+interface AlertRule {
+  alert: string;
+  expr: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+describe('deploy: alerts and the dashboard read metrics the app serves', () => {
+  let ctx: TestContext;
+  /** Every metric the app registers (`# TYPE` lines: listed even before a first sample). */
+  let served: Set<string>;
+  beforeAll(async () => {
+    ctx = await createTestApp();
+    const text = (await ctx.http.get('/metrics').expect(200)).text;
+    served = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map(([, name]) => name));
+  });
+  afterAll(() => ctx?.close());
+
+  /** Served here, or only with Redis / PostgreSQL, which this app has not: named in its source. */
+  const expectServed = (name: string, where: string) => {
+    if (served.has(name)) return;
+    const conditional = readFileSync(join(ROOT, 'src/metrics/dependency-metrics.ts'), 'utf8');
+    expect(conditional, `${where}: ${name} is no metric of the app`).toContain(`'${name}'`);
+  };
+
+  /** Request metrics are always split by probe: an alert must say whether it wants probes. */
+  const expectProbeChosen = (expr: string, where: string) => {
+    for (const [selector] of expr.matchAll(/http_request[a-z_]*\{[^}]*\}/g))
+      expect(selector, where).toMatch(/probe="(true|false)"/);
+    expect(expr, where).not.toMatch(/http_request[a-z_]*(\[|\)|\s)/);
+  };
+
+  const rules = (): AlertRule[] => {
+    const [rule] = readYaml('deploy/monitoring/prometheusrule.yaml');
+    expect(rule.kind).toBe('PrometheusRule');
+    expect(get(rule, 'metadata', 'namespace')).toBeUndefined();
+    const groups = get(rule, 'spec', 'groups') as { name: string; rules: AlertRule[] }[];
+    return groups.flatMap((group) => group.rules);
+  };
+
+  it('alerts on served metrics, each with a severity, a summary and a runbook', () => {
+    const all = rules();
+    expect(all.map((rule) => rule.alert)).toEqual(
+      expect.arrayContaining([
+        'ConfiguratorErrors',
+        'ConfiguratorNotReady',
+        'ConfiguratorEngineQueueBacklog',
+        'ConfiguratorEngineWorkerRestarts',
+        'ConfiguratorModelQuarantined',
+        'ConfiguratorDatabasePoolSaturated',
+        'ConfiguratorRedisDown',
+      ]),
+    );
+    for (const rule of all) {
+      expect(rule.labels?.severity, rule.alert).toMatch(/^(critical|warning|info)$/);
+      expect(rule.annotations?.summary, rule.alert).toEqual(expect.any(String));
+      expect(rule.annotations?.runbook, rule.alert).toEqual(expect.any(String));
+      expect(metricNames(rule.expr).length, rule.alert).toBeGreaterThan(0);
+      for (const name of metricNames(rule.expr)) expectServed(name, rule.alert);
+      expectProbeChosen(rule.expr, rule.alert);
+    }
+    // The 5xx alert leaves readiness 503s (a dependency blip, a drain) out.
+    const errors = all.find((rule) => rule.alert === 'ConfiguratorErrors');
+    expect(errors?.expr).toContain('probe="false"');
+    expect(errors?.labels?.severity).toBe('critical');
+  });
+
+  it('ships a Grafana dashboard whose panels query served metrics', () => {
+    const dashboard = JSON.parse(
+      readFileSync(join(ROOT, 'deploy/monitoring/grafana-dashboard.json'), 'utf8'),
+    ) as {
+      uid: string;
+      panels: { title: string; targets: { expr: string }[] }[];
+      templating: { list: { name: string; type: string }[] };
+    };
+    expect(dashboard.uid).toEqual(expect.any(String));
+    expect(dashboard.templating.list).toContainEqual(
+      expect.objectContaining({ name: 'datasource', type: 'datasource' }),
+    );
+    const queried = new Set<string>();
+    for (const panel of dashboard.panels) {
+      expect(panel.targets.length, panel.title).toBeGreaterThan(0);
+      for (const { expr } of panel.targets) {
+        for (const name of metricNames(expr)) {
+          expectServed(name, panel.title);
+          queried.add(name);
+        }
+        expectProbeChosen(expr, panel.title);
+      }
+    }
+    // Every metric of the engine, the pool and Redis has a panel.
+    const ours = [...served].filter((name) => /^configurator_(engine|db)_/.test(name));
+    for (const name of [...ours, 'configurator_redis_up']) expect(queried, name).toContain(name);
+  });
+
+  it.skipIf(!KUBECTL)(
+    'kubectl kustomize deploy/monitoring: the rule and the dashboard ConfigMap',
+    () => {
+      const docs = yaml.loadAll(
+        execFileSync(KUBECTL as string, ['kustomize', join(ROOT, 'deploy/monitoring')], {
+          encoding: 'utf8',
+        }),
+      ) as Doc[];
+      expect(docs.map((doc) => doc.kind).sort()).toEqual(['ConfigMap', 'PrometheusRule']);
+      const configMap = docs.find((doc) => doc.kind === 'ConfigMap');
+      expect(get(configMap, 'metadata', 'labels', 'grafana_dashboard')).toBe('1');
+      const json = get(configMap, 'data', 'grafana-dashboard.json') as string;
+      expect((JSON.parse(json) as { uid: string }).uid).toBe('configurator-service');
+    },
+  );
+});

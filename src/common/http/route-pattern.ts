@@ -26,3 +26,12 @@ export function routePattern(req: Request): string {
   if (Array.isArray(path) && typeof path[0] === 'string') return `${req.baseUrl}${path[0]}`;
   return UNMATCHED_ROUTE;
 }
+
+/**
+ * Whether a route is a Kubernetes probe (`/health/live`, `/health/ready`): their answers
+ * are labelled and logged apart, so that a readiness 503 (a dependency blip, the drain)
+ * neither fires the 5xx alert nor reads as an application error.
+ */
+export function probeOf(route: string): boolean {
+  return route.startsWith('/health/');
+}

@@ -1,0 +1,184 @@
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { MetricsService } from '../../src/metrics/metrics.service.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, expectEnvelope } from '../support/factories.js';
+import { LogCapture } from '../support/log-capture.js';
+import {
+  createModelWorld,
+  minimalModel,
+  uploadModel,
+  type ModelWorld,
+} from '../support/model.factories.js';
+import { createTestApp, type TestContext } from '../support/test-app.js';
+
+/** The samples of a Prometheus text exposition: `name{labels}` → value. */
+function samples(text: string): Map<string, number> {
+  const found = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*(?:\{.*\})?) (\S+)$/.exec(line);
+    if (match) found.set(match[1], Number(match[2]));
+  }
+  return found;
+}
+
+/** The value of the sample of `name` whose labels include `labels`, or undefined. */
+function sample(text: string, name: string, labels: Record<string, string> = {}) {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const [series, value] of samples(text)) {
+    const [metric, rest = ''] = series.split('{');
+    if (metric !== name) continue;
+    const present = rest.replace(/\}$/, '').split(',');
+    if (wanted.every((pair) => present.includes(pair))) return value;
+  }
+  return undefined;
+}
+
+const ANSWERS = { size: { values: ['l'] } };
+
+describe('metrics an operator acts on: engine lanes, database pool, probes', () => {
+  let ctx: TestContext;
+  let world: ModelWorld;
+  const logs = new LogCapture();
+
+  beforeAll(async () => {
+    // One worker caching one version: a second upload evicts the first, whose next use
+    // compiles it again.
+    const env = { COMPILED_MODEL_CACHE_SIZE: '1', EVALUATION_WORKERS: '1', LOG_LEVEL: 'log' };
+    ctx = await createTestApp(env, undefined, { logs });
+    world = await createModelWorld(ctx);
+  });
+  afterAll(() => ctx?.close());
+
+  const scrape = async (): Promise<string> => (await ctx.http.get('/metrics').expect(200)).text;
+  const preview = (modelId: number) =>
+    ctx.http
+      .post('/v1/carts/preview')
+      .set(bearer(world.companyMember.token))
+      .send({ model_id: modelId, company_id: world.company.id, questions: ANSWERS });
+  const upload = (code: string) =>
+    uploadModel(ctx, world.supplier.id, world.supplierMember.token, minimalModel(code));
+
+  it('shows queue depth and wait, tasks in flight and compile durations per lane after a compile and an evaluation', async () => {
+    const first = await upload('metrics-first');
+    expectEnvelope(await preview(first.id), 200);
+    await upload('metrics-second'); // evicts the first version from its worker
+    expectEnvelope(await preview(first.id), 200); // compiles the stored version again (load)
+    const text = await scrape();
+    for (const lane of ['compile', 'evaluation']) {
+      expect(sample(text, 'configurator_engine_queue_depth', { lane }), lane).toBe(0);
+      expect(
+        sample(text, 'configurator_engine_queue_wait_seconds_count', { lane }),
+      ).toBeGreaterThan(0);
+      expect(sample(text, 'configurator_engine_tasks_refused_total', { lane })).toBe(0);
+    }
+    // Uploads compile in the compile lane (build), a miss in the evaluation lane (load).
+    const compiles = 'configurator_engine_compile_duration_seconds_count';
+    expect(sample(text, compiles, { lane: 'compile', task: 'build', outcome: 'ok' })).toBe(2);
+    expect(sample(text, compiles, { lane: 'evaluation', task: 'load', outcome: 'ok' })).toBe(1);
+    // Nothing runs between requests: every task that started has ended.
+    const inFlight = (task: string) =>
+      sample(text, 'configurator_engine_tasks_in_flight', { lane: 'evaluation', task });
+    expect(inFlight('evaluate')).toBe(0);
+    expect(inFlight('load')).toBe(0);
+    expect(sample(text, 'configurator_engine_quarantines_total')).toBe(0);
+    expect(text).toContain('# TYPE configurator_engine_worker_restarts_total counter');
+  });
+
+  it("shows the database pool (PostgreSQL's connections, SQLite's transaction queue)", async () => {
+    const text = await scrape();
+    expect(sample(text, 'configurator_db_pool_waiting')).toBe(0);
+    expect(sample(text, 'configurator_db_pool_acquire_seconds_count')).toBeGreaterThan(0);
+    if (ctx.config.database.type === 'postgres') {
+      expect(sample(text, 'configurator_db_pool_connections_idle')).toBeGreaterThan(0);
+      expect(sample(text, 'configurator_db_pool_connections_in_use')).toBeGreaterThanOrEqual(0);
+    } else {
+      expect(sample(text, 'configurator_db_pool_connections_in_use')).toBeUndefined();
+    }
+    // Without REDIS_URL there is no Redis to report on.
+    expect(text).not.toContain('configurator_redis_up');
+  });
+
+  it('keeps the number of series bounded under a scan of random paths and ids', async () => {
+    const scan = async () => {
+      for (let i = 0; i < 40; i++) {
+        const id = randomBytes(6).toString('hex');
+        await ctx.http.get(`/${id}/${id}.php`).expect(404);
+        await ctx.http.delete(`/v1/tokens/${id}`).expect(401);
+        // An unknown model: refused before any engine work, whatever its id.
+        const refused = await preview(Number.parseInt(id.slice(0, 6), 16));
+        expect([403, 404]).toContain(refused.status);
+      }
+    };
+    // The app's series (the process's own, GC kinds and the like, appear as the process runs).
+    const appSeries = async () => {
+      const all = samples(await scrape());
+      for (const series of all.keys()) if (/^(nodejs|process)_/.test(series)) all.delete(series);
+      return all;
+    };
+    await scan();
+    const before = await appSeries();
+    await scan();
+    const after = await appSeries();
+    expect([...after.keys()].filter((series) => !before.has(series))).toEqual([]);
+    expect(after.size).toBe(before.size);
+  });
+
+  it('labels probe answers and logs a readiness 503 as a warning, not an error', async () => {
+    await ctx.http.get('/health/live').expect(200);
+    let text = await scrape();
+    const live = { route: '/health/live', status: '200', probe: 'true' };
+    expect(sample(text, 'http_requests_total', live)).toBeGreaterThan(0);
+    expect(
+      sample(text, 'http_requests_total', { route: '/v1/carts/preview', probe: 'false' }),
+    ).toBeGreaterThan(0);
+    // The database goes away: readiness says so, which is the probe doing its job.
+    await ctx.app.get(DataSource).destroy();
+    const from = logs.text.length;
+    expectEnvelope(await ctx.http.get('/health/ready'), 503);
+    text = await scrape();
+    const notReady = { route: '/health/ready', status: '503', probe: 'true' };
+    expect(sample(text, 'http_requests_total', notReady)).toBe(1);
+    const lines = logs
+      .lines()
+      .slice(0)
+      .filter((line) => line.route === '/health/ready');
+    expect(logs.text.length).toBeGreaterThan(from);
+    expect(lines.at(-1)).toEqual(expect.objectContaining({ level: 'warn', status: 503 }));
+  });
+});
+
+describe('metrics: Redis up or down (REDIS_URL)', () => {
+  it('reports configurator_redis_up 1 while Redis answers and 0 when it does not', async () => {
+    const up = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    try {
+      const text = (await up.http.get('/metrics').expect(200)).text;
+      expect(sample(text, 'configurator_redis_up')).toBe(1);
+    } finally {
+      await up.close();
+    }
+    // Nothing listens on port 1: the client keeps reconnecting, the scrape still answers.
+    const down = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+    try {
+      const text = (await down.http.get('/metrics').expect(200)).text;
+      expect(sample(text, 'configurator_redis_up')).toBe(0);
+    } finally {
+      await down.close();
+    }
+  });
+});
+
+describe('metrics off (METRICS_ENABLED=false)', () => {
+  it('serves no /metrics and measures nothing, while the app answers as usual', async () => {
+    const ctx = await createTestApp({ METRICS_ENABLED: 'false' });
+    try {
+      await ctx.http.get('/health/live').expect(200);
+      expectEnvelope(await ctx.http.get('/metrics'), 404);
+      expect(
+        await ctx.app.get(MetricsService).registry.getSingleMetricAsString('http_requests_total'),
+      ).not.toMatch(/^http_requests_total\{/m);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
