@@ -2,19 +2,16 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { Gauge, Histogram } from 'prom-client';
 import { AppConfig } from '../config/app-config.js';
 import { DatabasePool } from '../database/database-pool.js';
-import { RateLimiterService } from '../rate-limit/rate-limiter.service.js';
 import { MetricsService } from './metrics.service.js';
 
 /** Seconds a caller waits for a database connection: nothing when the pool has one idle. */
 const ACQUIRE_BUCKETS = [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5];
-/** A scrape waits this long for Redis's PING before reporting it down. */
-const REDIS_PING_MS = 1_000;
 
 /**
- * The dependencies as metrics: the database pool (in use, idle, waiting, acquire time;
- * on SQLite only waiting and its wait, DatabasePool) and, with REDIS_URL, whether Redis
- * answers a PING at scrape time (`configurator_redis_up`). Gauges are read at scrape time,
- * so nothing runs on the request path but the acquire timing.
+ * The database pool as metrics (in use, idle, waiting, acquire time; on SQLite only
+ * waiting and its wait, DatabasePool). Gauges are read at scrape time, so nothing runs on
+ * the request path but the acquire timing. Redis's gauge is registered by the rate
+ * limiter, which owns the connection (MetricsService.trackRedisUp).
  */
 @Injectable()
 export class DependencyMetrics implements OnModuleInit {
@@ -22,7 +19,6 @@ export class DependencyMetrics implements OnModuleInit {
     private readonly metrics: MetricsService,
     private readonly config: AppConfig,
     private readonly pool: DatabasePool,
-    private readonly rateLimiter: RateLimiterService,
   ) {}
 
   onModuleInit(): void {
@@ -46,7 +42,6 @@ export class DependencyMetrics implements OnModuleInit {
       registers,
     });
     pool.onAcquire((ms) => acquire.observe(ms / 1000));
-    if (this.config.redisUrl) this.redisGauge();
   }
 
   private connectionGauges(): void {
@@ -68,36 +63,5 @@ export class DependencyMetrics implements OnModuleInit {
         this.set(pool.stats()?.idle ?? 0);
       },
     });
-  }
-
-  private redisGauge(): void {
-    const rateLimiter = this.rateLimiter;
-    new Gauge({
-      name: 'configurator_redis_up',
-      help: '1 when Redis (REDIS_URL) answered a PING at this scrape, else 0',
-      registers: [this.metrics.registry],
-      async collect() {
-        this.set((await answers(() => rateLimiter.ping(), REDIS_PING_MS)) ? 1 : 0);
-      },
-    });
-  }
-}
-
-/** Whether `ping` resolves within `ms`. */
-async function answers(ping: () => Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([
-      ping().then(
-        () => true,
-        () => false,
-      ),
-      timeout,
-    ]);
-  } finally {
-    clearTimeout(timer);
   }
 }

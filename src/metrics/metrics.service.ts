@@ -91,6 +91,23 @@ export class MetricsService {
     });
   }
 
+  /**
+   * `configurator_redis_up` (only with REDIS_URL): whether Redis answers `ping` within a
+   * second at scrape time. Registered by the rate limiter, which owns the connection.
+   */
+  trackRedisUp(ping: () => Promise<void>): void {
+    const name = 'configurator_redis_up';
+    this.registry.removeSingleMetric(name);
+    new Gauge({
+      name,
+      help: '1 when Redis (REDIS_URL) answered a PING at this scrape, else 0',
+      registers: [this.registry],
+      async collect() {
+        this.set((await answers(ping, REDIS_PING_MS)) ? 1 : 0);
+      },
+    });
+  }
+
   /** For the carts/models code: one engine evaluation that took `ms` milliseconds. */
   observeEvaluation(ms: number, outcome: EvaluationOutcome = 'valid'): void {
     this.evaluationDuration.observe({ outcome }, ms / 1000);
@@ -103,5 +120,27 @@ export class MetricsService {
   /** The text exposition of this app's metrics and the process's. */
   async exposition(): Promise<string> {
     return Registry.merge([sharedProcessRegistry(), this.registry]).metrics();
+  }
+}
+
+/** A scrape waits this long for Redis's PING before reporting it down. */
+const REDIS_PING_MS = 1_000;
+
+/** Whether `ping` resolves within `ms`. */
+async function answers(ping: () => Promise<void>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      ping().then(
+        () => true,
+        () => false,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
   }
 }

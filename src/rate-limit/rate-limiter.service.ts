@@ -34,6 +34,7 @@ export class RateLimiterService implements OnApplicationShutdown {
   constructor(config: AppConfig, metrics: MetricsService) {
     this.shared = config.redisUrl ? new RedisRateLimitStore(config.redisUrl) : null;
     metrics.trackRateLimitFallback(() => this.mode.fallback);
+    if (this.shared && config.metricsEnabled) metrics.trackRedisUp(() => this.ping());
   }
 
   /** Adds one hit to each key (failures counted after the fact). */
