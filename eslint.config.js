@@ -19,7 +19,7 @@ const TYPEORM_IN_REPOSITORIES = {
 };
 
 /**
- * Engine work runs in worker threads only (src/models/compile/engine-tasks.ts, through
+ * Engine work runs in worker threads only (src/engine-runtime/tasks/engine-tasks.ts, through
  * CompiledModels): the main thread may use the engine's types and small helpers, never
  * compile, revive, describe or evaluate a model (docs/adr/0050-engine-worker-runtime.md).
  */
@@ -55,7 +55,7 @@ const ENGINE_VALUES_FROM_MAIN_THREAD_ENTRY = {
 };
 
 /** Where engine work may be imported: the worker's tasks, and the CLI's own process. */
-const ENGINE_WORK_ALLOWED = ['src/models/compile/**', 'src/cli/**'];
+const ENGINE_WORK_ALLOWED = ['src/engine-runtime/tasks/**', 'src/cli/**'];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', 'coverage/**', 'node_modules/**', 'data/**'] },

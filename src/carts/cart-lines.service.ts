@@ -6,7 +6,7 @@ import type { Principal } from '../principal/principal.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { JsonText } from '../common/http/json-text.js';
 import type { LineView, Problem } from '../engine/index.js';
-import { AssetUrls } from '../models/asset-urls.js';
+import { AssetUrls } from '../engine-runtime/asset-urls.js';
 import { IdempotentWork } from '../idempotency/idempotent-work.js';
 import { Referenced, Replays, type IdempotencyReference } from '../idempotency/replays.js';
 import type { CartEntity } from './cart.entity.js';

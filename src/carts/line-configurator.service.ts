@@ -4,7 +4,7 @@ import { AccessService } from '../access/access.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { Evaluation, LineView } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import type { EvaluatedLine, Guidance } from '../models/compiled-models.service.js';
+import type { EvaluatedLine, Guidance } from '../engine-runtime/compiled-models.service.js';
 import { ModelsService } from '../models/models.service.js';
 import type { Principal } from '../principal/principal.js';
 import { parsedLine } from './line-answer.js';

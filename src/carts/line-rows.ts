@@ -1,6 +1,6 @@
 import type { JsonText } from '../common/http/json-text.js';
 import type { Problem } from '../engine/index.js';
-import type { EvaluatedLine } from '../models/compiled-models.service.js';
+import type { EvaluatedLine } from '../engine-runtime/compiled-models.service.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import type { NewCartLineRow } from './cart.repository.js';
 import type { LineView } from './compact-line.js';

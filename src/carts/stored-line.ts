@@ -3,8 +3,8 @@ import { constants, deflate, deflateSync, inflate, inflateSync } from 'node:zlib
 import type { JsonText } from '../common/http/json-text.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import { lineEtag } from './line-etag.js';
-import type { AssetUrlSigner } from '../models/asset-url-signer.js';
-import type { EvaluatedLine } from '../models/compiled-models.service.js';
+import type { AssetUrlSigner } from '../engine-runtime/asset-url-signer.js';
+import type { EvaluatedLine } from '../engine-runtime/compiled-models.service.js';
 import type { LineView } from './compact-line.js';
 import { lineWith } from './line-answer.js';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { JsonText } from '../common/http/json-text.js';
 import type { CartLine, LineView } from '../engine/index.js';
-import { AssetUrls } from '../models/asset-urls.js';
+import { AssetUrls } from '../engine-runtime/asset-urls.js';
 import { ModelsService } from '../models/models.service.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import { CartRepository } from './cart.repository.js';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { PoolObserver, WorkerLoss } from '../workers/pool-observer.js';
+import type { PoolObserver, WorkerLoss } from '../engine-runtime/pool-observer.js';
 
 /** An engine pool: `compile` (uploads) or `evaluation` (everything on a stored version). */
 export type EngineLane = 'compile' | 'evaluation';
@@ -10,7 +10,7 @@ const WAIT_BUCKETS = [0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60];
 const COMPILE_BUCKETS = [0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
 
 /**
- * The task kinds of src/models/compile/engine-tasks.ts: a fixed set, so a label read from a
+ * The task kinds of src/engine-runtime/tasks/engine-tasks.ts: a fixed set, so a label read from a
  * task can never grow the series. Anything else is counted as `other`.
  */
 const TASK_KINDS = new Set([

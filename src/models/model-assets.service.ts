@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { SignedAsset } from './asset-urls.js';
+import type { SignedAsset } from '../engine-runtime/asset-urls.js';
 import { Injectable } from '@nestjs/common';
 import { AccessService } from '../access/access.service.js';
 import { ApiError } from '../common/errors/api-error.js';

@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { VersionAsset } from './version-writes.repository.js';
-import { CompiledModels, type BuiltModel, type LoadedImports } from './compiled-models.service.js';
+import {
+  CompiledModels,
+  type BuiltModel,
+  type LoadedImports,
+} from '../engine-runtime/compiled-models.service.js';
 import { ModelRepository } from './model.repository.js';
 import type { ModelUpload } from './upload/read-model-upload.js';
 

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CompiledModels } from './compiled-models.service.js';
+import { CompiledModels } from '../engine-runtime/compiled-models.service.js';
 import { CompanyModelsController } from './company-models.controller.js';
 import { CompanyModelsService } from './company-models.service.js';
 import { ModelAssetsService } from './model-assets.service.js';
@@ -9,7 +9,7 @@ import { ModelRepository } from './model.repository.js';
 import { ModelsController } from './models.controller.js';
 import { ModelsService } from './models.service.js';
 import { SupplierModelsController } from './supplier-models.controller.js';
-import { AssetUrls } from './asset-urls.js';
+import { AssetUrls } from '../engine-runtime/asset-urls.js';
 import { SignedAssetsController } from './signed-assets.controller.js';
 import { ModelVersionRepository } from './versions/model-version.repository.js';
 import { ModelVersionsController } from './versions/model-versions.controller.js';

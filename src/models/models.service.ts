@@ -16,8 +16,8 @@ import {
   type Verdict,
   type LineRequest,
   type StoredVersion,
-} from './compiled-models.service.js';
-import { inflateDefinition } from './definition-bytes.js';
+} from '../engine-runtime/compiled-models.service.js';
+import { inflateDefinition } from '../engine-runtime/definition-bytes.js';
 import { isCurrentConsistency } from './version-bytes.repository.js';
 import { ModelAnalysisDto } from './dto/model-analysis.dto.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';

@@ -5,7 +5,7 @@ import { ApiError } from '../common/errors/api-error.js';
 import { IdParam } from '../common/http/id-param.js';
 import { Public } from '../principal/auth.decorator.js';
 import { ApiAssetResponse, ASSET_CACHE, joinAssetPath, sendAsset } from './asset-response.js';
-import { AssetUrls } from './asset-urls.js';
+import { AssetUrls } from '../engine-runtime/asset-urls.js';
 import { SignedAssetQueryDto } from './dto/signed-asset-query.dto.js';
 import { ModelAssetsService } from './model-assets.service.js';
 

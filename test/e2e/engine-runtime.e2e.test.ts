@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CompiledModels } from '../../src/models/compiled-models.service.js';
+import { CompiledModels } from '../../src/engine-runtime/compiled-models.service.js';
 import { bearer, expectEnvelope, problemsOf, unique } from '../support/factories.js';
 import {
   createModelWorld,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AssetUrls } from '../../src/models/asset-urls.js';
+import { AssetUrls } from '../../src/engine-runtime/asset-urls.js';
 import { bearer, expectEnvelope } from '../support/factories.js';
 import {
   createModelWorld,

@@ -14,7 +14,7 @@ declare module 'vitest' {
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * Vitest's global setup: the engine worker (src/models/compile/engine.worker.ts and what it
+ * Vitest's global setup: the engine worker (src/engine-runtime/tasks/engine.worker.ts and what it
  * imports) bundled once per run into one ESM file that every test app's workers load
  * (ENGINE_WORKER_ENTRY, set in worker-setup.ts). Loading the TypeScript sources through a
  * module hook instead cost ~0.7 s of CPU per worker started (~0.15 s for this bundle), and
@@ -27,7 +27,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const dir = mkdtempSync(join(cache, 'engine-worker-'));
   const outfile = join(dir, 'engine.worker.mjs');
   await build({
-    entryPoints: [join(root, 'src', 'models', 'compile', 'engine.worker.ts')],
+    entryPoints: [join(root, 'src', 'engine-runtime', 'tasks', 'engine.worker.ts')],
     outfile,
     bundle: true,
     platform: 'node',

@@ -1,6 +1,6 @@
 import { createSecretKey } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { AssetUrlSigner, assetUrlKey } from '../../src/models/asset-url-signer.js';
+import { AssetUrlSigner, assetUrlKey } from '../../src/engine-runtime/asset-url-signer.js';
 
 const signer = new AssetUrlSigner({
   key: assetUrlKey(createSecretKey(Buffer.from('a-test-secret-that-is-long-enough-0123456789'))),

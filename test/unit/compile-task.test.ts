@@ -2,8 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENGINE_LIMITS } from '../../src/engine/index.js';
 import { consistencyTimeLimitMs, deserializeConsistency } from '../../src/engine/runtime.js';
-import { runBuild, runCompile } from '../../src/models/compile/build-model.js';
-import { COMPILE_REST_MS, compileTimeoutMs } from '../../src/models/compiled-models.service.js';
+import { runBuild, runCompile } from '../../src/engine-runtime/tasks/build-model.js';
+import {
+  COMPILE_REST_MS,
+  compileTimeoutMs,
+} from '../../src/engine-runtime/compiled-models.service.js';
 import { WINDOW_YAML_PATH } from '../support/examples.js';
 
 describe('a stored version compiled again (runCompile, the compile worker\u2019s task)', async () => {

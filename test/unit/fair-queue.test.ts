@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairQueue } from '../../src/workers/fair-queue.js';
+import { FairQueue } from '../../src/engine-runtime/fair-queue.js';
 
 describe('FairQueue (per-tenant queues served round robin)', () => {
   it('serves tenants in turn, whatever one of them has waiting', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersAfter, chainedChanges } from '../../src/models/compile/guidance.js';
+import { answersAfter, chainedChanges } from '../../src/engine-runtime/tasks/guidance.js';
 import { isResolveRequest } from '../../src/carts/dto/preview-configuration.dto.js';
 
 describe('the answers a resolution leads to', () => {

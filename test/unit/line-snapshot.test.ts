@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { CartLine } from '../../src/engine/index.js';
 import { compactLine } from '../../src/engine/runtime.js';
 import { deflatedSnapshot } from '../../src/carts/stored-line.js';
-import type { EvaluatedLine } from '../../src/models/compiled-models.service.js';
-import { lineBytes, transferOf } from '../../src/models/compile/line-snapshot.js';
+import type { EvaluatedLine } from '../../src/engine-runtime/compiled-models.service.js';
+import { lineBytes, transferOf } from '../../src/engine-runtime/tasks/line-snapshot.js';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 

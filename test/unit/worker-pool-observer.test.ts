@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PoolObserver, WorkerLoss } from '../../src/workers/pool-observer.js';
-import { WorkerFailure, WorkerPool } from '../../src/workers/worker-pool.js';
+import type { PoolObserver, WorkerLoss } from '../../src/engine-runtime/pool-observer.js';
+import { WorkerFailure, WorkerPool } from '../../src/engine-runtime/worker-pool.js';
 
 /**
  * A worker as small as the pool's protocol: `{kind: 'echo', value}` answers the value after

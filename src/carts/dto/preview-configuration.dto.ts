@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, ValidateBy, type ValidationOptions } from 'class-validator';
 import { ApiSchemaExample } from '../../common/swagger/schema-types.js';
-import type { ResolveRequest } from '../../models/compiled-models.service.js';
+import type { ResolveRequest } from '../../engine-runtime/compiled-models.service.js';
 import { ConfigurationDto } from './add-cart-line.dto.js';
 
 /** The README's window with an aluminium frame, asking for oak: the nearest valid one. */

@@ -5,7 +5,7 @@ import { ApiError } from '../../common/errors/api-error.js';
 import { JsonText } from '../../common/http/json-text.js';
 import type { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import type { Principal } from '../../principal/principal.js';
-import { inflateDefinition } from '../definition-bytes.js';
+import { inflateDefinition } from '../../engine-runtime/definition-bytes.js';
 import { ModelDto } from '../dto/model.dto.js';
 import {
   ModelDiffDto,

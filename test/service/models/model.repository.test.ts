@@ -3,7 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASSET_CHUNK_BYTES } from '../../../src/models/asset-bytes.repository.js';
 import { ModelRepository } from '../../../src/models/model.repository.js';
 import { CodeTakenError, type NewVersion } from '../../../src/models/version-writes.repository.js';
-import { deflateDefinition, inflateDefinitionSync } from '../../../src/models/definition-bytes.js';
+import {
+  deflateDefinition,
+  inflateDefinitionSync,
+} from '../../../src/engine-runtime/definition-bytes.js';
 import { createServiceContext, type ServiceContext } from '../../support/service-context.js';
 import { createServiceWorld, type ServiceWorld } from '../../support/service-world.js';
 

@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import { ApiError } from '../common/errors/api-error.js';
-import { WorkerFailure } from '../workers/worker-pool.js';
+import { WorkerFailure } from './worker-pool.js';
 
 /** Retry-After of a full compile queue (uploads take seconds) and of a busy evaluator. */
 const COMPILE_RETRY_SECONDS = '5';

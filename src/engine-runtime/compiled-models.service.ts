@@ -15,7 +15,7 @@ import type {
 import { consistencyTimeLimitMs } from '../engine/main-thread.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { traced } from '../tracing/task-trace.js';
-import { WorkerFailure, type WorkerEntry } from '../workers/worker-pool.js';
+import { WorkerFailure, type WorkerEntry } from './worker-pool.js';
 import { CompileLanes } from './compile-lanes.js';
 import { type StoredVersion, VersionTasks, versionRef } from './version-tasks.js';
 import type {
@@ -24,19 +24,19 @@ import type {
   BuiltAsset,
   Refusal,
   StoredImport,
-} from './compile/build-model.js';
-import type { VersionAsset } from './version-writes.repository.js';
+} from './tasks/build-model.js';
+import type { VersionAsset } from '../models/version-writes.repository.js';
 import type {
   EngineWorkerData,
   EvaluatedLine,
   StoredAnswers,
   TaskResult,
   Verdict,
-} from './compile/engine-tasks.js';
-import type { AnswerChange, Guidance, LineResolution, ResolveRequest } from './compile/guidance.js';
+} from './tasks/engine-tasks.js';
+import type { AnswerChange, Guidance, LineResolution, ResolveRequest } from './tasks/guidance.js';
 import { compileProblem } from './engine-problems.js';
-import { engineObservers } from './engine-observers.js';
-import type { ModelUpload } from './upload/read-model-upload.js';
+import { engineObservers } from '../models/engine-observers.js';
+import type { ModelUpload } from '../models/upload/read-model-upload.js';
 
 export type {
   AnswerChange,
@@ -293,7 +293,7 @@ export class CompiledModels implements OnModuleDestroy {
 function workerEntry(config: AppConfig): WorkerEntry {
   if (config.engineWorkerEntry !== null)
     return { filename: pathToFileURL(config.engineWorkerEntry) };
-  const built = new URL('./compile/engine.worker.js', import.meta.url);
+  const built = new URL('./tasks/engine.worker.js', import.meta.url);
   if (existsSync(fileURLToPath(built))) return { filename: built };
   throw new Error('compile/engine.worker.js is missing: run `npm run build` first');
 }

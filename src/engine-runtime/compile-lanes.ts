@@ -1,5 +1,5 @@
-import type { PoolObserver } from '../workers/pool-observer.js';
-import { WorkerFailure, WorkerPool, type WorkerEntry } from '../workers/worker-pool.js';
+import type { PoolObserver } from './pool-observer.js';
+import { WorkerFailure, WorkerPool, type WorkerEntry } from './worker-pool.js';
 
 export interface CompileLanesOptions {
   entry: WorkerEntry;

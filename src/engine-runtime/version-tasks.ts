@@ -3,14 +3,14 @@ import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../common/errors/api-error.js';
 import type { EngineLimits } from '../engine/index.js';
 import { traced } from '../tracing/task-trace.js';
-import { WorkerFailure, WorkerPool, type WorkerPoolOptions } from '../workers/worker-pool.js';
+import { WorkerFailure, WorkerPool, type WorkerPoolOptions } from './worker-pool.js';
 import type {
   EngineTask,
   LoadTask,
   TaskResult,
   VersionRef,
   VersionTask,
-} from './compile/engine-tasks.js';
+} from './tasks/engine-tasks.js';
 import { compileProblem, evaluationProblem, evaluationTimeout } from './engine-problems.js';
 
 /** Evaluations of one version past their deadline in a row before it is quarantined. */

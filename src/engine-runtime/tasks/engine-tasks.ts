@@ -7,7 +7,7 @@ import {
   type ModelDescription,
 } from '../../engine/index.js';
 import { CompiledModelCache, reviveModel } from '../../engine/runtime.js';
-import { ownedBytes } from '../../workers/owned-bytes.js';
+import { ownedBytes } from '../owned-bytes.js';
 import type { LineSnapshot } from './line-snapshot.js';
 import { evaluateTask, type EvaluatedLine, type EvaluateTask } from './evaluate-task.js';
 

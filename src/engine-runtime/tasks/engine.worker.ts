@@ -4,7 +4,7 @@ import type { Traced } from '../../tracing/task-trace.js';
 import { EngineTasks, type EngineTask, type EngineWorkerData } from './engine-tasks.js';
 
 /**
- * The entry of every engine worker (src/workers/worker-pool.ts): one task at a time,
+ * The entry of every engine worker (src/engine-runtime/worker-pool.ts): one task at a time,
  * answered with its value or the message of what it threw. A task past its deadline is
  * not answered at all: the pool terminates this thread. A task that carries its request's
  * trace is timed here, around the engine call, and its span goes back as `report` beside
