@@ -13,6 +13,18 @@ const ENGINE_INDEX_ONLY = {
     'Import the engine through src/engine/index.ts (runtime.ts for its plumbing, main-thread.ts for main-thread values) only.',
 };
 
+/**
+ * The engine runtime (src/engine-runtime, docs/adr/0181) is reached through its module,
+ * its service and its port; its pools, queues and workers' tasks stay inside. Its own
+ * files import each other by `./` and `../`, which this does not match.
+ */
+const RUNTIME_ENTRIES_ONLY = {
+  regex:
+    '(^|/)engine-runtime/(?!(engine-runtime\\.module|compiled-models\\.service|stored-versions\\.port|asset-urls|asset-url-signer|definition-bytes)\\.js$)',
+  message:
+    'Reach the engine runtime through engine-runtime.module.ts, compiled-models.service.ts or stored-versions.port.ts (docs/adr/0181).',
+};
+
 const TYPEORM_IN_REPOSITORIES = {
   regex: '^(typeorm|@nestjs/typeorm)(/|$)',
   message: 'Only repositories (*.repository.ts), entities and src/database touch TypeORM.',
@@ -121,13 +133,18 @@ export default tseslint.config(
     // Everything else enters the engine through its index only.
     files: ['src/**/*.ts'],
     ignores: ['src/engine/**'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [ENGINE_INDEX_ONLY] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [ENGINE_INDEX_ONLY, RUNTIME_ENTRIES_ONLY] }],
+    },
   },
   {
     files: ['src/**/*.ts'],
     ignores: ['src/engine/**', ...ENGINE_WORK_ALLOWED],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [ENGINE_INDEX_ONLY, ENGINE_WORK_IN_WORKERS] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [ENGINE_INDEX_ONLY, RUNTIME_ENTRIES_ONLY, ENGINE_WORK_IN_WORKERS] },
+      ],
     },
   },
   {
@@ -155,7 +172,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [ENGINE_INDEX_ONLY, TYPEORM_IN_REPOSITORIES, ENGINE_WORK_IN_WORKERS] },
+        {
+          patterns: [
+            ENGINE_INDEX_ONLY,
+            RUNTIME_ENTRIES_ONLY,
+            TYPEORM_IN_REPOSITORIES,
+            ENGINE_WORK_IN_WORKERS,
+          ],
+        },
       ],
     },
   },
@@ -166,7 +190,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [ENGINE_INDEX_ONLY, TYPEORM_IN_REPOSITORIES] },
+        { patterns: [ENGINE_INDEX_ONLY, RUNTIME_ENTRIES_ONLY, TYPEORM_IN_REPOSITORIES] },
       ],
     },
   },

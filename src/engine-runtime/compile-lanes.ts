@@ -1,4 +1,4 @@
-import type { PoolObserver } from './pool-observer.js';
+import type { PoolObserver } from '../common/pool-observer.js';
 import { WorkerFailure, WorkerPool, type WorkerEntry } from './worker-pool.js';
 
 export interface CompileLanesOptions {

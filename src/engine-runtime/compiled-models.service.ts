@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
@@ -25,7 +25,6 @@ import type {
   Refusal,
   StoredImport,
 } from './tasks/build-model.js';
-import type { VersionAsset } from '../models/version-writes.repository.js';
 import type {
   EngineWorkerData,
   EvaluatedLine,
@@ -35,8 +34,14 @@ import type {
 } from './tasks/engine-tasks.js';
 import type { AnswerChange, Guidance, LineResolution, ResolveRequest } from './tasks/guidance.js';
 import { compileProblem } from './engine-problems.js';
-import { engineObservers } from '../models/engine-observers.js';
-import type { ModelUpload } from '../models/upload/read-model-upload.js';
+import { engineObservers } from './engine-observers.js';
+import {
+  STORED_VERSIONS,
+  storedVersion,
+  type StoredVersions,
+  type VersionAsset,
+  type VersionKey,
+} from './stored-versions.port.js';
 
 export type {
   AnswerChange,
@@ -47,6 +52,7 @@ export type {
   StoredAnswers,
   StoredVersion,
   Verdict,
+  VersionKey,
 };
 export { QUARANTINE_AFTER } from './version-tasks.js';
 
@@ -73,6 +79,12 @@ export interface BuiltModel {
 export interface LoadedImports {
   models: StoredImport[];
   assets: Map<string, VersionAsset>;
+}
+
+/** An upload's bytes as read from the request. */
+export interface UploadBytes {
+  bytes: Uint8Array;
+  format: ModelSourceFormat;
 }
 
 /** What a configuration is evaluated with. */
@@ -121,6 +133,7 @@ export class CompiledModels implements OnModuleDestroy {
     private readonly config: AppConfig,
     urls: AssetUrls,
     metrics: MetricsService,
+    @Inject(STORED_VERSIONS) private readonly storedVersions: StoredVersions,
   ) {
     this.compileTimeout = compileTimeoutMs(config.engineLimits);
     const entry = workerEntry(config);
@@ -164,7 +177,7 @@ export class CompiledModels implements OnModuleDestroy {
 
   /** Reads, merges and compiles an upload of `supplierId` (whose queue it waits in). */
   async build(
-    upload: ModelUpload,
+    upload: UploadBytes,
     supplierId: number,
     loadImports: (ids: number[]) => Promise<LoadedImports>,
   ): Promise<BuiltModel> {
@@ -208,11 +221,8 @@ export class CompiledModels implements OnModuleDestroy {
   }
 
   /** Evaluates a configuration for `companyId` (its queue, its asset URLs). */
-  async evaluate(
-    version: StoredVersion,
-    companyId: number,
-    request: LineRequest,
-  ): Promise<EvaluatedLine> {
+  async evaluate(key: VersionKey, companyId: number, request: LineRequest): Promise<EvaluatedLine> {
+    const version = storedVersion(this.storedVersions, key);
     // JSON text crosses to the worker at a third of a structured clone's cost, most of it
     // off the worker (5,000 answers: clone 1.4 ms here + 3 ms there; text 0.8 + 1.4 ms).
     const questions = JSON.stringify(request.questions ?? null);
@@ -234,11 +244,8 @@ export class CompiledModels implements OnModuleDestroy {
    * Stored lines' answers checked on a version (a version's impact), in one task whose
    * deadline is one evaluation's per line: validity and problem codes only.
    */
-  async verdicts(
-    version: StoredVersion,
-    tenant: string,
-    lines: StoredAnswers[],
-  ): Promise<Verdict[]> {
+  async verdicts(key: VersionKey, tenant: string, lines: StoredAnswers[]): Promise<Verdict[]> {
+    const version = storedVersion(this.storedVersions, key);
     const deadline = this.config.evaluationTimeoutMs * Math.max(1, lines.length);
     const result = await this.versions.run(
       version,
@@ -251,10 +258,11 @@ export class CompiledModels implements OnModuleDestroy {
 
   /** The version's questions and options as a company sees them (GET …/companies/{id}/models). */
   async describe(
-    version: StoredVersion,
+    key: VersionKey,
     companyId: number,
     languageCode: string | null | undefined,
   ): Promise<ModelDescription> {
+    const version = storedVersion(this.storedVersions, key);
     const result = await this.versions.run(version, `company:${companyId}`, (ref) => ({
       kind: 'describe',
       version: ref,
@@ -265,7 +273,8 @@ export class CompiledModels implements OnModuleDestroy {
   }
 
   /** The version's consistency analysis (GET /v1/models/{id}). */
-  async analysis(version: StoredVersion, tenant: string): Promise<ModelAnalysis> {
+  async analysis(key: VersionKey, tenant: string): Promise<ModelAnalysis> {
+    const version = storedVersion(this.storedVersions, key);
     const result = await this.versions.run(version, tenant, (ref) => ({
       kind: 'analysis',
       version: ref,
@@ -295,7 +304,7 @@ function workerEntry(config: AppConfig): WorkerEntry {
     return { filename: pathToFileURL(config.engineWorkerEntry) };
   const built = new URL('./tasks/engine.worker.js', import.meta.url);
   if (existsSync(fileURLToPath(built))) return { filename: built };
-  throw new Error('compile/engine.worker.js is missing: run `npm run build` first');
+  throw new Error('tasks/engine.worker.js is missing: run `npm run build` first');
 }
 
 function refusalError(refusal: Refusal): ApiError {

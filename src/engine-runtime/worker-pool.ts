@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { FairQueue } from './fair-queue.js';
-import type { PoolObserver } from './pool-observer.js';
+import type { PoolObserver } from '../common/pool-observer.js';
 
 /** Why a task did not get an answer from its worker. */
 export type FailureReason = 'deadline' | 'busy' | 'crashed' | 'out_of_memory' | 'closed';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { PoolObserver, WorkerLoss } from '../engine-runtime/pool-observer.js';
+import type { PoolObserver, WorkerLoss } from '../common/pool-observer.js';
 
 /** An engine pool: `compile` (uploads) or `evaluation` (everything on a stored version). */
 export type EngineLane = 'compile' | 'evaluation';

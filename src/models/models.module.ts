@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CompiledModels } from '../engine-runtime/compiled-models.service.js';
+import { EngineRuntimeModule } from '../engine-runtime/engine-runtime.module.js';
 import { CompanyModelsController } from './company-models.controller.js';
 import { CompanyModelsService } from './company-models.service.js';
 import { ModelAssetsService } from './model-assets.service.js';
@@ -9,18 +9,25 @@ import { ModelRepository } from './model.repository.js';
 import { ModelsController } from './models.controller.js';
 import { ModelsService } from './models.service.js';
 import { SupplierModelsController } from './supplier-models.controller.js';
-import { AssetUrls } from '../engine-runtime/asset-urls.js';
+import { ModelStoreModule } from './model-store.module.js';
 import { SignedAssetsController } from './signed-assets.controller.js';
 import { ModelVersionRepository } from './versions/model-version.repository.js';
 import { ModelVersionsController } from './versions/model-versions.controller.js';
 import { ModelVersionsService } from './versions/model-versions.service.js';
 
+/** The engine runtime, reading stored versions through the models' repository. */
+const engineRuntime = EngineRuntimeModule.register({
+  imports: [ModelStoreModule],
+  storedVersions: ModelRepository,
+});
+
 /**
- * Models: upload (JSON, YAML, zip), immutable versions, the edit lock, assets, and the
- * compiled models the cart lines evaluate against (CompiledModels: worker pool and cache,
- * reached through ModelsService.compiledVersion and compiledFor).
+ * Models: upload (JSON, YAML, zip), immutable versions, the edit lock and assets. Engine
+ * work goes to the engine runtime (src/engine-runtime), which this module registers and
+ * exports to the cart lines.
  */
 @Module({
+  imports: [ModelStoreModule, engineRuntime],
   controllers: [
     SupplierModelsController,
     ModelsController,
@@ -30,16 +37,13 @@ import { ModelVersionsService } from './versions/model-versions.service.js';
   ],
   providers: [
     ModelsService,
-    ModelRepository,
     ModelBuilderService,
     ModelLockService,
     ModelAssetsService,
     CompanyModelsService,
-    CompiledModels,
-    AssetUrls,
     ModelVersionsService,
     ModelVersionRepository,
   ],
-  exports: [ModelsService, AssetUrls, ModelVersionsService],
+  exports: [ModelsService, ModelVersionsService, engineRuntime],
 })
 export class ModelsModule {}

@@ -15,10 +15,8 @@ import {
   type StoredAnswers,
   type Verdict,
   type LineRequest,
-  type StoredVersion,
 } from '../engine-runtime/compiled-models.service.js';
 import { inflateDefinition } from '../engine-runtime/definition-bytes.js';
-import { isCurrentConsistency } from './version-bytes.repository.js';
 import { ModelAnalysisDto } from './dto/model-analysis.dto.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
 import { ModelUploadDto } from './dto/model-upload.dto.js';
@@ -180,7 +178,7 @@ export class ModelsService implements OnModuleInit {
     const definition = await this.models.findDefinition(modelId, model.versionNumber);
     if (!definition) throw ApiError.notFound('No model found');
     // A miss compiles the definition just read rather than reading it again.
-    const version = this.stored(modelId, model.versionNumber, definition);
+    const version = { modelId, versionNumber: model.versionNumber, definition };
     const analysis = ModelAnalysisDto.from(
       await this.compiledModels.analysis(version, `user:${principal.userId}`),
     );
@@ -200,7 +198,7 @@ export class ModelsService implements OnModuleInit {
     companyId: number,
     request: LineRequest,
   ): Promise<EvaluatedLine> {
-    return this.compiledModels.evaluate(this.stored(modelId, versionNumber), companyId, request);
+    return this.compiledModels.evaluate({ modelId, versionNumber }, companyId, request);
   }
 
   /**
@@ -213,7 +211,7 @@ export class ModelsService implements OnModuleInit {
     tenant: string,
     lines: StoredAnswers[],
   ): Promise<Verdict[]> {
-    return this.compiledModels.verdicts(this.stored(modelId, versionNumber), tenant, lines);
+    return this.compiledModels.verdicts({ modelId, versionNumber }, tenant, lines);
   }
 
   /** The version's questions and options as `companyId` sees them. No access check. */
@@ -223,29 +221,7 @@ export class ModelsService implements OnModuleInit {
     companyId: number,
     languageCode: string | null | undefined,
   ): Promise<ModelDescription> {
-    const version = this.stored(modelId, versionNumber);
-    return this.compiledModels.describe(version, companyId, languageCode);
-  }
-
-  /**
-   * A version as the runtime reads it on a miss. The consistency form stored with it is
-   * reused by the compile; one built by another engine version (or none) is rebuilt
-   * there and stored again. `definition`: when the caller has read it already.
-   */
-  private stored(modelId: number, versionNumber: number, definition?: Uint8Array): StoredVersion {
-    return {
-      modelId,
-      versionNumber,
-      load: async () => {
-        const bytes = definition ?? (await this.models.findDefinition(modelId, versionNumber));
-        if (bytes === undefined) return undefined;
-        const form = await this.models.findConsistency(modelId, versionNumber);
-        return isCurrentConsistency(form)
-          ? { definition: bytes, consistency: form }
-          : { definition: bytes };
-      },
-      save: (form) => this.models.saveConsistency(modelId, versionNumber, form),
-    };
+    return this.compiledModels.describe({ modelId, versionNumber }, companyId, languageCode);
   }
 
   /** Why the conditional version update matched no row: a lock taken meanwhile, or a newer version. */

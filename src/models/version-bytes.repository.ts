@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { fixedSql } from '../database/fixed-sql.js';
-import { ENGINE_VERSION, storedEngineVersion } from '../engine/main-thread.js';
+import { ENGINE_VERSION } from '../engine/main-thread.js';
 
 /**
  * The binary columns of a model version: its deflated definition
@@ -115,8 +115,3 @@ async function loadBytes(
 
 /** A copy: the driver's Buffer may be a view of a larger pool (cloned whole to a worker). */
 const ownCopy = (bytes: Uint8Array): Uint8Array => new Uint8Array(bytes);
-
-/** A stored form built by this engine version (else the compile rebuilds it and it is stored again). */
-export function isCurrentConsistency(stored: Uint8Array | undefined): stored is Uint8Array {
-  return stored !== undefined && storedEngineVersion(stored) === ENGINE_VERSION;
-}

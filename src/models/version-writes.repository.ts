@@ -11,18 +11,9 @@ import { ModelAssetEntity } from './model-asset.entity.js';
 import { ModelVersionEntity } from './model-version.entity.js';
 import { ModelEntity } from './model.entity.js';
 import { storeDefinition } from './version-bytes.repository.js';
+import type { VersionAsset } from '../engine-runtime/stored-versions.port.js';
 
-/**
- * An image of a version: its content type, hash and size, with its bytes when they may
- * not be stored yet (an upload's own; an imported model's are).
- */
-export interface VersionAsset {
-  contentType: string;
-  /** SHA-256 of the content, hex: its key in `asset_chunks` (asset-bytes.repository.ts). */
-  sha256: string;
-  size: number;
-  bytes?: Uint8Array;
-}
+export type { VersionAsset };
 
 /** Rows per INSERT of assets: keeps statements well under the drivers' parameter limits. */
 const ASSET_BATCH = 50;

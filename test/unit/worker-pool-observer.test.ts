@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PoolObserver, WorkerLoss } from '../../src/engine-runtime/pool-observer.js';
+import type { PoolObserver, WorkerLoss } from '../../src/common/pool-observer.js';
 import { WorkerFailure, WorkerPool } from '../../src/engine-runtime/worker-pool.js';
 
 /**

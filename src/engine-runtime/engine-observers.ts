@@ -2,7 +2,7 @@ import type { AppConfig } from '../config/app-config.js';
 import type { EngineLane } from '../metrics/engine-metrics.js';
 import type { MetricsService } from '../metrics/metrics.service.js';
 import { recordQueueWait, recordTaskSpan } from '../tracing/task-trace.js';
-import type { PoolObserver } from '../engine-runtime/pool-observer.js';
+import type { PoolObserver } from '../common/pool-observer.js';
 
 export interface EngineObservers {
   /** The hooks of one engine pool; `depth` is its number of tasks waiting. */
