@@ -1,3 +1,4 @@
+import { isConsistent } from '../consistency/query.js';
 import { boxMins, segmentedMins, segmentedWork } from '../consistency/segment-weights.js';
 
 /**
@@ -49,6 +50,7 @@ export function priceBounds(
   const terms = priceTerms(model);
   if (terms.weights === undefined) return none(terms.reason ?? 'pricing cannot be bounded');
   const { lo, negatedHi } = terms.weights;
+  if (terms.flat) return flatBounds(model, terms, fixed, support, format);
   // Past the work budget (a diagram far larger than what one click reads): sound bounds
   // from the supported values alone, said so.
   const withinBudget =
@@ -94,6 +96,42 @@ export function priceBounds(
   return {
     range,
     status: exact ? { exact } : { exact, reason },
+    from,
+    to,
+    format,
+  };
+}
+
+/**
+ * Every weight 0 (no option prices, no conditional terms): every completion has the same
+ * subtotal, so a completion check replaces the passes; a value's bounds are the same
+ * wherever it has a completion (`support`).
+ */
+function flatBounds(
+  model: CompiledModel,
+  terms: PriceTerms,
+  fixed: Int32Array,
+  support: Uint8Array | undefined,
+  format: (minor: number) => string,
+): PriceBounds {
+  const form = model.consistency;
+  const unit = new Money(10).pow(model.pricing.scale);
+  const [min, max] = totals(terms, unit, model.pricing)(terms.constantLo, terms.constantHi);
+  const values = form.valueBase[form.domain.length];
+  const from = new Float64Array(values).fill(Infinity);
+  const to = new Float64Array(values).fill(-Infinity);
+  if (support !== undefined)
+    for (let i = 0; i < values; i++)
+      if (support[i] === 1) {
+        from[i] = min;
+        to[i] = max;
+      }
+  const exact = terms.exact && form.exact && monotonePercents(terms.percents);
+  return {
+    range: isConsistent(form, fixed) ? { min: format(min), max: format(max) } : null,
+    status: exact
+      ? { exact }
+      : { exact, reason: terms.reason ?? `the diagram is not exact (${form.reason ?? ''})` },
     from,
     to,
     format,

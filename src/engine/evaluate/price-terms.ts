@@ -31,6 +31,8 @@ export interface PriceTerms {
   /** Amount adjustments added after the percents (only when there are percents). */
   readonly amountLo: number;
   readonly amountHi: number;
+  /** Every weight is 0: the subtotal is the constant (no pass needed). */
+  readonly flat: boolean;
   /** Whether the bounds are the true extremes (given an exact diagram). */
   readonly exact: boolean;
   readonly reason: string | undefined;
@@ -61,6 +63,7 @@ function analyse(model: CompiledModel): PriceTerms {
     percents: [],
     amountLo: 0,
     amountHi: 0,
+    flat: false,
     exact: false,
     reason,
   });
@@ -174,6 +177,7 @@ function analyse(model: CompiledModel): PriceTerms {
     percents,
     amountLo,
     amountHi,
+    flat: lo.every((weight) => weight === 0) && hi.every((weight) => weight === 0),
     exact: reasons.length === 0,
     reason: reasons.length === 0 ? undefined : [...new Set(reasons)].join('; '),
   };
