@@ -15,8 +15,6 @@ import {
   type Answers,
   type DescribedModel,
   type Line,
-  type LineOption,
-  type LineQuestion,
   type Value,
 } from './api.js';
 import { resolveLanguage, translator, type Translate } from './i18n/index.js';
@@ -37,6 +35,17 @@ import { configuratorStyles } from './styles.js';
 
 /** Typing waits this long for a pause; a click previews at once. */
 const TYPING_DEBOUNCE_MS = 300;
+
+/** The inputs that load the model and preview again. */
+const RELOADS: readonly (keyof ProductConfigurator)[] = [
+  'modelId',
+  'companyId',
+  'token',
+  'baseUrl',
+  'language',
+  'session',
+  'editing',
+];
 
 export class ProductConfigurator extends LitElement {
   static override styles = configuratorStyles;
@@ -110,16 +119,7 @@ export class ProductConfigurator extends LitElement {
       this.lang = this.locale;
     }
     if (changed.has('token') || changed.has('baseUrl')) this.ownSession = undefined;
-    const inputs = [
-      'modelId',
-      'companyId',
-      'token',
-      'baseUrl',
-      'language',
-      'session',
-      'editing',
-    ] as const;
-    if (inputs.some((k) => changed.has(k)) && this.modelId) void this.load();
+    if (RELOADS.some((k) => changed.has(k)) && this.modelId) void this.load();
   }
 
   /** The company to configure for, the model's description, then a first preview. */
@@ -220,34 +220,26 @@ export class ProductConfigurator extends LitElement {
     schedule: (settled) => this.schedule(settled),
     offer: (question, option) => {
       this.offer = { question, option };
-      void this.resolveOffer(question, option);
+      // The offer says what the nearest valid configuration with the pick changes.
+      void this.guide(async () => {
+        const offer = await pickOffer(this.guided, this.answers, question, option);
+        if (this.offer?.option === option) this.offer = offer;
+        return undefined;
+      });
     },
     dismissOffer: () => (this.offer = undefined),
   });
 
-  /** The nearest valid configuration with the picked option: what the offer says. */
-  private async resolveOffer(question: LineQuestion, option: LineOption): Promise<void> {
+  /**
+   * A guided step (the offer's resolution, a cheapest completion): the answers it gives are
+   * taken and previewed; a failure shows as any other.
+   */
+  private async guide(step: () => Promise<Answers | undefined>): Promise<void> {
     try {
-      const offer = await pickOffer(this.guided, this.answers, question, option);
-      if (this.offer?.option === option) this.offer = offer;
-    } catch (error) {
-      this.fail(error);
-    }
-  }
-
-  /** The offer accepted in one click: the pick and the changes it needs. */
-  private acceptOffer(): void {
-    const answers = this.offer?.answers;
-    if (!answers) return;
-    this.answers = answers;
-    this.offer = undefined;
-    this.schedule(true);
-  }
-
-  /** The unanswered questions filled with a cheapest valid completion, then previewed. */
-  private async completeCheapest(): Promise<void> {
-    try {
-      this.answers = await cheapestAnswers(this.guided, this.answers);
+      const answers = await step();
+      if (!answers) return;
+      this.offer = undefined;
+      this.answers = answers;
       this.schedule(true);
     } catch (error) {
       this.fail(error);
@@ -299,14 +291,17 @@ export class ProductConfigurator extends LitElement {
       moved: this.moved,
       handlers: this.handlers,
       offer: this.offer,
-      offerActions: { accept: () => this.acceptOffer(), keep: () => (this.offer = undefined) },
+      offerActions: {
+        accept: () => void this.guide(async () => this.offer?.answers),
+        keep: () => (this.offer = undefined),
+      },
       bar: {
         editing: this.editing !== undefined,
         notice: this.notice,
         add: () => this.addToCart(),
         save: () => this.saveChanges(),
         cancel: () => this.emit('edit-cancelled', {}),
-        cheapest: () => void this.completeCheapest(),
+        cheapest: () => void this.guide(() => cheapestAnswers(this.guided, this.answers)),
       },
     });
   }
