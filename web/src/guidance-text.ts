@@ -8,10 +8,10 @@ import type { Translate } from './i18n/index.js';
 /** A value as the buyer reads it: an option's label, Yes/No, or the number. */
 function valueText(question: LineQuestion | undefined, value: unknown, t: Translate): string {
   const option = question?.options?.find((o) => o.key === value);
-  if (option) return `“${option.label}”`;
+  if (option) return t('change.value', { value: option.label });
   if (typeof value === 'boolean') return t(value ? 'question.yes' : 'question.no');
   // An option the version no longer has: its key.
-  return typeof value === 'string' ? `“${value}”` : String(value);
+  return typeof value === 'string' ? t('change.value', { value }) : String(value);
 }
 
 /** One change in words: "change Size from “Small” to “Large”" (or "clear Size", "set Size to …"). */

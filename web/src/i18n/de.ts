@@ -68,6 +68,7 @@ export const de: Catalog = {
   'offer.choose': '„{option}“ wählen',
   'offer.chooseAndChange': '„{option}“ wählen und diese Änderungen vornehmen',
   'offer.alone': '„{option}“ wählen: keine andere Antwort ändert sich.',
+  'change.value': '„{value}“',
   'change.clear': '{label} leeren ({values})',
   'change.set': '{label} auf {values} setzen',
   'change.change': '{label} von {from} auf {to} ändern',

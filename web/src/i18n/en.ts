@@ -65,6 +65,7 @@ export const en = {
   'offer.choose': 'Choose “{option}”',
   'offer.chooseAndChange': 'Choose “{option}” and make these changes',
   'offer.alone': 'Choose “{option}”: no other answer changes.',
+  'change.value': '“{value}”',
   'change.clear': 'clear {label} ({values})',
   'change.set': 'set {label} to {values}',
   'change.change': 'change {label} from {from} to {to}',

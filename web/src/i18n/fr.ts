@@ -68,6 +68,7 @@ export const fr: Catalog = {
   'offer.choose': 'Choisir « {option} »',
   'offer.chooseAndChange': 'Choisir « {option} » et faire ces changements',
   'offer.alone': 'Choisir « {option} » : aucune autre réponse ne change.',
+  'change.value': '« {value} »',
   'change.clear': 'effacer {label} ({values})',
   'change.set': 'mettre {label} à {values}',
   'change.change': 'changer {label} de {from} à {to}',

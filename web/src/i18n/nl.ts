@@ -67,6 +67,7 @@ export const nl: Catalog = {
   'offer.choose': '“{option}” kiezen',
   'offer.chooseAndChange': '“{option}” kiezen en deze wijzigingen doen',
   'offer.alone': '“{option}” kiezen: geen ander antwoord verandert.',
+  'change.value': '“{value}”',
   'change.clear': '{label} wissen ({values})',
   'change.set': '{label} op {values} zetten',
   'change.change': '{label} van {from} naar {to} wijzigen',
