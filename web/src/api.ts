@@ -125,6 +125,17 @@ export function actionKey(): string {
 }
 
 /** A model the company may configure, described in `language` (its list, page by page). */
+/** The given company, else the caller's first one; 404 (`message`) when they have none. */
+export async function companyToConfigure(
+  client: ApiClient,
+  companyId: number | undefined,
+  message: string,
+): Promise<number> {
+  const company = companyId || dataOf(await client.GET('/v1/companies', {}))[0]?.id;
+  if (!company) throw new ApiFailure(404, message);
+  return company;
+}
+
 export async function findCompanyModel(
   client: ApiClient,
   companyId: number,

@@ -1,8 +1,11 @@
-// The total and the action, kept in view (docs/adr/0168): atop the sticky side panel on a
-// wide element, a bar at the bottom of the screen on a narrow one. Its progress bar shows
+// The total and the actions, kept in view (docs/adr/0168): atop the sticky side panel on a
+// wide element, a bar at the bottom of the screen on a narrow one, with the totals the
+// complete configurations can reach and the cheapest completion. Its progress bar shows
 // by CSS once an answer takes 150 ms (styles.ts).
 import { html, nothing, type TemplateResult } from 'lit';
-import type { Line, LineOption, LineQuestion } from './api.js';
+import type { Line, LineQuestion } from './api.js';
+import type { PickOffer } from './guidance.js';
+import { changesText, priceRangeView } from './guidance-text.js';
 import type { Translate } from './i18n/index.js';
 import { actionsView } from './line-edit.js';
 
@@ -12,37 +15,63 @@ export interface BarActions {
   add(): void;
   save(): void;
   cancel(): void;
+  /** Fills the unanswered questions with a cheapest valid completion. */
+  cheapest(): void;
 }
 
 export function barView(line: Line, t: Translate, on: BarActions): TemplateResult {
+  const open = line.questions.some((q) => q.visible && q.values.length === 0);
   return html`<div class="bar">
     <div class="progress" role="progressbar" aria-label=${t('configurator.busy')}></div>
     <p class="bar-total">
       <span>${t('price.total')}</span>
       <strong data-testid="total">${line.pricing.currency} ${line.pricing.total}</strong>
     </p>
-    <div class="actions">${actionsView(line.valid, on.editing, t, on)}</div>
+    ${priceRangeView(line, t)}
+    <div class="actions">
+      ${actionsView(line.valid, on.editing, t, on)}
+      ${
+        open
+          ? html`<button type="button" class="cheapest" @click=${on.cheapest}>
+              ${t('action.cheapest')}
+            </button>`
+          : nothing
+      }
+    </div>
     ${on.notice ? html`<p class="notice" role="status">${on.notice}</p>` : nothing}
   </div>`;
 }
 
-/** An option that conflicts with answers, chosen: the offer to drop them (docs/adr/0081). */
-export interface Offer {
-  question: LineQuestion;
-  option: LineOption;
-}
-
-/** The offer beside its question: drop the conflicting answers (by label), or keep them. */
+/**
+ * The offer beside the question of an unavailable option the buyer picked: the nearest
+ * valid configuration that has it ("Choose X: we will change Y to Z"), taken in one click,
+ * or keep the answers.
+ */
 export function offerView(
-  offer: Offer,
-  labels: string[],
+  offer: PickOffer,
+  questions: readonly LineQuestion[],
   t: Translate,
   on: { accept(): void; keep(): void },
 ): TemplateResult {
-  const params = { option: offer.option.label, questions: labels.join(', ') };
+  const option = offer.option.label || offer.option.key;
+  const changes = offer.changes;
+  const what =
+    changes === undefined
+      ? `${t('offer.choose', { option })}: ${t('offer.finding')}`
+      : changes.length === 0
+        ? t('offer.alone', { option })
+        : t('offer.pick', { option, changes: changesText(changes, questions, t) });
+  const accept = changes && changes.length > 0 ? 'offer.chooseAndChange' : 'offer.choose';
   return html`<div class="offer" role="alert">
-    <p>${t(labels.length === 1 ? 'offer.one' : 'offer.many', params)}</p>
-    <button type="button" class="primary" @click=${on.accept}>${t('offer.accept', params)}</button>
+    <p>${what}</p>
+    <button
+      type="button"
+      class="primary"
+      ?disabled=${offer.answers === undefined}
+      @click=${on.accept}
+    >
+      ${t(accept, { option })}
+    </button>
     <button type="button" @click=${on.keep}>${t('offer.keep')}</button>
   </div>`;
 }

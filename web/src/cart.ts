@@ -197,7 +197,10 @@ export class CartView extends LitElement {
             : nothing
         }
         ${
-          retired
+          // A line whose model moved on is reconfigured on the newer version only: the
+          // preview evaluates the current version, so the old one's save could refuse
+          // what the preview called valid.
+          retired || newer !== null
             ? nothing
             : html`<button
                 type="button"

@@ -7,37 +7,45 @@
 // modeller can fix (the workbench's "open in the configurator"), which buyers never see.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import {
-  actionKey,
+  companyToConfigure,
   findCompanyModel,
   ApiFailure,
   dataOf,
   Session,
   type Answers,
-  type AddedLine,
   type DescribedModel,
   type Line,
-  type LineOption,
-  type LineQuestion,
   type Value,
 } from './api.js';
 import { resolveLanguage, translator, type Translate } from './i18n/index.js';
-import { barView, offerView, type Offer } from './bar-view.js';
-import { answersOf, saveLine, type LineEdit } from './line-edit.js';
 import {
-  bomView,
-  countView,
-  failureView,
-  imagesView,
-  messagesView,
-  priceView,
-  variablesView,
-} from './line-view.js';
+  carriedOver,
+  cheapestAnswers,
+  pickOffer,
+  type GuidedPreview,
+  type PickOffer,
+  type VersionMove,
+} from './guidance.js';
+import { addLine, answersOf, saveLine, type LineEdit } from './line-edit.js';
+import { failureView } from './line-view.js';
+import { configuratorView } from './configurator-view.js';
 import { reportFailure } from './console.js';
-import { questionView, type QuestionHandlers } from './question-view.js';
+import { questionHandlers } from './answer-handlers.js';
 import { configuratorStyles } from './styles.js';
 
 /** Typing waits this long for a pause; a click previews at once. */
 const TYPING_DEBOUNCE_MS = 300;
+
+/** The inputs that load the model and preview again. */
+const RELOADS: readonly (keyof ProductConfigurator)[] = [
+  'modelId',
+  'companyId',
+  'token',
+  'baseUrl',
+  'language',
+  'session',
+  'editing',
+];
 
 export class ProductConfigurator extends LitElement {
   static override styles = configuratorStyles;
@@ -55,6 +63,7 @@ export class ProductConfigurator extends LitElement {
     line: { state: true },
     failure: { state: true },
     offer: { state: true },
+    moved: { state: true },
     notice: { state: true },
   };
 
@@ -70,7 +79,9 @@ export class ProductConfigurator extends LitElement {
   declare described: DescribedModel | undefined;
   declare line: Line | undefined;
   declare failure: ApiFailure | undefined;
-  declare offer: Offer | undefined;
+  declare offer: PickOffer | undefined;
+  /** A stored line whose model moved on: opened on the current version, saved there. */
+  declare moved: VersionMove | undefined;
   declare notice: string | undefined;
 
   private ownSession: Session | undefined;
@@ -108,16 +119,7 @@ export class ProductConfigurator extends LitElement {
       this.lang = this.locale;
     }
     if (changed.has('token') || changed.has('baseUrl')) this.ownSession = undefined;
-    const inputs = [
-      'modelId',
-      'companyId',
-      'token',
-      'baseUrl',
-      'language',
-      'session',
-      'editing',
-    ] as const;
-    if (inputs.some((k) => changed.has(k)) && this.modelId) void this.load();
+    if (RELOADS.some((k) => changed.has(k)) && this.modelId) void this.load();
   }
 
   /** The company to configure for, the model's description, then a first preview. */
@@ -125,33 +127,39 @@ export class ProductConfigurator extends LitElement {
     this.failure = undefined;
     try {
       const { client } = this.api;
-      this.company = this.companyId;
-      if (!this.company) {
-        const companies = dataOf(await client.GET('/v1/companies', {}));
-        this.company = companies[0]?.id;
-      }
-      if (!this.company) throw new ApiFailure(404, this.t('error.noCompany'));
-      this.described = await findCompanyModel(
-        client,
-        this.company,
-        this.modelId!,
-        this.apiLanguage,
-      );
+      const company = await companyToConfigure(client, this.companyId, this.t('error.noCompany'));
+      this.company = company;
+      this.described = await findCompanyModel(client, company, this.modelId!, this.apiLanguage);
       // A stored line opens with its answers. The preview evaluates them on the model's
-      // current version (POST /v1/carts/preview takes no version); saving evaluates them on
-      // the line's own version, which the API keeps.
+      // current version: a line whose model moved on is carried over to it (the nearest
+      // valid configuration, its changes shown) and saved there, so that what the preview
+      // calls valid is what the save accepts.
       const edit = this.editing;
       this.answers = edit && edit.line.model_id === this.modelId ? answersOf(edit.line) : {};
       this.typed = {};
+      this.moved = undefined;
+      this.offer = undefined;
+      const latest = edit?.toVersion ?? edit?.line.latest_version_number;
+      if (edit && latest && edit.line.model_id === this.modelId) {
+        const from = edit.line.version_number;
+        const carried = await carriedOver(this.guided, this.answers, from, latest);
+        ({ answers: this.answers, moved: this.moved } = carried);
+      }
       await this.preview();
     } catch (error) {
       this.fail(error);
     }
   }
 
-  private body() {
+  /** A preview with guidance (`resolve`, `complete`), outside the sequence of clicks. */
+  private readonly guided: GuidedPreview = async (guided, answers) => {
+    const body = { ...this.body(answers), ...guided };
+    return dataOf(await this.api.client.POST('/v1/carts/preview', { body })) as Line;
+  };
+
+  private body(answers: Answers = this.answers) {
     const questions: Record<string, { values: Value[] }> = {};
-    for (const [key, values] of Object.entries(this.answers)) questions[key] = { values };
+    for (const [key, values] of Object.entries(answers)) questions[key] = { values };
     return {
       model_id: this.modelId as number,
       company_id: this.company as number,
@@ -204,63 +212,44 @@ export class ProductConfigurator extends LitElement {
     this.setAttribute('aria-busy', String(on));
   }
 
-  private readonly handlers: QuestionHandlers = {
-    choose: (question, option, on) => {
-      if (!option.available) {
-        this.offer = { question, option };
-        return;
-      }
+  private readonly handlers = questionHandlers({
+    answers: () => this.answers,
+    typed: () => this.typed,
+    line: () => this.line,
+    t: () => this.t,
+    schedule: (settled) => this.schedule(settled),
+    offer: (question, option) => {
+      this.offer = { question, option };
+      // The offer says what the nearest valid configuration with the pick changes.
+      void this.guide(async () => {
+        const offer = await pickOffer(this.guided, this.answers, question, option);
+        if (this.offer?.option === option) this.offer = offer;
+        return undefined;
+      });
+    },
+    dismissOffer: () => (this.offer = undefined),
+  });
+
+  /**
+   * A guided step (the offer's resolution, a cheapest completion): the answers it gives are
+   * taken and previewed; a failure shows as any other.
+   */
+  private async guide(step: () => Promise<Answers | undefined>): Promise<void> {
+    try {
+      const answers = await step();
+      if (!answers) return;
       this.offer = undefined;
-      this.pick(question, option, on);
+      this.answers = answers;
       this.schedule(true);
-    },
-    set: (question, value, settled, typed) => {
-      if (value === undefined) delete this.answers[question.key];
-      else this.answers[question.key] = [value];
-      if (typed === undefined || value === undefined) delete this.typed[question.key];
-      else this.typed[question.key] = typed;
-      this.schedule(settled);
-    },
-    clear: (question) => {
-      delete this.answers[question.key];
-      this.schedule(true);
-    },
-    ruleMessage: (key) => this.line?.rules.find((r) => r.key === key)?.message,
-    questionLabel: (key) => this.line?.questions.find((q) => q.key === key)?.label ?? key,
-    answered: (key) => key in this.answers,
-    typed: (key) => (key in this.answers ? this.typed[key] : undefined),
-    t: (key, params) => this.t(key, params),
-  };
-
-  private pick(question: LineQuestion, option: LineOption, on: boolean): void {
-    if (question.type !== 'multi_choice') {
-      this.answers[question.key] = [option.key];
-      return;
+    } catch (error) {
+      this.fail(error);
     }
-    const current = new Set((this.answers[question.key] ?? question.values).map(String));
-    if (on) current.add(option.key);
-    else current.delete(option.key);
-    this.answers[question.key] = [...current];
-  }
-
-  /** The offer accepted: the conflicting answers go, the option is chosen. */
-  private acceptOffer(): void {
-    const offer = this.offer;
-    if (!offer) return;
-    for (const key of offer.option.conflicts_with ?? []) delete this.answers[key];
-    this.offer = undefined;
-    this.pick(offer.question, offer.option, true);
-    this.schedule(true);
   }
 
   private async addToCart(): Promise<void> {
     this.notice = undefined;
     try {
-      const result = await this.api.client.POST('/v1/carts', {
-        body: { ...this.body(), ...(this.cartId ? { cart_id: this.cartId } : {}) },
-        params: { header: { 'Idempotency-Key': actionKey() } },
-      });
-      const line = dataOf(result) as AddedLine;
+      const line = await addLine(this.api, this.body(), this.cartId);
       this.notice = this.t('action.added', {
         name: line.general.name,
         currency: line.pricing.currency,
@@ -276,21 +265,13 @@ export class ProductConfigurator extends LitElement {
     if (!this.editing) return;
     this.notice = undefined;
     try {
-      const line = await saveLine(this.api, this.editing, this.body().questions, this.apiLanguage);
+      const version = this.moved ? 'latest' : undefined;
+      const { questions } = this.body();
+      const line = await saveLine(this.api, this.editing, questions, this.apiLanguage, version);
       this.emit('saved', { line });
     } catch (error) {
       this.fail(error);
     }
-  }
-
-  private offerView(q: LineQuestion) {
-    const offer = this.offer;
-    if (!offer || offer.question.key !== q.key) return nothing;
-    const labels = (offer.option.conflicts_with ?? []).map(this.handlers.questionLabel);
-    return offerView(offer, labels, this.t, {
-      accept: () => this.acceptOffer(),
-      keep: () => (this.offer = undefined),
-    });
   }
 
   override render() {
@@ -300,37 +281,29 @@ export class ProductConfigurator extends LitElement {
     if (!line)
       return html`${failure}
         <p class="loading">${this.failure ? '' : t('loading')}</p>`;
-    const described = new Map((this.described?.questions ?? []).map((q) => [q.key, q]));
-    return html`<div class="layout">
-      <header>
-        <h2>${line.general.name}</h2>
-        ${line.general.description ? html`<p>${line.general.description}</p>` : nothing}
-        ${countView(line, t, this.locale)}
-      </header>
-      ${failure}
-      <form
-        class="questions"
-        aria-label=${t('configurator.questions')}
-        @submit=${(e: Event) => e.preventDefault()}
-      >
-        ${line.questions.map(
-          (q) => html`${questionView(q, described.get(q.key), this.handlers)}${this.offerView(q)}`,
-        )}
-      </form>
-      <div class="side">
-        ${barView(line, t, {
-          editing: this.editing !== undefined,
-          notice: this.notice,
-          add: () => this.addToCart(),
-          save: () => this.saveChanges(),
-          cancel: () => this.emit('edit-cancelled', {}),
-        })}
-        <aside class="summary" aria-label=${t('configurator.summary')}>
-          ${imagesView(line, this.api.baseUrl, t)} ${variablesView(line, t, this.locale)}
-          ${priceView(line, t)} ${messagesView(line, t, this.modeller)} ${bomView(line, t)}
-        </aside>
-      </div>
-    </div>`;
+    return configuratorView(line, {
+      t,
+      locale: this.locale,
+      baseUrl: this.api.baseUrl,
+      modeller: this.modeller,
+      described: this.described,
+      failure,
+      moved: this.moved,
+      handlers: this.handlers,
+      offer: this.offer,
+      offerActions: {
+        accept: () => void this.guide(async () => this.offer?.answers),
+        keep: () => (this.offer = undefined),
+      },
+      bar: {
+        editing: this.editing !== undefined,
+        notice: this.notice,
+        add: () => this.addToCart(),
+        save: () => this.saveChanges(),
+        cancel: () => this.emit('edit-cancelled', {}),
+        cheapest: () => void this.guide(() => cheapestAnswers(this.guided, this.answers)),
+      },
+    });
   }
 }
 

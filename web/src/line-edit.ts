@@ -3,7 +3,9 @@
 import { html, type TemplateResult } from 'lit';
 import type { Translate } from './i18n/index.js';
 import {
+  actionKey,
   dataOf,
+  type Schemas,
   type AddedLine,
   type Answers,
   type CartLine,
@@ -15,7 +17,7 @@ import {
 export interface LineEdit {
   cartId: string;
   line: CartLine;
-  /** The newer model version the line moves to when saved (its "newer version available"). */
+  /** The newer model version the line opens on and moves to when saved ("Reconfigure on version N"). */
   toVersion?: number;
 }
 
@@ -28,11 +30,25 @@ export function answersOf(line: CartLine): Answers {
   return answers;
 }
 
+/** A new line in the given cart (else the caller's default one), sent once per click. */
+export async function addLine(
+  api: Session,
+  body: Schemas['AddCartLineDto'],
+  cartId: string | undefined,
+): Promise<AddedLine> {
+  const result = await api.client.POST('/v1/carts', {
+    body: { ...body, ...(cartId ? { cart_id: cartId } : {}) },
+    params: { header: { 'Idempotency-Key': actionKey() } },
+  });
+  return dataOf(result) as AddedLine;
+}
+
 /**
  * Replaces the line with the new answers. The API evaluates them on the line's own model
- * version, or with `version` ('latest') moves the line to its model's current one;
- * If-Match with the line's etag makes a change made elsewhere since the cart was read a
- * 409 `stale_line` instead of a silent overwrite.
+ * version, or with `version` ('latest') moves the line to its model's current one (the
+ * answers the configurator carried over there); If-Match with the line's etag makes a
+ * change made elsewhere since the cart was read a 409 `stale_line` instead of a silent
+ * overwrite.
  */
 export async function saveLine(
   api: Session,
@@ -41,23 +57,10 @@ export async function saveLine(
   language: string | undefined,
   version?: 'latest',
 ): Promise<AddedLine> {
-  let etag = edit.line.etag;
-  if (edit.toVersion !== undefined && edit.toVersion !== edit.line.version_number) {
-    // First onto the newer version (the stored answers must hold there), then the new answers.
-    const moved = await api.client.POST('/v1/carts/{cart_id}/lines/{line_id}/recheck', {
-      params: {
-        path: { cart_id: edit.cartId, line_id: edit.line.id },
-        query: { version: String(edit.toVersion) },
-        header: { 'If-Match': etag },
-      },
-      body: { apply: true },
-    });
-    etag = dataOf(moved).etag ?? etag;
-  }
   const result = await api.client.PUT('/v1/carts/{cart_id}/lines/{line_id}', {
     params: {
       path: { cart_id: edit.cartId, line_id: edit.line.id },
-      header: { 'If-Match': etag },
+      header: { 'If-Match': edit.line.etag },
     },
     body: {
       questions,

@@ -3,6 +3,7 @@
 // announces why; native radios, checkboxes and inputs keep the whole form keyboard-usable.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { DescribedQuestion, LineOption, LineQuestion, Value } from './api.js';
+import { allowedText, optionPrice } from './guidance-text.js';
 import type { Translate } from './i18n/index.js';
 
 export interface QuestionHandlers {
@@ -19,6 +20,8 @@ export interface QuestionHandlers {
   answered(key: string): boolean;
   /** What the user typed into a field, while it is their answer. */
   typed(key: string): string | undefined;
+  /** The line's currency (options show the total they lead to). */
+  currency(): string;
   /** The buyer's language. */
   t: Translate;
 }
@@ -65,8 +68,10 @@ function required(q: LineQuestion, t: Translate): TemplateResult | typeof nothin
   return q.required ? html` <span class="req">${t('question.required')}</span>` : nothing;
 }
 
-function price(option: LineOption): TemplateResult | typeof nothing {
-  return Number(option.price) !== 0 ? html`<span class="price">+${option.price}</span>` : nothing;
+function price(option: LineOption, h: QuestionHandlers): TemplateResult | typeof nothing {
+  const own =
+    Number(option.price) !== 0 ? html`<span class="price">+${option.price}</span>` : nothing;
+  return html`${own} ${optionPrice(option, h.currency(), h.t)}`;
 }
 
 function optionRow(
@@ -95,7 +100,7 @@ function optionRow(
         h.choose(q, o, on);
       }}
     />
-    <label for=${id}>${o.label} ${price(o)}</label>
+    <label for=${id}>${o.label} ${price(o, h)}</label>
     ${o.available ? nothing : html`<span class="why" id="${id}--why">${reasonOf(o, h)}</span>`}
   </div>`;
 }
@@ -210,7 +215,7 @@ function inputField(
       @change=${(e: Event) => h.set(q, read(e), true, (e.target as HTMLInputElement).value)}
     />
     <span class="hint" id="${q.key}--hint"
-      >${hint}${
+      >${hint}${allowedText(q, t)}${
         blocked.length > 0
           ? ` ${t('question.blocked', { ranges: ranges(blocked, d?.step ?? 1) })}`
           : ''
