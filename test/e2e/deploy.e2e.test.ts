@@ -471,7 +471,9 @@ describe('deploy: alerts and the dashboard read metrics the app serves', () => {
   /** Served here, or only with Redis / PostgreSQL, which this app has not: named in its source. */
   const expectServed = (name: string, where: string) => {
     if (served.has(name)) return;
-    const conditional = readFileSync(join(ROOT, 'src/metrics/dependency-metrics.ts'), 'utf8');
+    const conditional = ['src/metrics/dependency-metrics.ts', 'src/metrics/metrics.service.ts']
+      .map((file) => readFileSync(join(ROOT, file), 'utf8'))
+      .join('\n');
     expect(conditional, `${where}: ${name} is no metric of the app`).toContain(`'${name}'`);
   };
 

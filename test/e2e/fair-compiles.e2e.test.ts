@@ -11,7 +11,9 @@ import { createTestApp, type TestContext } from '../support/test-app.js';
 
 /** A model whose compile takes seconds: 1,000 questions, a rule across neighbours each. */
 function slowModel(code: string): Record<string, unknown> {
-  const count = 1000;
+  // Several seconds of compile even on an idle machine: the small upload must not depend
+  // on the machine being loaded to arrive while this one still runs.
+  const count = 4000;
   const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
   return {
     general: { name: `Slow ${code}`, code },
@@ -69,7 +71,7 @@ describe('compiles: a small model never waits behind another supplier’s long c
       });
       // Let the long compile start, pass the quick lane's budget and reach the main lane (and
       // the lane's replacement worker start).
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
       expect(finished).toEqual([]);
       const small = await sendModel(
         ctx,

@@ -108,7 +108,8 @@ describe('logs: JSON lines with request ids, no secrets', () => {
       .set(bearer(admin.token))
       .set('X-Request-Id', 'db-gone-1');
     expectEnvelope(res, 503);
-    expect(res.body.errors).toEqual([]);
+    // A code for clients to act on, and nothing about the cause's internals.
+    expect(res.body.errors).toEqual([expect.objectContaining({ code: 'database_unavailable' })]);
     expect(JSON.stringify(res.body)).not.toMatch(
       /stack|QueryFailed|TypeORM|sqlite|postgres|\.ts\b/i,
     );

@@ -87,6 +87,7 @@ describe('logical rules over HTTP: upload, analysis, preview', () => {
       },
     );
     const body = expectEnvelope(res, 400) as Line;
-    expect(JSON.stringify(body)).toContain('rules[0].clause[0]');
+    expect(JSON.stringify(body)).toContain('"path":"rules.bad.clause[0]"');
+    expect(JSON.stringify(body)).toContain('"pointer":"/rules/0/clause/0"');
   });
 });

@@ -181,6 +181,8 @@ describe('ops: metrics, OpenAPI document, Swagger UI', () => {
     const served = new Set<string>();
     for (const layer of router.router.stack) {
       if (!layer.route || layer.route.path.startsWith('/docs')) continue;
+      // What a browser asks of the service's address (src/web/root-routes.ts): no API.
+      if (['/', '/favicon.ico'].includes(layer.route.path)) continue;
       for (const method of Object.keys(layer.route.methods)) {
         served.add(`${method} ${normalize(layer.route.path)}`);
       }

@@ -63,15 +63,24 @@ describe('the README walkthrough runs as pasted', () => {
       'Model version created',
       expect.any(String),
       'Model versions compared',
-      expect.any(String),
+      'Cart line rechecked',
+      'Cart line reconfigured',
+      'Configuration evaluated',
     ]);
     expect(answers.every((a) => a.code >= 200 && a.code < 300)).toBe(true);
-    const [cart, replaced, version2, , diff] = answers;
+    const [cart, replaced, version2, , diff, , moved, guided] = answers;
     expect(cart.data).toMatchObject({ line_count: 1, currency: 'EUR', total: '363.60' });
     expect(replaced.data.etag).toBe('"2"');
     expect(version2.data.version_number).toBe(2);
     expect(diff.data.changes).toEqual([
       expect.objectContaining({ path: 'questions.frame.options.alu.price' }),
+    ]);
+    // Moved to version 2 (nothing to change: only a price moved), aluminium at its new price.
+    expect(moved.data).toMatchObject({ version_number: 2, etag: '"3"' });
+    // Oak needs a wood frame: the one change the resolution makes.
+    expect(guided.data.valid).toBe(true);
+    expect(guided.data.resolution.changes).toEqual([
+      expect.objectContaining({ question: 'frame', from: ['alu'], to: ['wood'] }),
     ]);
   }, 90_000);
 });

@@ -124,14 +124,19 @@ describe.skipIf(!existsSync(CHROMIUM))('Swagger UI, executed as it is', () => {
     expect(result.body.data.general.name).toBe('Casement window');
   }, 60_000);
 
-  it('previews the example configuration (200, valid)', async () => {
+  it('previews the example configuration (200, valid): oak asked for, the frame moved to wood', async () => {
     const result = await execute('carts', 'previewCartLine', async (operation) => {
       const body = await operation.locator('textarea.body-param__text').inputValue();
       expect(body).not.toMatch(/additionalProp|"string"/);
     });
     expect(result.status, JSON.stringify(result.body)).toBe(200);
     expect(result.body.data.valid).toBe(true);
-    expect(result.body.data.bom_items[0].sku).toBe('PRF-ALU-60');
+    // The example asks for the oak finish, which only a wood frame takes: the nearest
+    // valid configuration changes the frame.
+    expect(result.body.data.bom_items[0].sku).toBe('PRF-WOOD-68');
+    expect(result.body.data.resolution.changes).toEqual([
+      expect.objectContaining({ question: 'frame', from: ['alu'], to: ['wood'] }),
+    ]);
   }, 60_000);
 
   it('adds the example configuration to the default cart (201)', async () => {
