@@ -3264,8 +3264,18 @@ export interface components {
             valid: boolean;
             /** @description As stored */
             price_before: components["schemas"]["PriceDto"];
-            /** @description On to_version, of the configuration `apply` would store */
-            price_after: components["schemas"]["PriceDto"];
+            /** @description On to_version, of the configuration `apply` would store; null when no valid configuration near these answers exists there (the price of an invalid line means nothing: `price_after_reason`) */
+            price_after?: {
+                /** @example 372.60 */
+                total: string;
+                /** @example EUR */
+                currency: string;
+            } | null;
+            /**
+             * @description Why `price_after` is null
+             * @example no valid configuration of these answers on version 2
+             */
+            price_after_reason?: string;
             invalid_answers: components["schemas"]["InvalidAnswerDto"][];
             newly_required: components["schemas"]["NewlyRequiredDto"][];
             soft_defaults: components["schemas"]["SoftValueDto"][];

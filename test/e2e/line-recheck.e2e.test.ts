@@ -323,4 +323,45 @@ describe('rechecking lines against a newer model version, and its impact', () =>
       expect.objectContaining({ line_id: oakLine, to_version: 2 }),
     ]);
   });
+
+  // Last: it stores version 3.
+  it('gives no price for a line with no valid configuration near it on the version, and says why', async () => {
+    const added = expectEnvelope(
+      await ctx.http
+        .post('/v1/carts')
+        .set(bearer(buyerToken))
+        .send({
+          model_id: window.id,
+          company_id: world.company.id,
+          questions: {
+            ...ALU_WHITE,
+            frame: { values: ['wood'] },
+            finish: { values: ['oiled'] },
+            engraving: { values: ['HELLO'] },
+          },
+        }),
+      201,
+    ).data as { id: number; cart_id: string };
+    // Version 3 refuses any engraving longer than 2: a text answer (of a wooden frame),
+    // which the nearest valid configuration of the finite answers leaves as it is.
+    const v3 = recheckV2().replace(
+      '\nrules:\n',
+      '\nrules:\n  - key: short_engraving\n    assert: "engraving == null || size(engraving) <= 2"\n    message: At most two letters\n',
+    );
+    expectEnvelope(
+      await sendModel(ctx, 'put', `/v1/models/${window.id}`, world.supplierMember.token, v3),
+      200,
+    );
+    const body = expectEnvelope(
+      await recheck(buyerToken, added.cart_id, added.id, {}, '?version=latest'),
+      200,
+    );
+    expect(body.data).toMatchObject({
+      to_version: 3,
+      valid: false,
+      movable: false,
+      price_after: null,
+      price_after_reason: 'no valid configuration of these answers on version 3',
+    });
+  });
 });

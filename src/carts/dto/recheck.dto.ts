@@ -97,10 +97,25 @@ export class LineRecheckDto {
   valid: boolean;
   @ApiProperty({ type: () => PriceDto, description: 'As stored' }) price_before: PriceDto;
   @ApiProperty({
-    type: () => PriceDto,
-    description: 'On to_version, of the configuration `apply` would store',
+    // Inline rather than a $ref: OpenAPI 3.0 has no nullable reference.
+    type: 'object',
+    nullable: true,
+    additionalProperties: false,
+    required: ['total', 'currency'],
+    properties: {
+      total: { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$', example: '372.60' },
+      currency: { type: 'string', example: 'EUR' },
+    },
+    description:
+      'On to_version, of the configuration `apply` would store; null when no valid ' +
+      'configuration near these answers exists there (the price of an invalid line means nothing: `price_after_reason`)',
   })
-  price_after: PriceDto;
+  price_after: PriceDto | null;
+  @ApiPropertyOptional({
+    example: 'no valid configuration of these answers on version 2',
+    description: 'Why `price_after` is null',
+  })
+  price_after_reason?: string;
   @ApiProperty({ type: () => [InvalidAnswerDto] }) invalid_answers: InvalidAnswerDto[];
   @ApiProperty({ type: () => [NewlyRequiredDto] }) newly_required: NewlyRequiredDto[];
   @ApiProperty({ type: () => [SoftValueDto] }) soft_defaults: SoftValueDto[];

@@ -132,7 +132,13 @@ export class RecheckService {
       to_version: target,
       valid: evaluation.valid,
       price_before: { total: line.total, currency: line.currency },
-      price_after: { total: price.total, currency: price.currency },
+      // An invalid line's total omits what its open or refused answers would cost: no price.
+      ...(moved.valid
+        ? { price_after: { total: price.total, currency: price.currency } }
+        : {
+            price_after: null,
+            price_after_reason: `no valid configuration of these answers on version ${target}`,
+          }),
       ...compareLines(line.answers, before, evaluation),
       changes: moved.line.resolution?.changes ?? [],
       movable: moved.valid && refused.length === 0,
