@@ -2076,7 +2076,7 @@ export interface components {
              * @description The value, as `variables` has it (null when it cannot be computed)
              * @example 412
              */
-            value: Record<string, never> | null;
+            value: (number | null) | string | boolean | unknown[];
             /**
              * @description The unit, translated
              * @example km

@@ -229,8 +229,15 @@ export class LineDisplayedVariableDto {
   @ApiProperty({ example: 'Estimated range', description: 'The label, translated' })
   label: string;
   @ApiProperty({
+    // A number, text or yes/no a CEL expression computes (a list shows as text).
+    // OpenAPI 3.0: `nullable` needs a `type` beside it, so null rides on the number.
+    oneOf: [
+      { type: 'number', nullable: true },
+      { type: 'string' },
+      { type: 'boolean' },
+      { type: 'array', items: {} },
+    ],
     example: 412,
-    nullable: true,
     description: 'The value, as `variables` has it (null when it cannot be computed)',
   })
   value: unknown;
