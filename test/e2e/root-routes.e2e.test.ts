@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt } from '../support/built-server.js';
 import { LogCapture } from '../support/log-capture.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
@@ -7,8 +8,10 @@ describe('the service root: GET / and the favicon', () => {
   const logs = new LogCapture();
 
   beforeAll(async () => {
+    // The pages are served from the build (dist/app), which a clean clone has not yet.
+    ensureBuilt();
     ctx = await createTestApp({ LOG_LEVEL: 'debug' }, undefined, { logs });
-  });
+  }, 120_000);
   afterAll(() => ctx?.close());
 
   it('sends a person who opens the address to the pages', async () => {
