@@ -47,7 +47,8 @@ function startProbe(base) {
   return {
     stop: async () => {
       child.stdin.end();
-      await new Promise((done) => child.once('exit', done));
+      // 'close', not 'exit': the process may exit before its stdout has been read.
+    await new Promise((done) => child.once('close', done));
       return JSON.parse(output || '[]');
     },
   };
@@ -121,7 +122,8 @@ async function download(url) {
     ]);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
-    await new Promise((done) => child.once('exit', done));
+    // 'close', not 'exit': the process may exit before its stdout has been read.
+    await new Promise((done) => child.once('close', done));
     const [status, bytes] = output.split(' ').map(Number);
     return { status, bytes };
   }
