@@ -48,7 +48,7 @@ function startProbe(base) {
     stop: async () => {
       child.stdin.end();
       // 'close', not 'exit': the process may exit before its stdout has been read.
-    await new Promise((done) => child.once('close', done));
+      await new Promise((done) => child.once('close', done));
       return JSON.parse(output || '[]');
     },
   };
