@@ -6,7 +6,7 @@ import { ApiId, ApiSchemaExample } from '../../common/swagger/schema-types.js';
 import { ANSWER_VALUE } from '../../common/swagger/engine-enums.js';
 
 /** The README's window model (model 1) bought by its company 1: succeeds as it is. */
-const CONFIGURATION_EXAMPLE = {
+export const CONFIGURATION_EXAMPLE = {
   model_id: 1,
   company_id: 1,
   language_code: 'en',

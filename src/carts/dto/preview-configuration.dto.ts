@@ -2,19 +2,11 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, ValidateBy, type ValidationOptions } from 'class-validator';
 import { ApiSchemaExample } from '../../common/swagger/schema-types.js';
 import type { ResolveRequest } from '../../engine-runtime/compiled-models.service.js';
-import { ConfigurationDto } from './add-cart-line.dto.js';
+import { CONFIGURATION_EXAMPLE, ConfigurationDto } from './add-cart-line.dto.js';
 
 /** The README's window with an aluminium frame, asking for oak: the nearest valid one. */
 const PREVIEW_EXAMPLE = {
-  model_id: 1,
-  company_id: 1,
-  language_code: 'en',
-  questions: {
-    width: { values: [1200] },
-    height: { values: [1000] },
-    frame: { values: ['alu'] },
-    color: { values: ['white'] },
-  },
+  ...CONFIGURATION_EXAMPLE,
   resolve: { question: 'color', value: 'oak' },
 };
 
