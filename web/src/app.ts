@@ -51,6 +51,7 @@ export class ConfiguratorApp extends LitElement {
   /** Opened from the workbench: the configurator also shows what only the modeller can fix. */
   declare modeller: boolean;
   private t: Translate = translator('en');
+  private locale = 'en'; // the catalog language the pages are shown in
 
   constructor() {
     super();
@@ -98,9 +99,9 @@ export class ConfiguratorApp extends LitElement {
   }
 
   protected override willUpdate(): void {
-    const language = resolveLanguage(this.language);
-    this.t = translator(language);
-    document.documentElement.lang = language;
+    this.locale = resolveLanguage(this.language);
+    this.t = translator(this.locale);
+    document.documentElement.lang = this.locale;
   }
 
   private fail(error: unknown): void {
@@ -288,6 +289,7 @@ export class ConfiguratorApp extends LitElement {
             ? html`<cfg-workbench
                 .session=${this.session}
                 .companies=${this.companies}
+                .locale=${this.locale}
               ></cfg-workbench>`
             : nothing
         }

@@ -1,7 +1,9 @@
 // The workbench after a new version of a model: what changed against the version before it
-// (GET /v1/models/{id}/diff, whose `from` defaults to `to` − 1), as the change paths.
+// (GET /v1/models/{id}/diff, whose `from` defaults to `to` − 1), as the change paths (the
+// change kinds and paths are the API's codes, shown as they are).
 import { html, nothing, type TemplateResult } from 'lit';
 import { dataOf, type Schemas, type Session } from './api.js';
+import type { Translate } from './i18n/index.js';
 
 export type ModelDiff = Schemas['ModelDiffDto'];
 
@@ -13,11 +15,14 @@ export async function loadDiff(session: Session, modelId: number): Promise<Model
   return dataOf(result);
 }
 
-export function diffView(diff: ModelDiff | undefined): TemplateResult | typeof nothing {
+export function diffView(
+  diff: ModelDiff | undefined,
+  t: Translate,
+): TemplateResult | typeof nothing {
   if (!diff) return nothing;
-  return html`<section aria-label="Changes">
-    <h3>Changes from version ${diff.from} to ${diff.to}</h3>
-    ${diff.changes.length === 0 ? html`<p>No changes.</p>` : nothing}
+  return html`<section aria-label=${t('workbench.changes')}>
+    <h3>${t('workbench.changesHeading', { from: diff.from, to: diff.to })}</h3>
+    ${diff.changes.length === 0 ? html`<p>${t('workbench.noChanges')}</p>` : nothing}
     <ul class="problems" data-testid="changes">
       ${diff.changes.map(
         (c) =>
@@ -26,6 +31,6 @@ export function diffView(diff: ModelDiff | undefined): TemplateResult | typeof n
           </li>`,
       )}
     </ul>
-    ${diff.truncated ? html`<p>More changes than shown (the list is truncated).</p>` : nothing}
+    ${diff.truncated ? html`<p>${t('workbench.truncated')}</p>` : nothing}
   </section>`;
 }

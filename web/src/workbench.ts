@@ -2,7 +2,8 @@
 // upload answers: every problem with its path, or the stored model, its warnings (dead
 // options) and its analysis; then opens it in the configurator. A model whose code the
 // supplier has already is offered as a new version of that model (PUT /v1/models/{id}).
-import { html, LitElement, nothing } from 'lit';
+// Its texts follow the pages' language (`locale`); what it shows: workbench-view.ts.
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import {
   actionKey,
   ApiFailure,
@@ -12,10 +13,11 @@ import {
   type Schemas,
   type Session,
 } from './api.js';
-import { diffView, loadDiff, type ModelDiff } from './diff-view.js';
-import { grouped } from './line-view.js';
+import { loadDiff, type ModelDiff } from './diff-view.js';
+import { translator, type Translate } from './i18n/index.js';
 import { baseStyles } from './styles.js';
 import { shellStyles } from './shell-styles.js';
+import { failureView, resultView, type UploadFailure } from './workbench-view.js';
 
 type Company = Schemas['CompanyDto'];
 interface SupplierChoice {
@@ -38,6 +40,7 @@ export class Workbench extends LitElement {
   static override properties = {
     session: { attribute: false },
     companies: { attribute: false },
+    locale: { attribute: false },
     suppliers: { state: true },
     supplierId: { state: true },
     failure: { state: true },
@@ -50,9 +53,12 @@ export class Workbench extends LitElement {
 
   declare session: Session | undefined;
   declare companies: Company[];
+  /** The catalog language of the pages (texts and numbers). */
+  declare locale: string;
+  private t: Translate = translator('en');
   declare suppliers: SupplierChoice[];
   declare supplierId: number | undefined;
-  declare failure: ApiFailure | undefined;
+  declare failure: UploadFailure | undefined;
   declare model: ModelDetail | undefined;
   /** After a new version of an existing model: its changes against the version before. */
   declare diff: ModelDiff | undefined;
@@ -64,9 +70,14 @@ export class Workbench extends LitElement {
   constructor() {
     super();
     this.companies = [];
+    this.locale = 'en';
     this.suppliers = [];
     this.warnings = [];
     this.busy = false;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    if (changed.has('locale')) this.t = translator(this.locale);
   }
 
   override connectedCallback(): void {
@@ -94,12 +105,10 @@ export class Workbench extends LitElement {
     if (!this.session) return;
     // A file dropped before the suppliers are known (or with none) must not vanish silently.
     if (!this.supplierId) {
-      this.failure = new ApiFailure(
-        0,
-        this.suppliers.length === 0
-          ? 'There is no supplier to upload this model for yet.'
-          : 'Choose a supplier first.',
+      const text = this.t(
+        this.suppliers.length === 0 ? 'workbench.noSupplierToUpload' : 'workbench.chooseSupplier',
       );
+      this.failure = { text, problems: [] };
       return;
     }
     const type = modelContentType(file.name);
@@ -108,10 +117,7 @@ export class Workbench extends LitElement {
     this.diff = undefined;
     this.existing = undefined;
     if (!type) {
-      this.failure = new ApiFailure(
-        415,
-        `${file.name}: a model is a .json, .yaml, .yml or .zip file.`,
-      );
+      this.failure = { text: this.t('workbench.fileType', { file: file.name }), problems: [] };
       return;
     }
     this.busy = true;
@@ -142,10 +148,22 @@ export class Workbench extends LitElement {
       if (intoModel && this.model.version_number > 1)
         this.diff = await loadDiff(this.session, this.model.id).catch(() => undefined);
     } catch (error) {
-      this.failure = error instanceof ApiFailure ? error : new ApiFailure(0, String(error));
+      this.failure = this.uploadFailure(error);
     } finally {
       this.busy = false;
     }
+  }
+
+  /** A failed call in the modeller's words, with the service's message and problems as it gave them. */
+  private uploadFailure(error: unknown): UploadFailure {
+    if (!(error instanceof ApiFailure) || error.status === 0)
+      return { text: this.t('error.network'), problems: [] };
+    if (error.status === 401) return { text: this.t('error.session'), problems: [] };
+    const text =
+      error.status === 413
+        ? this.t('workbench.tooLarge')
+        : this.t('workbench.refused', { status: error.status });
+    return { text, detail: error.message, problems: error.problems };
   }
 
   /** 409: the supplier has a model with this code. Find it, to offer a new version of it. */
@@ -157,10 +175,10 @@ export class Workbench extends LitElement {
     const match = result?.response.ok
       ? dataOf(result).find((m) => m.general.code === code)
       : undefined;
-    this.failure = new ApiFailure(
-      409,
-      `The supplier already has a model with the code ${code ?? 'of this file'}.`,
-    );
+    const text = code
+      ? this.t('workbench.codeTaken', { code })
+      : this.t('workbench.codeTakenUnknown');
+    this.failure = { text, problems: [] };
     if (match) this.existing = { id: match.id, file };
   }
 
@@ -195,52 +213,16 @@ export class Workbench extends LitElement {
     this.dispatchEvent(new CustomEvent('open-model', { detail, bubbles: true, composed: true }));
   }
 
-  private resultView() {
-    const m = this.model;
-    if (!m) return nothing;
-    const a = m.analysis;
-    return html`<section class="card result" aria-label="Upload result">
-      <h2>Model #${m.id}, version ${m.version_number}: ${String(m.general.name ?? '')}</h2>
-      <dl class="analysis">
-        <dt>Availability</dt>
-        <dd>${a.exact ? 'exact' : `approximate (${a.reason ?? 'not exact'})`}</dd>
-        <dt>Configurations</dt>
-        <dd data-testid="configurations">
-          ${
-            a.configurations !== null
-              ? grouped(a.configurations)
-              : a.configurations_at_most
-                ? `at most ${grouped(a.configurations_at_most)}`
-                : 'not counted'
-          }
-        </dd>
-        <dt>Dead options</dt>
-        <dd>
-          ${a.dead_options.length === 0 ? 'none' : a.dead_options.map((d) => html`<code>${d}</code> `)}
-        </dd>
-        <dt>Compiled in</dt>
-        <dd>${a.compile_ms} ms</dd>
-      </dl>
-      ${
-        this.warnings.length > 0
-          ? html`<h3>Warnings</h3>
-              <ul class="problems">
-                ${this.warnings.map(problem)}
-              </ul>`
-          : nothing
-      }
-      ${diffView(this.diff)}
-      <button type="button" class="primary" @click=${() => this.open()}>
-        Open in the configurator
-      </button>
-    </section>`;
-  }
-
   override render() {
-    const f = this.failure;
-    return html`<h1>Model workbench</h1>
+    const t = this.t;
+    const existing = this.existing;
+    const newVersion = existing && {
+      id: existing.id,
+      upload: () => void this.upload(existing.file, existing.id),
+    };
+    return html`<h1>${t('workbench.title')}</h1>
       <div class="pickers">
-        <label for="supplier">Supplier</label>
+        <label for="supplier">${t('workbench.supplier')}</label>
         <select
           id="supplier"
           @change=${(e: Event) => (this.supplierId = Number((e.target as HTMLSelectElement).value))}
@@ -248,14 +230,14 @@ export class Workbench extends LitElement {
           ${this.suppliers.map((s) => html`<option value=${s.id} ?selected=${s.id === this.supplierId}>${s.name} (#${s.id})</option>`)}
         </select>
       </div>
-      ${this.suppliers.length === 0 ? html`<p>None of your companies has a supplier yet.</p>` : nothing}
+      ${this.suppliers.length === 0 ? html`<p>${t('workbench.noSupplier')}</p>` : nothing}
       <div
         class="drop card"
         @dragover=${(e: DragEvent) => e.preventDefault()}
         @drop=${(e: DragEvent) => this.dropped(e)}
       >
-        <p>Drop a model here (JSON, YAML or zip), or</p>
-        <label for="file" class="file">Choose a model file</label>
+        <p>${t('workbench.drop')}</p>
+        <label for="file" class="file">${t('workbench.choose')}</label>
         <input
           id="file"
           type="file"
@@ -263,41 +245,19 @@ export class Workbench extends LitElement {
           ?disabled=${!this.supplierId}
           @change=${(e: Event) => this.chosen(e)}
         />
-        ${this.busy ? html`<p role="status">Uploading and compiling…</p>` : nothing}
+        ${this.busy ? html`<p role="status">${t('workbench.uploading')}</p>` : nothing}
       </div>
+      ${failureView(this.failure, t, newVersion)}
       ${
-        f
-          ? html`<section class="failure" role="alert" aria-label="Problems">
-              <p>${f.message}</p>
-              <ul class="problems">
-                ${f.problems.map(problem)}
-              </ul>
-              ${
-                this.existing
-                  ? html`<button
-                      type="button"
-                      @click=${() => this.existing && this.upload(this.existing.file, this.existing.id)}
-                    >
-                      Upload as a new version of model #${this.existing.id}
-                    </button>`
-                  : nothing
-              }
-            </section>`
+        this.model
+          ? resultView(
+              this.model,
+              { warnings: this.warnings, diff: this.diff, t, locale: this.locale },
+              () => this.open(),
+            )
           : nothing
-      }
-      ${this.resultView()}`;
+      }`;
   }
-}
-
-/** A problem's message, its path shown once: marked where the message names it, else after it. */
-function problem(p: Problem) {
-  const path = (text: string) => html`<code class="path">${text}</code>`;
-  const at = p.path ? p.message.indexOf(p.path) : -1;
-  const text =
-    at >= 0 && p.path
-      ? html`${p.message.slice(0, at)}${path(p.path)}${p.message.slice(at + p.path.length)}`
-      : html`${p.message}${p.path ? html` at ${path(p.path)}` : nothing}`;
-  return html`<li><code class="code">${p.code}</code> ${text}</li>`;
 }
 
 customElements.define('cfg-workbench', Workbench);
