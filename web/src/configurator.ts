@@ -31,10 +31,8 @@ import { failureView } from './line-view.js';
 import { configuratorView } from './configurator-view.js';
 import { reportFailure } from './console.js';
 import { questionHandlers } from './answer-handlers.js';
+import { PreviewSequence } from './preview-sequence.js';
 import { configuratorStyles } from './styles.js';
-
-/** Typing waits this long for a pause; a click previews at once. */
-const TYPING_DEBOUNCE_MS = 300;
 
 /** The inputs that load the model and preview again. */
 const RELOADS: readonly (keyof ProductConfigurator)[] = [
@@ -89,8 +87,6 @@ export class ProductConfigurator extends LitElement {
   /** Field texts as typed, by question key (shown while they are the answer). */
   private typed: Record<string, string> = {};
   private company: number | undefined;
-  private sequence = 0;
-  private typing: ReturnType<typeof setTimeout> | undefined;
   private t: Translate = translator('en');
   private locale = 'en';
 
@@ -145,7 +141,7 @@ export class ProductConfigurator extends LitElement {
         const carried = await carriedOver(this.guided, this.answers, from, latest);
         ({ answers: this.answers, moved: this.moved } = carried);
       }
-      await this.preview();
+      await this.previews.preview();
     } catch (error) {
       this.fail(error);
     }
@@ -168,29 +164,19 @@ export class ProductConfigurator extends LitElement {
     };
   }
 
-  /** Evaluates the answers; an answer that arrives after a newer request's is dropped. */
-  private async preview(): Promise<void> {
-    const mine = ++this.sequence;
-    this.busy(true);
-    try {
-      const result = await this.api.client.POST('/v1/carts/preview', { body: this.body() });
-      if (mine !== this.sequence) return;
-      this.line = dataOf(result) as Line;
+  /** Previews in the order of the clicks (preview-sequence.ts). */
+  private readonly previews = new PreviewSequence({
+    request: async () =>
+      dataOf(await this.api.client.POST('/v1/carts/preview', { body: this.body() })) as Line,
+    show: async (line) => {
+      this.line = line;
       this.failure = undefined;
       await this.updateComplete;
-      this.emit('change', { line: this.line, valid: this.line.valid });
-    } catch (error) {
-      if (mine === this.sequence) this.fail(error);
-    } finally {
-      if (mine === this.sequence) this.busy(false);
-    }
-  }
-
-  private schedule(settled: boolean): void {
-    clearTimeout(this.typing);
-    if (settled) void this.preview();
-    else this.typing = setTimeout(() => void this.preview(), TYPING_DEBOUNCE_MS);
-  }
+      this.emit('change', { line, valid: line.valid });
+    },
+    fail: (error) => this.fail(error),
+    busy: (on) => this.busy(on),
+  });
 
   private emit(type: string, detail: unknown): void {
     this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
@@ -217,7 +203,7 @@ export class ProductConfigurator extends LitElement {
     typed: () => this.typed,
     line: () => this.line,
     t: () => this.t,
-    schedule: (settled) => this.schedule(settled),
+    schedule: (settled) => this.previews.schedule(settled),
     offer: (question, option) => {
       this.offer = { question, option };
       // The offer says what the nearest valid configuration with the pick changes.
@@ -240,7 +226,7 @@ export class ProductConfigurator extends LitElement {
       if (!answers) return;
       this.offer = undefined;
       this.answers = answers;
-      this.schedule(true);
+      this.previews.schedule(true);
     } catch (error) {
       this.fail(error);
     }
