@@ -1,6 +1,9 @@
-/** What the fault scenarios share: options, figures, timing of requests. */
+/** What the fault scenarios share: the service and its tenant, options, figures, timing of requests. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BENCH_SERVICE_ENV, benchTenant, startService } from '../service-fixture.mjs';
 
 /** The checkout (two levels above this file). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -8,6 +11,34 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** PostgreSQL for the scenarios that need one (PG_ADMIN_URL, else the local server). */
 export const PG_ADMIN_URL =
   process.env.PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * The built service of a fault scenario: the benchmarks' environment with `env` over it,
+ * its files (SQLite, unless `env` names a DATABASE_URL) in a temporary directory of its
+ * own, and by default the tenant every scenario needs (`benchTenant`: the admin's token, a
+ * company, a supplier). `stop()` stops the service and removes the directory.
+ */
+export async function startFaultService(name, env = {}, { root = ROOT, tenant = true } = {}) {
+  const dataDir = mkdtempSync(join(tmpdir(), `faults-${name}-`));
+  const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
+  let service;
+  try {
+    service = await startService(root, { ...BENCH_SERVICE_ENV, DATA_DIR: dataDir, ...env });
+  } catch (error) {
+    removeDir();
+    throw error;
+  }
+  const stop = async () => {
+    await service.stop();
+    removeDir();
+  };
+  try {
+    return { ...service, stop, tenant: tenant ? await benchTenant(service.base) : undefined };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -11,14 +11,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { BENCH_SERVICE_ENV, benchTenant, data, startService } from '../service-fixture.mjs';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { join } from 'node:path';
+import { data } from '../service-fixture.mjs';
+import { sizeModel } from './fault-models.mjs';
+import { percentile, ROOT, runAlone, startFaultService } from './fault-support.mjs';
 const IMAGE_BYTES = 10_000_000;
 const CONCURRENT = 32;
 const GOALS = { liveP99Ms: 100, rssGrowthMb: 100 };
@@ -54,13 +52,6 @@ function startProbe(base) {
   };
 }
 
-const percentile = (values, p) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0
-    ? NaN
-    : sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
-};
-
 /** RSS of a process, MB (/proc: Linux only). */
 function rssMb(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -76,22 +67,9 @@ async function zipOf(root, model, images) {
 }
 
 function modelShowing(code, paths) {
-  return {
-    general: { name: `Images ${code}`, code },
-    questions: [
-      {
-        key: 'size',
-        type: 'choice',
-        label: 'Size',
-        options: [
-          { key: 's', label: 'S' },
-          { key: 'l', label: 'L' },
-        ],
-      },
-    ],
-    pricing: { base_price: '10.00' },
+  return sizeModel(code, {
     images: paths.map((src, i) => ({ key: `i${i}`, src, layer: i, alt: src })),
-  };
+  });
 }
 
 async function upload(base, token, supplierId, zip) {
@@ -168,7 +146,7 @@ async function measured(base, pid, work) {
     ms,
     loopP99Ms: loop.p99Ms,
     loopMaxMs: loop.maxMs,
-    liveP99Ms: Math.round(percentile(live, 0.99)),
+    liveP99Ms: Math.round(percentile(live, 99) ?? NaN),
     liveMaxMs: Math.round(Math.max(...live)),
     rssGrowthMb: Math.round(peak - before),
   };
@@ -177,18 +155,18 @@ async function measured(base, pid, work) {
 export default async function run(options = {}) {
   const root = options.root ?? ROOT;
   const rounds = options.rounds ?? 2;
-  const dataDir = mkdtempSync(join(tmpdir(), 'fault-images-'));
-  const service = await startService(root, {
-    ...BENCH_SERVICE_ENV,
-    DATA_DIR: dataDir,
-    // The 32 GETs come from one loopback address, standing in for 32 browsers.
-    CLIENT_IN_FLIGHT_LIMIT: '64',
-    ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
-  });
+  const service = await startFaultService(
+    'images',
+    {
+      // The 32 GETs come from one loopback address, standing in for 32 browsers.
+      CLIENT_IN_FLIGHT_LIMIT: '64',
+      ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    },
+    { root },
+  );
   try {
-    const { base } = service;
+    const { base, tenant } = service;
     const pid = service.child.pid;
-    const tenant = await benchTenant(base);
     const photo = randomBytes(IMAGE_BYTES);
     const stored = await upload(
       base,
@@ -301,12 +279,7 @@ export default async function run(options = {}) {
     };
   } finally {
     await service.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const result = await run();
-  console.log(JSON.stringify(result, null, 2));
-  process.exitCode = result.passed ? 0 : 1;
-}
+await runAlone(import.meta.url, run);

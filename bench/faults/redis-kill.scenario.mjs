@@ -8,19 +8,20 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { BENCH_ADMIN, freePort } from '../service-fixture.mjs';
 import {
-  BENCH_ADMIN,
-  BENCH_SERVICE_ENV,
-  benchTenant,
-  freePort,
-  startService,
-} from '../service-fixture.mjs';
-import { loop, percentile, ROOT, runAlone, sleep, statuses, timed } from './fault-support.mjs';
+  loop,
+  percentile,
+  ROOT,
+  runAlone,
+  sleep,
+  startFaultService,
+  statuses,
+  timed,
+} from './fault-support.mjs';
 
 const LANES = 4;
 const WARM_MS = 3_000;
@@ -64,10 +65,7 @@ async function waitForPort(port) {
 export default async function run() {
   const port = await freePort();
   let redis = await startRedis(port);
-  const dataDir = mkdtempSync(join(tmpdir(), 'faults-redis-'));
-  const service = await startService(ROOT, {
-    ...BENCH_SERVICE_ENV,
-    DATA_DIR: dataDir,
+  const service = await startFaultService('redis', {
     REDIS_URL: `redis://127.0.0.1:${port}`,
     LOGIN_RATE_LIMIT: String(LOGIN_LIMIT),
     // The limit checks below fail logins from this one address on purpose.
@@ -75,7 +73,7 @@ export default async function run() {
   });
   const base = service.base;
   try {
-    const { token } = await benchTenant(base);
+    const { token } = service.tenant;
     const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
     const login = () =>
       timed(`${base}/v1/login`, {
@@ -187,7 +185,6 @@ export default async function run() {
   } finally {
     await service.stop();
     await redis.kill().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -16,8 +16,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import {
   BENCH_SERVICE_ENV,
   benchTenant,
@@ -27,11 +26,10 @@ import {
   startService,
   uploadModel,
 } from '../service-fixture.mjs';
+import { PG_ADMIN_URL, ROOT, runAlone, sleep } from './fault-support.mjs';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const KILLS = 4;
 const ABANDONED_AFTER_MS = 1000;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const MODEL = JSON.stringify({
   general: { name: 'Crash model', code: 'CRASH' },
@@ -304,10 +302,7 @@ export default async function run(options = {}) {
     keys: Number(options.keys ?? process.env.SIGKILL_KEYS ?? 200),
     lanes: Number(options.lanes ?? process.env.SIGKILL_LANES ?? 16),
     pgDelayMs: Number(options.pgDelayMs ?? process.env.SIGKILL_PG_DELAY_MS ?? 30),
-    pgAdminUrl:
-      options.pgAdminUrl ??
-      process.env.PG_ADMIN_URL ??
-      'postgres://postgres@127.0.0.1:5432/postgres',
+    pgAdminUrl: options.pgAdminUrl ?? PG_ADMIN_URL,
   };
   const runs = [];
   for (const database of databases) runs.push(await scenarioOn(database, settings));
@@ -318,8 +313,4 @@ export default async function run(options = {}) {
   };
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const result = await run({});
-  console.log(JSON.stringify(result, null, 2));
-  process.exit(result.passed ? 0 : 1);
-}
+await runAlone(import.meta.url, run);

@@ -6,16 +6,7 @@
  * every 250 ms. Passes when readiness and requests are back within 30 s of the return,
  * and no request took longer than its deadline (acquire + client query timeout + 3 s).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  BENCH_ADMIN,
-  BENCH_SERVICE_ENV,
-  data,
-  pgDatabase,
-  startService,
-} from '../service-fixture.mjs';
+import { BENCH_ADMIN, data, pgDatabase } from '../service-fixture.mjs';
 import {
   errorCodes,
   loop,
@@ -24,6 +15,7 @@ import {
   ROOT,
   runAlone,
   sleep,
+  startFaultService,
   statuses,
   sustainedAfter,
   timed,
@@ -44,14 +36,15 @@ export default async function run() {
   const proxy = await startSilenceableProxy(Number(new URL(PG_ADMIN_URL).port || 5432));
   const url = new URL(database.url);
   url.host = `127.0.0.1:${proxy.port}`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'faults-silent-'));
-  const service = await startService(ROOT, {
-    ...BENCH_SERVICE_ENV,
-    DATABASE_URL: url.toString(),
-    DATA_DIR: dataDir,
-    DATABASE_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_MS),
-    DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS),
-  });
+  const service = await startFaultService(
+    'silent',
+    {
+      DATABASE_URL: url.toString(),
+      DATABASE_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_MS),
+      DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS),
+    },
+    { tenant: false },
+  );
   try {
     const { access_token: token } = await data(service.base, 'POST', '/v1/login', {
       body: JSON.stringify(BENCH_ADMIN),
@@ -124,7 +117,6 @@ export default async function run() {
     await service.stop();
     await proxy.close();
     await database.drop().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -7,14 +7,20 @@
  * figures on the same machine), then for ATTACK_MS with it. Passes when every victim
  * request and login answered 2xx with p99 ≤ 200 ms under attack.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_ADMIN, BENCH_SERVICE_ENV, benchTenant, startService } from '../service-fixture.mjs';
-import { loop, percentile, ROOT, runAlone, sleep, statuses, timed } from './fault-support.mjs';
+import { BENCH_ADMIN } from '../service-fixture.mjs';
+import {
+  loop,
+  percentile,
+  runAlone,
+  sleep,
+  startFaultService,
+  statuses,
+  timed,
+} from './fault-support.mjs';
 
 const ATTACKERS = 200;
 const ATTACK_MS = 15_000;
@@ -66,11 +72,10 @@ async function victimLoad(base, auth, ms) {
 }
 
 export default async function run() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'faults-slow-'));
-  const service = await startService(ROOT, { ...BENCH_SERVICE_ENV, DATA_DIR: dataDir });
+  const service = await startFaultService('slow');
   const base = service.base;
   try {
-    const { token } = await benchTenant(base);
+    const { token } = service.tenant;
     const auth = { Authorization: `Bearer ${token}` };
     const baseline = await victimLoad(base, auth, BASELINE_MS);
     // The attacker runs in its own process; it connects for 2 s before the victim measures.
@@ -134,7 +139,6 @@ export default async function run() {
     return { name: 'slow-bodies', passed, figures };
   } finally {
     await service.stop();
-    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

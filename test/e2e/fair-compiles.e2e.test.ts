@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainedModel } from '../../bench/faults/fault-models.mjs';
 import { createUser } from '../support/factories.js';
 import {
   createModelWorld,
@@ -9,28 +10,12 @@ import {
 import { addSupplierMember, createSupplier } from '../support/org.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
-/** A model whose compile takes seconds: 1,000 questions, a rule across neighbours each. */
-function slowModel(code: string): Record<string, unknown> {
-  // Several seconds of compile even on an idle machine: the small upload must not depend
-  // on the machine being loaded to arrive while this one still runs.
-  const count = 4000;
-  const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
-  return {
-    general: { name: `Slow ${code}`, code },
-    questions: Array.from({ length: count }, (_, q) => ({
-      key: `q${q}`,
-      type: 'choice',
-      label: `Question ${q}`,
-      options,
-    })),
-    rules: Array.from({ length: count }, (_, r) => ({
-      key: `r${r}`,
-      when: `q${r} != null`,
-      assert: `q${r} != 'o9' || q${(r + 1) % count} != 'o9'`,
-      message: 'not both',
-    })),
-  };
-}
+/**
+ * A model whose compile takes seconds (the fault scenario's generator): several seconds even
+ * on an idle machine, so that the small upload need not count on a loaded machine to
+ * arrive while this one still runs.
+ */
+const slowModel = (code: string) => chainedModel(code, 4000);
 
 describe('compiles: a small model never waits behind another supplier’s long compile', () => {
   let ctx: TestContext;
