@@ -5,6 +5,7 @@ import {
   changeAfter,
   descriptionOf,
   hasChromium,
+  keepScreenshot,
   signIn,
   useSignedInPage,
   watchChanges,
@@ -14,6 +15,8 @@ import { bearer } from '../support/factories.js';
 import { DOOR_DIR, uploadModel, zipFolder } from '../support/model.factories.js';
 
 const WINDOW = WINDOW_ANSWERS;
+/** The screenshot that becomes docs/configurator.png (scripts/docs-screenshot.mjs). */
+const DOCS_SCREENSHOT = 'configurator-offer';
 
 describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium', () => {
   const signed = useSignedInPage();
@@ -140,20 +143,34 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
   });
 
   it('resolves a conflict through the offer: the nearest valid configuration, the option chosen', async () => {
-    await changeAfter(signed.page, () => signed.page.getByLabel('Wood').check());
-    await signed.page.getByLabel('Anthracite grey').click();
-    const offer = signed.page.getByRole('alert');
+    const page = signed.page;
+    for (const [label, value] of [
+      ['Width (mm)', '1200'],
+      ['Height (mm)', '1000'],
+    ])
+      await changeAfter(page, () =>
+        page
+          .getByLabel(label)
+          .fill(value)
+          .then(() => page.keyboard.press('Tab')),
+      );
+    await changeAfter(page, () => page.getByLabel('Wood').check());
+    await page.getByLabel('Anthracite grey').click();
+    const offer = page.getByRole('alert');
     // The offer names the change the pick needs, once the API has found it.
     await offer.getByText(/we will .*Frame material/).waitFor();
     expect(await offer.textContent()).toContain('Choose “Anthracite grey”');
+    // The README's picture of the configure page (scripts/docs-screenshot.mjs copies it to docs/).
+    await page.setViewportSize({ width: 1200, height: 800 });
+    await keepScreenshot(page, DOCS_SCREENSHOT);
     // Nothing is chosen before the offer is taken.
-    expect(await signed.page.locator('#color--anthracite').isChecked()).toBe(false);
-    await changeAfter(signed.page, () =>
-      signed.page.getByRole('button', { name: /^Choose “Anthracite grey”/ }).click(),
+    expect(await page.locator('#color--anthracite').isChecked()).toBe(false);
+    await changeAfter(page, () =>
+      page.getByRole('button', { name: /^Choose “Anthracite grey”/ }).click(),
     );
-    expect(await signed.page.locator('#color--anthracite').isChecked()).toBe(true);
+    expect(await page.locator('#color--anthracite').isChecked()).toBe(true);
     // The frame is no longer wood: one that goes with anthracite.
-    expect(await signed.page.locator('#frame--wood').isChecked()).toBe(false);
+    expect(await page.locator('#frame--wood').isChecked()).toBe(false);
   });
 
   it('renders a boolean question and the layered images of a zip model, from their signed URLs', async () => {
