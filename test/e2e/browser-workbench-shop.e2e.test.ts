@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   changeAfter,
   descriptionOf,
+  embedPage,
   hasChromium,
   launchChromium,
-  shopPage,
   signIn,
   startOrigin,
   startPagesWorld,
@@ -27,7 +27,7 @@ describe.skipIf(!hasChromium)('the workbench and an embedding shop, in headless 
   let browser: Browser;
 
   beforeAll(async () => {
-    shop = await startOrigin({ '/': shopPage() });
+    shop = await startOrigin({ '/': embedPage() });
     world = await startPagesWorld({ CORS_ORIGINS: shop.origin });
     browser = await launchChromium();
   }, 240_000);
@@ -186,7 +186,7 @@ describe.skipIf(!hasChromium)('the workbench and an embedding shop, in headless 
         document.getElementById('basket')?.textContent?.startsWith('Basket'),
       );
       expect(await page.locator('#basket').textContent()).toBe(
-        `Basket: 1 window, EUR ${change.total}`,
+        `Basket: 1 item, EUR ${change.total}`,
       );
 
       // The line is in the intent user's cart for that company, at that price.

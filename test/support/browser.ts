@@ -39,9 +39,9 @@ export async function startOrigin(
   return { server, origin: `http://127.0.0.1:${port}` };
 }
 
-/** The example shop page (examples/shop/index.html), as a shop would serve it. */
-export const shopPage = (): string =>
-  readFileSync(join(REPO_DIR, 'examples', 'shop', 'index.html'), 'utf8');
+/** The example shop page (examples/embed/index.html), served as it is: it reads its settings from the address. */
+export const embedPage = (): string =>
+  readFileSync(join(REPO_DIR, 'examples', 'embed', 'index.html'), 'utf8');
 
 /** The built service with an admin who is a member of a company whose supplier has the window model. */
 export interface PagesWorld {

@@ -2,13 +2,12 @@
 // What the storefront's browser tests share (issue #40): the built service with CORS for a
 // shop origin, a second origin it refuses, the window with a displayed variable, the door
 // zip (images), and a signed-in page at a phone's or a desktop's size.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import yaml from 'js-yaml';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import {
   changeAfter,
+  embedPage,
   inWindow,
   launchChromium,
   signIn,
@@ -19,7 +18,6 @@ import {
   type PagesWorld,
   type ViewportName,
 } from './browser.js';
-import { REPO_DIR } from './examples.js';
 import { DOOR_DIR, uploadModel, windowYaml, zipFolder } from './model.factories.js';
 
 export function windowWithArea(source = windowYaml()): string {
@@ -31,8 +29,6 @@ export function windowWithArea(source = windowYaml()): string {
   return yaml.dump(model);
 }
 
-export const embedPage = () =>
-  readFileSync(join(REPO_DIR, 'examples', 'embed', 'index.html'), 'utf8');
 export const TOTAL = 'product-configurator [data-testid=total]';
 export const ADD = 'product-configurator button.add';
 
