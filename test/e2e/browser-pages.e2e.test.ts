@@ -4,6 +4,7 @@ import {
   axeViolations,
   changeAfter,
   descriptionOf,
+  enterValue,
   hasChromium,
   keepScreenshot,
   signIn,
@@ -35,18 +36,8 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
     const apiTotal = api.body.data.pricing.total as string;
 
     // Every question type the window has: integers, choices (one with a default), a multi-choice.
-    await changeAfter(signed.page, () =>
-      signed.page
-        .getByLabel('Width (mm)')
-        .fill('1200')
-        .then(() => signed.page.keyboard.press('Tab')),
-    );
-    await changeAfter(signed.page, () =>
-      signed.page
-        .getByLabel('Height (mm)')
-        .fill('1000')
-        .then(() => signed.page.keyboard.press('Tab')),
-    );
+    await enterValue(signed.page, 'Width (mm)', '1200');
+    await enterValue(signed.page, 'Height (mm)', '1000');
     await changeAfter(signed.page, () => signed.page.getByLabel('Aluminium').check());
     const last = await changeAfter(signed.page, () => signed.page.getByLabel('White').check());
     expect(last).toEqual({ valid: true, total: apiTotal });
@@ -121,12 +112,7 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
     // PVC is the frame's (soft) default: answered by the user it is a hard answer.
     await changeAfter(page, () => page.getByLabel('Aluminium').check());
     await changeAfter(page, () => page.getByLabel('PVC').check());
-    await changeAfter(page, () =>
-      page
-        .getByLabel('Width (mm)')
-        .fill('2000')
-        .then(() => page.keyboard.press('Tab')),
-    );
+    await enterValue(page, 'Width (mm)', '2000');
     const conflict = page.locator('ul.errors li.conflict');
     await conflict.waitFor();
     expect(await conflict.count()).toBe(1);
@@ -144,16 +130,8 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
 
   it('resolves a conflict through the offer: the nearest valid configuration, the option chosen', async () => {
     const page = signed.page;
-    for (const [label, value] of [
-      ['Width (mm)', '1200'],
-      ['Height (mm)', '1000'],
-    ])
-      await changeAfter(page, () =>
-        page
-          .getByLabel(label)
-          .fill(value)
-          .then(() => page.keyboard.press('Tab')),
-      );
+    await enterValue(page, 'Width (mm)', '1200');
+    await enterValue(page, 'Height (mm)', '1000');
     await changeAfter(page, () => page.getByLabel('Wood').check());
     await page.getByLabel('Anthracite grey').click();
     const offer = page.getByRole('alert');

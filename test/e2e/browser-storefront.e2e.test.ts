@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   axeViolations,
   changeAfter,
+  enterValue,
   hasChromium,
   horizontalOverflow,
   keepScreenshot,
@@ -25,17 +26,8 @@ describe.skipIf(!hasChromium)('the storefront at 390×844 and 1280×800 in Chrom
       const page = await sf.signedInPage(size);
       try {
         expect(await horizontalOverflow(page)).toBe(0);
-        for (const [label, value] of [
-          ['Width (mm)', '1200'],
-          ['Height (mm)', '1000'],
-        ]) {
-          await changeAfter(page, () =>
-            page
-              .getByLabel(label)
-              .fill(value)
-              .then(() => page.keyboard.press('Tab')),
-          );
-        }
+        await enterValue(page, 'Width (mm)', '1200');
+        await enterValue(page, 'Height (mm)', '1000');
         await changeAfter(page, () => page.getByLabel('Aluminium').check());
         const done = await changeAfter(page, () => page.getByLabel('White').check());
         expect(done.valid).toBe(true);

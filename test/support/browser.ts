@@ -147,6 +147,16 @@ export async function changeAfter(
   });
 }
 
+/** Types `value` into the field labelled `label` and leaves it (Tab): the `change` that follows. */
+export function enterValue(page: Page, label: string, value: string): Promise<ChangeRecord> {
+  return changeAfter(page, () =>
+    page
+      .getByLabel(label)
+      .fill(value)
+      .then(() => page.keyboard.press('Tab')),
+  );
+}
+
 /** The text of the element that describes a control (aria-describedby), through shadow roots. */
 export async function descriptionOf(page: Page, controlId: string): Promise<string> {
   return page.locator(`#${controlId}`).evaluate((input) => {
