@@ -1,5 +1,5 @@
 import { isConsistent } from '../consistency/query.js';
-import { boxMins, segmentedMins, segmentedWork } from '../consistency/segment-weights.js';
+import { boxMins, segmentedMinPair, segmentedWork } from '../consistency/segment-weights.js';
 
 /**
  * Edge visits the price bounds of one evaluation may make (three per edge of each segment
@@ -53,16 +53,16 @@ export function priceBounds(
   if (terms.flat) return flatBounds(model, terms, fixed, support, format);
   // Past the work budget (a diagram far larger than what one click reads): sound bounds
   // from the supported values alone, said so.
-  const withinBudget =
-    segmentedWork(form, lo, fixed) + segmentedWork(form, negatedHi, fixed) <= work;
+  const pair = [lo, negatedHi] as const;
+  const withinBudget = segmentedWork(form, pair, fixed) <= work;
   if (!withinBudget && support === undefined) return none('past the price bounds work budget');
   const boxed = !withinBudget;
-  const least = boxed
-    ? boxMins(form, lo, fixed, support as Uint8Array)
-    : segmentedMins(form, lo, fixed);
-  const greatest = boxed
-    ? boxMins(form, negatedHi, fixed, support as Uint8Array)
-    : segmentedMins(form, negatedHi, fixed);
+  const [least, greatest] = boxed
+    ? [
+        boxMins(form, lo, fixed, support as Uint8Array),
+        boxMins(form, negatedHi, fixed, support as Uint8Array),
+      ]
+    : segmentedMinPair(form, pair, fixed);
   const total = totals(terms, unit, model.pricing);
   let range: PriceRange | null = null;
   if (least.best !== Infinity) {
