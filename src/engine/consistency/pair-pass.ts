@@ -24,7 +24,12 @@ export interface Span {
   readonly end: number;
 }
 
-/** Node-sized arrays of one diagram and weight pair, reused by every pass (no per-click allocation). */
+/**
+ * Node-sized arrays of one diagram and weight pair, reused by every pass (no per-click
+ * allocation). They also carry the backward weights from one pass to the next: a node's
+ * depends only on the restrictions of its layer and those below, so after a click that
+ * changes one answer the nodes below its layer keep theirs (`upKnown`).
+ */
 export interface PairScratch {
   readonly downA: Float64Array;
   readonly downB: Float64Array;
@@ -32,6 +37,12 @@ export interface PairScratch {
   readonly upB: Float64Array;
   /** Per node: UNTOUCHED, NEEDED (its backward weight is read) or REACHED (also from the start). */
   readonly state: Uint8Array;
+  /** Per node: 1 when upA/upB hold its weights under `lastFixed`'s restrictions. */
+  readonly upKnown: Uint8Array;
+  /** Per layer: the restriction of the last pass over the layer's span. */
+  readonly lastFixed: Int32Array;
+  /** Per layer (and the layer count): its first node id. */
+  readonly layerStart: Int32Array;
 }
 
 const UNTOUCHED = 0;
@@ -39,14 +50,36 @@ const NEEDED = 1;
 const REACHED = 2;
 
 export function newPairScratch(diagram: LayeredDiagram): PairScratch {
-  const count = diagram.nodeLayer.length;
+  const { nodeLayer, domain } = diagram;
+  const count = nodeLayer.length;
+  const layers = domain.length;
+  const layerStart = new Int32Array(layers + 1).fill(count);
+  for (let id = count - 1; id > TRUE; id--) layerStart[nodeLayer[id]] = id;
+  for (let layer = layers - 1; layer >= 0; layer--)
+    layerStart[layer] = Math.min(layerStart[layer], layerStart[layer + 1]);
   return {
     downA: new Float64Array(count),
     downB: new Float64Array(count),
     upA: new Float64Array(count),
     upB: new Float64Array(count),
     state: new Uint8Array(count),
+    upKnown: new Uint8Array(count),
+    lastFixed: new Int32Array(layers).fill(-2),
+    layerStart,
   };
+}
+
+/**
+ * Forgets the backward weights of the span's nodes down to the deepest layer whose
+ * restriction changed since the span's last pass; the nodes below keep theirs.
+ */
+function keepKnownUp({ from, to, start }: Span, fixed: Int32Array, scratch: PairScratch): void {
+  const { lastFixed, upKnown, layerStart } = scratch;
+  let deepest = to - 1;
+  while (deepest >= from && fixed[deepest] === lastFixed[deepest]) deepest--;
+  if (deepest < from) return;
+  upKnown.fill(0, start, Math.max(start, layerStart[deepest + 1]));
+  for (let layer = from; layer <= deepest; layer++) lastFixed[layer] = fixed[layer];
 }
 
 /** One span's result for each weight. */
@@ -81,6 +114,7 @@ export function pairPass(
     beforeB[layer - from + 1] = beforeB[layer - from] + free[1][layer];
   }
   const before = [beforeA, beforeB] as const;
+  keepKnownUp(span, fixed, scratch);
   forward(diagram, span, weights, before, fixed, scratch);
   backward(diagram, span, weights, before, fixed, scratch);
   return throughValues(diagram, span, weights, free, before, fixed, scratch);
@@ -95,7 +129,7 @@ function forward(
   [a, b]: Pair,
   [beforeA, beforeB]: Pair,
   fixed: Int32Array,
-  { downA, downB, state }: PairScratch,
+  { downA, downB, state, upKnown }: PairScratch,
 ): void {
   const last = end === TRUE ? nodeLayer.length : end;
   state.fill(UNTOUCHED, start, last);
@@ -109,6 +143,8 @@ function forward(
     const f = fixed[layer];
     const first = kidStart[id];
     if (mark === NEEDED) {
+      // A known backward weight needs none of the children's.
+      if (upKnown[id] === 1) continue;
       for (let v = f >= 0 ? f : 0, hi = f >= 0 ? f + 1 : domain[layer]; v < hi; v++) {
         const child = kids[first + v];
         if (child !== FALSE && child !== end && state[child] === UNTOUCHED) state[child] = NEEDED;
@@ -142,18 +178,19 @@ function forward(
   }
 }
 
-/** Least weights from each needed node to the end node (Infinity: none). */
+/** Least weights from each needed node to the end node (Infinity: none), where not known. */
 function backward(
   { domain, valueBase, nodeLayer, kidStart, kids }: LayeredDiagram,
   { from, to, start, end }: Span,
   [a, b]: Pair,
   [beforeA, beforeB]: Pair,
   fixed: Int32Array,
-  { upA, upB, state }: PairScratch,
+  { upA, upB, state, upKnown }: PairScratch,
 ): void {
   const last = end === TRUE ? nodeLayer.length : end;
   for (let id = last - 1; id >= start; id--) {
-    if (state[id] === UNTOUCHED) continue;
+    if (state[id] === UNTOUCHED || upKnown[id] === 1) continue;
+    upKnown[id] = 1;
     const layer = nodeLayer[id];
     const f = fixed[layer];
     const first = kidStart[id];
