@@ -76,7 +76,10 @@ export function segmentedMinPair(
   weights: WeightPair,
   fixed: Int32Array,
 ): [SegmentedMins, SegmentedMins] {
-  const free = [freeWeights(form, weights[0], fixed), freeWeights(form, weights[1], fixed)] as const;
+  const free = [
+    freeWeights(form, weights[0], fixed),
+    freeWeights(form, weights[1], fixed),
+  ] as const;
   const results: PairResult[] = [];
   if (form.root > TRUE) {
     const scratch = scratchOf(form, weights);
@@ -156,7 +159,11 @@ function segmentResult(
  * Edge visits `segmentedMinPair` may make now: at most three per edge of each segment
  * whose result for these restrictions is not kept. Lets a caller stay within a work budget.
  */
-export function segmentedWork(form: ConsistencyForm, weights: WeightPair, fixed: Int32Array): number {
+export function segmentedWork(
+  form: ConsistencyForm,
+  weights: WeightPair,
+  fixed: Int32Array,
+): number {
   if (form.root <= TRUE) return 0;
   const scratch = scratchOf(form, weights);
   const segments = segmentsOf(form);
