@@ -12,7 +12,8 @@
  *   the same evaluation without it (goal on the 268-question car: median ≤ 5 ms, p99 ≤ 25 ms
  *   of resolution work in the engine).
  * Env: CLICKS (answer sets timed, default 200), RESOLUTIONS (default 1000), SEED, LIMITS
- * (JSON engine limits for the compile, e.g. `{"consistencyMs":300000}` on a loaded machine).
+ * (JSON engine limits for the compile, e.g. `{"consistencyMs":300000}` on a loaded machine),
+ * BOUNDS_WORK (the price bounds' work budget of the timed clicks, e.g. `1e12`: always exact).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -25,6 +26,9 @@ const random = prng(Number(process.env.SEED ?? 42));
 const CLICKS = Number(process.env.CLICKS ?? 200);
 const RESOLUTIONS = Number(process.env.RESOLUTIONS ?? 1000);
 const LIMITS = JSON.parse(process.env.LIMITS ?? '{}') as Record<string, number>;
+/** The price bounds' work budget of the timed clicks (`priceBoundsWork`); the engine's default when unset. */
+const BOUNDS_WORK =
+  process.env.BOUNDS_WORK === undefined ? {} : { priceBoundsWork: Number(process.env.BOUNDS_WORK) };
 const PRICES = ['0', '0', '49.90', '120.00', '250.00', '399.99', '1250.00', '-75.00'];
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
@@ -118,7 +122,8 @@ function measure(path: string): void {
     timedBoth(() => evaluate(model, request(answers, { priceBounds: false })), without, cpuWithout);
     timedBoth(
       () => {
-        if (evaluate(model, request(answers)).line.price_bounds?.exact === true) exact++;
+        if (evaluate(model, request(answers, BOUNDS_WORK)).line.price_bounds?.exact === true)
+          exact++;
       },
       withBounds,
       cpuWith,

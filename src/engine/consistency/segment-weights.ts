@@ -30,7 +30,8 @@ interface Scratch {
   readonly form: ConsistencyForm;
   /** The weights paired with the ones this scratch hangs on. */
   readonly second: Float64Array;
-  readonly pass: PairScratch;
+  /** Made by the first pass (a budget check alone, past the budget, needs none). */
+  pass: PairScratch | undefined;
   readonly memo: Array<Map<string, PairResult>>;
   readonly entries: number;
 }
@@ -44,7 +45,7 @@ function scratchOf(form: ConsistencyForm, [a, b]: WeightPair): Scratch {
     return {
       form,
       second: b,
-      pass: newPairScratch(form),
+      pass: undefined,
       memo: [],
       entries: Math.max(1, Math.min(SEGMENT_ENTRIES, Math.floor(MEMO_BYTES / (16 * values + 64)))),
     };
@@ -149,7 +150,8 @@ function segmentResult(
   const known = memo.get(key);
   if (known !== undefined) return known;
   const span = { from, to, start: segments.startNode[s], end: segments.endNode[s] };
-  const result = pairPass(form, span, weights, free, fixed, scratch.pass);
+  const pass = (scratch.pass ??= newPairScratch(form));
+  const result = pairPass(form, span, weights, free, fixed, pass);
   if (memo.size >= scratch.entries) memo.delete(memo.keys().next().value as string);
   memo.set(key, result);
   return result;

@@ -2,8 +2,9 @@ import { isConsistent } from '../consistency/query.js';
 import { boxMins, segmentedMinPair, segmentedWork } from '../consistency/segment-weights.js';
 
 /**
- * Edge visits the price bounds of one evaluation may make (three per edge of each segment
- * recomputed, per weights): a version's first clicks on a diagram of up to ~300,000 edges.
+ * Edge visits the price bounds of one evaluation may make, counted before the passes as
+ * three per edge of each segment recomputed (the least and greatest weights share one walk,
+ * docs/adr/0190; the walk itself often reads far fewer): segments of up to ~660,000 edges.
  * Past it the bounds are sound but not exact (docs/adr/0140).
  */
 export const PRICE_BOUNDS_WORK = 2_000_000;
@@ -25,9 +26,9 @@ export interface PriceBounds {
 
 /**
  * The lowest and highest `pricing.total` over the valid completions of the answers
- * (`fixed`, the user's answers as diagram restrictions), for the line and per value: two
- * (min, +) pass pairs over the diagram, one on the least and one on the negated greatest
- * weights (consistency/weighted.ts), then the percent adjustments on the subtotal's extremes.
+ * (`fixed`, the user's answers as diagram restrictions), for the line and per value: (min, +)
+ * passes over the diagram on the least and the negated greatest weights together
+ * (consistency/segment-weights.ts), then the percent adjustments on the subtotal's extremes.
  */
 export function priceBounds(
   model: CompiledModel,
