@@ -90,6 +90,8 @@ export class ProductConfigurator extends LitElement {
   private typed: Record<string, string> = {};
   private company: number | undefined;
   private sequence = 0;
+  /** The answers (JSON) of the line shown: what its `valid` is about. */
+  private shown = '';
   private typing: ReturnType<typeof setTimeout> | undefined;
   private t: Translate = translator('en');
   private locale = 'en';
@@ -173,9 +175,11 @@ export class ProductConfigurator extends LitElement {
     const mine = ++this.sequence;
     this.busy(true);
     try {
-      const result = await this.api.client.POST('/v1/carts/preview', { body: this.body() });
+      const body = this.body();
+      const result = await this.api.client.POST('/v1/carts/preview', { body });
       if (mine !== this.sequence) return;
       this.line = dataOf(result) as Line;
+      this.shown = JSON.stringify(body.questions);
       this.failure = undefined;
       await this.updateComplete;
       this.emit('change', { line: this.line, valid: this.line.valid });
@@ -246,8 +250,23 @@ export class ProductConfigurator extends LitElement {
     }
   }
 
+  /**
+   * Whether the answers a save sends are the ones the page calls valid: answers changed since
+   * the shown preview (typing still in its pause, a click in flight) are previewed first, and
+   * a line that is then not valid is shown, not saved (docs/adr/0191).
+   */
+  private async shownValid(): Promise<boolean> {
+    const now = (): string => JSON.stringify(this.body().questions);
+    if (now() !== this.shown) {
+      clearTimeout(this.typing);
+      await this.preview();
+    }
+    return this.line?.valid === true && now() === this.shown;
+  }
+
   private async addToCart(): Promise<void> {
     this.notice = undefined;
+    if (!(await this.shownValid())) return;
     try {
       const line = await addLine(this.api, this.body(), this.cartId);
       this.notice = this.t('action.added', {
@@ -264,6 +283,7 @@ export class ProductConfigurator extends LitElement {
   private async saveChanges(): Promise<void> {
     if (!this.editing) return;
     this.notice = undefined;
+    if (!(await this.shownValid())) return;
     try {
       const version = this.moved ? 'latest' : undefined;
       const { questions } = this.body();
