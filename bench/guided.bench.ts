@@ -5,13 +5,15 @@
  * 268-question car, docs/adr/0121) when they are there. Each model gets random option
  * prices (seeded). Then, along random walks over available options:
  * - the click's cost with and without price bounds (`priceBounds: false`), alternately on
- *   the same answer sets: median / p99 and their ratio (goal ≤ 1.5×);
+ *   the same answer sets: median / p99 and their ratio (goal ≤ 1.5×), wall clock and this
+ *   process's CPU time, and how many clicks had exact bounds;
  * - resolutions: forced picks of unavailable options and conflicting answer sets (one
  *   answer replaced by a random option), `resolve` timed as a whole evaluation and beside
  *   the same evaluation without it (goal on the 268-question car: median ≤ 5 ms, p99 ≤ 25 ms
  *   of resolution work in the engine).
  * Env: CLICKS (answer sets timed, default 200), RESOLUTIONS (default 1000), SEED, LIMITS
- * (JSON engine limits for the compile, e.g. `{"consistencyMs":300000}` on a loaded machine).
+ * (JSON engine limits for the compile, e.g. `{"consistencyMs":300000}` on a loaded machine),
+ * BOUNDS_WORK (the price bounds' work budget of the timed clicks, e.g. `1e12`: always exact).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -24,6 +26,9 @@ const random = prng(Number(process.env.SEED ?? 42));
 const CLICKS = Number(process.env.CLICKS ?? 200);
 const RESOLUTIONS = Number(process.env.RESOLUTIONS ?? 1000);
 const LIMITS = JSON.parse(process.env.LIMITS ?? '{}') as Record<string, number>;
+/** The price bounds' work budget of the timed clicks (`priceBoundsWork`); the engine's default when unset. */
+const BOUNDS_WORK =
+  process.env.BOUNDS_WORK === undefined ? {} : { priceBoundsWork: Number(process.env.BOUNDS_WORK) };
 const PRICES = ['0', '0', '49.90', '120.00', '250.00', '399.99', '1250.00', '-75.00'];
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
@@ -78,6 +83,19 @@ function timed(run: () => void): number {
   return performance.now() - started;
 }
 
+/**
+ * Wall-clock and CPU (user and system) milliseconds of a run. On a shared machine the CPU
+ * time is the steadier of the two: the wall clock also counts time spent waiting for a core.
+ */
+function timedBoth(run: () => void, wall: number[], cpu: number[]): void {
+  const cpuStarted = process.cpuUsage();
+  const started = performance.now();
+  run();
+  wall.push(performance.now() - started);
+  const { user, system } = process.cpuUsage(cpuStarted);
+  cpu.push((user + system) / 1000);
+}
+
 const figures = (times: number[]) =>
   `median ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms`;
 
@@ -97,15 +115,28 @@ function measure(path: string): void {
   for (const answers of sets.slice(0, 5)) evaluate(model, request(answers));
   const without: number[] = [];
   const withBounds: number[] = [];
+  const cpuWithout: number[] = [];
+  const cpuWith: number[] = [];
+  let exact = 0;
   for (const answers of sets) {
-    without.push(timed(() => evaluate(model, request(answers, { priceBounds: false }))));
-    withBounds.push(timed(() => evaluate(model, request(answers))));
+    timedBoth(() => evaluate(model, request(answers, { priceBounds: false })), without, cpuWithout);
+    timedBoth(
+      () => {
+        if (evaluate(model, request(answers, BOUNDS_WORK)).line.price_bounds?.exact === true)
+          exact++;
+      },
+      withBounds,
+      cpuWith,
+    );
   }
   const ratio = percentile(withBounds, 0.5) / percentile(without, 0.5);
+  const cpuRatio = percentile(cpuWith, 0.5) / percentile(cpuWithout, 0.5);
   console.log(`clicks (${sets.length}) without price bounds: ${figures(without)}`);
   console.log(`clicks (${sets.length}) with price bounds:    ${figures(withBounds)}`);
-  console.log(`price bounds: median ratio ${ratio.toFixed(2)}× (goal ≤ 1.5×)`);
-
+  console.log(`price bounds: median ratio ${ratio.toFixed(2)}× (goal ≤ 1.5×), exact in ${exact}`);
+  console.log(
+    `  CPU time per click: without ${figures(cpuWithout)}; with ${figures(cpuWith)}; median ratio ${cpuRatio.toFixed(2)}×`,
+  );
   const plain: number[] = [];
   const resolving: number[] = [];
   const extra: number[] = [];

@@ -75,6 +75,39 @@ describe.skipIf(!hasChromium)('guided configuration in headless Chromium', () =>
     expect(await signed.page.locator('#top--pine').isChecked()).toBe(true);
   });
 
+  it('adds only what it calls valid: a number typed just before "Add to cart" is previewed first', async () => {
+    await openDesk();
+    const complete = await changeAfter(signed.page, () =>
+      signed.page.getByRole('button', { name: 'Complete with the cheapest choices' }).click(),
+    );
+    expect(complete.valid).toBe(true);
+    const adds: string[] = [];
+    signed.page.on('request', (request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname === '/v1/carts')
+        adds.push(request.url());
+    });
+    const legs = await signed.page.locator('#legs').elementHandle();
+    const add = await signed.page.getByRole('button', { name: 'Add to cart' }).elementHandle();
+    // Six legs do not fit a small desk. Typed and "Add to cart" in one task: the click comes
+    // while the typing pause still holds the preview back, the shown line still valid.
+    const shown = await changeAfter(signed.page, () =>
+      signed.page.evaluate(
+        ([input, button]) => {
+          (input as HTMLInputElement).value = '6';
+          input!.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+          (button as HTMLButtonElement).click();
+        },
+        [legs, add] as const,
+      ),
+    );
+    expect(shown.valid).toBe(false);
+    expect(adds).toEqual([]);
+    expect(await signed.page.getByText('The configuration is complete and valid.').count()).toBe(0);
+    expect(
+      await signed.page.getByText('This many legs do not fit this size').count(),
+    ).toBeGreaterThan(0);
+  });
+
   it('reopens a line whose model moved on at the newer version, shows the changes, and saves there', async () => {
     const { server, company } = signed.world;
     const added = await server.http

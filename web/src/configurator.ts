@@ -166,6 +166,7 @@ export class ProductConfigurator extends LitElement {
 
   /** Previews in the order of the clicks (preview-sequence.ts). */
   private readonly previews = new PreviewSequence({
+    answers: () => JSON.stringify(this.body().questions),
     request: async () =>
       dataOf(await this.api.client.POST('/v1/carts/preview', { body: this.body() })) as Line,
     show: async (line) => {
@@ -232,8 +233,18 @@ export class ProductConfigurator extends LitElement {
     }
   }
 
+  /**
+   * Whether the answers a save sends are the ones the page calls valid: answers changed since
+   * the shown preview (typing still in its pause, a click in flight) are previewed first, and
+   * a line that is then not valid is shown, not saved (docs/adr/0191).
+   */
+  private async shownValid(): Promise<boolean> {
+    return (await this.previews.current()) && this.line?.valid === true;
+  }
+
   private async addToCart(): Promise<void> {
     this.notice = undefined;
+    if (!(await this.shownValid())) return;
     try {
       const line = await addLine(this.api, this.body(), this.cartId);
       this.notice = this.t('action.added', {
@@ -250,6 +261,7 @@ export class ProductConfigurator extends LitElement {
   private async saveChanges(): Promise<void> {
     if (!this.editing) return;
     this.notice = undefined;
+    if (!(await this.shownValid())) return;
     try {
       const version = this.moved ? 'latest' : undefined;
       const { questions } = this.body();

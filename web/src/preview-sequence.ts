@@ -8,6 +8,8 @@ const TYPING_DEBOUNCE_MS = 300;
 
 /** What the sequence asks of its element. */
 export interface PreviewHost {
+  /** The current answers as text: what a shown line's `valid` is about. */
+  answers(): string;
   /** POST /v1/carts/preview with the current answers. */
   request(): Promise<Line>;
   /** The newest answer: show it (resolves once shown). */
@@ -21,6 +23,8 @@ export interface PreviewHost {
 export class PreviewSequence {
   private sequence = 0;
   private typing: ReturnType<typeof setTimeout> | undefined;
+  /** The answers (`host.answers()`) of the line shown. */
+  private shown = '';
 
   constructor(private readonly host: PreviewHost) {}
 
@@ -29,8 +33,10 @@ export class PreviewSequence {
     const mine = ++this.sequence;
     this.host.busy(true);
     try {
+      const answers = this.host.answers();
       const line = await this.host.request();
       if (mine !== this.sequence) return;
+      this.shown = answers;
       await this.host.show(line);
     } catch (error) {
       if (mine === this.sequence) this.host.fail(error);
@@ -44,5 +50,17 @@ export class PreviewSequence {
     clearTimeout(this.typing);
     if (settled) void this.preview();
     else this.typing = setTimeout(() => void this.preview(), TYPING_DEBOUNCE_MS);
+  }
+
+  /**
+   * Whether the line shown is about the current answers; answers changed since (typing in
+   * its pause, a click in flight) are previewed first.
+   */
+  async current(): Promise<boolean> {
+    if (this.host.answers() !== this.shown) {
+      clearTimeout(this.typing);
+      await this.preview();
+    }
+    return this.host.answers() === this.shown;
   }
 }

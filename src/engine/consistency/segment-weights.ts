@@ -2,15 +2,17 @@ import { derived } from '../derived.js';
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import { segmentsOf } from './prepared.js';
+import { newPairScratch, type PairResult, type PairScratch, pairPass } from './pair-pass.js';
 import { liveValues } from './query.js';
 
 /**
- * The (min, +) queries of weighted.ts segment by segment (segments.ts): every valid path
- * goes through each segment's start and end node, so the least weight is the sum of each
- * segment's least weight (and of the free layers above the root), and a value's least
- * weight is its segment's plus every other segment's. A segment's result depends only on
- * its own layers' restrictions, so it is kept per weights and restrictions
- * (`SEGMENT_ENTRIES`): consecutive clicks change one answer and recompute one segment.
+ * The (min, +) queries of weighted.ts segment by segment (segments.ts), for a pair of
+ * weights at once (pair-pass.ts): every valid path goes through each segment's start and
+ * end node, so the least weight is the sum of each segment's least weight (and of the free
+ * layers above the root), and a value's least weight is its segment's plus every other
+ * segment's. A segment's result depends only on its own layers' restrictions, so it is
+ * kept per weights and restrictions (`SEGMENT_ENTRIES`): consecutive clicks change one
+ * answer and recompute one segment.
  */
 export interface SegmentedMins {
   /** The least weight of a path that keeps the restrictions (Infinity: none). */
@@ -24,69 +26,96 @@ const SEGMENT_ENTRIES = 32;
 /** At most this many bytes of kept results per weights of a form. */
 const MEMO_BYTES = 4 * 1024 * 1024;
 
-interface SegmentResult {
-  readonly best: number;
-  /** Per value of the segment's layers (from its first value): least weight start → end through it. */
-  readonly values: Float64Array;
-}
-
 interface Scratch {
   readonly form: ConsistencyForm;
-  readonly down: Float64Array;
-  readonly up: Float64Array;
-  readonly memo: Array<Map<string, SegmentResult>>;
+  /** The weights paired with the ones this scratch hangs on. */
+  readonly second: Float64Array;
+  /** Made by the first pass (a budget check alone, past the budget, needs none). */
+  pass: PairScratch | undefined;
+  readonly memo: Array<Map<string, PairResult>>;
   readonly entries: number;
 }
 
 const SCRATCH = Symbol('segment weights');
 
-/** The weights' scratch and kept results for `form` (weights are made for one form). */
-function scratchOf(form: ConsistencyForm, weight: Float64Array): Scratch {
-  return derived(weight, SCRATCH, () => {
-    const count = form.nodeLayer.length;
+/** The scratch and kept results of a weight pair on `form` (weights are made for one form). */
+function scratchOf(form: ConsistencyForm, [a, b]: WeightPair): Scratch {
+  const build = (): Scratch => {
     const values = form.valueBase[form.domain.length];
     return {
       form,
-      down: new Float64Array(count),
-      up: new Float64Array(count),
+      second: b,
+      pass: undefined,
       memo: [],
-      entries: Math.max(1, Math.min(SEGMENT_ENTRIES, Math.floor(MEMO_BYTES / (8 * values + 64)))),
+      entries: Math.max(1, Math.min(SEGMENT_ENTRIES, Math.floor(MEMO_BYTES / (16 * values + 64)))),
     };
-  });
+  };
+  const kept = derived(a, SCRATCH, build);
+  // Another pairing of the same weights (not made by price bounds): correct, not kept.
+  return kept.form === form && kept.second === b ? kept : build();
 }
 
-export function segmentedMins(
-  form: ConsistencyForm,
-  weight: Float64Array,
-  fixed: Int32Array,
-): SegmentedMins {
-  const { domain, valueBase, root, nodeLayer } = form;
-  const layers = domain.length;
-  const through = new Float64Array(valueBase[layers]).fill(Infinity);
-  if (root === FALSE) return { best: Infinity, through };
-  const free = new Float64Array(layers);
-  for (let layer = 0; layer < layers; layer++) {
+export type WeightPair = readonly [Float64Array, Float64Array];
+
+/** Per layer the least weight its restriction allows (what a skipping edge adds). */
+function freeWeights(form: ConsistencyForm, weight: Float64Array, fixed: Int32Array): Float64Array {
+  const { domain, valueBase } = form;
+  const free = new Float64Array(domain.length);
+  for (let layer = 0; layer < domain.length; layer++) {
     const f = fixed[layer];
     let least = Infinity;
     for (let v = f >= 0 ? f : 0, hi = f >= 0 ? f + 1 : domain[layer]; v < hi; v++)
       least = Math.min(least, weight[valueBase[layer] + v]);
     free[layer] = least;
   }
-  const top = root === TRUE ? layers : nodeLayer[root];
-  let above = 0;
-  for (let layer = 0; layer < top; layer++) above += free[layer];
-  const results: SegmentResult[] = [];
-  if (root !== TRUE) {
-    const scratch = scratchOf(form, weight);
+  return free;
+}
+
+/** `segmentedMins` of both weights of the pair, in one set of passes per segment. */
+export function segmentedMinPair(
+  form: ConsistencyForm,
+  weights: WeightPair,
+  fixed: Int32Array,
+): [SegmentedMins, SegmentedMins] {
+  const free = [
+    freeWeights(form, weights[0], fixed),
+    freeWeights(form, weights[1], fixed),
+  ] as const;
+  const results: PairResult[] = [];
+  if (form.root > TRUE) {
+    const scratch = scratchOf(form, weights);
     const segments = segmentsOf(form);
     for (let s = 0; s < segments.fromLayer.length; s++)
-      results.push(segmentResult(scratch, weight, fixed, free, s));
+      results.push(segmentResult(scratch, weights, free, fixed, s));
   }
-  let finite = above;
+  const bests = (first: boolean): number[] => results.map((r) => (first ? r.bestA : r.bestB));
+  const values = (first: boolean): Float64Array[] =>
+    results.map((r) => (first ? r.valuesA : r.valuesB));
+  return [
+    assemble(form, weights[0], free[0], bests(true), values(true)),
+    assemble(form, weights[1], free[1], bests(false), values(false)),
+  ];
+}
+
+/** The whole diagram's least weights from the segments' (and the free layers above the root). */
+function assemble(
+  form: ConsistencyForm,
+  weight: Float64Array,
+  free: Float64Array,
+  bests: readonly number[],
+  values: readonly Float64Array[],
+): SegmentedMins {
+  const { domain, valueBase, root, nodeLayer } = form;
+  const layers = domain.length;
+  const through = new Float64Array(valueBase[layers]).fill(Infinity);
+  if (root === FALSE) return { best: Infinity, through };
+  const top = root === TRUE ? layers : nodeLayer[root];
+  let finite = 0;
+  for (let layer = 0; layer < top; layer++) finite += free[layer];
   let infinite = 0;
-  for (const result of results)
-    if (result.best === Infinity) infinite++;
-    else finite += result.best;
+  for (const best of bests)
+    if (best === Infinity) infinite++;
+    else finite += best;
   const best = infinite > 0 ? Infinity : finite;
   if (infinite > 1) return { best, through };
   if (infinite === 0)
@@ -95,23 +124,23 @@ export function segmentedMins(
         through[at] = best - free[layer] + weight[at];
   if (root === TRUE) return { best, through };
   const segments = segmentsOf(form);
-  results.forEach((result, s) => {
-    if (infinite === 1 && result.best !== Infinity) return;
-    const others = infinite === 1 ? finite : finite - result.best;
+  bests.forEach((own, s) => {
+    if (infinite === 1 && own !== Infinity) return;
+    const others = infinite === 1 ? finite : finite - own;
     const from = valueBase[segments.fromLayer[s]];
-    const { values } = result;
-    for (let i = 0; i < values.length; i++) through[from + i] = values[i] + others;
+    const kept = values[s];
+    for (let i = 0; i < kept.length; i++) through[from + i] = kept[i] + others;
   });
   return { best, through };
 }
 
 function segmentResult(
   scratch: Scratch,
-  weight: Float64Array,
+  weights: WeightPair,
+  free: readonly [Float64Array, Float64Array],
   fixed: Int32Array,
-  free: Float64Array,
   s: number,
-): SegmentResult {
+): PairResult {
   const form = scratch.form;
   const segments = segmentsOf(form);
   const from = segments.fromLayer[s];
@@ -120,113 +149,25 @@ function segmentResult(
   const memo = (scratch.memo[s] ??= new Map());
   const known = memo.get(key);
   if (known !== undefined) return known;
-  const result = computeSegment(scratch, weight, fixed, free, s);
+  const span = { from, to, start: segments.startNode[s], end: segments.endNode[s] };
+  const pass = (scratch.pass ??= newPairScratch(form));
+  const result = pairPass(form, span, weights, free, fixed, pass);
   if (memo.size >= scratch.entries) memo.delete(memo.keys().next().value as string);
   memo.set(key, result);
   return result;
 }
 
-/** Forward and backward passes inside segment s, then each value's least weight through it. */
-function computeSegment(
-  { form, down, up }: Scratch,
-  weight: Float64Array,
-  fixed: Int32Array,
-  free: Float64Array,
-  s: number,
-): SegmentResult {
-  const { domain, valueBase, nodeLayer, kidStart, kids } = form;
-  const segments = segmentsOf(form);
-  const from = segments.fromLayer[s];
-  const to = segments.toLayer[s];
-  const start = segments.startNode[s];
-  const end = segments.endNode[s];
-  const last = end === TRUE ? nodeLayer.length : end;
-  // Prefix sums of the free weights over the segment's layers (skipped layers).
-  const before = new Float64Array(to - from + 1);
-  for (let layer = from; layer < to; layer++)
-    before[layer - from + 1] = before[layer - from] + free[layer];
-  const layerOf = (child: number): number => (child === end ? to : nodeLayer[child]);
-  down.fill(Infinity, start, last);
-  down[start] = 0;
-  for (let id = start; id < last; id++) {
-    const above = down[id];
-    if (above === Infinity) continue;
-    const layer = nodeLayer[id];
-    const f = fixed[layer];
-    const first = kidStart[id];
-    const base = valueBase[layer];
-    const after = before[layer + 1 - from];
-    for (let v = f >= 0 ? f : 0, hi = f >= 0 ? f + 1 : domain[layer]; v < hi; v++) {
-      const child = kids[first + v];
-      if (child === FALSE || child === end) continue;
-      const total = above + weight[base + v] + before[nodeLayer[child] - from] - after;
-      if (total < down[child]) down[child] = total;
-    }
-  }
-  for (let id = last - 1; id >= start; id--) {
-    const layer = nodeLayer[id];
-    const f = fixed[layer];
-    const first = kidStart[id];
-    const base = valueBase[layer];
-    const after = before[layer + 1 - from];
-    let least = Infinity;
-    for (let v = f >= 0 ? f : 0, hi = f >= 0 ? f + 1 : domain[layer]; v < hi; v++) {
-      const child = kids[first + v];
-      if (child === FALSE) continue;
-      const below = child === end ? 0 : up[child];
-      if (below === Infinity) continue;
-      const total = weight[base + v] + before[layerOf(child) - from] - after + below;
-      if (total < least) least = total;
-    }
-    up[id] = least;
-  }
-  const best = up[start];
-  const offset = valueBase[from];
-  const values = new Float64Array(valueBase[to] - offset).fill(Infinity);
-  const around = new Float64Array(to - from).fill(Infinity);
-  for (let id = start; id < last; id++) {
-    const above = down[id];
-    if (above === Infinity) continue;
-    const layer = nodeLayer[id];
-    const first = kidStart[id];
-    const base = valueBase[layer];
-    const after = before[layer + 1 - from];
-    const allowed = fixed[layer];
-    for (let v = 0; v < domain[layer]; v++) {
-      const child = kids[first + v];
-      if (child === FALSE) continue;
-      const below = child === end ? 0 : up[child];
-      if (below === Infinity) continue;
-      const next = layerOf(child);
-      const total = above + weight[base + v] + before[next - from] - after + below;
-      if (total < values[base + v - offset]) values[base + v - offset] = total;
-      if (next === layer + 1 || (allowed >= 0 && v !== allowed)) continue;
-      for (let skipped = layer + 1; skipped < next; skipped++) {
-        const without = total - free[skipped];
-        if (without < around[skipped - from]) around[skipped - from] = without;
-      }
-    }
-  }
-  for (let layer = from; layer < to; layer++) {
-    const rest = around[layer - from];
-    if (rest === Infinity) continue;
-    for (let at = valueBase[layer]; at < valueBase[layer + 1]; at++)
-      if (rest + weight[at] < values[at - offset]) values[at - offset] = rest + weight[at];
-  }
-  return { best, values };
-}
-
 /**
- * Edge visits `segmentedMins` would make now: three per edge of each segment whose result
- * for these restrictions is not kept. Lets a caller stay within a work budget.
+ * Edge visits `segmentedMinPair` may make now: at most three per edge of each segment
+ * whose result for these restrictions is not kept. Lets a caller stay within a work budget.
  */
 export function segmentedWork(
   form: ConsistencyForm,
-  weight: Float64Array,
+  weights: WeightPair,
   fixed: Int32Array,
 ): number {
   if (form.root <= TRUE) return 0;
-  const scratch = scratchOf(form, weight);
+  const scratch = scratchOf(form, weights);
   const segments = segmentsOf(form);
   const { kidStart, kids, nodeLayer } = form;
   let work = 0;

@@ -1,9 +1,10 @@
 import { isConsistent } from '../consistency/query.js';
-import { boxMins, segmentedMins, segmentedWork } from '../consistency/segment-weights.js';
+import { boxMins, segmentedMinPair, segmentedWork } from '../consistency/segment-weights.js';
 
 /**
- * Edge visits the price bounds of one evaluation may make (three per edge of each segment
- * recomputed, per weights): a version's first clicks on a diagram of up to ~300,000 edges.
+ * Edge visits the price bounds of one evaluation may make, counted before the passes as
+ * three per edge of each segment recomputed (the least and greatest weights share one walk,
+ * docs/adr/0190; the walk itself often reads far fewer): segments of up to ~660,000 edges.
  * Past it the bounds are sound but not exact (docs/adr/0140).
  */
 export const PRICE_BOUNDS_WORK = 2_000_000;
@@ -25,9 +26,9 @@ export interface PriceBounds {
 
 /**
  * The lowest and highest `pricing.total` over the valid completions of the answers
- * (`fixed`, the user's answers as diagram restrictions), for the line and per value: two
- * (min, +) pass pairs over the diagram, one on the least and one on the negated greatest
- * weights (consistency/weighted.ts), then the percent adjustments on the subtotal's extremes.
+ * (`fixed`, the user's answers as diagram restrictions), for the line and per value: (min, +)
+ * passes over the diagram on the least and the negated greatest weights together
+ * (consistency/segment-weights.ts), then the percent adjustments on the subtotal's extremes.
  */
 export function priceBounds(
   model: CompiledModel,
@@ -53,16 +54,16 @@ export function priceBounds(
   if (terms.flat) return flatBounds(model, terms, fixed, support, format);
   // Past the work budget (a diagram far larger than what one click reads): sound bounds
   // from the supported values alone, said so.
-  const withinBudget =
-    segmentedWork(form, lo, fixed) + segmentedWork(form, negatedHi, fixed) <= work;
+  const pair = [lo, negatedHi] as const;
+  const withinBudget = segmentedWork(form, pair, fixed) <= work;
   if (!withinBudget && support === undefined) return none('past the price bounds work budget');
   const boxed = !withinBudget;
-  const least = boxed
-    ? boxMins(form, lo, fixed, support as Uint8Array)
-    : segmentedMins(form, lo, fixed);
-  const greatest = boxed
-    ? boxMins(form, negatedHi, fixed, support as Uint8Array)
-    : segmentedMins(form, negatedHi, fixed);
+  const [least, greatest] = boxed
+    ? [
+        boxMins(form, lo, fixed, support as Uint8Array),
+        boxMins(form, negatedHi, fixed, support as Uint8Array),
+      ]
+    : segmentedMinPair(form, pair, fixed);
   const total = totals(terms, unit, model.pricing);
   let range: PriceRange | null = null;
   if (least.best !== Infinity) {
