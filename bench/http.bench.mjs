@@ -195,6 +195,13 @@ function report() {
     );
     console.table(tables.clicks);
   }
+  if (tables.sequential.length > 0) {
+    console.log(
+      'Sequential previews (one at a time, one kept-alive connection, service and floor ' +
+        'alternating): ms from the request to the last byte; ratio: median over the floor’s.',
+    );
+    console.table(tables.sequential);
+  }
   if (tables.engine.length > 0) {
     console.log(
       'Evaluation: median cache.evaluated_in_ms of sequential previews (the engine inside the ' +

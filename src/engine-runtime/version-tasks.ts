@@ -74,17 +74,22 @@ export class VersionTasks {
 
   /**
    * Hands a version just built to the worker that will evaluate it (uploads compile
-   * once). Best effort: should it fail, the first task compiles the stored version.
+   * once), which also evaluates the empty configuration on it (tasks/warm-up.ts): settled
+   * once the version is ready for its first buyer. Best effort, never rejected: should it
+   * fail, the first task compiles the stored version.
    */
-  adopt(ref: VersionRef, compiled: Uint8Array): void {
-    this.pool
+  adopt(ref: VersionRef, compiled: Uint8Array): Promise<void> {
+    return this.pool
       .run<TaskResult>(traced({ kind: 'adopt', version: ref, compiled } satisfies EngineTask), {
         tenant: `model:${ref.modelId}`,
         deadlineMs: this.options.compileTimeoutMs,
         affinity: ref.key,
         transfer: [compiled.buffer as ArrayBuffer],
       })
-      .catch((error: unknown) => this.logger.warn(`Keeping ${ref.key} failed: ${String(error)}`));
+      .then(
+        () => undefined,
+        (error: unknown) => this.logger.warn(`Keeping ${ref.key} failed: ${String(error)}`),
+      );
   }
 
   /**

@@ -14,6 +14,7 @@ import { evaluateTask, type EvaluatedLine, type EvaluateTask } from './evaluate-
 export type { EvaluatedLine, EvaluateTask, LineSnapshot };
 import { AssetUrlSigner, type AssetUrlSigning } from '../asset-url-signer.js';
 import { runBuild, runCompile, type BuildOutcome, type BuildTask } from './build-model.js';
+import { warmUp } from './warm-up.js';
 
 /**
  * The tasks an engine worker runs (engine.worker.ts), as plain data in and out: the main
@@ -145,7 +146,7 @@ export class EngineTasks {
       case 'load':
         return this.load(task);
       case 'adopt':
-        this.keep(task.version, task.compiled);
+        warmUp(this.keep(task.version, task.compiled), task.version);
         return plain({ kind: 'adopted' });
       default: {
         const model = this.cache.get(task.version.key);
