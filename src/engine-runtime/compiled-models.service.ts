@@ -181,6 +181,8 @@ export class CompiledModels implements OnModuleDestroy {
     supplierId: number,
     loadImports: (ids: number[]) => Promise<LoadedImports>,
   ): Promise<BuiltModel> {
+    // The worker that will be handed the version starts meanwhile, not after the compile.
+    this.versions.warm();
     const task: BuildTask = {
       kind: 'build',
       bytes: upload.bytes,

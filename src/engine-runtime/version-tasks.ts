@@ -72,6 +72,11 @@ export class VersionTasks {
     return this.pool.waiting;
   }
 
+  /** Starts the workers not running yet (an upload is compiling: its version will come). */
+  warm(): void {
+    this.pool.warm();
+  }
+
   /**
    * Hands a version just built to the worker that will evaluate it (uploads compile
    * once), which also evaluates the empty configuration on it (tasks/warm-up.ts): settled
