@@ -14,7 +14,6 @@ import { evaluateTask, type EvaluatedLine, type EvaluateTask } from './evaluate-
 export type { EvaluatedLine, EvaluateTask, LineSnapshot };
 import { AssetUrlSigner, type AssetUrlSigning } from '../asset-url-signer.js';
 import { runBuild, runCompile, type BuildOutcome, type BuildTask } from './build-model.js';
-import { warmUp } from './warm-up.js';
 
 /**
  * The tasks an engine worker runs (engine.worker.ts), as plain data in and out: the main
@@ -146,7 +145,7 @@ export class EngineTasks {
       case 'load':
         return this.load(task);
       case 'adopt':
-        warmUp(this.keep(task.version, task.compiled), task.version);
+        this.keep(task.version, task.compiled);
         return plain({ kind: 'adopted' });
       default: {
         const model = this.cache.get(task.version.key);
