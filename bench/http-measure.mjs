@@ -124,8 +124,11 @@ export const NOT_SERVED = { rps: NaN, p50: NaN, p99: NaN, cpuMs: NaN, bytes: NaN
 export const fixed = (value, digits = 1) =>
   Number.isFinite(value) ? value.toFixed(digits) : 'n/a';
 
-/** The printed tables: scenarios, the engine inside and outside, real cars' clicks. */
-export const tables = { rows: [], engine: [], clicks: [] };
+/**
+ * The printed tables: scenarios, the engine inside and outside, real cars' clicks,
+ * sequential previews against the evaluate floor.
+ */
+export const tables = { rows: [], engine: [], clicks: [], sequential: [] };
 
 /**
  * One line of the table. `against`: the stats this target is compared with, `by`:

@@ -43,6 +43,12 @@ export const connections = Number(option('connections', 4));
 /** Real cars: sequential previews timed per car (random walks, sold cars). */
 export const clicks = Number(option('clicks', 200));
 export const seed = Number(option('seed', 42));
+/**
+ * Sequential previews (http-sequential.mjs): requests per target per round, and rounds;
+ * `--sequential 0` leaves them out, `--sequential-only` measures nothing else per model.
+ */
+export const sequentialPerRound = Number(option('sequential', 25));
+export const sequentialRounds = Number(option('sequential-rounds', 4));
 export const pgAdminUrl = option(
   'pg',
   process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',

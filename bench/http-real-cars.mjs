@@ -87,8 +87,10 @@ async function soldCars(preview, random, salesPath, budgetLeft) {
 export async function realCarClicks(database, size, { base, headers, modelId, companyId }) {
   const random = prng(seed);
   const { clicks, preview } = clicker(base, headers, modelId, companyId);
-  // Not timed: the first previews after an upload load the version into its worker.
+  // The first preview after the upload answered (goal ≤ 50 ms: the version is prepared
+  // ahead), then two more, which are not counted among the clicks.
   for (let i = 0; i < 3; i++) await preview({});
+  const firstMs = clicks[0].ms;
   clicks.length = 0;
   const left = () => clickBudget - clicks.length;
   const first = await walk(preview, random, () => Infinity);
@@ -110,6 +112,7 @@ export async function realCarClicks(database, size, { base, headers, modelId, co
     'engine median ms': fixed(median(engine)),
     'engine p99 ms': fixed(percentile(engine, 0.99)),
     'not 200': clicks.length - ms.length,
+    'first after upload ms': fixed(firstMs),
     goal: 'p99 ≤ 100',
   });
   return first.answers;

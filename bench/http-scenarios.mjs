@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { call, uploadModel } from './service-fixture.mjs';
-import { measure, NOT_SERVED, row } from './http-measure.mjs';
+import { measure, NOT_SERVED, row, tables } from './http-measure.mjs';
 import {
   compareEngine,
   databaseOf,
@@ -16,7 +16,15 @@ import {
   startEvaluateFloor,
   startFloor,
 } from './http-floors.mjs';
-import { cartSize, connections, detail, flag } from './http-options.mjs';
+import {
+  cartSize,
+  connections,
+  detail,
+  flag,
+  sequentialPerRound,
+  sequentialRounds,
+} from './http-options.mjs';
+import { sequentialRow, sequentialTimes } from './http-sequential.mjs';
 import { realCarClicks } from './http-real-cars.mjs';
 
 /** GET /v1/carts/default beside the floor doing the same check and reads. */
@@ -161,6 +169,21 @@ export async function benchPreviews(at, name, size) {
   const evaluateFloor = await startEvaluateFloor(size.model, name, modelId);
   at.floors.push(evaluateFloor);
   await sameAnswer(base, evaluateFloor.base, preview, `preview ${name}`);
+  if (sequentialPerRound > 0) {
+    const [floorTimes, serviceTimes] = await sequentialTimes(
+      [
+        { name: 'evaluate floor', base: evaluateFloor.base, request: preview },
+        { name: 'preview', base, request: preview },
+      ],
+      { perRound: sequentialPerRound, rounds: sequentialRounds },
+    );
+    const scenario = `preview ${size.label}, sequential`;
+    tables.sequential.push(
+      sequentialRow(database, scenario, 'node:http evaluate floor', floorTimes),
+      sequentialRow(database, scenario, 'service, full view', serviceTimes, floorTimes, '≤ 1.3'),
+    );
+  }
+  if (flag('sequential-only')) return;
   const storeFloor = await startEvaluateFloor(size.model, name, modelId, {
     mode: 'store',
     ...databaseOf(at),

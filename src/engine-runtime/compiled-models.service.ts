@@ -181,6 +181,8 @@ export class CompiledModels implements OnModuleDestroy {
     supplierId: number,
     loadImports: (ids: number[]) => Promise<LoadedImports>,
   ): Promise<BuiltModel> {
+    // The worker that will be handed the version starts meanwhile, not after the compile.
+    this.versions.warm();
     const task: BuildTask = {
       kind: 'build',
       bytes: upload.bytes,
@@ -214,10 +216,19 @@ export class CompiledModels implements OnModuleDestroy {
 
   /**
    * Hands a version just stored to the worker that will evaluate it (uploads compile
-   * once). Best effort: should it fail, the first evaluation compiles the stored version.
+   * once) and has it evaluate the empty configuration there, so that the first buyer's
+   * preview finds it ready (docs/adr/0197). Settles once it is, or after the evaluation
+   * deadline (a worker busy with others' work: the preparation goes on, the upload is
+   * answered). Best effort, never rejected: should it fail, the first evaluation
+   * compiles the stored version.
    */
-  remember(modelId: number, versionNumber: number, built: BuiltModel): void {
-    this.versions.adopt(versionRef(modelId, versionNumber), built.compiled);
+  async remember(modelId: number, versionNumber: number, built: BuiltModel): Promise<void> {
+    const adopted = this.versions.adopt(versionRef(modelId, versionNumber), built.compiled);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((done) => {
+      timer = setTimeout(done, this.config.evaluationTimeoutMs);
+    });
+    await Promise.race([adopted, waited]).finally(() => clearTimeout(timer));
   }
 
   /** Evaluates a configuration for `companyId` (its queue, its asset URLs). */

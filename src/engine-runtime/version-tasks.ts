@@ -12,6 +12,7 @@ import type {
   VersionTask,
 } from './tasks/engine-tasks.js';
 import { compileProblem, evaluationProblem, evaluationTimeout } from './engine-problems.js';
+import { warmUpTasks } from './warm-up-tasks.js';
 
 /** Evaluations of one version past their deadline in a row before it is quarantined. */
 export const QUARANTINE_AFTER = 3;
@@ -72,19 +73,41 @@ export class VersionTasks {
     return this.pool.waiting;
   }
 
+  /** Starts the workers not running yet (an upload is compiling: its version will come). */
+  warm(): void {
+    this.pool.warm();
+  }
+
   /**
    * Hands a version just built to the worker that will evaluate it (uploads compile
-   * once). Best effort: should it fail, the first task compiles the stored version.
+   * once), then warms it there (warm-up-tasks.ts): settled once the version is ready for
+   * its first buyer. Best effort, never rejected: should it fail, the first task compiles
+   * the stored version.
    */
-  adopt(ref: VersionRef, compiled: Uint8Array): void {
-    this.pool
+  adopt(ref: VersionRef, compiled: Uint8Array): Promise<void> {
+    const tenant = `model:${ref.modelId}`;
+    return this.pool
       .run<TaskResult>(traced({ kind: 'adopt', version: ref, compiled } satisfies EngineTask), {
-        tenant: `model:${ref.modelId}`,
+        tenant,
         deadlineMs: this.options.compileTimeoutMs,
         affinity: ref.key,
         transfer: [compiled.buffer as ArrayBuffer],
       })
+      .then(() => this.warmUp(ref, tenant))
       .catch((error: unknown) => this.logger.warn(`Keeping ${ref.key} failed: ${String(error)}`));
+  }
+
+  /**
+   * The warm-up's tasks, one after another, each under the evaluation deadline (and
+   * counted towards quarantine) like a buyer's: a model whose empty configuration runs
+   * past it holds its worker no longer than any evaluation would. A miss (the version
+   * was not kept: larger than its worker's cache share) ends it.
+   */
+  private async warmUp(ref: VersionRef, tenant: string): Promise<void> {
+    for (const task of warmUpTasks(ref)) {
+      const result = await this.runOnce(ref, tenant, task, this.options.evaluationTimeoutMs);
+      if (result.kind === 'miss') return;
+    }
   }
 
   /**

@@ -108,7 +108,8 @@ export class ModelsService implements OnModuleInit {
         keyStep,
       ),
     );
-    this.compiledModels.remember(model.id, 1, built);
+    // Answered once the version is ready in its evaluation worker (docs/adr/0197).
+    await this.compiledModels.remember(model.id, 1, built);
     return uploadAnswer(model, built, now);
   }
 
@@ -147,7 +148,7 @@ export class ModelsService implements OnModuleInit {
       this.models.storeNextVersion(model, identity, versionOf(built, principal, now), keyStep),
     );
     if (!stored) throw await this.updateRefusal(model.id, principal);
-    this.compiledModels.remember(model.id, next, built);
+    await this.compiledModels.remember(model.id, next, built);
     const updated = await this.models.findById(model.id);
     if (!updated) throw ApiError.notFound('No model found');
     return uploadAnswer(updated, built);

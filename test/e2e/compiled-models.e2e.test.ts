@@ -7,6 +7,7 @@ import {
   type ModelWorld,
 } from '../support/model.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
+import { CompiledModels } from '../../src/engine-runtime/compiled-models.service.js';
 
 describe('compiled models: cache misses compile the stored definition again', () => {
   let ctx: TestContext;
@@ -43,5 +44,34 @@ describe('compiled models: cache misses compile the stored definition again', ()
     delete cached.cache.evaluated_in_ms;
     delete recompiled.cache.evaluated_in_ms;
     expect(recompiled).toEqual(cached);
+  });
+
+  it('answers an upload once its version is ready in its evaluation worker (ADR 0197)', async () => {
+    // Large enough that its revival and first evaluations take a while.
+    const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
+    const count = 120;
+    const chain = {
+      general: { name: 'Chain', code: 'prepared' },
+      questions: Array.from({ length: count }, (_, q) => ({
+        key: `q${q}`,
+        type: 'choice',
+        label: `Question ${q}`,
+        options,
+      })),
+      rules: Array.from({ length: count }, (_, r) => ({
+        key: `r${r}`,
+        when: `q${r} != null`,
+        assert: `q${r} != 'o9' || q${(r + 1) % count} != 'o9'`,
+        message: 'not both',
+      })),
+    };
+    const model = await uploadModel(ctx, world.supplier.id, world.supplierMember.token, chain);
+    // The hand-over and the empty configuration's evaluations are done, not under way.
+    expect(ctx.app.get(CompiledModels).busyEvaluationWorkers()).toHaveLength(0);
+    const line = await ctx.http
+      .post('/v1/carts/preview')
+      .set(bearer(world.companyMember.token))
+      .send({ model_id: model.id, company_id: world.company.id, questions: {} });
+    expect(expectEnvelope(line, 200).data).toMatchObject({ id: null, view: 'full' });
   });
 });

@@ -1,0 +1,70 @@
+/**
+ * Sequential previews (the goal: "preview latency, sequential … ≤ 1.3× the in-process
+ * floor"): what a buyer feels is one request at a time, not throughput. The service and
+ * the evaluate floor (http-floor.mjs: parse, the same evaluation in-process, send) answer
+ * the same request one at a time over one kept-alive connection, in alternating blocks,
+ * each request timed from its first byte sent to its answer's last byte received (no
+ * compression asked: the floor sends identity too). The ratio is of the medians.
+ */
+import { Agent, request as httpRequest } from 'node:http';
+import { fixed, median, percentile } from './http-measure.mjs';
+
+/** One request on `agent`'s kept-alive connection; its time in ms and its status. */
+function timed(agent, base, { method, path, headers, body }) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const req = httpRequest(
+      `${base}${path}`,
+      {
+        method,
+        agent,
+        headers: { ...headers, ...(body ? { 'Content-Length': Buffer.byteLength(body) } : {}) },
+      },
+      (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve({ ms: performance.now() - started, status: res.statusCode }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * `targets` ({name, base, request}) answered one request at a time, `perRound` requests
+ * per target per round, targets alternating, `rounds` rounds after 5 warm-up requests
+ * each. Per target: the times of every measured request.
+ */
+export async function sequentialTimes(targets, { perRound, rounds }) {
+  const agents = targets.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const times = targets.map(() => []);
+  try {
+    for (const [i, target] of targets.entries())
+      for (let w = 0; w < 5; w++) await timed(agents[i], target.base, target.request);
+    for (let round = 0; round < rounds; round++)
+      for (const [i, target] of targets.entries())
+        for (let n = 0; n < perRound; n++) {
+          const { ms, status } = await timed(agents[i], target.base, target.request);
+          if (status !== 200) throw new Error(`${target.name}: ${status} in the sequential run`);
+          times[i].push(ms);
+        }
+  } finally {
+    for (const agent of agents) agent.destroy();
+  }
+  return times;
+}
+
+/** A row of the sequential table: a target's median / p99 and its median over the floor's. */
+export function sequentialRow(database, scenario, target, times, floorTimes, goal) {
+  return {
+    database,
+    scenario,
+    target,
+    requests: times.length,
+    'median ms': fixed(median(times), 2),
+    'p99 ms': fixed(percentile(times, 0.99), 2),
+    ratio: floorTimes ? fixed(median(times) / median(floorTimes), 2) : '',
+    goal: goal ?? '',
+  };
+}
