@@ -1,0 +1,267 @@
+import { DNNF_FALSE, type DnnfForm } from './dnnf-form.js';
+import { full, type Nogoods } from './dnnf-nogoods.js';
+import {
+  type Budget,
+  BudgetExceeded,
+  TIME_BUDGET_REASON,
+  WORK_BUDGET_REASON,
+} from './mdd-budget.js';
+import { NodeTable } from './dnnf-nodes.js';
+
+/**
+ * Compiles nogoods over finite-domain layers (dnnf-nogoods.ts) into a smooth
+ * decision-DNNF (dnnf-form.ts) by exhaustive DPLL, as the top-down compilers do (Huang &
+ * Darwiche, "DPLL with a trace", 2005; c2d, Darwiche 2004; d4, Lagniez & Marquis 2017):
+ *
+ * - *unit propagation* over the nogoods: a nogood whose members but one are certain
+ *   (the layer's remaining values all inside the member's mask) removes that member's
+ *   values from its layer; one with every member certain is a conflict;
+ * - *decomposition*: after each decision the nogoods left open (none of their members
+ *   impossible yet) split into groups over disjoint layers, compiled apart and joined
+ *   by a conjunction; a layer no open nogood constrains becomes a literal of its
+ *   remaining values (which keeps the result smooth);
+ * - *component caching*: a component is keyed by its open nogoods and its layers'
+ *   remaining values, which determine its solutions, and compiled once;
+ * - a *dynamic heuristic*: decide the layer with the most open nogoods in its component
+ *   (DLCS; d4 and sharpSAT use variants of it, VSADS adds conflict activity to it).
+ *
+ * Within the compile budget (mdd-budget.ts): work = nogood members examined, bytes = the
+ * node arrays and the cache, time a safety net; past any, BudgetExceeded.
+ */
+export function compileDnnf(domain: Int32Array, nogoods: Nogoods, budget: Budget): DnnfForm {
+  return new DnnfCompiler(domain, nogoods, budget).compile();
+}
+
+class DnnfCompiler {
+  private readonly dom: Int32Array;
+  private readonly occStart: Int32Array;
+  private readonly occ: Int32Array;
+  private readonly trailLayer: number[] = [];
+  private readonly trailMask: number[] = [];
+  private readonly queue: number[] = [];
+  private readonly nodes = new NodeTable();
+  private readonly cache = new Map<string, number>();
+  /** Union-find over layers, reset per split (stamped). */
+  private readonly parent: Int32Array;
+  private readonly stamp: Int32Array;
+  private readonly score: Int32Array;
+  private epoch = 0;
+  private steps = 0;
+  private cacheBytes = 0;
+  private checks = 0;
+
+  constructor(
+    private readonly domain: Int32Array,
+    private readonly nogoods: Nogoods,
+    private readonly budget: Budget,
+  ) {
+    const layers = domain.length;
+    this.dom = Int32Array.from(domain, full);
+    const count = new Int32Array(layers + 1);
+    for (const layer of nogoods.layer) count[layer + 1]++;
+    for (let l = 0; l < layers; l++) count[l + 1] += count[l];
+    this.occStart = count.slice();
+    this.occ = new Int32Array(nogoods.layer.length);
+    const at = count.slice();
+    for (let i = 0; i + 1 < nogoods.start.length; i++)
+      for (let j = nogoods.start[i]; j < nogoods.start[i + 1]; j++)
+        this.occ[at[nogoods.layer[j]]++] = i;
+    this.parent = new Int32Array(layers);
+    this.stamp = new Int32Array(layers);
+    this.score = new Int32Array(layers);
+  }
+
+  compile(): DnnfForm {
+    const all = Array.from({ length: this.nogoods.start.length - 1 }, (_, i) => i);
+    let root = DNNF_FALSE;
+    if (all.every((i) => this.check(i))) {
+      const layers = Array.from(this.domain, (_, l) => l);
+      if (this.propagate()) root = this.split(layers, all, -1);
+    }
+    return this.nodes.finish(root);
+  }
+
+  /** The node of a component: its layers (ascending) and open nogoods (ascending). */
+  private component(layers: readonly number[], open: readonly number[]): number {
+    let key = '';
+    for (const layer of layers) key += pack(layer) + pack(this.dom[layer]);
+    key += '|';
+    for (const i of open) key += pack(i);
+    const known = this.cache.get(key);
+    if (known !== undefined) return known;
+    const layer = this.choose(open);
+    const size = this.domain[layer];
+    const kids: number[] = [];
+    const mask = this.dom[layer];
+    for (let v = 0; v < size; v++) {
+      if ((mask & (1 << v)) === 0) {
+        kids.push(DNNF_FALSE);
+        continue;
+      }
+      const mark = this.trailLayer.length;
+      this.narrow(layer, 1 << v);
+      kids.push(this.propagate() ? this.split(layers, open, layer) : DNNF_FALSE);
+      this.undo(mark);
+    }
+    const node = this.nodes.decision(layer, kids);
+    this.cacheBytes += key.length * 2 + 64;
+    this.cache.set(key, node);
+    this.spend(0);
+    return node;
+  }
+
+  /** The layer the most open nogoods constrain (the lowest on a tie). */
+  private choose(open: readonly number[]): number {
+    const { start, layer: members, mask } = this.nogoods;
+    const { dom, score } = this;
+    const touched: number[] = [];
+    for (const i of open) {
+      for (let j = start[i]; j < start[i + 1]; j++) {
+        const layer = members[j];
+        if ((dom[layer] & ~mask[j]) === 0) continue; // certain: not open in it
+        if (score[layer]++ === 0) touched.push(layer);
+      }
+    }
+    let best = touched[0];
+    for (const layer of touched) {
+      if (score[layer] > score[best] || (score[layer] === score[best] && layer < best))
+        best = layer;
+    }
+    for (const layer of touched) score[layer] = 0;
+    return best;
+  }
+
+  /**
+   * The conjunction of what is left of a component once `decided` (or nothing, -1) is
+   * decided and propagated: its open nogoods grouped into components over disjoint
+   * layers, and a literal for each other layer.
+   */
+  private split(layers: readonly number[], open: readonly number[], decided: number): number {
+    const { start, layer: members, mask } = this.nogoods;
+    const { dom, parent, stamp } = this;
+    const epoch = ++this.epoch;
+    const still: number[] = [];
+    const firstOf: number[] = [];
+    for (const i of open) {
+      const from = start[i];
+      const to = start[i + 1];
+      this.steps += to - from;
+      let satisfied = false;
+      for (let j = from; j < to && !satisfied; j++) satisfied = (dom[members[j]] & mask[j]) === 0;
+      if (satisfied) continue;
+      let first = -1;
+      for (let j = from; j < to; j++) {
+        const layer = members[j];
+        if ((dom[layer] & ~mask[j]) === 0) continue; // certain: not open in it
+        if (stamp[layer] !== epoch) {
+          stamp[layer] = epoch;
+          parent[layer] = layer;
+        }
+        if (first < 0) first = layer;
+        else union(parent, first, layer);
+      }
+      still.push(i);
+      firstOf.push(first);
+    }
+    const kids: number[] = [];
+    const groups = new Map<number, { layers: number[]; open: number[] }>();
+    for (const layer of layers) {
+      if (layer === decided) continue;
+      if (stamp[layer] !== epoch) {
+        kids.push(this.nodes.literal(layer, dom[layer], this.domain[layer]));
+        continue;
+      }
+      const root = find(parent, layer);
+      let group = groups.get(root);
+      if (group === undefined) groups.set(root, (group = { layers: [], open: [] }));
+      group.layers.push(layer);
+    }
+    still.forEach((i, k) => groups.get(find(parent, firstOf[k]))?.open.push(i));
+    this.spend(0);
+    for (const group of groups.values()) {
+      const node = this.component(group.layers, group.open);
+      if (node === DNNF_FALSE) return DNNF_FALSE;
+      kids.push(node);
+    }
+    return this.nodes.conjunction(kids);
+  }
+
+  /** Propagates the queued layers' nogoods; false on a conflict (the queue emptied). */
+  private propagate(): boolean {
+    const { queue, occStart, occ } = this;
+    while (queue.length > 0) {
+      const layer = queue.pop() as number;
+      for (let k = occStart[layer]; k < occStart[layer + 1]; k++) {
+        if (!this.check(occ[k])) {
+          queue.length = 0;
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Nogood i under the current domains: false on a conflict; narrows a unit's layer. */
+  private check(i: number): boolean {
+    const { start, layer: members, mask } = this.nogoods;
+    const { dom } = this;
+    let open = -1;
+    for (let j = start[i]; j < start[i + 1]; j++) {
+      const layer = members[j];
+      const inside = dom[layer] & mask[j];
+      if (inside === 0) return true; // a member is impossible: the nogood holds
+      if (inside === dom[layer]) continue; // certain
+      if (open >= 0) {
+        this.steps += j - start[i];
+        return true; // two open members: nothing to propagate
+      }
+      open = j;
+    }
+    this.steps += start[i + 1] - start[i];
+    if (open < 0) return false;
+    this.narrow(members[open], dom[members[open]] & ~mask[open]);
+    return true;
+  }
+
+  private narrow(layer: number, mask: number): void {
+    this.trailLayer.push(layer);
+    this.trailMask.push(this.dom[layer]);
+    this.dom[layer] = mask;
+    this.queue.push(layer);
+  }
+
+  private undo(mark: number): void {
+    const { trailLayer, trailMask, dom } = this;
+    while (trailLayer.length > mark) dom[trailLayer.pop() as number] = trailMask.pop() as number;
+  }
+
+  /** Checks the budget (the clock every 1,024 checks). */
+  private spend(units: number): void {
+    this.steps += units;
+    const { budget } = this;
+    if (this.steps > budget.steps) throw new BudgetExceeded(WORK_BUDGET_REASON);
+    if (this.nodes.bytes + this.cacheBytes > budget.bytes)
+      throw new BudgetExceeded('the compile byte budget ran out');
+    if ((++this.checks & 0x3ff) === 0 && performance.now() > budget.deadline)
+      throw new BudgetExceeded(TIME_BUDGET_REASON);
+  }
+}
+
+/** A number as two UTF-16 code units (cache keys). */
+function pack(n: number): string {
+  return String.fromCharCode(n & 0xffff, n >>> 16);
+}
+
+function find(parent: Int32Array, x: number): number {
+  while (parent[x] !== x) {
+    parent[x] = parent[parent[x]];
+    x = parent[x];
+  }
+  return x;
+}
+
+function union(parent: Int32Array, a: number, b: number): void {
+  const ra = find(parent, a);
+  const rb = find(parent, b);
+  if (ra !== rb) parent[rb] = ra;
+}
