@@ -33,3 +33,8 @@ export const DNNF_TRUE = 1;
 export function dnnfBytes(dnnf: DnnfForm): number {
   return dnnf.nodeLayer.byteLength + dnnf.kidStart.byteLength + dnnf.kids.byteLength;
 }
+
+/** The bytes of the query scratch arrays (dnnf-query.ts: two flags and a count per node). */
+export function dnnfScratchBytes(dnnf: DnnfForm): number {
+  return dnnf.nodeLayer.length * 10;
+}

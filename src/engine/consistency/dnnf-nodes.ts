@@ -1,4 +1,5 @@
 import { AND, DNNF_FALSE, DNNF_TRUE, type DnnfForm } from './dnnf-form.js';
+import { SequenceMap } from './dnnf-keys.js';
 
 /**
  * The nodes of a decision-DNNF being compiled (dnnf-compile.ts), each made once (a unique
@@ -10,12 +11,12 @@ export class NodeTable {
   private readonly nodeLayer: number[] = [AND, AND];
   private readonly kidStart: number[] = [0, 0];
   private readonly kids: number[] = [];
-  private readonly unique = new Map<string, number>();
-  private keyBytes = 0;
+  private readonly unique = new SequenceMap();
+  private key = new Int32Array(64);
 
   /** Bytes held: the node arrays (JavaScript numbers) and the unique table's keys. */
   get bytes(): number {
-    return (this.nodeLayer.length * 2 + this.kids.length) * 8 + this.keyBytes;
+    return (this.nodeLayer.length * 2 + this.kids.length) * 8 + this.unique.bytes;
   }
 
   /** The decision on `layer` whose value v leads to `kids[v]`. */
@@ -45,15 +46,17 @@ export class NodeTable {
   }
 
   private make(layer: number, kids: readonly number[]): number {
-    const key = `${layer}:${kids.join(',')}`;
-    const known = this.unique.get(key);
-    if (known !== undefined) return known;
+    if (this.key.length <= kids.length) this.key = new Int32Array(2 * kids.length + 2);
+    const { key } = this;
+    key[0] = layer;
+    for (let k = 0; k < kids.length; k++) key[k + 1] = kids[k];
+    const known = this.unique.get(key, kids.length + 1);
+    if (known >= 0) return known;
     const id = this.nodeLayer.length;
     this.nodeLayer.push(layer);
     this.kidStart.push(this.kids.length);
     for (const kid of kids) this.kids.push(kid);
-    this.unique.set(key, id);
-    this.keyBytes += key.length * 2 + 64;
+    this.unique.set(key, kids.length + 1, id);
     return id;
   }
 

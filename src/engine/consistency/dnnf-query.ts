@@ -163,8 +163,10 @@ export class DnnfQueries {
       const first = kidStart[n];
       const last = kidStart[n + 1];
       if (layer === AND) {
-        const factors: bigint[] = [];
-        for (let k = first; k < last; k++) factors.push(exactly(kids[k]));
+        // Kids below 2^52 stay doubles: product() multiplies them as such while safe (most
+        // kids are literals of 2 or 3 values), so only a few BigInt products are made.
+        const factors: Array<number | bigint> = [];
+        for (let k = first; k < last; k++) factors.push(big.get(kids[k]) ?? count[kids[k]]);
         big.set(n, BigInt(product(factors)));
       } else {
         let total = 0n;

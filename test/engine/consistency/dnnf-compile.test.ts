@@ -41,7 +41,11 @@ function randomProblem(random: () => number): Problem {
   }
   return {
     domain,
-    nogoods: { start: Int32Array.from(start), layer: Int32Array.from(layer), mask: Int32Array.from(mask) },
+    nogoods: {
+      start: Int32Array.from(start),
+      layer: Int32Array.from(layer),
+      mask: Int32Array.from(mask),
+    },
   };
 }
 
@@ -79,10 +83,11 @@ function scopes(dnnf: DnnfForm): Array<Set<number> | undefined> {
       if (s !== undefined) kidScopes.push(s);
     }
     if (nodeLayer[n] === AND) {
-      for (const s of kidScopes) for (const l of s) {
-        expect(here.has(l), 'decomposable').toBe(false);
-        here.add(l);
-      }
+      for (const s of kidScopes)
+        for (const l of s) {
+          expect(here.has(l), 'decomposable').toBe(false);
+          here.add(l);
+        }
     } else {
       for (const s of kidScopes) expect([...s].sort(), 'smooth').toEqual([...kidScopes[0]].sort());
       for (const l of kidScopes[0] ?? []) here.add(l);
@@ -108,7 +113,9 @@ describe('decision-DNNF compiler', () => {
       const solutions = [...assignments(domain)].filter((values) => holds(problem, values));
       if (solutions.length === 0) empty++;
       for (let round = 0; round < 6; round++) {
-        const fixed = Int32Array.from(domain, (size) => (random() < 0.35 ? Math.floor(random() * size) : -1));
+        const fixed = Int32Array.from(domain, (size) =>
+          random() < 0.35 ? Math.floor(random() * size) : -1,
+        );
         const fits = (values: readonly number[], except = -1): boolean =>
           values.every((v, l) => l === except || fixed[l] < 0 || fixed[l] === v);
         const matching = solutions.filter((values) => fits(values));
@@ -117,7 +124,8 @@ describe('decision-DNNF compiler', () => {
         expect(queries.consistent(fixed), label).toBe(matching.length > 0);
         const expected = new Uint8Array(valueBase[domain.length]);
         for (const values of solutions)
-          for (let l = 0; l < domain.length; l++) if (fits(values, l)) expected[valueBase[l] + values[l]] = 1;
+          for (let l = 0; l < domain.length; l++)
+            if (fits(values, l)) expected[valueBase[l] + values[l]] = 1;
         const { supported, consistent } = queries.supports(fixed);
         expect(consistent, label).toBe(matching.length > 0);
         expect([...supported], label).toEqual([...expected]);
@@ -133,7 +141,11 @@ describe('decision-DNNF compiler', () => {
 
   it('counts past 2^53 exactly: 60 free layers of 3 values and one nogood', () => {
     const domain = new Int32Array(60).fill(3);
-    const nogoods = { start: Int32Array.of(0, 2), layer: Int32Array.of(0, 1), mask: Int32Array.of(1, 1) };
+    const nogoods = {
+      start: Int32Array.of(0, 2),
+      layer: Int32Array.of(0, 1),
+      mask: Int32Array.of(1, 1),
+    };
     const dnnf = compileDnnf(domain, nogoods, OPEN);
     const queries = new DnnfQueries(dnnf, domain, valueBases(domain));
     expect(queries.configurations(new Int32Array(60).fill(-1))).toBe(3n ** 60n - 3n ** 58n);
