@@ -12,6 +12,15 @@ import { findFinitePart, type Part } from './parts.js';
 import { freeAssignment, supports } from './query.js';
 import { quickXplain } from './quickxplain.js';
 
+export interface CompileChoice {
+  /**
+   * false: no diagram, straight to the form past its budget (the decision-DNNF, else
+   * propagation), as a model the diagram cannot compile gets: the property tests and the
+   * bench compare both forms of one model.
+   */
+  readonly diagram?: boolean;
+}
+
 /** The diagram's work budget of a finite part with no table (see diagramSteps). */
 export const DNNF_FIRST_DIAGRAM_STEPS = 2_000_000;
 
@@ -34,7 +43,11 @@ export interface ConsistencyLimits {
  * a worker thread. Past the budget the form is not compiled (`compiled: false`) and
  * evaluation falls back to propagation.
  */
-export function compileConsistency(model: ModelCore, limits: ConsistencyLimits): ConsistencyForm {
+export function compileConsistency(
+  model: ModelCore,
+  limits: ConsistencyLimits,
+  { diagram = true }: CompileChoice = {},
+): ConsistencyForm {
   const started = performance.now();
   const domains = model.questions.map(finiteDomain);
   const finitePart = findFinitePart(model, domains, limits.consistencyEnumeration);
@@ -52,6 +65,7 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
   let root = TRUE;
   try {
     if (!hasBudget(limits)) throw new BudgetExceeded('the compile budget is zero');
+    if (!diagram) throw new BudgetExceeded('no diagram asked for');
     // Each part's root is pinned: kept by the garbage collections until it is conjoined.
     for (const part of finitePart.parts) store.pins.push(store.retrying(() => builder.build(part)));
     root = conjoinScheduled(store, plan, scopes, model.questions.length, steps);

@@ -10,7 +10,7 @@ import type { FinitePart } from './parts.js';
 import { propagatorOf } from './prepared.js';
 import { domainProduct } from './propagate.js';
 import { quickXplain } from './quickxplain.js';
-import { fallbackBudget, type FallbackBudget } from './budget.js';
+import { fallbackBudget, type FallbackBudget, hasBudget } from './budget.js';
 
 export {
   consistencyTimeLimitMs,
@@ -129,7 +129,8 @@ export function compileFallback(
   };
   const sources = built.map((part) => finitePart.parts[part].source);
   const exact =
-    left.length === 0 && partial.size === 0
+    // A zero budget means no compiled form at all: propagation only.
+    hasBudget(limits) && left.length === 0 && partial.size === 0
       ? exactByDnnf(model, form, sources, {
           deadline,
           bytes: budget.consistencyBytes,
