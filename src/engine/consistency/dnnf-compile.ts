@@ -185,12 +185,12 @@ class DnnfCompiler {
       still.push(i);
       firstOf.push(first);
     }
-    const kids: number[] = [];
+    const literals: number[] = [];
     const groups = new Map<number, { layers: number[]; open: number[] }>();
     for (const layer of layers) {
       if (layer === decided) continue;
       if (stamp[layer] !== epoch) {
-        kids.push(this.nodes.literal(layer, dom[layer], this.domain[layer]));
+        literals.push(this.nodes.literal(layer, dom[layer], this.domain[layer]));
         continue;
       }
       const root = find(parent, layer);
@@ -200,6 +200,10 @@ class DnnfCompiler {
     }
     still.forEach((i, k) => groups.get(find(parent, firstOf[k]))?.open.push(i));
     this.spend(0);
+    // The literals as one conjunction of their own: made once, shared by every split that
+    // leaves the same layers free (a feature's subtree, whatever was decided elsewhere),
+    // where listing them in each split's conjunction made most of the edges.
+    const kids = [this.nodes.conjunction(literals)];
     for (const group of groups.values()) {
       const node = this.component(group.layers, group.open);
       if (node === DNNF_FALSE) return DNNF_FALSE;

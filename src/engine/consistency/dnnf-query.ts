@@ -23,7 +23,7 @@ export class DnnfQueries {
   private readonly count: Float64Array;
   private readonly pairs = new Map<number, Uint8Array | undefined>();
   private pairBytes = 0;
-  /** Node visits so far: the unit of the explanation budget on such a form (work.ts). */
+  /** Edges examined so far: the unit of the explanation budget on such a form (work.ts). */
   revised = 0;
   /** The values with a valid configuration when nothing is answered (undefined: none). */
   readonly base: Uint8Array | undefined;
@@ -58,7 +58,7 @@ export class DnnfQueries {
     if (root <= DNNF_TRUE) return { consistent, supported };
     down.fill(0);
     down[root] = 1;
-    this.revised += root;
+    this.revised += this.dnnf.kids.length;
     for (let n = root; n > DNNF_TRUE; n--) {
       if (down[n] === 0) continue;
       const first = kidStart[n];
@@ -128,7 +128,7 @@ export class DnnfQueries {
     count[DNNF_FALSE] = 0;
     count[DNNF_TRUE] = 1;
     let large = false;
-    this.revised += root;
+    this.revised += this.dnnf.kids.length;
     for (let n = DNNF_TRUE + 1; n <= root; n++) {
       const layer = nodeLayer[n];
       const first = kidStart[n];
@@ -184,7 +184,7 @@ export class DnnfQueries {
     const { up } = this;
     up[DNNF_FALSE] = 0;
     up[DNNF_TRUE] = 1;
-    this.revised += root;
+    this.revised += this.dnnf.kids.length;
     for (let n = DNNF_TRUE + 1; n <= root; n++) {
       const layer = nodeLayer[n];
       const first = kidStart[n];

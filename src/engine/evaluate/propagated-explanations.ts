@@ -22,7 +22,7 @@ export interface Checker {
   readonly revised: number;
 }
 
-/** `check()`, its work charged to the budget (part nodes revised, or DNNF nodes visited). */
+/** `check()`, its work charged to the budget (part nodes revised, or DNNF edges examined). */
 export function charged<T>(propagator: Checker, work: Work, check: () => T): T {
   const before = propagator.revised;
   try {
