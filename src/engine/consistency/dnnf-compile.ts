@@ -27,8 +27,11 @@ import { SequenceMap } from './dnnf-keys.js';
  *   static degree, read on the component's open layers: dynamic in what it chooses from;
  *   sharpSAT's and d4's VSADS add conflict activity to such a count).
  *
- * Within the compile budget (mdd-budget.ts): work = nogood members examined, bytes = the
- * node arrays and the cache, time a safety net; past any, BudgetExceeded.
+ * Within the compile budget (mdd-budget.ts): work = decisions (one per value tried, as the
+ * diagram counts one per node made), bytes = the node arrays and the cache, time a safety
+ * net; past any, BudgetExceeded. Members examined would be the finer unit, but a split
+ * rescans its component's open nogoods: automotive01 passed 50 million of them on a compile
+ * of 30 s at load 17.
  */
 export function compileDnnf(domain: Int32Array, nogoods: Nogoods, budget: Budget): DnnfForm {
   return new DnnfCompiler(domain, nogoods, budget).compile();
@@ -100,6 +103,7 @@ class DnnfCompiler {
         continue;
       }
       const mark = this.trailLayer.length;
+      this.spend(1); // a decision
       this.narrow(layer, 1 << v);
       kids.push(this.propagate() ? this.split(layers, open, layer) : DNNF_FALSE);
       this.undo(mark);
@@ -167,7 +171,6 @@ class DnnfCompiler {
     for (const i of open) {
       const from = start[i];
       const to = start[i + 1];
-      this.steps += to - from;
       let satisfied = false;
       for (let j = from; j < to && !satisfied; j++) satisfied = (dom[members[j]] & mask[j]) === 0;
       if (satisfied) continue;
@@ -238,12 +241,10 @@ class DnnfCompiler {
       if (inside === 0) return true; // a member is impossible: the nogood holds
       if (inside === dom[layer]) continue; // certain
       if (open >= 0) {
-        this.steps += j - start[i];
         return true; // two open members: nothing to propagate
       }
       open = j;
     }
-    this.steps += start[i + 1] - start[i];
     if (open < 0) return false;
     this.narrow(members[open], dom[members[open]] & ~mask[open]);
     return true;
