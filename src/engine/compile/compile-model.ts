@@ -18,6 +18,11 @@ export interface CompileOptions {
    * version for this model.
    */
   consistency?: Uint8Array | ConsistencyForm;
+  /**
+   * false: no decision diagram, the form a model past the diagram's budget gets (its
+   * decision-DNNF, else propagation; consistency/compile.ts `CompileChoice`).
+   */
+  diagram?: boolean;
 }
 
 /** Parts named in the message of a conflict (each part is also the path of a problem). */
@@ -61,7 +66,7 @@ export function compileModel(
     return expression;
   };
   const core = compactModel(model, { complete: completeOf, setters: validated.setters });
-  const consistency = attachConsistency(core, limits, options.consistency);
+  const consistency = attachConsistency(core, limits, options);
   if (consistency.conflict.length > 0) {
     const problems = new ProblemList();
     const named = consistency.conflict.slice(0, CONFLICT_NAMED);
@@ -77,9 +82,9 @@ export function compileModel(
 function attachConsistency(
   core: ModelCore,
   limits: EngineLimits,
-  stored: Uint8Array | ConsistencyForm | undefined,
+  { consistency: stored, diagram }: CompileOptions,
 ): ConsistencyForm {
   const form = stored instanceof Uint8Array ? deserializeConsistency(stored) : stored;
   if (form !== undefined && formFitsModel(form, core)) return form;
-  return compileConsistency(core, limits);
+  return compileConsistency(core, limits, { diagram });
 }

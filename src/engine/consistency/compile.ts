@@ -12,6 +12,18 @@ import { findFinitePart, type Part } from './parts.js';
 import { freeAssignment, supports } from './query.js';
 import { quickXplain } from './quickxplain.js';
 
+export interface CompileChoice {
+  /**
+   * false: no diagram, straight to the form past its budget (the decision-DNNF, else
+   * propagation), as a model the diagram cannot compile gets: the property tests and the
+   * bench compare both forms of one model.
+   */
+  readonly diagram?: boolean;
+}
+
+/** The diagram's work budget of a finite part with no table (see diagramSteps). */
+export const DNNF_FIRST_DIAGRAM_STEPS = 2_000_000;
+
 /** Compile budget of the consistency form (docs/model-format.md "Limits"). */
 export interface ConsistencyLimits {
   /** Milliseconds of compile time (default 30 s): a safety net, the steps are the budget. */
@@ -31,26 +43,32 @@ export interface ConsistencyLimits {
  * a worker thread. Past the budget the form is not compiled (`compiled: false`) and
  * evaluation falls back to propagation.
  */
-export function compileConsistency(model: ModelCore, limits: ConsistencyLimits): ConsistencyForm {
+export function compileConsistency(
+  model: ModelCore,
+  limits: ConsistencyLimits,
+  { diagram = true }: CompileChoice = {},
+): ConsistencyForm {
   const started = performance.now();
   const domains = model.questions.map(finiteDomain);
   const finitePart = findFinitePart(model, domains, limits.consistencyEnumeration);
   const scopes = finitePart.parts.map((part) => scopeOf(part));
   const order = orderQuestions(model.questions.length, scopes);
   const plan = planLayers(model, domains, order);
+  const steps = diagramSteps(finitePart.parts, limits);
   const store = new MddStore(plan.domain, {
     deadline: started + limits.consistencyMs,
     bytes: limits.consistencyBytes,
-    steps: limits.consistencySteps,
+    steps,
   });
   const builder = new PartBuilder(model, plan, store);
   const base = layerFields(plan);
   let root = TRUE;
   try {
     if (!hasBudget(limits)) throw new BudgetExceeded('the compile budget is zero');
+    if (!diagram) throw new BudgetExceeded('no diagram asked for');
     // Each part's root is pinned: kept by the garbage collections until it is conjoined.
     for (const part of finitePart.parts) store.pins.push(store.retrying(() => builder.build(part)));
-    root = conjoinScheduled(store, plan, scopes, model.questions.length, limits.consistencySteps);
+    root = conjoinScheduled(store, plan, scopes, model.questions.length, steps);
   } catch (error) {
     if (!(error instanceof BudgetExceeded)) throw error;
     return compileFallback(model, finitePart, plan, base, limits, error.reason, started);
@@ -103,6 +121,19 @@ export function compileConsistency(model: ModelCore, limits: ConsistencyLimits):
   form.analysis.dead_options = deadOptions(model, form, valid.supported);
   form.analysis.compile_ms = Math.round(performance.now() - started);
   return form;
+}
+
+/**
+ * The diagram's work budget: the compile's, but for a finite part with no table (clauses,
+ * cardinalities, requires/excludes, required and visibility: a feature model's parts) at
+ * most DNNF_FIRST_DIAGRAM_STEPS, past which the decision-DNNF gets the fallback's budget
+ * (fallback.ts, docs/adr/0193): windows 7 spent 50 million steps, 75 s, on a diagram the
+ * DNNF compiles in about 2 s, while the small boolean models stay diagrams (guided queries
+ * need one).
+ */
+function diagramSteps(parts: readonly Part[], limits: ConsistencyLimits): number {
+  if (parts.some((part) => part.kind === 'table')) return limits.consistencySteps;
+  return Math.min(limits.consistencySteps, DNNF_FIRST_DIAGRAM_STEPS);
 }
 
 /** The questions a part reads or restricts (for the variable order). */

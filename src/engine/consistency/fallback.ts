@@ -3,13 +3,14 @@ import { PartBuilder } from './build.js';
 import type { LayerFields, LayerPlan } from './domains.js';
 import type { ConsistencyForm } from './form.js';
 import { deadOptions } from './dead-options.js';
+import { exactByDnnf, type ExactByDnnf } from './dnnf-exact.js';
 import { MddStore, TRUE } from './mdd.js';
 import { BudgetExceeded } from './mdd-budget.js';
 import type { FinitePart } from './parts.js';
 import { propagatorOf } from './prepared.js';
 import { domainProduct } from './propagate.js';
 import { quickXplain } from './quickxplain.js';
-import { fallbackBudget, type FallbackBudget } from './budget.js';
+import { fallbackBudget, type FallbackBudget, hasBudget } from './budget.js';
 
 export {
   consistencyTimeLimitMs,
@@ -126,6 +127,17 @@ export function compileFallback(
       },
     },
   };
+  const sources = built.map((part) => finitePart.parts[part].source);
+  const exact =
+    // A zero budget means no compiled form at all: propagation only.
+    hasBudget(limits) && left.length === 0 && partial.size === 0
+      ? exactByDnnf(model, form, sources, {
+          deadline,
+          bytes: budget.consistencyBytes,
+          steps: budget.consistencySteps,
+        })
+      : undefined;
+  if (exact !== undefined) return withDnnf(form, exact, started);
   // propagatorOf prepares the form (prepared.ts): its first evaluation reuses this propagator.
   const propagator = propagatorOf(form);
   form.conflict =
@@ -141,6 +153,31 @@ export function compileFallback(
   form.analysis.dead_options =
     propagator.base === undefined ? [] : deadOptions(model, form, propagator.base);
   form.analysis.compile_ms = Math.round(performance.now() - started);
+  return form;
+}
+
+/** The fallback form made exact by its decision-DNNF (dnnf-exact.ts). */
+function withDnnf(
+  form: { -readonly [K in keyof ConsistencyForm]: ConsistencyForm[K] },
+  exact: ExactByDnnf,
+  started: number,
+): ConsistencyForm {
+  const { dnnf } = exact;
+  form.exact = true;
+  form.reason = undefined;
+  form.dnnf = dnnf;
+  form.conflict = exact.conflict;
+  form.analysis = {
+    exact: true,
+    configurations: exact.configurations,
+    dead_options: exact.deadOptions,
+    compile_ms: Math.round(performance.now() - started),
+    size: {
+      nodes: dnnf.nodeLayer.length - 2,
+      edges: dnnf.kids.length,
+      bytes: form.analysis.size.bytes + exact.bytes,
+    },
+  };
   return form;
 }
 

@@ -1,3 +1,4 @@
+import { type DnnfForm, dnnfScratchBytes } from './dnnf-form.js';
 import { FALSE, type MddStore, TRUE } from './mdd.js';
 
 /** At most this many bytes of cached pairwise rows per form (query.ts, propagate.ts). */
@@ -26,7 +27,8 @@ export function derivedCacheBytes(form: ConsistencyForm): number {
   const pairs = Math.min(PAIR_CACHE_BYTES, values * (values + 100));
   const segments =
     form.compiled && form.kids.length >= SEGMENT_CACHE_MIN_EDGES ? SEGMENT_CACHE_BYTES : 0;
-  return pairs + segments;
+  const dnnf = form.dnnf === undefined ? 0 : dnnfScratchBytes(form.dnnf);
+  return pairs + segments + dnnf;
 }
 
 /** What the upload answer and GET /v1/models/{id} report (docs/model-format.md "Model analysis"). */
@@ -76,6 +78,12 @@ export interface ConsistencyForm {
    * arrays (a forest), for propagation (propagate.ts); empty when compiled.
    */
   readonly partRoots: Int32Array;
+  /**
+   * Past the diagram's budget, when the parts' forest compiled into a decision-DNNF within
+   * the fallback's (dnnf-exact.ts): the finite part's exact solution space, which answers
+   * consistency, valid domains and counts in place of propagation (`exact` then holds).
+   */
+  readonly dnnf?: DnnfForm;
   /** Sources of the finite part (`rules.x`, `questions.q`…) in a minimal conflicting set; [] when consistent. */
   readonly conflict: readonly string[];
   readonly analysis: ModelAnalysis;

@@ -2,6 +2,7 @@ import { derived } from '../derived.js';
 import type { ConsistencyForm } from './form.js';
 import { TRUE } from './mdd.js';
 import { buildPairMatrices, type PairMatrices } from './pairs.js';
+import { DnnfQueries } from './dnnf-query.js';
 import { Propagator } from './propagate.js';
 import { newSegmentMemo, type SegmentMemo } from './segment-cache.js';
 import { newPassScratch, type PassScratch, passSegment } from './segment-pass.js';
@@ -33,6 +34,8 @@ export interface PreparedForm {
   readonly memo: SegmentMemo;
   /** Past the compile budget: the parts' propagator (propagate.ts); else undefined. */
   readonly propagator: Propagator | undefined;
+  /** The queries of the form's decision-DNNF (dnnf-query.ts), when it has one (then no propagator). */
+  readonly dnnf: DnnfQueries | undefined;
   /**
    * Per rule with a table: its local availability for the last answers of its columns
    * (evaluate/availability.ts). Consecutive clicks of a configuration change one answer,
@@ -121,6 +124,17 @@ export function propagatorOf(form: ConsistencyForm): Propagator {
   return propagator;
 }
 
+/**
+ * What checks the answers of a form past the compile budget: its decision-DNNF's queries
+ * (exact) or its propagator; both count their work in `revised` (the explanation budget).
+ */
+export function checkerOf(form: ConsistencyForm): DnnfQueries | Propagator {
+  const { dnnf, propagator } = prepareForm(form);
+  const checker = dnnf ?? propagator;
+  if (checker === undefined) throw new Error('a compiled form has no propagator');
+  return checker;
+}
+
 function build(form: ConsistencyForm, relations: FormRelations | undefined): PreparedForm {
   const segments = computeSegments(form);
   const given = relations !== undefined && relations.pairStart.length === segments.fromLayer.length;
@@ -140,7 +154,9 @@ function build(form: ConsistencyForm, relations: FormRelations | undefined): Pre
         : buildPairMatrices(form, segments),
     pairRows: new Map(),
     memo: newSegmentMemo(),
-    propagator: compiled ? undefined : new Propagator(form),
+    propagator: compiled || form.dnnf !== undefined ? undefined : new Propagator(form),
+    dnnf:
+      form.dnnf === undefined ? undefined : new DnnfQueries(form.dnnf, form.domain, form.valueBase),
     localTables: [],
   };
 }

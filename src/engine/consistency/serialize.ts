@@ -9,9 +9,10 @@ export { storedEngineVersion } from './stored-version.js';
  * Bumped whenever the byte layout below changes. 3: the analysis reports a bound in
  * `configurations_at_most` (format 2 is still read: its analysis is converted). 4: the
  * arrays are deflated (formats 2 and 3, raw, are still read). 5: the prepared form's
- * relations follow the form's arrays (prepared.ts; formats 2–4 rebuild them on load).
+ * relations follow the form's arrays (prepared.ts; formats 2–4 rebuild them on load). 6: the
+ * decision-DNNF's arrays follow the form's (empty without one; dnnf-form.ts).
  */
-export const CONSISTENCY_FORMAT = 5;
+export const CONSISTENCY_FORMAT = 6;
 
 const ARRAYS = [
   'domain',
@@ -26,6 +27,9 @@ const ARRAYS = [
   'partRoots',
 ] as const;
 
+/** Format 6: the decision-DNNF (dnnf-form.ts), between the form's arrays and the relations. */
+const DNNF_ARRAYS = ['dnnfNodeLayer', 'dnnfKidStart', 'dnnfKids'] as const;
+
 /** Format 5: the relations (`live` widened to Int32, `pairBits` as its Int32 view). */
 const RELATIONS = ['live', 'pairWords', 'pairStart', 'pairBits'] as const;
 
@@ -39,6 +43,8 @@ interface Header {
   reason: string | null;
   compiled: boolean;
   root: number;
+  /** Format 6: the decision-DNNF's root, or null without one. */
+  dnnfRoot?: number | null;
   partSources: readonly string[];
   conflict: readonly string[];
   analysis: ModelAnalysis;
@@ -62,12 +68,20 @@ export function serializeConsistency(form: ConsistencyForm): Uint8Array {
     reason: form.reason ?? null,
     compiled: form.compiled,
     root: form.root,
+    dnnfRoot: form.dnnf?.root ?? null,
     partSources: form.partSources,
     conflict: form.conflict,
     analysis: form.analysis,
     lengths: [],
   };
-  const arrays = [...ARRAYS.map((name) => form[name]), ...relationArrays(formRelations(form))];
+  const dnnf = form.dnnf;
+  const arrays = [
+    ...ARRAYS.map((name) => form[name]),
+    ...(dnnf === undefined
+      ? DNNF_ARRAYS.map(() => new Int32Array(0))
+      : [dnnf.nodeLayer, dnnf.kidStart, dnnf.kids]),
+    ...relationArrays(formRelations(form)),
+  ];
   header.lengths = arrays.map((array) => array.length);
   const text = new TextEncoder().encode(JSON.stringify(header));
   const start = align(4 + text.length);
@@ -100,7 +114,12 @@ export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | und
     const body = header.format >= 4 ? inflateSync(bytes.subarray(start)) : bytes.subarray(start);
     const words = int32s(body);
     if (words === undefined) return undefined;
-    const names = header.format >= 5 ? [...ARRAYS, ...RELATIONS] : ARRAYS;
+    const names =
+      header.format >= 6
+        ? [...ARRAYS, ...DNNF_ARRAYS, ...RELATIONS]
+        : header.format === 5
+          ? [...ARRAYS, ...RELATIONS]
+          : ARRAYS;
     if (header.lengths.length !== names.length) return undefined;
     let at = 0;
     const arrays: Record<string, Int32Array> = {};
@@ -134,6 +153,16 @@ export function deserializeConsistency(bytes: Uint8Array): ConsistencyForm | und
       kidStart: arrays.kidStart,
       kids: arrays.kids,
       partRoots: arrays.partRoots,
+      ...(header.dnnfRoot === undefined || header.dnnfRoot === null
+        ? {}
+        : {
+            dnnf: {
+              nodeLayer: arrays.dnnfNodeLayer,
+              kidStart: arrays.dnnfKidStart,
+              kids: arrays.dnnfKids,
+              root: header.dnnfRoot,
+            },
+          }),
     };
   } catch {
     return undefined;

@@ -1,7 +1,7 @@
 import { compatible, freeAssignment, isConsistent, supports } from '../consistency/query.js';
 import { explainConflict } from '../consistency/explain.js';
 import { TRUE } from '../consistency/mdd.js';
-import { prepareForm } from '../consistency/prepared.js';
+import { checkerOf, prepareForm } from '../consistency/prepared.js';
 import { quickXplain } from '../consistency/quickxplain.js';
 import { charge, withinBudget, type Work } from '../consistency/work.js';
 import { DEFAULT_ENGINE_LIMITS } from '../limits.js';
@@ -110,10 +110,10 @@ function minimalConflict(
     const form = model.consistency;
     const found = withinBudget(() =>
       quickXplain(units, (set) => {
-        const { propagator } = prepareForm(form);
-        const before = propagator?.revised ?? 0;
+        const checker = checkerOf(form);
+        const before = checker.revised;
         const consistent = propagated(set);
-        charge(work, (propagator?.revised ?? 0) - before);
+        charge(work, checker.revised - before);
         return consistent;
       }),
     );

@@ -1,21 +1,15 @@
+import type { DnnfQueries } from '../consistency/dnnf-query.js';
 import type { ConsistencyForm } from '../consistency/form.js';
-import { propagatorOf } from '../consistency/prepared.js';
+import { prepareForm, propagatorOf } from '../consistency/prepared.js';
 import { domainProduct, type Propagator } from '../consistency/propagate.js';
-import { quickXplain } from '../consistency/quickxplain.js';
 import { freeAssignment } from '../consistency/query.js';
 import { CompletionSearch } from '../consistency/search.js';
-import { charge, type Work } from '../consistency/work.js';
+import type { Work } from '../consistency/work.js';
 import type { CompiledModel } from '../model.js';
 import { type AnswerUnit, restrict } from './answer-units.js';
 import { confirmSupport, unconfirmedPaths } from './confirmed.js';
-import {
-  type AnswersToExplain,
-  excludingTables,
-  optionAvailability,
-  type OptionValue,
-  pairConflict,
-  unitsByQuestion,
-} from './option-availability.js';
+import { optionAvailability, unitsByQuestion } from './option-availability.js';
+import { type Explaining, quickExplanation, searchExplanation } from './propagated-explanations.js';
 import { mentionsOf } from './rule-mentions.js';
 import type { EvaluationState } from './state.js';
 
@@ -28,6 +22,10 @@ import type { EvaluationState } from './state.js';
  * unless it is listed in `consistency.unconfirmed` (the search's budget ran out).
  * `conflicts_with` of an option propagation refutes is minimal with respect to
  * propagation; of one only the search refutes, minimal (the search as the oracle).
+ *
+ * A form whose finite part compiled into a decision-DNNF (dnnf-exact.ts, docs/adr/0193)
+ * takes the same steps with the DNNF as the check: exact, so no search, every option
+ * confirmed, the count exact and every `conflicts_with` minimal.
  */
 
 /**
@@ -36,6 +34,11 @@ import type { EvaluationState } from './state.js';
  * its restrictions into one buffer (no array per check).
  */
 export function propagatedCheck(form: ConsistencyForm): (set: readonly AnswerUnit[]) => boolean {
+  const { dnnf } = prepareForm(form);
+  if (dnnf !== undefined) {
+    const buffer = freeAssignment(form);
+    return (set) => dnnf.consistent(restrict(form, set, undefined, buffer));
+  }
   const propagator = propagatorOf(form);
   const search = new CompletionSearch(form, propagator);
   const scratch = freeAssignment(form);
@@ -60,6 +63,11 @@ export function propagatedAvailability(
   work: Work,
 ): void {
   const form = model.consistency;
+  const { dnnf } = prepareForm(form);
+  if (dnnf !== undefined) {
+    dnnfAvailability(model, state, units, work, dnnf);
+    return;
+  }
   const propagator = propagatorOf(form);
   const fixed = restrict(form, units);
   const full = propagator.closure(fixed);
@@ -80,6 +88,45 @@ export function propagatedAvailability(
     ...(unconfirmed.length === 0 ? {} : { unconfirmed }),
   };
   if (full === undefined) state.answerReasons = [...state.unavailableBecause];
+  explainOptions(model, state, units, work, propagator, search, byPropagation);
+}
+
+/**
+ * With the form's decision-DNNF: one pass gives every value's support with the other
+ * layers' answers (dnnf-query.ts), a second the exact count.
+ */
+function dnnfAvailability(
+  model: CompiledModel,
+  state: EvaluationState,
+  units: readonly AnswerUnit[],
+  work: Work,
+  dnnf: DnnfQueries,
+): void {
+  const form = model.consistency;
+  const fixed = restrict(form, units);
+  const { consistent, supported } = dnnf.supports(fixed);
+  state.valueSupport = supported;
+  state.consistency = {
+    exact: form.exact,
+    ...(form.reason === undefined ? {} : { reason: form.reason }),
+    configurations: consistent ? String(dnnf.configurations(fixed)) : '0',
+  };
+  if (!consistent) state.answerReasons = [...state.unavailableBecause];
+  explainOptions(model, state, units, work, dnnf, undefined, supported);
+}
+
+/** The options' `conflicts_with` (option-availability.ts), by the checker's closures. */
+function explainOptions(
+  model: CompiledModel,
+  state: EvaluationState,
+  units: readonly AnswerUnit[],
+  work: Work,
+  propagator: Explaining['propagator'],
+  search: CompletionSearch | undefined,
+  byPropagation: Uint8Array,
+): void {
+  const form = model.consistency;
+  const supported = state.valueSupport as Uint8Array;
   const context: Explaining = {
     model,
     mentions: mentionsOf(model),
@@ -103,16 +150,6 @@ export function propagatedAvailability(
     },
     work,
   );
-}
-
-/** `check()`, its propagation charged to the budget (part nodes revised). */
-function charged<T>(propagator: Propagator, work: Work, check: () => T): T {
-  const before = propagator.revised;
-  try {
-    return check();
-  } finally {
-    charge(work, propagator.revised - before);
-  }
 }
 
 /**
@@ -143,92 +180,4 @@ function supportedValues(
     else supported.set(without.subarray(from, to), from);
   }
   return { supported, withoutAnswer };
-}
-
-interface Explaining extends AnswersToExplain {
-  readonly propagator: Propagator;
-  /** Refutes what propagation keeps (an option the search proved has no completion). */
-  readonly search: CompletionSearch;
-  /** Per value: kept by propagation (before the search), so explained with the search. */
-  readonly byPropagation: Uint8Array;
-  /** All free but the option being explained (restored after each). */
-  readonly withOption: Int32Array;
-  /** The restrictions of one check. */
-  readonly scratch: Int32Array;
-  readonly work: Work;
-}
-
-/**
- * Without a search: [] when propagation excludes the value with nothing answered, one
- * excluding table's answer, or one answer propagation removes once the value is fixed
- * (the pairwise row, cached by the propagator); else null.
- */
-function quickExplanation(
-  { model, mentions, propagator, units, unitOf, values, work }: Explaining,
-  { question, layer, value }: OptionValue,
-  localReasons: readonly string[] | undefined,
-): readonly string[] | null {
-  const form = model.consistency;
-  const alone = charged(propagator, work, () => propagator.pairwise(layer, value));
-  if (alone === undefined) return []; // propagation excludes it with nothing answered
-  const tables: AnswerUnit[][] = [];
-  const single = excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
-  if (single !== undefined) return single;
-  const { valueBase } = form;
-  const compatible = (other: number, v: number): boolean => alone[valueBase[other] + v] === 1;
-  return pairConflict(model, units, layer, compatible, work) ?? null;
-}
-
-/**
- * A set of the user's other answers that, with this value, propagation refutes (minimal for
- * it), or, for a value only the completion search refutes, that the search refutes.
- */
-function searchExplanation(
-  context: Explaining,
-  { question, layer, value }: OptionValue,
-  localReasons: readonly string[] | undefined,
-): readonly string[] {
-  const { model, mentions, propagator, search, units, unitOf, values, withOption, scratch, work } =
-    context;
-  const form = model.consistency;
-  const refutedBySearch = context.byPropagation[form.valueBase[layer] + value] === 1;
-  const tables: AnswerUnit[][] = [];
-  excludingTables(model, mentions, question, localReasons, unitOf, values, tables);
-  const keysOf = (found: AnswerUnit[] | undefined): string[] =>
-    (found ?? []).map((unit) => model.questions[unit.question].key);
-  withOption[layer] = value;
-  try {
-    // The option's own layer is written last: a candidate never overrides it.
-    const consistentWith = (set: readonly AnswerUnit[]): boolean => {
-      restrict(form, set, withOption, scratch)[layer] = value;
-      // Refuted by propagation: minimal for it (each check a fixpoint). Refuted only by the
-      // search: the search decides, as propagation keeps every set with it.
-      return charged(
-        propagator,
-        work,
-        () =>
-          propagator.closure(scratch) !== undefined &&
-          (!refutedBySearch || search.find(scratch) !== 'none'),
-      );
-    };
-    for (const columns of tables) {
-      const found = quickXplain(columns, consistentWith);
-      if (found !== undefined && found.length > 0) return keysOf(found);
-    }
-    const candidates: AnswerUnit[] = [];
-    for (const unit of units) {
-      if (unit.question !== question) {
-        candidates.push(unit);
-        continue;
-      }
-      // A multi_choice's other selections are part of the conflict (max_selected…).
-      const layers = unit.layers.filter((other) => other !== layer);
-      if (layers.length > 0) candidates.push({ question, layers, values: layers.map(() => 1) });
-    }
-    // All of them conflict with it (propagation or the search refuted it): when the search's
-    // budget is spent before it can say so again, they are the explanation (not minimal).
-    return keysOf(quickXplain(candidates, consistentWith) ?? candidates);
-  } finally {
-    withOption[layer] = -1;
-  }
 }

@@ -12,7 +12,8 @@ import { choice, compileOk, model } from '../helpers.js';
 /**
  * A stored form as an older format wrote it: the header with its format number rewritten
  * and without the relations' lengths, then the form's arrays without the relations (format
- * 5 appends them), deflated from format 4 on, raw before (serialize.ts).
+ * 5 appends them) and the DNNF's (format 6, empty for these forms), deflated from format 4
+ * on, raw before (serialize.ts).
  */
 function storedAsFormat(bytes: Uint8Array, format: 2 | 3 | 4): Uint8Array {
   const length = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
@@ -20,9 +21,11 @@ function storedAsFormat(bytes: Uint8Array, format: 2 | 3 | 4): Uint8Array {
     format: number;
     lengths: number[];
   };
-  expect(header.format).toBe(5);
+  expect(header.format).toBe(6);
   header.format = format;
-  header.lengths = header.lengths.slice(0, -4); // live, pairWords, pairStart, pairBits
+  // Format 6's three DNNF arrays (empty without one), then the relations: live, pairWords,
+  // pairStart, pairBits.
+  header.lengths = header.lengths.slice(0, -7);
   const words = header.lengths.reduce((sum, n) => sum + n, 0);
   const arrays = inflateSync(bytes.subarray((4 + length + 3) & ~3)).subarray(0, words * 4);
   const body = format >= 4 ? deflateSync(arrays) : arrays;

@@ -16,12 +16,15 @@ const MODELS = Number(process.env.CONSISTENCY_MODELS ?? 250);
 
 describe('consistency against brute force on random small models', () => {
   it.each([
-    { models: MODELS, logical: false },
+    { models: MODELS, logical: false, diagram: true },
     // The same models with clause, cardinality, requires and excludes rules added.
-    { models: Math.ceil(MODELS * 0.4), logical: true },
+    { models: Math.ceil(MODELS * 0.4), logical: true, diagram: true },
+    // The form a model past the diagram's budget gets: its decision-DNNF (docs/adr/0193).
+    { models: Math.ceil(MODELS * 0.6), logical: false, diagram: false },
+    { models: Math.ceil(MODELS * 0.4), logical: true, diagram: false },
   ])(
-    '$models models, logical rules $logical: inconsistency, counts, dead options, availability, conflicts_with',
-    ({ models, logical }) => {
+    '$models models, logical rules $logical, diagram $diagram: inconsistency, counts, dead options, availability, conflicts_with',
+    ({ models, logical, diagram }) => {
       let checkedOptions = 0;
       let inconsistentModels = 0;
       let conflictingRequests = 0;
@@ -30,7 +33,7 @@ describe('consistency against brute force on random small models', () => {
       for (let seed = 1; seed <= models; seed++) {
         const random = prng(seed);
         const { document, specs } = randomModel(random, { logical });
-        const compiled = compileDocument(document);
+        const compiled = compileDocument(document, undefined, { diagram });
         if (!compiled.ok) {
           const codes = new Set(compiled.problems.map((problem) => problem.code));
           expect([...codes], `seed ${seed}: ${JSON.stringify(compiled.problems)}`).toEqual([
@@ -53,6 +56,7 @@ describe('consistency against brute force on random small models', () => {
         expect(valid.length, `seed ${seed}`).toBeGreaterThan(0);
         const analysis = model.consistency.analysis;
         expect(analysis.exact).toBe(true);
+        expect(model.consistency.dnnf === undefined, `seed ${seed}`).toBe(diagram);
         expect(analysis.configurations, `seed ${seed}`).toBe(String(valid.length));
         const dead: string[] = [];
         specs.forEach((spec, q) => {

@@ -25,10 +25,19 @@ describe('the compile work budget', () => {
     });
     for (const form of runs) {
       expect(form.compiled).toBe(false);
-      expect(form.reason).toContain(`${WORK_BUDGET_REASON} (2000 steps)`);
-      expect(form.analysis.configurations).toBeNull();
+      // Past the diagram's 2,000 steps, the decision-DNNF compiles within as many decisions
+      // (docs/adr/0193): exact, the same form on every run.
+      expect(form.exact).toBe(true);
+      expect(form.analysis.configurations).toBe(exact.model.consistency.analysis.configurations);
+      expect(form.dnnf).toEqual(runs[0].dnnf);
       expect(form.partRoots).toEqual(runs[0].partRoots);
     }
+    // Past 20 steps neither compiles: propagation, the diagram's reason kept.
+    const past = compileDocument(document, { ...unlimitedTime, consistencySteps: 20 });
+    if (!past.ok) throw new Error('rejected');
+    expect(past.model.consistency.exact).toBe(false);
+    expect(past.model.consistency.reason).toContain(`${WORK_BUDGET_REASON} (20 steps)`);
+    expect(past.model.consistency.analysis.configurations).toBeNull();
   });
 
   it('a zero step budget compiles no diagram (like a zero time or byte budget)', () => {
