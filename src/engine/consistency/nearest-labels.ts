@@ -68,22 +68,46 @@ export function pushLabel(
 }
 
 /**
- * Label a before label b: fewer changes; then, of equal counts, the one whose first
- * differing changed position is later (it keeps the earlier answer); then the lower
- * estimate; then the older label (a deterministic order).
+ * Two sets of changed positions (ascending) as the binary numbers they stand for, the
+ * earliest position the most significant bit: negative when `a` is the less. The set
+ * that holds the least position of their difference is the greater.
  */
-export function before(labels: Labels, a: number, b: number): boolean {
-  const ca = labels.changes[a];
-  const cb = labels.changes[b];
-  if (ca !== cb) return ca < cb;
-  const sa = labels.changed[a];
-  const sb = labels.changed[b];
-  if (sa !== sb)
-    for (let i = 0; i < sa.length; i++) if (sa[i] !== sb[i]) return sa[i] > sb[i];
-  const ea = labels.estimate[a];
-  const eb = labels.estimate[b];
-  if (ea !== eb) return ea < eb;
-  return a < b;
+export function compareSets(a: readonly number[], b: readonly number[]): number {
+  if (a === b) return 0;
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      i++;
+      j++;
+    } else return a[i] < b[j] ? 1 : -1;
+  }
+  return i < a.length ? 1 : j < b.length ? -1 : 0;
+}
+
+/**
+ * Label `label`'s key against (changes, set, estimate): negative when the label's is
+ * less. The key: the changes, then the changed positions (compareSets: of equal counts,
+ * the path that keeps the earlier answers), then the estimated price.
+ */
+export function compareKey(
+  labels: Labels,
+  label: number,
+  changes: number,
+  set: readonly number[],
+  estimate: number,
+): number {
+  const own = labels.changes[label];
+  if (own !== changes) return own - changes;
+  const sets = compareSets(labels.changed[label], set);
+  if (sets !== 0) return sets;
+  return labels.estimate[label] - estimate;
+}
+
+/** Label a before label b: the lesser key, else the older label (a deterministic order). */
+function before(labels: Labels, a: number, b: number): boolean {
+  const key = compareKey(labels, a, labels.changes[b], labels.changed[b], labels.estimate[b]);
+  return key !== 0 ? key < 0 : a < b;
 }
 
 /** A binary min-heap of label indices in `before` order. */

@@ -1,7 +1,15 @@
 import { charge, type Work } from './work.js';
 import type { LayeredDiagram } from './weighted.js';
-import { LabelHeap, type Labels, newLabels, pushLabel } from './nearest-labels.js';
+import { compareKey, LabelHeap, type Labels, newLabels, pushLabel } from './nearest-labels.js';
 import type { VisitScratch } from './prepared.js';
+import {
+  EMPTY,
+  type SearchQuery,
+  type SearchSpan,
+  type SpanPath,
+  stretchOf,
+  withPosition,
+} from './nearest-stretch.js';
 
 /**
  * The nearest valid configuration of one stretch of a layered diagram by a best-first
@@ -20,41 +28,15 @@ import type { VisitScratch } from './prepared.js';
  * changes going to the path that keeps the earlier answers. The key is held exactly (the
  * count, the sorted positions, the price) instead of as a 2^k-sized integer.
  *
- * The heuristic is the price part only: per node the least price from it to TRUE with no
- * restriction (one backward pass per form and price, kept), a lower bound of any
- * restricted completion and consistent along every edge (skipped layers included), so A*
- * settles each node once. Below the last restricted layer it is exact, so the first such
- * node settled closes the search.
+ * The heuristic is on the price (nearest-stretch.ts): per node the least price from it to
+ * TRUE with no restriction (one backward pass per form and price, kept), a lower bound of
+ * any restricted completion, consistent along every edge (skipped layers included), so A*
+ * settles each node once; exact below the last restricted layer, so the first node
+ * settled there closes the search. Every node reachable with fewer changes is settled
+ * before the answer: cheap when the conflict is near the end of the order, which is the
+ * common case; the caller bounds the work and otherwise takes one backward pass
+ * (nearest-pass.ts).
  */
-export interface SearchSpan {
-  /** The node every path of the stretch starts at, and the one it ends at (TRUE, or a cut). */
-  readonly start: number;
-  readonly end: number;
-  /** The stretch's first layer, and the layer after its last. */
-  readonly fromLayer: number;
-  readonly toLayer: number;
-}
-
-export interface SearchQuery {
-  /** Per layer: the answer's value (changing it costs 1), or -1. Not read where `fixed`. */
-  readonly target: Int32Array;
-  /** Per layer: a forced value, or -1. */
-  readonly fixed: Int32Array;
-  /** Per layer with a target: its position in question order (earlier kept first). */
-  readonly rank: Int32Array;
-  /** Per value (flat): the price tie-break (minor units), or undefined (no price). */
-  readonly price: Float64Array | undefined;
-  /** Per node: the least price from it to TRUE, unrestricted (`leastPriceToTrue`). */
-  readonly priceBelow: Float64Array | undefined;
-}
-
-export interface SpanPath {
-  /** Changed targets of the stretch. */
-  readonly changes: number;
-  /** The values of the stretch's restricted layers on the nearest path (others untouched). */
-  readonly path: Int32Array;
-}
-
 /**
  * Per-form scratch, reused by every search (one at a time: evaluation is synchronous).
  * `visit` is the form's node-sized visit stamps of completion checks (prepared.ts): a
@@ -89,24 +71,7 @@ export function searchSpan(
   const { domain, valueBase, nodeLayer, kidStart, kids } = diagram;
   const { target, fixed, rank, price, priceBelow } = query;
   const { fromLayer, toLayer, start, end } = span;
-  // A skipped layer keeps its forced value, else its target, else takes its cheapest value:
-  // never a change. `skipBefore[l - fromLayer]`: their prices summed over the layers before l.
-  const skipBefore = new Float64Array(toLayer - fromLayer + 1);
-  const skipValue = new Int32Array(toLayer - fromLayer);
-  let deepest = fromLayer - 1;
-  for (let layer = fromLayer; layer < toLayer; layer++) {
-    const base = valueBase[layer];
-    let value = fixed[layer] >= 0 ? fixed[layer] : target[layer];
-    if (value >= 0) deepest = layer;
-    else if (price === undefined) value = 0;
-    else {
-      value = 0;
-      for (let v = 1; v < domain[layer]; v++) if (price[base + v] < price[base + value]) value = v;
-    }
-    skipValue[layer - fromLayer] = value;
-    const own = price === undefined ? 0 : price[base + value];
-    skipBefore[layer - fromLayer + 1] = skipBefore[layer - fromLayer] + own;
-  }
+  const { skipBefore, skipValue, deepest } = stretchOf(diagram, query, span);
   const below = (node: number): number =>
     priceBelow === undefined || node === end ? 0 : priceBelow[node] - priceBelow[end];
   const layerOf = (node: number): number => (node === end ? toLayer : nodeLayer[node]);
@@ -136,7 +101,10 @@ export function searchSpan(
     const layer = layerOf(node);
     if (layer > deepest) {
       charge(work, examined);
-      return { changes: labels.changes[label], path: tracePath(labels, label, diagram, span, skipValue, path) };
+      return {
+        changes: labels.changes[label],
+        path: tracePath(labels, label, diagram, span, skipValue, path),
+      };
     }
     const f = fixed[layer];
     const t = f >= 0 ? -1 : target[layer];
@@ -148,7 +116,7 @@ export function searchSpan(
     const paid = labels.price[label];
     const hi = f >= 0 ? f + 1 : domain[layer];
     examined += hi;
-    if (examined > 65536) {
+    if (examined > 4096) {
       charge(work, examined);
       examined = 0;
     }
@@ -174,38 +142,6 @@ export function searchSpan(
   }
 }
 
-const EMPTY: readonly number[] = [];
-
-/** `set` (ascending positions) with `position` added. */
-function withPosition(set: readonly number[], position: number): readonly number[] {
-  const result = new Array<number>(set.length + 1);
-  let i = 0;
-  for (; i < set.length && set[i] < position; i++) result[i] = set[i];
-  result[i] = position;
-  for (; i < set.length; i++) result[i + 1] = set[i];
-  return result;
-}
-
-/**
- * Label `label`'s key against (count, set, estimate): negative when the label is less.
- * Of two equal counts, the set that changes the earlier answer is the greater.
- */
-export function compareKey(
-  labels: Labels,
-  label: number,
-  count: number,
-  set: readonly number[],
-  estimate: number,
-): number {
-  const own = labels.changes[label];
-  if (own !== count) return own - count;
-  const changed = labels.changed[label];
-  if (changed !== set)
-    for (let i = 0; i < changed.length; i++)
-      if (changed[i] !== set[i]) return changed[i] < set[i] ? 1 : -1;
-  return labels.estimate[label] - estimate;
-}
-
 /** The values of the restricted layers along the label's path (skipped ones: `skipValue`). */
 function tracePath(
   labels: Labels,
@@ -222,37 +158,4 @@ function tracePath(
     path[diagram.nodeLayer[parent]] = labels.value[label];
   }
   return path;
-}
-
-/**
- * Per node, the least price of a path from it to TRUE with no restriction (skipped
- * layers at their cheapest value): the search's heuristic. One backward pass.
- */
-export function leastPriceToTrue(diagram: LayeredDiagram, price: Float64Array): Float64Array {
-  const { domain, valueBase, nodeLayer, kidStart, kids } = diagram;
-  const layers = domain.length;
-  const cheapestBefore = new Float64Array(layers + 1);
-  for (let layer = 0; layer < layers; layer++) {
-    let least = Infinity;
-    for (let at = valueBase[layer]; at < valueBase[layer + 1]; at++)
-      least = Math.min(least, price[at]);
-    cheapestBefore[layer + 1] = cheapestBefore[layer] + least;
-  }
-  const result = new Float64Array(nodeLayer.length).fill(Infinity);
-  result[TRUE] = 0;
-  for (let id = nodeLayer.length - 1; id > TRUE; id--) {
-    const layer = nodeLayer[id];
-    const base = valueBase[layer];
-    const after = cheapestBefore[layer + 1];
-    let least = Infinity;
-    for (let v = 0, k = kidStart[id]; v < domain[layer]; v++, k++) {
-      const child = kids[k];
-      if (child === FALSE) continue;
-      const to = child === TRUE ? layers : nodeLayer[child];
-      const total = price[base + v] + cheapestBefore[to] - after + result[child];
-      if (total < least) least = total;
-    }
-    result[id] = least;
-  }
-  return result;
 }
