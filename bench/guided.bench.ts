@@ -18,6 +18,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { compileDocument, evaluate, type CompiledModel } from '../src/engine/index.js';
+import { resolveAnswers } from '../src/engine/evaluate/resolution.js';
 import { prng } from '../test/support/prng.js';
 import { percentile } from './consistency-figures.js';
 
@@ -140,6 +141,8 @@ function measure(path: string): void {
   const plain: number[] = [];
   const resolving: number[] = [];
   const extra: number[] = [];
+  const alone: number[] = [];
+  const aloneCpu: number[] = [];
   let forced = 0;
   let changes = 0;
   let inexact = 0;
@@ -164,6 +167,11 @@ function measure(path: string): void {
       resolution = evaluate(model, request(questions, { ...asked, priceBounds: false })).line
         .resolution;
     });
+    const asking = request(questions, asked) as Parameters<typeof resolveAnswers>[1];
+    const cpu = process.cpuUsage();
+    alone.push(timed(() => resolveAnswers(model, asking, asking.resolve as true)));
+    const used = process.cpuUsage(cpu);
+    aloneCpu.push((used.user + used.system) / 1000);
     plain.push(before);
     resolving.push(after);
     extra.push(Math.max(0, after - before));
@@ -177,6 +185,11 @@ function measure(path: string): void {
   console.log(`  evaluation with resolve: ${figures(resolving)}`);
   console.log(`  the same evaluation without: ${figures(plain)}`);
   console.log(`  resolution's own cost (difference): ${figures(extra)}`);
+  console.log(
+    `  the resolution alone (the answers moved, before their evaluation): ${figures(alone)}`,
+  );
+  // CPU time of the process (µs resolution): less sensitive to a loaded machine's scheduling.
+  console.log(`  the resolution alone, CPU time: ${figures(aloneCpu)}`);
 }
 
 const paths = process.argv.slice(2);

@@ -2,46 +2,10 @@ import type { ConsistencyForm } from './form.js';
 import { explainConflict } from './explain.js';
 import { TRUE } from './mdd.js';
 import { type Nearest, nearestBySegment, type NearestQuery } from './nearest.js';
+import { searchedNearest } from './nearest-by-search.js';
 import { segmentsOf } from './prepared.js';
 import { isConsistent } from './query.js';
 import { type Work, withinBudget } from './work.js';
-
-/**
- * The nearest configurations that change at most one target, found by completion checks
- * alone (query.ts `isConsistent`, a depth-first search that stops at the first path): no
- * change when the restrictions have a path; else the latest target in `order` whose
- * release leaves a path (so earlier answers are kept), moved to its cheapest value (by
- * `price`, then the lowest) that has one. Undefined when neither holds (the passes decide).
- * Most conflicts of a click are one answer: this costs a few partial searches, not passes.
- */
-export function withinOneChange(form: ConsistencyForm, query: NearestQuery): Nearest | undefined {
-  const layers = form.domain.length;
-  const restricted = new Int32Array(layers);
-  for (let layer = 0; layer < layers; layer++)
-    restricted[layer] = query.fixed[layer] >= 0 ? query.fixed[layer] : query.target[layer];
-  const path = (): Int32Array => restricted.map((value) => Math.max(0, value));
-  if (isConsistent(form, restricted))
-    return { path: path(), changes: 0, tiesBroken: true, examined: 0 };
-  if (!isConsistent(form, query.fixed)) return undefined;
-  for (let i = query.order.length - 1; i >= 0; i--) {
-    const layer = query.order[i];
-    const kept = restricted[layer];
-    restricted[layer] = -1;
-    if (isConsistent(form, restricted)) {
-      const base = form.valueBase[layer];
-      const values = Array.from({ length: form.domain[layer] }, (_, v) => v)
-        .filter((v) => v !== kept)
-        .sort((a, b) => (query.price?.[base + a] ?? 0) - (query.price?.[base + b] ?? 0) || a - b);
-      for (const value of values) {
-        restricted[layer] = value;
-        if (isConsistent(form, restricted))
-          return { path: path(), changes: 1, tiesBroken: true, examined: 0 };
-      }
-    }
-    restricted[layer] = kept;
-  }
-  return undefined;
-}
 
 /** Work (edges examined) of the bounded resolution: its checks, and the passes it may run. */
 export const RESOLUTION_WORK = 4_000_000;
@@ -62,6 +26,8 @@ export function boundedNearest(
   query: NearestQuery,
   budget = RESOLUTION_WORK,
 ): (Nearest & { exact: boolean }) | undefined {
+  const searched = withinBudget(() => searchedNearest(form, query, { left: budget }));
+  if (searched !== undefined) return { ...searched, exact: true };
   const work: Work = { left: budget };
   const quick = withinBudget(() => quickNearest(form, query, work));
   if (quick !== undefined && quick.exact) return quick;

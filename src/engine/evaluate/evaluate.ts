@@ -82,6 +82,8 @@ interface Guided {
  * and/or completed, then evaluated as any answers are; the line says what changed.
  */
 function guidedEvaluation(model: CompiledModel, request: EvaluationRequest): Evaluation<AnyLine> {
+  // The line's `evaluated_in_ms` counts the resolution and the completion too.
+  const started = performance.now();
   let questions = request.questions;
   let resolution: LineResolution | undefined;
   const problems: Problem[] = [];
@@ -107,15 +109,16 @@ function guidedEvaluation(model: CompiledModel, request: EvaluationRequest): Eva
     );
     ({ answers: questions, completed } = cheapestCompletion(model, questions, effective));
   }
-  return evaluationSteps(model, { ...request, questions }, { resolution, completed, problems });
+  const guided = { resolution, completed, problems };
+  return evaluationSteps(model, { ...request, questions }, guided, started);
 }
 
 function evaluationSteps(
   model: CompiledModel,
   request: EvaluationRequest,
   guided?: Guided,
+  started = performance.now(),
 ): Evaluation<AnyLine> {
-  const started = performance.now();
   const state = new EvaluationState(model);
   try {
     for (const problem of guided?.problems ?? [])

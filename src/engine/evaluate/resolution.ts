@@ -1,5 +1,5 @@
 import { domainIndex, finiteDomain } from '../consistency/domains.js';
-import { boundedNearest, withinOneChange } from '../consistency/nearest-checks.js';
+import { boundedNearest } from '../consistency/nearest-checks.js';
 import type { CompiledModel, CompiledQuestion } from '../model.js';
 import type { Problem } from '../problems.js';
 import { convertElement, toAnswerValues } from '../question-values.js';
@@ -160,8 +160,7 @@ function overDiagram(
     order,
     maxPasses: TIE_PASSES,
   };
-  const quick = withinOneChange(form, query);
-  const nearest = quick === undefined ? boundedNearest(form, query) : { ...quick, exact: true };
+  const nearest = boundedNearest(form, query);
   if (nearest === undefined || nearest.path === undefined) {
     problems.push({
       code: 'resolution_impossible',
