@@ -12,8 +12,9 @@ import {
   type ModelSourceFormat,
   type Problem,
   type SourceResult,
-} from '../../engine/index.js';
-import { serializeConsistency, toTransferable } from '../../engine/runtime.js';
+  serializeConsistency,
+  toTransferable,
+} from '../../engine/work.js';
 import { deflateDefinition, inflateDefinitionSync } from '../definition-bytes.js';
 
 /**

@@ -5,8 +5,9 @@ import {
   type EngineLimits,
   type ModelAnalysis,
   type ModelDescription,
-} from '../../engine/index.js';
-import { CompiledModelCache, reviveModel } from '../../engine/runtime.js';
+  CompiledModelCache,
+  reviveModel,
+} from '../../engine/work.js';
 import { ownedBytes } from '../owned-bytes.js';
 import type { LineSnapshot } from './line-snapshot.js';
 import { evaluateTask, type EvaluatedLine, type EvaluateTask } from './evaluate-task.js';
