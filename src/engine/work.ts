@@ -20,5 +20,6 @@ export { evaluate } from './stages/evaluate.js';
 export { describeModel } from './describe.js';
 export { importedModelIds, mergeImports, readModelSource } from './source/index.js';
 export { CompiledModelCache } from './cache.js';
+export { modelHeapBytes } from './heap-estimate.js';
 export { reviveModel, toTransferable } from './transfer.js';
 export { deserializeConsistency, serializeConsistency } from './consistency/serialize.js';
