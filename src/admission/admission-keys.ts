@@ -99,14 +99,11 @@ export class AdmissionKeys {
   of(req: IncomingMessage): AdmissionKey {
     const token = bearerToken(req.headers.authorization);
     if (token !== null) {
-      if (token.startsWith(API_TOKEN_PREFIX)) {
-        handOverJwt(req, token, null);
-        if (this.apiTokens.has(token)) return { key: `credential:${token}`, anonymous: false };
-      } else {
-        const claims = this.jwtClaims(token);
-        handOverJwt(req, token, claims);
-        if (claims !== null) return { key: `credential:${token}`, anonymous: false };
-      }
+      const apiToken = token.startsWith(API_TOKEN_PREFIX);
+      const claims = apiToken ? null : this.jwtClaims(token);
+      handOverJwt(req, token, claims);
+      if (claims !== null || (apiToken && this.apiTokens.has(token)))
+        return { key: `credential:${token}`, anonymous: false };
     }
     return { key: `address:${clientKey(clientAddress(req, this.trust))}`, anonymous: true };
   }
