@@ -3,15 +3,26 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /**
- * The engine's entry points: its stages and types (src/engine/index.ts), its runtime
- * plumbing for the workers (src/engine/runtime.ts; docs/adr/0065) and the few values the
- * main thread takes (src/engine/main-thread.ts; docs/adr/0052).
+ * The engine's two entry files (docs/adr/0200): src/engine/index.ts for the main thread (every
+ * type, and values whose modules reach no engine work) and src/engine/work.ts (the stages
+ * and the runtime plumbing) for the code that runs engine work.
  */
-const ENGINE_INDEX_ONLY = {
-  regex: '(^|/)engine/(?!(index|runtime|main-thread)\\.js$)',
+const ENGINE_ENTRIES_ONLY = {
+  regex: '(^|/)engine/(?!(index|work)\\.js$)',
   message:
-    'Import the engine through src/engine/index.ts (runtime.ts for its plumbing, main-thread.ts for main-thread values) only.',
+    'Import the engine through src/engine/index.ts (or work.ts, where engine work runs) only.',
 };
+
+/**
+ * Engine work runs in worker threads (docs/adr/0050-engine-worker-runtime.md): only the
+ * workers' tasks and the CLI's own process import src/engine/work.ts.
+ */
+const ENGINE_WORK_IN_WORKERS = {
+  regex: '(^|/)engine/work\\.js$',
+  message:
+    'Engine work runs in the engine workers (CompiledModels); the main thread imports src/engine/index.ts.',
+};
+const ENGINE_WORK_ALLOWED = ['src/engine/**', 'src/engine-runtime/tasks/**', 'src/cli/**'];
 
 /**
  * The engine runtime (src/engine-runtime, docs/adr/0181) is reached through its module,
@@ -29,45 +40,14 @@ const TYPEORM_IN_REPOSITORIES = {
   regex: '^(typeorm|@nestjs/typeorm)(/|$)',
   message: 'Only repositories (*.repository.ts), entities and src/database touch TypeORM.',
 };
-
-/**
- * Engine work runs in worker threads only (src/engine-runtime/tasks/engine-tasks.ts, through
- * CompiledModels): the main thread may use the engine's types and small helpers, never
- * compile, revive, describe or evaluate a model (docs/adr/0050-engine-worker-runtime.md).
- */
-const ENGINE_WORK_IN_WORKERS = {
-  regex: '(^|/)engine/(index|runtime)\\.js$',
-  importNames: [
-    'validateModel',
-    'compileModel',
-    'compileDocument',
-    'evaluate',
-    'evaluateConfiguration',
-    'describeModel',
-    'reviveModel',
-    'toTransferable',
-    'CompiledModelCache',
-    'deserializeConsistency',
-    'readModelSource',
-    'mergeImports',
-  ],
-  message: 'Engine work runs in the engine workers (CompiledModels), never on the main thread.',
-};
-
-/**
- * The engine's index loads all of its working code: outside the workers' code the main
- * thread takes values from src/engine/main-thread.ts (whose modules reach none of it), and
- * only types from the index.
- */
-const ENGINE_VALUES_FROM_MAIN_THREAD_ENTRY = {
-  regex: '(^|/)engine/(index|runtime)\\.js$',
-  allowTypeImports: true,
-  message:
-    'The main thread imports only types from src/engine/index.ts and runtime.ts; values come from src/engine/main-thread.ts.',
-};
-
-/** Where engine work may be imported: the worker's tasks, and the CLI's own process. */
-const ENGINE_WORK_ALLOWED = ['src/engine-runtime/tasks/**', 'src/cli/**'];
+const TYPEORM_ALLOWED = [
+  'src/**/*.repository.ts',
+  'src/**/*.entity.ts',
+  'src/database/**',
+  'src/data-source-options.ts',
+  'src/cli/database.ts',
+  'src/cli/services.ts',
+];
 
 export default tseslint.config(
   { ignores: ['dist/**', 'dist-bench/**', 'coverage/**', 'node_modules/**', 'data/**'] },
@@ -130,68 +110,28 @@ export default tseslint.config(
     },
   },
   {
-    // Everything else enters the engine through its index only.
+    // Outside the engine: its entry files, the runtime's, and TypeORM in repositories only.
     files: ['src/**/*.ts'],
-    ignores: ['src/engine/**'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [ENGINE_INDEX_ONLY, RUNTIME_ENTRIES_ONLY] }],
-    },
-  },
-  {
-    files: ['src/**/*.ts'],
-    ignores: ['src/engine/**', ...ENGINE_WORK_ALLOWED],
+    ignores: ['src/engine/**', ...TYPEORM_ALLOWED],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [ENGINE_INDEX_ONLY, RUNTIME_ENTRIES_ONLY, ENGINE_WORK_IN_WORKERS] },
+        { patterns: [ENGINE_ENTRIES_ONLY, RUNTIME_ENTRIES_ONLY, TYPEORM_IN_REPOSITORIES] },
       ],
     },
   },
   {
+    files: TYPEORM_ALLOWED,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [ENGINE_ENTRIES_ONLY, RUNTIME_ENTRIES_ONLY] }],
+    },
+  },
+  {
+    // A rule of its own (typescript-eslint's), so it adds to the one above instead of replacing it.
     files: ['src/**/*.ts'],
-    ignores: ['src/engine/**', ...ENGINE_WORK_ALLOWED],
+    ignores: ENGINE_WORK_ALLOWED,
     rules: {
-      '@typescript-eslint/no-restricted-imports': [
-        'error',
-        { patterns: [ENGINE_VALUES_FROM_MAIN_THREAD_ENTRY] },
-      ],
-    },
-  },
-  {
-    // Repositories (and entities, and the database plumbing) are the only TypeORM code.
-    files: ['src/**/*.ts'],
-    ignores: [
-      'src/engine/**',
-      'src/**/*.repository.ts',
-      'src/**/*.entity.ts',
-      'src/database/**',
-      'src/data-source-options.ts',
-      'src/cli/database.ts',
-      'src/cli/services.ts',
-    ],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            ENGINE_INDEX_ONLY,
-            RUNTIME_ENTRIES_ONLY,
-            TYPEORM_IN_REPOSITORIES,
-            ENGINE_WORK_IN_WORKERS,
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The same without the engine-work rule where engine work belongs.
-    files: ENGINE_WORK_ALLOWED.map((glob) => `${glob}/*.ts`),
-    ignores: ['src/cli/database.ts', 'src/cli/services.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [ENGINE_INDEX_ONLY, RUNTIME_ENTRIES_ONLY, TYPEORM_IN_REPOSITORIES] },
-      ],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [ENGINE_WORK_IN_WORKERS] }],
     },
   },
   {

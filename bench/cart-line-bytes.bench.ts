@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { compileDocument, evaluate } from '../src/engine/index.js';
+import { compileDocument, evaluate } from '../src/engine/work.js';
 import { runGenerator } from './run-generator.js';
 
 const GENERATOR = resolve(process.env.GEN_MODEL ?? 'tools/gen-model.mjs');

@@ -4,18 +4,18 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type * as engine from '../src/engine/index.js';
-import type * as runtime from '../src/engine/runtime.js';
+import type * as engine from '../src/engine/work.js';
 
 /**
  * What the benchmark needs of an engine build. engineOf adapts a build's entry points:
- * this one's stages (compileDocument, evaluate; serializeConsistency in runtime.js) or an
- * older build's (compileModel(document), evaluateConfiguration, all in index.js).
+ * this one's (all in work.js), an older build's stages in index.js and serializeConsistency
+ * in runtime.js, or an older one's (compileModel(document), evaluateConfiguration, all in
+ * index.js).
  */
 export interface Engine {
   compileDocument: typeof engine.compileDocument;
   evaluate: typeof engine.evaluate;
-  serializeConsistency: typeof runtime.serializeConsistency;
+  serializeConsistency: typeof engine.serializeConsistency;
 }
 export type Answers = Record<string, { values: unknown[] }>;
 type Compiled = Extract<ReturnType<Engine['compileDocument']>, { ok: true }>['model'];
@@ -37,10 +37,11 @@ export interface CompileFigures {
   deadOptions: number;
 }
 
-/** An engine build: a checkout (its dist-bench) or an index.js. */
+/** An engine build: a checkout (its dist-bench) or an index.js (its work.js when it has one). */
 export async function loadEngine(path: string): Promise<Engine> {
   const file = resolve(path.endsWith('.js') ? path : `${path}/dist-bench/src/engine/index.js`);
-  const index = (await import(file)) as Record<string, unknown>;
+  const work = join(dirname(file), 'work.js');
+  const index = (await import(existsSync(work) ? work : file)) as Record<string, unknown>;
   const runtimeFile = join(dirname(file), 'runtime.js');
   const plumbing = existsSync(runtimeFile)
     ? ((await import(runtimeFile)) as Record<string, unknown>)

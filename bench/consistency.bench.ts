@@ -32,9 +32,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import * as stages from '../src/engine/index.js';
-import { type CompiledModel } from '../src/engine/index.js';
-import * as runtime from '../src/engine/runtime.js';
+import * as stages from '../src/engine/work.js';
+import { type CompiledModel } from '../src/engine/work.js';
 import {
   type Answers,
   compileFigures,
@@ -65,7 +64,7 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 /** This build, under the names the figures use (consistency-figures.ts engineOf). */
-const engine = engineOf(stages, runtime);
+const engine = engineOf(stages);
 
 const timings: number[] = [];
 /** Unavailable options seen since the last reset, and those past the explanation budget. */

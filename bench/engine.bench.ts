@@ -4,6 +4,7 @@
  * Run with `npm run bench` (builds with tsconfig.bench.json, runs with --expose-gc).
  *
  * Same-run comparison with another engine build: `BASE_ENGINE=<its index.js> npm run bench`
+ * (its work.js beside it is loaded when there is one)
  * (e.g. the engine before the consistency work: `git worktree add /tmp/base c628b5b`,
  * `npx tsc -p tsconfig.bench.json` there, BASE_ENGINE=/tmp/base/dist-bench/src/engine/index.js).
  * Both engines compile the same model and evaluate the same answers alternately, so
@@ -12,8 +13,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import * as engine from '../src/engine/index.js';
-import { compileDocument, type CompiledModel } from '../src/engine/index.js';
+import * as engine from '../src/engine/work.js';
+import { compileDocument, type CompiledModel } from '../src/engine/work.js';
+import { loadEngine } from './consistency-figures.js';
 import { runGenerator } from './run-generator.js';
 
 const SIZES = [100, 1000, 5000];
@@ -27,16 +29,9 @@ const GENERATOR = resolve(process.env.GEN_MODEL ?? 'tools/gen-model.mjs');
 /** The engine to compare with (BASE_ENGINE), same entry points. */
 type Engine = Pick<typeof engine, 'compileDocument' | 'evaluate'>;
 const BASE_PATH = process.env.BASE_ENGINE;
-/** An older build names them compileModel(document) and evaluateConfiguration. */
+/** An older build's names are adapted (compileModel(document), evaluateConfiguration). */
 const base: Engine | undefined =
-  BASE_PATH === undefined ? undefined : baseEngine(await import(resolve(BASE_PATH)));
-
-function baseEngine(index: Record<string, unknown>): Engine {
-  return {
-    compileDocument: (index.compileDocument ?? index.compileModel) as Engine['compileDocument'],
-    evaluate: (index.evaluate ?? index.evaluateConfiguration) as Engine['evaluate'],
-  };
-}
+  BASE_PATH === undefined ? undefined : await loadEngine(resolve(BASE_PATH));
 
 interface Comparison {
   baseMedianMs: number;

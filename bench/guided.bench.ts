@@ -17,7 +17,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { compileDocument, evaluate, type CompiledModel } from '../src/engine/index.js';
+import { compileDocument, evaluate, type CompiledModel } from '../src/engine/work.js';
 import { resolveAnswers } from '../src/engine/evaluate/resolution.js';
 import { prng } from '../test/support/prng.js';
 import { percentile } from './consistency-figures.js';

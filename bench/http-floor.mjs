@@ -32,6 +32,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { constants, deflate, deflateSync, inflate, inflateSync } from 'node:zlib';
+import { engineEntry } from './service-fixture.mjs';
 
 const config = JSON.parse(process.argv[2]);
 // The service's own copies of the libraries, so that the floor runs the same code.
@@ -73,9 +74,7 @@ const bodyText = (req) =>
 
 /** The model compiled once (the checkout's engine), and a function evaluating answers on it. */
 async function evaluator() {
-  const engine = await import(
-    pathToFileURL(join(config.root, 'dist', 'src', 'engine', 'index.js'))
-  );
+  const engine = await import(pathToFileURL(engineEntry(config.root)));
   const { readModelSource, compileDocument, evaluate, DEFAULT_ENGINE_LIMITS } = engine;
   const source = readFileSync(config.modelFile);
   const read = await readModelSource(source, config.format, DEFAULT_ENGINE_LIMITS);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
-import { BENCH_SERVICE_ENV, call, startChild } from './service-fixture.mjs';
+import { BENCH_SERVICE_ENV, call, engineEntry, startChild } from './service-fixture.mjs';
 import { median, tables } from './http-measure.mjs';
 import { here, root } from './http-options.mjs';
 
@@ -92,7 +92,7 @@ export async function sameAnswer(serviceBase, floorBase, request, what) {
 /** The checkout's engine, loaded into this process (its dist/, as the service runs it). */
 let engine;
 async function loadEngine() {
-  engine ??= await import(pathToFileURL(join(root, 'dist', 'src', 'engine', 'index.js')).href);
+  engine ??= await import(pathToFileURL(engineEntry(root)).href);
   return engine;
 }
 

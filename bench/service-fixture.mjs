@@ -7,8 +7,18 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+
+/**
+ * A checkout's built engine with its stages: dist/src/engine/work.js, or index.js in builds
+ * from before the main-thread entry and the work entry were split (docs/adr/0200).
+ */
+export function engineEntry(root) {
+  const work = join(root, 'dist', 'src', 'engine', 'work.js');
+  return existsSync(work) ? work : join(root, 'dist', 'src', 'engine', 'index.js');
+}
 
 /** The admin the benchmarks' services are started with (ADMIN_EMAIL, ADMIN_PASSWORD). */
 export const BENCH_ADMIN = { email: 'admin@bench.test', password: 'bench-admin-password' };

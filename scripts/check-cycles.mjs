@@ -85,11 +85,12 @@ console.log('the main thread loads no engine working code');
 /**
  * Engine work runs in the engine workers (docs/adr/0050): the modules the service's main
  * thread loads (from src/main.ts, type-only imports aside: they are erased) include none of
- * the engine's but its main-thread entry and the small modules it re-exports.
+ * the engine's but its main-thread entry (src/engine/index.ts) and the small modules it
+ * re-exports.
  */
 function mainThreadEngineWork(all) {
   const allowed =
-    /^src\/engine\/((main-thread|version|limits|money)\.ts|source\/(text|paths|content-type)\.ts|cel\/(environment|depth)\.ts|evaluate\/compact-line\.ts|consistency\/(stored-version|budget)\.ts)$/;
+    /^src\/engine\/((index|version|limits|money|problems)\.ts|source\/(text|paths|content-type)\.ts|cel\/(environment|depth)\.ts|evaluate\/compact-line\.ts|consistency\/(stored-version|budget)\.ts)$/;
   const byPath = new Map(all.map((module) => [module.source, module]));
   const from = new Map([['src/main.ts', null]]);
   const queue = ['src/main.ts'];

@@ -24,7 +24,8 @@ import { serveStaticPages } from './web/static-pages.js';
 /**
  * Answers under 1 KB go as they are (the headers would outweigh the saving). Level 1:
  * every answer is compressed afresh, and at 1,000 questions gzip 6 takes 13 ms for 32 kB
- * where gzip 1 takes 4 ms for 40 kB and brotli 1 takes 1.5 ms for 27 kB.
+ * where gzip 1 takes 4 ms for 40 kB and brotli 1 takes 1.5 ms for 27 kB. The page files
+ * are sent precompressed at the best levels instead (src/web/static-pages.ts, ADR 0202).
  */
 const COMPRESSION_OPTIONS: compression.CompressionOptions = {
   threshold: 1024,

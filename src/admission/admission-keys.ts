@@ -1,6 +1,9 @@
 import { createHash, createHmac, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Injectable } from '@nestjs/common';
+import { bearerToken, handOverJwt } from '../jwt/bearer-jwt.js';
+import type { JwtClaims } from '../jwt/jwt-claims.js';
+import { VerifiedTokens } from '../jwt/verified-tokens.js';
 import { clientAddress, clientKey, type TrustProxy } from '../rate-limit/client-key.js';
 
 /** What admission can tell of a request's credential before the pipeline verifies it. */
@@ -18,8 +21,6 @@ export interface JwtCheck {
   audience: string;
 }
 
-/** `Bearer <token>`, one token of visible ASCII, as credential-extractors.ts reads it. */
-const BEARER = /^Bearer ([\x21-\x7e]{1,4096})$/;
 /** The header every token this service signs carries (HS256, docs/adr/0033). */
 const JWT_PARTS = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
 /** API token secrets (tokens/api-token-secret.ts's prefix). */
@@ -28,6 +29,8 @@ const API_TOKEN_PREFIX = 'cfg_';
 const RECOGNISED_FOR_MS = 10 * 60_000;
 /** At most this many API tokens remembered (the oldest forgotten first): a few hundred kB. */
 const RECOGNISED_CAPACITY = 4096;
+/** JWTs remembered as verified, by their text, until they expire (a few MB at most). */
+const VERIFIED_CAPACITY = 4096;
 
 /**
  * API tokens the pipeline accepted lately, by the hash of their secret. An API token needs
@@ -68,53 +71,70 @@ const hashOf = (secret: string): string => createHash('sha256').update(secret).d
 /**
  * The allowance a request counts under (docs/adr/0150-admission-keys-and-slow-bodies.md):
  * its credential when admission can tell it is genuine (a JWT whose HS256 signature, issuer,
- * audience and expiry hold, checked here in microseconds; an API token the pipeline accepted
- * lately), else its client address (an IPv6 /64 is one client). An invented `Authorization`
- * value is no credential: it counts under the address, in the anonymous share.
+ * audience, expiry and not-before hold, checked here in microseconds; an API token the
+ * pipeline accepted lately), else its client address (an IPv6 /64 is one client). An
+ * invented `Authorization` value is no credential: it counts under the address, in the
+ * anonymous share.
+ *
+ * What it found of a bearer token goes to the JWT strategies with the request
+ * (bearer-jwt.ts, docs/adr/0203): the signature is checked once per request, here, and
+ * once per token while its claims are remembered (VerifiedTokens, the session is still
+ * read on every request by the strategy).
  */
 export class AdmissionKeys {
+  private readonly nowSeconds: () => number;
+  private readonly verified: VerifiedTokens;
+
   constructor(
     private readonly jwt: JwtCheck,
     private readonly apiTokens: RecognisedApiTokens,
     private readonly trust: TrustProxy,
-    private readonly nowSeconds: () => number = () => Date.now() / 1000,
-  ) {}
+    nowSeconds: () => number = () => Date.now() / 1000,
+  ) {
+    // jsonwebtoken's clock: whole seconds.
+    this.nowSeconds = () => Math.floor(nowSeconds());
+    this.verified = new VerifiedTokens(VERIFIED_CAPACITY, this.nowSeconds);
+  }
 
   of(req: IncomingMessage): AdmissionKey {
     const token = bearerToken(req.headers.authorization);
-    if (token !== null && this.isGenuine(token)) {
-      return { key: `credential:${token}`, anonymous: false };
+    if (token !== null) {
+      const apiToken = token.startsWith(API_TOKEN_PREFIX);
+      const claims = apiToken ? null : this.jwtClaims(token);
+      handOverJwt(req, token, claims);
+      if (claims !== null || (apiToken && this.apiTokens.has(token)))
+        return { key: `credential:${token}`, anonymous: false };
     }
     return { key: `address:${clientKey(clientAddress(req, this.trust))}`, anonymous: true };
   }
 
-  private isGenuine(token: string): boolean {
-    if (token.startsWith(API_TOKEN_PREFIX)) return this.apiTokens.has(token);
+  /** The claims of a JWT this service signed and that holds now (jsonwebtoken's rules), or null. */
+  private jwtClaims(token: string): JwtClaims | null {
+    const known = this.verified.get(token);
+    if (known !== undefined) return known;
     const parts = JWT_PARTS.exec(token);
-    if (!parts) return false;
+    if (!parts) return null;
     const signature = Buffer.from(parts[3], 'base64url');
     const expected = createHmac('sha256', this.jwt.key).update(`${parts[1]}.${parts[2]}`).digest();
     if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) {
-      return false;
+      return null;
     }
     const header = parseJson(parts[1]);
     const claims = parseJson(parts[2]);
-    if (header?.alg !== 'HS256' || claims === null) return false;
+    if (header?.alg !== 'HS256' || claims === null) return null;
     const audience = claims.aud;
-    return (
+    const now = this.nowSeconds();
+    const holds =
       claims.iss === this.jwt.issuer &&
       (audience === this.jwt.audience ||
         (Array.isArray(audience) && audience.includes(this.jwt.audience))) &&
       typeof claims.exp === 'number' &&
-      this.nowSeconds() < claims.exp
-    );
+      now < claims.exp &&
+      (claims.nbf === undefined || (typeof claims.nbf === 'number' && claims.nbf <= now));
+    if (!holds) return null;
+    this.verified.remember(token, claims as unknown as JwtClaims);
+    return claims as unknown as JwtClaims;
   }
-}
-
-function bearerToken(header: string | undefined): string | null {
-  if (header === undefined) return null;
-  const match = BEARER.exec(header);
-  return match ? match[1] : null;
 }
 
 function parseJson(part: string): Record<string, unknown> | null {

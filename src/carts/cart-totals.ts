@@ -1,4 +1,4 @@
-import { Money } from '../engine/main-thread.js';
+import { Money } from '../engine/index.js';
 
 export interface CurrencyTotal {
   currency: string;

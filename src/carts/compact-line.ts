@@ -1,5 +1,9 @@
-import type { CompactableLine, CompactLine, LineView } from '../engine/index.js';
-import { compactLine } from '../engine/main-thread.js';
+import {
+  type CompactableLine,
+  type CompactLine,
+  type LineView,
+  compactLine,
+} from '../engine/index.js';
 
 export type { LineView };
 

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config/app-config.js';
 import { TransactionRunner } from '../database/transaction-runner.js';
-import { compileDocument } from '../engine/index.js';
+import { compileDocument } from '../engine/work.js';
 import { inflateDefinitionSync } from '../engine-runtime/definition-bytes.js';
 import { ModelRepository } from '../models/model.repository.js';
 import { CliError } from './cli-error.js';

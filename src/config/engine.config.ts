@@ -1,5 +1,4 @@
-import type { EngineLimits } from '../engine/index.js';
-import { DEFAULT_ENGINE_LIMITS } from '../engine/main-thread.js';
+import { type EngineLimits, DEFAULT_ENGINE_LIMITS } from '../engine/index.js';
 import type { EnvReader } from './env-reader.js';
 
 /** The engine's safety limits, its compiled-model cache and its worker pools. */

@@ -5,14 +5,14 @@ import type { Worker } from 'node:worker_threads';
 import { ApiError } from '../common/errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
 import { AssetUrls } from './asset-urls.js';
-import type {
-  EngineLimits,
-  LineView,
-  ModelAnalysis,
-  ModelDescription,
-  ModelSourceFormat,
+import {
+  type EngineLimits,
+  type LineView,
+  type ModelAnalysis,
+  type ModelDescription,
+  type ModelSourceFormat,
+  consistencyTimeLimitMs,
 } from '../engine/index.js';
-import { consistencyTimeLimitMs } from '../engine/main-thread.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { traced } from '../tracing/task-trace.js';
 import { WorkerFailure, type WorkerEntry } from './worker-pool.js';

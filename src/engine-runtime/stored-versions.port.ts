@@ -1,4 +1,4 @@
-import { ENGINE_VERSION, storedEngineVersion } from '../engine/main-thread.js';
+import { ENGINE_VERSION, storedEngineVersion } from '../engine/index.js';
 import type { StoredVersion } from './version-tasks.js';
 
 /**

@@ -2,7 +2,7 @@ import type { CompiledModel } from './model.js';
 
 interface Entry {
   readonly model: CompiledModel;
-  /** Estimated heap held by the model (engine/transfer.ts `estimatedBytes`). */
+  /** Estimated heap held by the model (`modelHeapBytes`, heap-estimate.ts). */
   readonly bytes: number;
   /** The model a version belongs to, and its number (superseded versions go first). */
   readonly group: string | undefined;

@@ -2,14 +2,8 @@ import { Deserializer, Serializer } from 'node:v8';
 import { createEnvironments } from './cel/environment.js';
 import { Expression } from './cel/expression.js';
 import type { LiteralPrograms } from './cel/regex.js';
-import { derivedCacheBytes } from './consistency/form.js';
-import {
-  type FormRelations,
-  formRelations,
-  pairMatrixBytes,
-  prepareForm,
-} from './consistency/prepared.js';
-import { sharedPartBytes } from './evaluate/shared-parts.js';
+import { type FormRelations, formRelations, prepareForm } from './consistency/prepared.js';
+import { modelHeapBytes } from './heap-estimate.js';
 import type { CompiledModel } from './model.js';
 import { Money } from './money.js';
 
@@ -97,12 +91,9 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
   }
   const expressions: Expression[] = [];
   const programs: LiteralPrograms = new Map(); // the model's literal patterns, compiled once
-  const size = new SizeEstimate();
-  size.names(boundNames);
   // A cel-js parse and check takes 10–100 µs each.
   for (const [source, path, names, cost] of deserializer.readValue() as EncodedExpression[]) {
     expressions.push(Expression.compile(source, path, names, cost, environment, programs));
-    size.expression(source, path, names);
   }
   const rest = deserializer.readValue() as Record<string, unknown>;
   const extensions = deserializer.readValue() as CompiledModel['extensions'];
@@ -119,7 +110,6 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
   const stack: object[] = [rest];
   /** The member's revived value (the caller stores it when it differs), queued to walk. */
   const visit = (item: unknown): unknown => {
-    size.value(item);
     const revived = revive(item);
     if (Array.isArray(revived) || (revived === item && isWalkable(item)))
       stack.push(revived as object);
@@ -129,10 +119,8 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
     const node = stack.pop() as object;
     if (seen.has(node)) continue;
     seen.add(node);
-    size.node(node);
     if (node instanceof Map) {
       for (const [key, item] of node) {
-        size.value(key);
         const revived = visit(item);
         if (revived !== item) node.set(key, revived);
       }
@@ -145,56 +133,15 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
       }
     }
   }
-  size.value(JSON.stringify(extensions ?? {}));
   const model = { ...rest, extensions } as unknown as CompiledModel;
-  // The caches its consistency form may grow while in use count too, and the line parts
-  // shared by its evaluations.
-  const form = model.consistency;
-  prepareForm(form, relations);
-  const held =
-    size.bytes + derivedCacheBytes(form) + pairMatrixBytes(form) + sharedPartBytes(model);
-  return { model, bytes: held };
+  prepareForm(model.consistency, relations);
+  return { model, bytes: modelHeapBytes(model) };
 }
 
 /** A revived model and an upper estimate of the heap it holds. */
 export interface RevivedModel {
   readonly model: CompiledModel;
   readonly bytes: number;
-}
-
-/**
- * An upper estimate of the heap a compiled model holds, summed while it is revived
- * (docs/ENGINE.md "Memory bounds"). Per object, array, Map, string, typed array and
- * decimal the V8 layout cost on a 64-bit heap rounded up (headers, one 8-byte slot per
- * member, hash table entries), strings counted at every reference (never less than
- * once), and per expression the cel-js AST and closures as a multiple of its source
- * length. The constants were checked against the heap measured with `--expose-gc`
- * (`npm run bench`: the estimate is 1.2–1.8× the measured heap).
- */
-class SizeEstimate {
-  bytes = 0;
-
-  names(names: readonly string[]): void {
-    // The evaluation environment: a registry entry per name.
-    for (const name of names) this.bytes += 160 + 2 * name.length;
-  }
-
-  expression(source: string, path: string, names: readonly string[]): void {
-    this.bytes += 1_000 + 160 * source.length + 2 * path.length + 16 * names.length;
-  }
-
-  node(node: object): void {
-    if (node instanceof Map) this.bytes += 64 + 48 * node.size;
-    else if (Array.isArray(node)) this.bytes += 32 + 8 * node.length;
-    else this.bytes += 48 + 16 * Object.keys(node).length;
-  }
-
-  value(value: unknown): void {
-    if (typeof value === 'string') this.bytes += 24 + 2 * value.length;
-    else if (typeof value === 'bigint') this.bytes += 32;
-    else if (ArrayBuffer.isView(value)) this.bytes += 96 + value.byteLength;
-    else if (value !== null && typeof value === 'object' && MONEY_TAG in value) this.bytes += 160;
-  }
 }
 
 const isWalkable = (value: unknown): value is object =>

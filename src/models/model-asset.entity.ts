@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
-import { MAX_PATH_LENGTH } from '../engine/main-thread.js';
+import { MAX_PATH_LENGTH } from '../engine/index.js';
 
 /** An image shipped in a model version's zip, served under /v1/models/{id}/assets/{path}. */
 @Entity('model_assets')

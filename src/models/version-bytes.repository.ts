@@ -1,6 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { fixedSql } from '../database/fixed-sql.js';
-import { ENGINE_VERSION } from '../engine/main-thread.js';
+import { ENGINE_VERSION } from '../engine/index.js';
 
 /**
  * The binary columns of a model version: its deflated definition

@@ -1,17 +1,21 @@
+import { type ClientRequest, IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
+import type { Span } from '@opentelemetry/api';
+import type { Request } from 'express';
+import { routePattern } from '../common/http/route-pattern.js';
 import { tracingEnabledIn } from '../config/telemetry.config.js';
 
 /** What stops the SDK, flushing the spans it still holds (set once tracing started). */
 let stopSdk: (() => Promise<void>) | null = null;
 
 /**
- * The instrumented packages, which ES modules import (Nest imports express, ours ioredis)
- * as well as CommonJS (TypeORM requires pg): the instrumentations patch what `require`
- * loads, in place, so each is required here once, after the SDK started, and a later ES
- * import gets the same, patched, module. An ESM loader hook (import-in-the-middle) would do
- * it for every import, and cost about 7 % of a 1,000-question preview's CPU (ADR 0175).
+ * The instrumented packages, which ES modules import (ours ioredis) as well as CommonJS
+ * (TypeORM requires pg): the instrumentations patch what `require` loads, in place, so each
+ * is required here once, after the SDK started, and a later ES import gets the same,
+ * patched, module. An ESM loader hook (import-in-the-middle) would do it for every import,
+ * and cost about 7 % of a 1,000-question preview's CPU (ADR 0175).
  */
-const PRELOADED = ['express', 'pg', 'ioredis'];
+const PRELOADED = ['pg', 'ioredis'];
 
 /**
  * Starts OpenTelemetry tracing when the OTEL_* variables ask for it (tracingEnabledIn),
@@ -24,10 +28,9 @@ const PRELOADED = ['express', 'pg', 'ioredis'];
  */
 export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   if (!tracingEnabledIn(env)) return false;
-  const [{ NodeSDK }, http, express, pg, ioredis] = await Promise.all([
+  const [{ NodeSDK }, http, pg, ioredis] = await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/instrumentation-http'),
-    import('@opentelemetry/instrumentation-express'),
     import('@opentelemetry/instrumentation-pg'),
     import('@opentelemetry/instrumentation-ioredis'),
   ]);
@@ -39,11 +42,7 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
       new http.HttpInstrumentation({
         // Probes and scrapes every few seconds would drown the traces that matter.
         ignoreIncomingRequestHook: (req) => /^\/(health\/|metrics)/.test(req.url ?? ''),
-      }),
-      // The route's handler only: a span per middleware (helmet, compression, the body
-      // parser…) would cost more than it tells, on every request.
-      new express.ExpressInstrumentation({
-        ignoreLayersType: [express.ExpressLayerType.MIDDLEWARE],
+        applyCustomAttributesOnSpan: nameByRoute,
       }),
       // Statement text only (parameters never leave the process).
       new pg.PgInstrumentation({ enhancedDatabaseReporting: false }),
@@ -55,6 +54,20 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   for (const name of PRELOADED) require(name);
   stopSdk = () => sdk.shutdown();
   return true;
+}
+
+/**
+ * The HTTP span named by its route (`POST /v1/carts`, `http.route`), as the metrics and
+ * logs label it, when the span is recorded. In place of express's instrumentation, which
+ * did work in each of the ~15 express layers of every request, sampled or not, to name it
+ * (docs/adr/0175).
+ */
+function nameByRoute(span: Span, request: IncomingMessage | ClientRequest): void {
+  // Outgoing requests (a ClientRequest) keep the instrumentation's name.
+  if (!span.isRecording() || !(request instanceof IncomingMessage)) return;
+  const route = routePattern(request as Request);
+  span.setAttribute('http.route', route);
+  span.updateName(`${request.method ?? 'GET'} ${route}`);
 }
 
 /** Exports the spans still buffered and stops the SDK (at shutdown); nothing when off. */

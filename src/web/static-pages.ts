@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
 import { labelRoute } from '../common/http/route-pattern.js';
 
 /** Where the browser pages are served (docs/adr/0080-browser-pages-stack.md). */
@@ -44,11 +45,13 @@ export function serveStaticPages(app: NestExpressApplication): void {
     );
     return;
   }
+  servePrecompressed(app, dir);
   app.useStaticAssets(dir, {
     prefix: PAGES_PREFIX,
     index: 'index.html',
     dotfiles: 'ignore',
-    setHeaders: (res, path) => {
+    setHeaders: (res, served) => {
+      const path = served.replace(ENCODED, '');
       const hashed = HASHED_ELEMENT.test(path);
       res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       if (EMBEDDABLE.test(path)) {
@@ -59,4 +62,46 @@ export function serveStaticPages(app: NestExpressApplication): void {
       labelRoute(res, `${PAGES_PREFIX}/*`);
     },
   });
+}
+
+/** The encodings files are precompressed in (scripts/build-web.mjs), preferred first. */
+const ENCODINGS = [
+  ['br', '.br'],
+  ['gzip', '.gz'],
+] as const;
+const ENCODED = /\.(br|gz)$/;
+
+/**
+ * Sends a page file's precompressed copy (brotli 11, gzip 9: written at build) when the
+ * request accepts its encoding: the static handler then serves that file, with its own
+ * length and ETag, under the original's type. The compression middleware leaves an answer
+ * that has a Content-Encoding alone; files without a copy (under 1 KB) go as before.
+ * Dynamic answers keep the fast levels (docs/adr/0202).
+ */
+function servePrecompressed(app: NestExpressApplication, dir: string): void {
+  const copies = new Set(readdirSync(dir).filter((name) => ENCODED.test(name)));
+  if (copies.size === 0) return;
+  app.use(PAGES_PREFIX, (req: Request, res: Response, next: NextFunction) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return next();
+    const file = fileOf(req);
+    for (const [encoding, suffix] of ENCODINGS) {
+      if (file === null || !copies.has(file + suffix)) continue;
+      res.vary('Accept-Encoding');
+      if (req.acceptsEncodings(encoding) !== encoding) continue;
+      res.setHeader('Content-Encoding', encoding);
+      res.type(extname(file));
+      const query = req.url.indexOf('?');
+      req.url = `/${file}${suffix}${query === -1 ? '' : req.url.slice(query)}`;
+      break;
+    }
+    next();
+  });
+}
+
+/** The page file a request under the prefix names (index.html for `/app/`), or null. */
+function fileOf(req: Request): string | null {
+  if (!req.path.endsWith('/')) return req.path.slice(1);
+  // `/app` (no slash) is redirected to `/app/` by the static handler: leave it.
+  const [path] = req.originalUrl.split('?');
+  return path.endsWith('/') ? `${req.path.slice(1)}index.html` : null;
 }

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { Agent } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -110,6 +111,37 @@ describe('admission keys: verified credentials, else the client address, in an a
       await hold('/v1/login', { ...from('203.0.113.9'), ...bearer(forged) });
     const anonymous = await ctx.http.post('/v1/login').set(from('203.0.113.9')).send({});
     expect(anonymous.status).toBe(429);
+  });
+
+  it('refuses a forged token with 401 after keying it under the address: the signature is checked once, at admission', async () => {
+    const [head, payload] = admin.token.split('.');
+    const forgedTokens = [
+      `${head}.${payload}.${'A'.repeat(43)}`,
+      // The admin's claims, signed with another key.
+      `${head}.${payload}.${createHmac('sha256', 'another-key').update(`${head}.${payload}`).digest('base64url')}`,
+      // The admin's claims without a signature (alg none).
+      `${Buffer.from('{"alg":"none","typ":"JWT"}').toString('base64url')}.${payload}.`,
+    ];
+    for (const forged of forgedTokens) {
+      const refused = await ctx.http.get('/v1/users/me').set(bearer(forged));
+      expect(refused.status, forged).toBe(401);
+      expect(codes(refused)).toEqual(['unauthenticated']);
+    }
+    // Keyed under the address: the forged tokens of one client share its allowance.
+    for (let i = 0; i < CLIENT_LIMIT; i++) {
+      const forged = forgedTokens[i % forgedTokens.length];
+      await hold('/v1/login', { ...from('203.0.113.12'), ...bearer(forged) });
+    }
+    const past = await ctx.http
+      .get('/v1/users/me')
+      .set({ ...from('203.0.113.12'), ...bearer(forgedTokens[0]) });
+    expect(past.status).toBe(429);
+    // The genuine token is still accepted, from another address and from that one.
+    expect((await ctx.http.get('/v1/users/me').set(bearer(admin.token))).status).toBe(200);
+    const genuine = await ctx.http
+      .get('/v1/users/me')
+      .set({ ...from('203.0.113.12'), ...bearer(admin.token) });
+    expect(genuine.status).toBe(200);
   });
 
   it('counts an API token under the token once the pipeline has accepted it', async () => {

@@ -1,7 +1,10 @@
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINE_VERSION } from '../../src/engine/index.js';
-import { deserializeConsistency, serializeConsistency } from '../../src/engine/runtime.js';
+import {
+  ENGINE_VERSION,
+  deserializeConsistency,
+  serializeConsistency,
+} from '../../src/engine/work.js';
 import { loadConsistency, storeConsistency } from '../../src/models/version-bytes.repository.js';
 import { bearer, errorPaths, expectEnvelope } from '../support/factories.js';
 import {

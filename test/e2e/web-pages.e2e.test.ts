@@ -1,15 +1,8 @@
-import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_DIR } from '../support/examples.js';
+import { ensurePagesBuilt } from '../support/pages.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
-
-/** Bundles web/ into dist/app unless it is current (what npm run build does too). */
-export function ensurePagesBuilt(): void {
-  execFileSync(process.execPath, [join(REPO_DIR, 'scripts', 'build-web.mjs'), '--if-stale'], {
-    stdio: 'inherit',
-  });
-}
 
 describe('the browser pages at /app', () => {
   let ctx: TestContext;

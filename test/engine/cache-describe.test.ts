@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeModel } from '../../src/engine/index.js';
-import { CompiledModelCache } from '../../src/engine/runtime.js';
+import { describeModel, CompiledModelCache } from '../../src/engine/work.js';
 import { compileOk, doorDocument, model, windowDocument } from './helpers.js';
 
 describe('CompiledModelCache', () => {

@@ -4,7 +4,7 @@
  * never stored, transferred or copied with the model.
  */
 import { describe, expect, it } from 'vitest';
-import { serializeConsistency } from '../../src/engine/runtime.js';
+import { serializeConsistency } from '../../src/engine/work.js';
 import { toTransferable } from '../../src/engine/transfer.js';
 import { compileOk, doorDocument, evaluate, evaluationJson, windowDocument } from './helpers.js';
 

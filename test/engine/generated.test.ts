@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileDocument } from '../../src/engine/index.js';
+import { compileDocument } from '../../src/engine/work.js';
 import { evaluateConfiguration } from '../../src/engine/evaluate/evaluate.js';
 import { runGenerator } from '../../bench/run-generator.js';
 import { MODEL_GENERATOR } from '../support/examples.js';

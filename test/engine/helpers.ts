@@ -8,7 +8,7 @@ import {
   type Evaluation,
   type EvaluationRequest,
   type Problem,
-} from '../../src/engine/index.js';
+} from '../../src/engine/work.js';
 import { evaluateConfiguration } from '../../src/engine/evaluate/evaluate.js';
 import { DOOR_DIR, WINDOW_YAML_PATH } from '../support/examples.js';
 

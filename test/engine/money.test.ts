@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate } from '../../src/engine/index.js';
+import { evaluate } from '../../src/engine/work.js';
 import { celNumberToMoney, formatMoney, Money, round } from '../../src/engine/money.js';
 import { compileOk, model } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CompiledModelCache } from '../../src/engine/runtime.js';
+import { CompiledModelCache } from '../../src/engine/work.js';
 import {
   derivedCacheBytes,
   PAIR_CACHE_BYTES,

@@ -4,7 +4,7 @@ import type { Principal } from '../../src/principal/principal.js';
 import { CartLineEntity } from '../../src/carts/cart-line.entity.js';
 import { CartEntity } from '../../src/carts/cart.entity.js';
 import { ApiError } from '../../src/common/errors/api-error.js';
-import type { CartLine } from '../../src/engine/index.js';
+import type { CartLine } from '../../src/engine/work.js';
 import { ModelEntity } from '../../src/models/model.entity.js';
 import { SupplierEntity } from '../../src/suppliers/supplier.entity.js';
 import { bearer, unique, type TestUser } from './factories.js';

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import jwt from 'jsonwebtoken';
 import { describe, expect, it } from 'vitest';
 import { AdmissionKeys, RecognisedApiTokens } from '../../src/admission/admission-keys.js';
+import { handedOverJwt } from '../../src/jwt/bearer-jwt.js';
 
 const SECRET = 'a-secret-that-is-long-enough-0123456789';
 const check = { key: createSecretKey(Buffer.from(SECRET)), issuer: 'cfg', audience: 'api' };
@@ -58,6 +59,7 @@ describe('AdmissionKeys', () => {
       `Bearer ${sign({}, { issuer: 'someone-else' })}`,
       `Bearer ${sign({}, { audience: 'another-api' })}`,
       `Bearer ${sign({}, { algorithm: 'HS512' })}`,
+      `Bearer ${sign({ nbf: NOW + 10 })}`,
       `Bearer ${jwt.sign({ sub: '7', exp: NOW + 60, iss: 'cfg', aud: 'api' }, '', { algorithm: 'none' })}`,
       'Bearer cfg_not-seen-yet',
     ];
@@ -85,5 +87,38 @@ describe('AdmissionKeys', () => {
     });
     now = 11 * 60_000;
     expect(withTokens.of(requestWith(`Bearer ${secret}`))).toEqual(address);
+  });
+
+  it('hands its verdict on the bearer token to the JWT strategies with the request', () => {
+    const token = sign({});
+    const genuine = requestWith(`Bearer ${token}`);
+    keys.of(genuine);
+    expect(handedOverJwt(genuine, token)).toMatchObject({ sub: '7', typ: 'access', exp: NOW + 60 });
+    // Only for the token it checked.
+    expect(handedOverJwt(genuine, sign({ sub: '8' }))).toBeUndefined();
+
+    const forgedToken = `${token.slice(0, token.lastIndexOf('.'))}.${'A'.repeat(43)}`;
+    const forged = requestWith(`Bearer ${forgedToken}`);
+    expect(keys.of(forged)).toEqual(address);
+    expect(handedOverJwt(forged, forgedToken)).toBeNull();
+
+    const apiToken = requestWith('Bearer cfg_an-api-token');
+    keys.of(apiToken);
+    expect(handedOverJwt(apiToken, 'cfg_an-api-token')).toBeNull();
+
+    const none = requestWith(undefined);
+    keys.of(none);
+    expect(handedOverJwt(none, token)).toBeUndefined();
+  });
+
+  it('remembers a verified token until it expires, as jsonwebtoken counts (now < exp)', () => {
+    let now = NOW;
+    const clocked = new AdmissionKeys(check, new RecognisedApiTokens(), trustNobody, () => now);
+    const token = sign({ exp: NOW + 2 });
+    expect(clocked.of(requestWith(`Bearer ${token}`)).anonymous).toBe(false);
+    now = NOW + 1.9;
+    expect(clocked.of(requestWith(`Bearer ${token}`)).anonymous).toBe(false);
+    now = NOW + 2;
+    expect(clocked.of(requestWith(`Bearer ${token}`))).toEqual(address);
   });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lineInView } from '../../src/carts/compact-line.js';
-import { type LineBomItem, type LineQuestion } from '../../src/engine/index.js';
-import { compactLine } from '../../src/engine/runtime.js';
+import { type LineBomItem, type LineQuestion, compactLine } from '../../src/engine/work.js';
 
 const bom = (key: string, children: LineBomItem[] = []): LineBomItem => ({
   key,

@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ENGINE_LIMITS } from '../../src/engine/index.js';
-import { consistencyTimeLimitMs, deserializeConsistency } from '../../src/engine/runtime.js';
+import {
+  DEFAULT_ENGINE_LIMITS,
+  consistencyTimeLimitMs,
+  deserializeConsistency,
+} from '../../src/engine/work.js';
 import { runBuild, runCompile } from '../../src/engine-runtime/tasks/build-model.js';
 import {
   COMPILE_REST_MS,

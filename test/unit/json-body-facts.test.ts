@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scanJson } from '../../src/common/http/json-body-facts.js';
 import { depthExceeds } from '../../src/common/http/json-body.middleware.js';
-import { unsafeTextProblems } from '../../src/engine/main-thread.js';
+import { unsafeTextProblems } from '../../src/engine/work.js';
 import { prng } from '../support/prng.js';
 
 const scan = (text: string) => scanJson(Buffer.from(text, 'utf8'));

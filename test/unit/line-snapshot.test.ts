@@ -1,7 +1,6 @@
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { CartLine } from '../../src/engine/index.js';
-import { compactLine } from '../../src/engine/runtime.js';
+import { type CartLine, compactLine } from '../../src/engine/work.js';
 import { deflatedSnapshot } from '../../src/carts/stored-line.js';
 import type { EvaluatedLine } from '../../src/engine-runtime/compiled-models.service.js';
 import { lineBytes, transferOf } from '../../src/engine-runtime/tasks/line-snapshot.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileDocument, evaluate } from '../../src/engine/index.js';
+import { compileDocument, evaluate } from '../../src/engine/work.js';
 
 /**
  * docs/model-format.md, "Unanswered questions in expressions": the table of what a rule over

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { VerifiedTokens } from '../../src/auth/strategies/verified-tokens.js';
+import { VerifiedTokens } from '../../src/jwt/verified-tokens.js';
 import type { JwtClaims } from '../../src/jwt/jwt-claims.js';
 
 describe('VerifiedTokens', () => {

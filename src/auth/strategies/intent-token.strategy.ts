@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
+import type { Request } from 'express';
 import { AccessService } from '../../access/access.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { IntentsService } from '../../intents/intents.service.js';
 import { hasRequiredClaims, TOKEN_TYPES, type JwtClaims } from '../../jwt/jwt-claims.js';
 import type { Principal } from '../../principal/principal.js';
 import { UsersService } from '../../users/users.service.js';
-import { JwtStrategyBase, jwtVerifyOptions } from './jwt-options.js';
+import { authenticatedByAdmission, JwtStrategyBase, jwtVerifyOptions } from './jwt-options.js';
 
 /**
  * A short-lived intent JWT: its user, restricted to one company; revocable by its `jti`.
@@ -21,6 +22,13 @@ export class IntentTokenStrategy extends PassportStrategy(JwtStrategyBase, 'inte
     private readonly access: AccessService,
   ) {
     super(jwtVerifyOptions(config));
+  }
+
+  /** A token admission verified skips passport-jwt's verification (docs/adr/0203). */
+  override authenticate(req: Request, options?: object): void {
+    if (!authenticatedByAdmission(this, req, (claims) => this.validate(claims))) {
+      super.authenticate(req, options);
+    }
   }
 
   async validate(claims: JwtClaims): Promise<Principal | false> {

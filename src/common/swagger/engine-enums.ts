@@ -1,6 +1,6 @@
 import type { RuleStatus, ValueSource } from '../../engine/index.js';
 
-export { QUESTION_TYPES } from '../../engine/main-thread.js';
+export { QUESTION_TYPES } from '../../engine/index.js';
 
 /** The engine's other enums for Swagger; `satisfies` keeps them in step with its types. */
 export const VALUE_SOURCES = [

@@ -1,7 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { RequestValidationError } from '../errors/api-error.js';
-import type { Problem } from '../../engine/index.js';
-import { unsafeTextProblems } from '../../engine/main-thread.js';
+import { type Problem, unsafeTextProblems } from '../../engine/index.js';
 import { bodyFacts } from '../http/json-body-facts.js';
 import { isPlainObject, passThroughFields, passThroughProblems } from './pass-through.js';
 import { validationProblems } from './validation-problems.js';

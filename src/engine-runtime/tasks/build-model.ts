@@ -7,13 +7,15 @@ import {
   mergeImports,
   readModelSource,
   unsafePathReason,
+  type CompiledModel,
   type EngineLimits,
   type ImportedModel,
   type ModelSourceFormat,
   type Problem,
   type SourceResult,
-} from '../../engine/index.js';
-import { serializeConsistency, toTransferable } from '../../engine/runtime.js';
+  serializeConsistency,
+  toTransferable,
+} from '../../engine/work.js';
 import { deflateDefinition, inflateDefinitionSync } from '../definition-bytes.js';
 
 /**
@@ -39,7 +41,7 @@ export interface StoredImport {
   readonly definition: Uint8Array;
 }
 
-/** A stored definition compiled again (a cache miss). */
+/** A stored definition compiled again (a cache miss), in the worker that will keep it. */
 export interface CompileTask {
   readonly kind: 'compile';
   /** As stored: deflated JSON text. */
@@ -83,7 +85,8 @@ export type CompileOutcome =
   | Refusal
   | {
       kind: 'compiled';
-      compiled: Uint8Array;
+      /** Compiled in this worker, to cache here: never serialised (docs/adr/0201). */
+      model: CompiledModel;
       /** The consistency form built afresh (the task had none): to store with the version. */
       consistency?: Uint8Array;
     };
@@ -151,7 +154,7 @@ export function runCompile(task: CompileTask): CompileOutcome {
     };
   return {
     kind: 'compiled',
-    compiled: toTransferable(result.model),
+    model: result.model,
     // Serialized here, in the worker, rather than on the event loop by the caller.
     ...(task.consistency === undefined
       ? { consistency: serializeConsistency(result.model.consistency) }

@@ -5,8 +5,10 @@ import {
   type EngineLimits,
   type ModelAnalysis,
   type ModelDescription,
-} from '../../engine/index.js';
-import { CompiledModelCache, reviveModel } from '../../engine/runtime.js';
+  CompiledModelCache,
+  modelHeapBytes,
+  reviveModel,
+} from '../../engine/work.js';
 import { ownedBytes } from '../owned-bytes.js';
 import type { LineSnapshot } from './line-snapshot.js';
 import { evaluateTask, type EvaluatedLine, type EvaluateTask } from './evaluate-task.js';
@@ -144,9 +146,11 @@ export class EngineTasks {
         return built(await runBuild(task));
       case 'load':
         return this.load(task);
-      case 'adopt':
-        this.keep(task.version, task.compiled);
+      case 'adopt': {
+        const revived = reviveModel(task.compiled);
+        this.keep(task.version, revived.model, revived.bytes);
         return plain({ kind: 'adopted' });
+      }
       default: {
         const model = this.cache.get(task.version.key);
         return model === undefined ? plain(MISS) : this.onModel(model, task);
@@ -182,7 +186,7 @@ export class EngineTasks {
     // Stored definitions compiled at upload; failing now means the engine changed.
     if (outcome.kind === 'refused')
       throw new Error(`Stored model ${task.version.key} no longer compiles`);
-    const model = this.keep(task.version, outcome.compiled);
+    const model = this.keep(task.version, outcome.model, modelHeapBytes(outcome.model));
     if (task.then !== undefined) return this.onModel(model, task.then);
     const kept = this.cache.get(task.version.key) !== undefined;
     const consistency = outcome.consistency && ownedBytes(outcome.consistency);
@@ -193,17 +197,16 @@ export class EngineTasks {
   }
 
   /**
-   * Revives a transferable compiled form into the cache (its size is measured as it is);
-   * one larger than the cache's bound is not kept, and is returned all the same.
+   * Caches a compiled model under its estimated heap; one larger than the cache's bound is
+   * not kept, and is returned all the same.
    */
-  private keep(version: VersionRef, compiled: Uint8Array): CompiledModel {
-    const revived = reviveModel(compiled);
-    this.cache.set(version.key, revived.model, {
-      bytes: revived.bytes,
+  private keep(version: VersionRef, model: CompiledModel, bytes: number): CompiledModel {
+    this.cache.set(version.key, model, {
+      bytes,
       group: String(version.modelId),
       version: version.versionNumber,
     });
-    return revived.model;
+    return model;
   }
 }
 

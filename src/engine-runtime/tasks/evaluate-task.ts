@@ -6,8 +6,8 @@ import {
   type EvaluationRequest,
   type LineView,
   type Problem,
-} from '../../engine/index.js';
-import { compactLine } from '../../engine/runtime.js';
+  compactLine,
+} from '../../engine/work.js';
 import type { AssetUrlSigner } from '../asset-url-signer.js';
 import {
   answersAfter,

@@ -7,7 +7,7 @@ import type {
   EvaluationRequest,
   LineResolution,
   ResolutionChange as AnswerChange,
-} from '../../engine/index.js';
+} from '../../engine/work.js';
 
 export type { AnswerChange, LineResolution };
 

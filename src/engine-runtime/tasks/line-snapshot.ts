@@ -1,5 +1,4 @@
-import { ENGINE_VERSION, type CartLine, type LineView } from '../../engine/index.js';
-import { compactLine } from '../../engine/runtime.js';
+import { ENGINE_VERSION, type CartLine, type LineView, compactLine } from '../../engine/work.js';
 
 /**
  * A line as a cart row stores it: its JSON without `version_number` (a column of the

@@ -1,6 +1,6 @@
 /**
  * The consistency compile's budgets and the time they allow, apart from the compile itself:
- * the main thread derives a compile's deadline from them (engine/main-thread.ts) without
+ * the main thread derives a compile's deadline from them (src/engine/index.ts) without
  * loading the consistency code.
  */
 

@@ -1,7 +1,7 @@
 /**
  * The engine version in a stored consistency form's header (serialize.ts: a little-endian
  * length, then the JSON header). Its own module, so the main thread can read it without
- * loading the form's reader (engine/main-thread.ts).
+ * loading the form's reader (src/engine/index.ts).
  */
 export function storedEngineVersion(bytes: Uint8Array): string | undefined {
   try {

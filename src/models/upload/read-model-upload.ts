@@ -3,8 +3,7 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import { ApiError } from '../../common/errors/api-error.js';
 import type { AppConfig } from '../../config/app-config.js';
-import type { ModelSourceFormat } from '../../engine/index.js';
-import { sourceFormatOf } from '../../engine/main-thread.js';
+import { type ModelSourceFormat, sourceFormatOf } from '../../engine/index.js';
 
 /** The bytes of a model upload and the format its content type (or file name) names. */
 export interface ModelUpload {

@@ -20,7 +20,7 @@ import {
   COMPUTED_PATTERN_PER_CHAR,
   computedPatternProblem,
 } from '../../../src/engine/cel/regex.js';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { prng } from '../../support/prng.js';
 import { compileOk, compileProblems, evaluate, expectProblem, model } from '../helpers.js';
 

@@ -8,7 +8,7 @@ import {
   type Shape,
   stringShape,
 } from '../../../src/engine/cel/cost.js';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { expectProblem, model } from '../helpers.js';
 
 const env = new Environment({ unlistedVariablesAreDyn: true });

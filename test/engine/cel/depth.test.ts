@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEPTH_MESSAGE, deeperThan, MAX_EXPRESSION_DEPTH } from '../../../src/engine/cel/depth.js';
 import { createEnvironments } from '../../../src/engine/cel/environment.js';
-import { compileDocument, type Problem } from '../../../src/engine/index.js';
+import { compileDocument, type Problem } from '../../../src/engine/work.js';
 import { compileOk, model } from '../helpers.js';
 
 const withVariable = (expr: string) => model({ variables: [{ key: 'v', expr }] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
 import { prng } from '../../support/prng.js';
 

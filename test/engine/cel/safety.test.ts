@@ -3,7 +3,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import { RE2JS } from 're2js';
 import { CostBudget } from '../../../src/engine/cel/budget.js';
 import { EvaluationContext, Expression, UNKNOWN } from '../../../src/engine/cel/expression.js';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { OVERFLOW_ERRORS, OVERFLOW_SECTIONS } from '../../support/attack-models.js';
 import {
   compileOk,

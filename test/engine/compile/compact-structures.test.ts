@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { indexTable } from '../../../src/engine/validate/table-index.js';
-import { evaluate } from '../../../src/engine/index.js';
+import { evaluate } from '../../../src/engine/work.js';
 import type { CompiledQuestion } from '../../../src/engine/model.js';
 import { MinorSum, minorUnits, minorUnitsOfText, Money } from '../../../src/engine/money.js';
 import { compileOk, model } from '../helpers.js';

@@ -1,9 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  compileDocument,
-  DEFAULT_ENGINE_LIMITS,
-  resolveLimits,
-} from '../../../src/engine/index.js';
+import { compileDocument, DEFAULT_ENGINE_LIMITS, resolveLimits } from '../../../src/engine/work.js';
 import { compileOk, expectProblem, model } from '../helpers.js';
 
 const text = (i: number) => ({ key: `q${i}`, type: 'text', label: 'Q' });

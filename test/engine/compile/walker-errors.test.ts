@@ -5,7 +5,7 @@
  * RangeError for the sources containing `boom`.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { compileDocument, type Problem } from '../../../src/engine/index.js';
+import { compileDocument, type Problem } from '../../../src/engine/work.js';
 import { model } from '../helpers.js';
 
 /** What a walker recursing past the stack throws. */

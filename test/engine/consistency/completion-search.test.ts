@@ -5,7 +5,7 @@
  * when the budget runs out — availability is never guessed.
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument, type CompiledModel } from '../../../src/engine/index.js';
+import { compileDocument, type CompiledModel } from '../../../src/engine/work.js';
 import { propagatorOf } from '../../../src/engine/consistency/prepared.js';
 import { freeAssignment } from '../../../src/engine/consistency/query.js';
 import { CompletionSearch } from '../../../src/engine/consistency/search.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { countModels, parseCnf } from '../../../bench/count-cnf.js';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { dimacsToModel } from '../../../tools/dimacs-to-model.mjs';
 import { prng } from '../../support/prng.js';
 

@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { countModels } from '../../../bench/count-cnf.js';
-import { compileDocument, evaluate } from '../../../src/engine/index.js';
-import { deserializeConsistency, serializeConsistency } from '../../../src/engine/runtime.js';
+import { compileDocument, evaluate } from '../../../src/engine/work.js';
+import { deserializeConsistency, serializeConsistency } from '../../../src/engine/work.js';
 import { dimacsToModel } from '../../../tools/dimacs-to-model.mjs';
 import { prng } from '../../support/prng.js';
 

@@ -9,7 +9,7 @@ import { explainConflict, type Restriction } from '../../../src/engine/consisten
 import type { ConsistencyForm } from '../../../src/engine/consistency/form.js';
 import { freeAssignment, isConsistent } from '../../../src/engine/consistency/query.js';
 import { quickXplain } from '../../../src/engine/consistency/quickxplain.js';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { generateTableModel } from '../../../bench/generate-table-model.js';
 import { prng, randomModel } from './random-model.js';
 

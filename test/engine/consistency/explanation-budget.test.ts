@@ -4,9 +4,9 @@ import {
   compileDocument,
   type CompiledModel,
   type Evaluation,
-} from '../../../src/engine/index.js';
+  compactLine,
+} from '../../../src/engine/work.js';
 import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
-import { compactLine } from '../../../src/engine/runtime.js';
 import {
   type Assignment,
   celValue,

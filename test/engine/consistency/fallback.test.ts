@@ -4,8 +4,12 @@
  * (`unavailable_values`) in both modes.
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument, type CompiledModel } from '../../../src/engine/index.js';
-import { deserializeConsistency, serializeConsistency } from '../../../src/engine/runtime.js';
+import {
+  compileDocument,
+  type CompiledModel,
+  deserializeConsistency,
+  serializeConsistency,
+} from '../../../src/engine/work.js';
 import { choice, compileOk, compileProblems, evaluate, lcg, model, question } from '../helpers.js';
 
 const table = (key: string, columns: string[], rows: unknown[][]) => ({

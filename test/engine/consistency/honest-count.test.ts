@@ -4,8 +4,11 @@
  */
 import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../../src/engine/index.js';
-import { deserializeConsistency, serializeConsistency } from '../../../src/engine/runtime.js';
+import {
+  compileDocument,
+  deserializeConsistency,
+  serializeConsistency,
+} from '../../../src/engine/work.js';
 import { ModelAnalysisDto } from '../../../src/models/dto/model-analysis.dto.js';
 import { choice, compileOk, model } from '../helpers.js';
 

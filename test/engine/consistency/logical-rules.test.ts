@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { reviveModel, toTransferable } from '../../../src/engine/transfer.js';
 import {
   choice,

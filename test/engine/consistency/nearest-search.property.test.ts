@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConsistencyForm } from '../../../src/engine/consistency/form.js';
 import { searchedNearest } from '../../../src/engine/consistency/nearest-by-search.js';
 import type { NearestQuery } from '../../../src/engine/consistency/nearest.js';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { prng, randomModel } from './random-model.js';
 
 const SEEDS = Number(process.env.NEAREST_SEEDS ?? 60);

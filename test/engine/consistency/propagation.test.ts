@@ -8,9 +8,8 @@
  * and conflict sets are exact.
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument, type CompiledModel } from '../../../src/engine/work.js';
 import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
-import type { CompiledModel } from '../../../src/engine/index.js';
 import type { AnswerUnit } from '../../../src/engine/evaluate/answer-units.js';
 import { restrict } from '../../../src/engine/evaluate/answer-units.js';
 import { propagatedCheck } from '../../../src/engine/evaluate/propagated.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileDocument, evaluate } from '../../../src/engine/index.js';
+import { compileDocument, evaluate } from '../../../src/engine/work.js';
 import {
   type Assignment,
   celValue,

@@ -6,7 +6,7 @@
  * independently of the diagram code (it only shares the compiled CEL programs).
  */
 import { EvaluationContext, UNKNOWN } from '../../../src/engine/cel/expression.js';
-import type { CartLine, CompiledModel } from '../../../src/engine/index.js';
+import type { CartLine, CompiledModel } from '../../../src/engine/work.js';
 import { prng } from '../../support/prng.js';
 
 export { prng };

@@ -2,8 +2,11 @@
  * docs/model-format.md "Consistency: no dead ends", rule by rule (issue #6).
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../../src/engine/index.js';
-import { deserializeConsistency, serializeConsistency } from '../../../src/engine/runtime.js';
+import {
+  compileDocument,
+  deserializeConsistency,
+  serializeConsistency,
+} from '../../../src/engine/work.js';
 import { choice, compileOk, evaluate, model, opts, question, rule } from '../helpers.js';
 
 const table = (key: string, columns: string[], rows: unknown[][], extra = {}) => ({

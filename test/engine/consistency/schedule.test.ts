@@ -4,7 +4,7 @@
  * the tree schedule finished or gave up to the prefix schedule.
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { MddStore } from '../../../src/engine/consistency/mdd.js';
 import { OverCap } from '../../../src/engine/consistency/mdd-budget.js';
 import { minFillOrder, treeSchedule } from '../../../src/engine/consistency/schedule.js';

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { ConsistencyForm } from '../../../src/engine/consistency/form.js';
 import { compatibleWith, freeAssignment, supports } from '../../../src/engine/consistency/query.js';
 import { segmentsOf } from '../../../src/engine/consistency/prepared.js';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { generateTableModel } from '../../../bench/generate-table-model.js';
 import { prng, randomModel } from './random-model.js';
 

@@ -6,8 +6,11 @@
  * them.
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../../src/engine/index.js';
-import { deserializeConsistency, serializeConsistency } from '../../../src/engine/runtime.js';
+import {
+  compileDocument,
+  deserializeConsistency,
+  serializeConsistency,
+} from '../../../src/engine/work.js';
 import type { ConsistencyForm } from '../../../src/engine/consistency/form.js';
 import { formRelations, prepareForm } from '../../../src/engine/consistency/prepared.js';
 import { reviveModel, toTransferable } from '../../../src/engine/transfer.js';

@@ -6,7 +6,7 @@
  * against 30 s and came back exact. The enumeration now checks the deadline itself.
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument, type CompiledModel } from '../../../src/engine/index.js';
+import { compileDocument, type CompiledModel } from '../../../src/engine/work.js';
 import { consistencyTimeLimitMs } from '../../../src/engine/consistency/fallback.js';
 import { TIME_BUDGET_REASON } from '../../../src/engine/consistency/mdd-budget.js';
 import { choice, evaluate, model, rule } from '../helpers.js';

@@ -3,7 +3,7 @@
  * compiling; the computed table cannot hit an engine limit; the table builder.
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { ComputedTable } from '../../../src/engine/consistency/computed-table.js';
 import { FALSE, MddStore, TRUE } from '../../../src/engine/consistency/mdd.js';
 import { WORK_BUDGET_REASON } from '../../../src/engine/consistency/mdd-budget.js';

@@ -5,8 +5,8 @@ import {
   evaluate,
   type CompiledModel,
   type EvaluationRequest,
-} from '../../../src/engine/index.js';
-import { compactLine } from '../../../src/engine/runtime.js';
+  compactLine,
+} from '../../../src/engine/work.js';
 import { prng } from '../consistency/random-model.js';
 import { randomAnswers, randomModelWithBom } from './random-configurations.js';
 import { compileOk, windowDocument } from '../helpers.js';

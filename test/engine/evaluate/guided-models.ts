@@ -3,7 +3,7 @@
  * tests' random models (random-model.ts) without soft values, with option prices, BOM
  * items and adjustments, and the brute-force helpers both property tests share.
  */
-import { evaluate, type CompiledModel } from '../../../src/engine/index.js';
+import { evaluate, type CompiledModel } from '../../../src/engine/work.js';
 import {
   type Assignment,
   celValue,

@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { segmentedMinPair } from '../../../src/engine/consistency/segment-weights.js';
 import { minPass, valueMins } from '../../../src/engine/consistency/weighted.js';
-import { compileDocument, evaluate } from '../../../src/engine/index.js';
+import { compileDocument, evaluate } from '../../../src/engine/work.js';
 import { domainCount, prng } from '../consistency/random-model.js';
 import { type Answers, MODELS, pricedModel, request, type Specs } from './guided-models.js';
 

@@ -3,7 +3,7 @@
  * small models (docs/model-format.md "Guided configuration").
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument, evaluate } from '../../../src/engine/index.js';
+import { compileDocument, evaluate } from '../../../src/engine/work.js';
 import {
   agrees,
   domainCount,

@@ -4,7 +4,7 @@
  * compile budget; answers that do not fit the model dropped and listed.
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument, evaluate } from '../../../src/engine/index.js';
+import { compileDocument, evaluate } from '../../../src/engine/work.js';
 import {
   type Assignment,
   agrees,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENGINE_VERSION } from '../../../src/engine/index.js';
+import { ENGINE_VERSION } from '../../../src/engine/work.js';
 import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
 import { answers, compileOk, evaluate, model, question, windowDocument } from '../helpers.js';
 

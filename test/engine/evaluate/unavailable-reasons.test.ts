@@ -4,7 +4,7 @@
  * option's question only indirectly (rule-mentions.ts, indirectRules).
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { evaluateConfiguration } from '../../../src/engine/evaluate/evaluate.js';
 import { choice, compileOk, evaluate, model, question } from '../helpers.js';
 import { celValue, domainCount, prng, randomModel } from '../consistency/random-model.js';

@@ -4,8 +4,8 @@ import {
   compileModel,
   evaluate,
   validateModel,
-} from '../../../src/engine/index.js';
-import { serializeConsistency } from '../../../src/engine/runtime.js';
+  serializeConsistency,
+} from '../../../src/engine/work.js';
 import { windowDocument } from '../helpers.js';
 
 /** A model that is valid section by section but has no valid configuration. */

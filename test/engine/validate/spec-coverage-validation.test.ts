@@ -3,7 +3,7 @@
  * namespaces, types, cycles, limits) and expressions.
  */
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { compileOk, compileProblems, evaluate, expectProblem, model } from '../helpers.js';
 
 const choice = (key: string, keys = ['a', 'b'], extra: Record<string, unknown> = {}) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileDocument } from '../../../src/engine/index.js';
+import { compileDocument } from '../../../src/engine/work.js';
 import { compileProblems, expectProblem, model } from '../helpers.js';
 
 const choice = (key: string, options = ['a', 'b'], extra: Record<string, unknown> = {}) => ({

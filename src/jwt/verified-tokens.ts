@@ -1,4 +1,4 @@
-import type { JwtClaims } from '../../jwt/jwt-claims.js';
+import type { JwtClaims } from './jwt-claims.js';
 
 /**
  * Access JWTs whose signature and claims were verified already, by the exact token text,
