@@ -11,12 +11,14 @@ import {
   type SpanPath,
 } from './nearest-stretch.js';
 import { prepareForm } from './prepared.js';
+import { isConsistent } from './query.js';
 import { charge, type Work, withinBudget } from './work.js';
 
 /**
  * The nearest valid configuration over a compiled form (docs/model-format.md "Guided
  * configuration"), segment by segment (segments.ts): a segment without a target or a
- * forced value is left as it is; each other one gets its least key (nearest-search.ts:
+ * forced value, or with a path that keeps them all (query.ts `isConsistent`, a depth-first
+ * search that stops at the first path), is left as it is; each other one gets its least key (nearest-search.ts:
  * the fewest changes, the earliest answers kept, the least price) by the best-first
  * search while it stays within UNGUIDED_WORK edges (a segment whose restrictions have a
  * path costs it one path), else by one lexicographic backward pass (nearest-pass.ts).
@@ -57,13 +59,18 @@ export function searchedNearest(
     priceBelow: query.price === undefined ? undefined : priceBelow(form, query.price),
   };
   const before = work?.left ?? 0;
+  // Targets and forced values together: a segment that has a path under all of them keeps
+  // every answer (no change), which a depth-first search finds far cheaper than a search by key.
+  const kept = new Int32Array(layers);
+  for (let layer = 0; layer < layers; layer++)
+    kept[layer] = query.fixed[layer] >= 0 ? query.fixed[layer] : query.target[layer];
   for (let s = 0; s < segments.fromLayer.length; s++) {
     const fromLayer = segments.fromLayer[s];
     const toLayer = segments.toLayer[s];
     let open = true;
     for (let layer = fromLayer; layer < toLayer && open; layer++)
       open = query.fixed[layer] < 0 && query.target[layer] < 0;
-    if (open) continue;
+    if (open || isConsistent(form, kept, s, work)) continue;
     const span = { start: segments.startNode[s], end: segments.endNode[s], fromLayer, toLayer };
     const found = nearestOfSpan(form, search, span, path, work, unguidedWork);
     if (found === undefined) return none;
