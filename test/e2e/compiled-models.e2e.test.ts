@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainedModel } from '../../bench/faults/fault-models.mjs';
 import { bearer, expectEnvelope } from '../support/factories.js';
 import {
   createModelWorld,
@@ -48,23 +49,7 @@ describe('compiled models: cache misses compile the stored definition again', ()
 
   it('answers an upload once its version is ready in its evaluation worker (ADR 0197)', async () => {
     // Large enough that its revival and first evaluations take a while.
-    const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
-    const count = 120;
-    const chain = {
-      general: { name: 'Chain', code: 'prepared' },
-      questions: Array.from({ length: count }, (_, q) => ({
-        key: `q${q}`,
-        type: 'choice',
-        label: `Question ${q}`,
-        options,
-      })),
-      rules: Array.from({ length: count }, (_, r) => ({
-        key: `r${r}`,
-        when: `q${r} != null`,
-        assert: `q${r} != 'o9' || q${(r + 1) % count} != 'o9'`,
-        message: 'not both',
-      })),
-    };
+    const chain = chainedModel('prepared', 120);
     const model = await uploadModel(ctx, world.supplier.id, world.supplierMember.token, chain);
     // The hand-over and the empty configuration's evaluations are done, not under way.
     expect(ctx.app.get(CompiledModels).busyEvaluationWorkers()).toHaveLength(0);
