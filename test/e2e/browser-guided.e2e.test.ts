@@ -106,7 +106,7 @@ describe.skipIf(!hasChromium)('guided configuration in headless Chromium', () =>
     expect(
       await signed.page.getByText('This many legs do not fit this size').count(),
     ).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   it('reopens a line whose model moved on at the newer version, shows the changes, and saves there', async () => {
     const { server, company } = signed.world;
@@ -150,5 +150,5 @@ describe.skipIf(!hasChromium)('guided configuration in headless Chromium', () =>
     const cart = await server.http.get(`/v1/carts/${cartId}`).set(admin());
     const line = (cart.body.data.lines as Line[]).find((l) => l.id === lineId)!;
     expect(line).toMatchObject({ version_number: 2, total: '160.00', latest_version_number: null });
-  });
+  }, 120_000);
 });

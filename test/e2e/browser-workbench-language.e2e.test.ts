@@ -100,5 +100,5 @@ describe.skipIf(!hasChromium)('the workbench in the browser’s language (German
     } finally {
       await page.context().close();
     }
-  });
+  }, 120_000);
 });
