@@ -37,6 +37,15 @@ export function compileDnnf(domain: Int32Array, nogoods: Nogoods, budget: Budget
   return new DnnfCompiler(domain, nogoods, budget).compile();
 }
 
+/**
+ * Most decisions nested at once. The compile recurses once per decision, so a model whose
+ * components never split (a long chain of rules) would otherwise overflow the thread's
+ * stack; past this the form stays propagation, as past any other budget. Feature models
+ * split into components early and stay far below it.
+ */
+const MAX_DEPTH = 1_000;
+const DEPTH_REASON = 'the decision-DNNF nests more decisions than its compile may hold';
+
 class DnnfCompiler {
   private readonly dom: Int32Array;
   private readonly occStart: Int32Array;
@@ -54,6 +63,8 @@ class DnnfCompiler {
   /** Per layer: the nogoods that mention it. */
   private readonly degree: Int32Array;
   private epoch = 0;
+  /** Decisions open on the stack (component → split → component …). */
+  private depth = 0;
   private steps = 0;
   private checks = 0;
 
@@ -93,6 +104,7 @@ class DnnfCompiler {
     const key = this.keyOf(layers, open);
     const known = this.cache.get(key, this.keyLength);
     if (known >= 0) return known;
+    if (++this.depth > MAX_DEPTH) throw new BudgetExceeded(DEPTH_REASON);
     const layer = this.choose(open);
     const size = this.domain[layer];
     const kids: number[] = [];
@@ -108,6 +120,7 @@ class DnnfCompiler {
       kids.push(this.propagate() ? this.split(layers, open, layer) : DNNF_FALSE);
       this.undo(mark);
     }
+    this.depth--;
     const node = this.nodes.decision(layer, kids);
     this.cache.set(this.keyOf(layers, open), this.keyLength, node);
     this.spend(0);

@@ -10,6 +10,7 @@ import { AND, type DnnfForm } from '../../../src/engine/consistency/dnnf-form.js
 import type { Nogoods } from '../../../src/engine/consistency/dnnf-nogoods.js';
 import { DnnfQueries } from '../../../src/engine/consistency/dnnf-query.js';
 import { valueBases } from '../../../src/engine/consistency/form.js';
+import { BudgetExceeded } from '../../../src/engine/consistency/mdd-budget.js';
 import { prng } from '../../support/prng.js';
 
 const OPEN = { deadline: Infinity, bytes: 1e9, steps: 1e9 };
@@ -149,5 +150,17 @@ describe('decision-DNNF compiler', () => {
     const dnnf = compileDnnf(domain, nogoods, OPEN);
     const queries = new DnnfQueries(dnnf, domain, valueBases(domain));
     expect(queries.configurations(new Int32Array(60).fill(-1))).toBe(3n ** 60n - 3n ** 58n);
+  });
+
+  it('refuses a ring of 5,000 rules that never splits as past its budget, not by overflowing the stack', () => {
+    // Not both x_i and x_(i+1), around a ring: every decision leaves one component.
+    const layers = 5_000;
+    const domain = new Int32Array(layers).fill(2);
+    const start = Int32Array.from({ length: layers + 1 }, (_, i) => 2 * i);
+    const layer = Int32Array.from({ length: 2 * layers }, (_, j) => (j >> 1) + (j & 1)).map(
+      (l) => l % layers,
+    );
+    const mask = new Int32Array(2 * layers).fill(2);
+    expect(() => compileDnnf(domain, { start, layer, mask }, OPEN)).toThrow(BudgetExceeded);
   });
 });
