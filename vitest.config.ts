@@ -16,6 +16,11 @@ export default defineConfig({
     // app's imports and its engine workers, and on a 2-core machine one fork left a core
     // idle (the suite took 353 s with one, ~250 s with two).
     maxWorkers: '100%',
+    // A fork runs its files one after another in one module registry: each file re-imported
+    // the app's module graph (447 s of the suite's CPU), shared it takes 25 s. The app and the
+    // engine keep no process-global state, so files do not leak into each other; a file that
+    // mocks a module loads what it tests afresh (vi.resetModules, walker-errors.test.ts).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default'],

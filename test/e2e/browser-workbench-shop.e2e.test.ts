@@ -17,6 +17,7 @@ import {
 import { bearer } from '../support/factories.js';
 import { windowV2, windowYaml } from '../support/model.factories.js';
 import { createIntent } from '../support/org.factories.js';
+import { ADMIN_EMAIL, ADMIN_PASSWORD } from '../support/test-app.js';
 
 /** The window with a question type the format does not have: one problem, with its path. */
 const brokenWindow = () => windowYaml().replace('type: integer', 'type: slider');
@@ -45,6 +46,34 @@ describe.skipIf(!hasChromium)('the workbench and an embedding shop, in headless 
     await page.locator('#file:enabled').waitFor({ state: 'attached' });
     return page;
   }
+
+  it('opened before the caller’s companies have arrived, it loads their suppliers when they do', async () => {
+    const page = await browser.newPage();
+    try {
+      // The list of companies is held until the workbench is open (a click right after sign-in
+      // on a slow connection).
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.pathname === '/v1/companies',
+        async (route) => {
+          await held;
+          await route.continue();
+        },
+      );
+      await page.goto(`${world.server.baseUrl}/app/`);
+      await page.getByLabel('Email').fill(ADMIN_EMAIL);
+      await page.getByLabel('Password').fill(ADMIN_PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Model workbench' }).click();
+      await page.locator('#file:disabled').waitFor({ state: 'attached' });
+      release();
+      await page.locator('#file:enabled').waitFor({ state: 'attached' });
+      expect(await page.locator('#supplier option').count()).toBeGreaterThan(0);
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
 
   it('shows every problem of an upload with its path, as the API names them', async () => {
     const api = await world.server.http

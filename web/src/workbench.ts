@@ -66,6 +66,7 @@ export class Workbench extends LitElement {
   /** A model of the supplier with the dropped model's code: it may take the file as a new version. */
   declare existing: { id: number; file: File } | undefined;
   declare busy: boolean;
+  private supplierLoads = 0;
 
   constructor() {
     super();
@@ -78,16 +79,16 @@ export class Workbench extends LitElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (changed.has('locale')) this.t = translator(this.locale);
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    void this.loadSuppliers();
+    // The shell may still be loading the caller's companies when the workbench opens (a
+    // click right after sign-in): the suppliers follow the companies whenever they arrive.
+    if (changed.has('companies') || changed.has('session')) void this.loadSuppliers();
   }
 
   /** The suppliers linked to the caller's companies (the API lists suppliers per company). */
   private async loadSuppliers(): Promise<void> {
     if (!this.session) return;
+    // Only the latest load may set the list: an earlier one may answer last.
+    const load = ++this.supplierLoads;
     const seen = new Map<number, SupplierChoice>();
     for (const company of this.companies) {
       const result = await this.session.client.GET('/v1/companies/{id}/suppliers', {
@@ -97,6 +98,7 @@ export class Workbench extends LitElement {
       for (const s of dataOf(result))
         if (!seen.has(s.id)) seen.set(s.id, { id: s.id, name: s.name, companyId: company.id });
     }
+    if (load !== this.supplierLoads) return;
     this.suppliers = [...seen.values()];
     this.supplierId ??= this.suppliers[0]?.id;
   }

@@ -4,8 +4,8 @@
  * the service would answer with a 500). The walkers are replaced here by ones that throw a
  * RangeError for the sources containing `boom`.
  */
-import { describe, expect, it, vi } from 'vitest';
-import { compileDocument, type Problem } from '../../../src/engine/work.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Problem } from '../../../src/engine/work.js';
 import { model } from '../helpers.js';
 
 /** What a walker recursing past the stack throws. */
@@ -30,6 +30,14 @@ vi.mock('../../../src/engine/cel/cost.js', async (importOriginal) => {
       return actual.estimateCost(...args);
     },
   };
+});
+
+// The suite runs its files in shared processes (no isolation): an earlier file may have
+// loaded the engine unmocked, so the engine is loaded afresh here, with the mocks above.
+let compileDocument: typeof import('../../../src/engine/work.js').compileDocument;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ compileDocument } = await import('../../../src/engine/work.js'));
 });
 
 function problemsOf(document: unknown): Problem[] {
