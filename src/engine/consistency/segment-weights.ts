@@ -4,6 +4,7 @@ import { FALSE, TRUE } from './mdd.js';
 import { segmentsOf } from './prepared.js';
 import { newPairScratch, type PairResult, type PairScratch, pairPass } from './pair-pass.js';
 import { liveValues } from './query.js';
+import { segmentSpan } from './segments.js';
 
 /**
  * The (min, +) queries of weighted.ts segment by segment (segments.ts), for a pair of
@@ -149,9 +150,8 @@ function segmentResult(
   const memo = (scratch.memo[s] ??= new Map());
   const known = memo.get(key);
   if (known !== undefined) return known;
-  const span = { from, to, start: segments.startNode[s], end: segments.endNode[s] };
   const pass = (scratch.pass ??= newPairScratch(form));
-  const result = pairPass(form, span, weights, free, fixed, pass);
+  const result = pairPass(form, segmentSpan(segments, s), weights, free, fixed, pass);
   if (memo.size >= scratch.entries) memo.delete(memo.keys().next().value as string);
   memo.set(key, result);
   return result;
