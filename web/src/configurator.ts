@@ -22,7 +22,7 @@ import {
   type PickOffer,
   type VersionMove,
 } from './guidance.js';
-import { addLine, saveLine, type LineEdit } from './line-edit.js';
+import { commitLine, type LineEdit } from './line-edit.js';
 import { guidedPreview, openModel, previewBody, type PreviewTarget } from './configurator-open.js';
 import { failureView } from './line-view.js';
 import { configuratorView } from './configurator-view.js';
@@ -229,31 +229,22 @@ export class ProductConfigurator extends LitElement {
     return (await this.previews.current()) && this.line?.valid === true;
   }
 
-  private async addToCart(): Promise<void> {
+  /** "Add to cart", or "Save changes" of the stored line being reconfigured. */
+  private async commit(): Promise<void> {
     this.notice = undefined;
     if (!(await this.shownValid())) return;
     try {
-      const line = await addLine(this.api, this.body(), this.cartId);
-      this.notice = this.t('action.added', {
-        name: line.general.name,
-        currency: line.pricing.currency,
-        total: line.pricing.total,
+      const { event, line } = await commitLine(this.api, {
+        body: this.body(),
+        cartId: this.cartId,
+        editing: this.editing,
+        moved: this.moved !== undefined,
       });
-      this.emit('added', { line });
-    } catch (error) {
-      this.fail(error);
-    }
-  }
-
-  private async saveChanges(): Promise<void> {
-    if (!this.editing) return;
-    this.notice = undefined;
-    if (!(await this.shownValid())) return;
-    try {
-      const version = this.moved ? 'latest' : undefined;
-      const { questions } = this.body();
-      const line = await saveLine(this.api, this.editing, questions, this.apiLanguage, version);
-      this.emit('saved', { line });
+      if (event === 'added') {
+        const { currency, total } = line.pricing;
+        this.notice = this.t('action.added', { name: line.general.name, currency, total });
+      }
+      this.emit(event, { line });
     } catch (error) {
       this.fail(error);
     }
@@ -283,8 +274,8 @@ export class ProductConfigurator extends LitElement {
       bar: {
         editing: this.editing !== undefined,
         notice: this.notice,
-        add: () => this.addToCart(),
-        save: () => this.saveChanges(),
+        add: () => this.commit(),
+        save: () => this.commit(),
         cancel: () => this.emit('edit-cancelled', {}),
         cheapest: () => void this.guide(() => cheapestAnswers(this.guided, this.answers)),
       },
