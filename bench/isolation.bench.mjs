@@ -17,6 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chainedModel, pricedSizeModel } from './faults/fault-models.mjs';
 import { BENCH_ADMIN, BENCH_SERVICE_ENV, call, data, startService } from './service-fixture.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -74,41 +75,8 @@ function colouringModel(code, nodes = 24, colours = 4) {
   };
 }
 
-function slowCompileModel(code) {
-  const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
-  return {
-    general: { name: `Slow ${code}`, code },
-    questions: Array.from({ length: 300 }, (_, q) => ({
-      key: `q${q}`,
-      type: 'choice',
-      label: `Q${q}`,
-      options,
-    })),
-    rules: Array.from({ length: 300 }, (_, r) => ({
-      key: `r${r}`,
-      when: `q${r} != null`,
-      assert: `q${r} != 'o9' || q${(r + 1) % 300} != 'o9'`,
-      message: 'not both',
-    })),
-  };
-}
-
-const smallModel = (code) => ({
-  general: { name: `Small ${code}`, code },
-  questions: [
-    {
-      key: 'size',
-      type: 'choice',
-      label: 'Size',
-      required: true,
-      options: [
-        { key: 's', label: 'S' },
-        { key: 'l', label: 'L', price: '10.00' },
-      ],
-    },
-  ],
-  pricing: { base_price: '100.00' },
-});
+/** A compile of seconds: 300 questions in a ring of rules (fault-models.mjs). */
+const slowCompileModel = (code) => chainedModel(code, 300);
 
 /**
  * A company and a supplier of it, made by the admin (a member of the company as its
@@ -203,7 +171,7 @@ try {
   const { access_token: victimToken } = await data(base, 'POST', '/v1/login', {
     body: JSON.stringify(victimLogin),
   });
-  const small = await upload(base, victimToken, victim.supplier, smallModel('V0'));
+  const small = await upload(base, victimToken, victim.supplier, pricedSizeModel('V0'));
   const smallId = JSON.parse(small.text).data.id;
 
   // The victim's probes, every 50 ms until the attack ends (bounded by ATTACK_LIMIT_MS),
@@ -260,12 +228,12 @@ try {
   );
   await new Promise((done) => setTimeout(done, 200));
   const victimUpload = await timed(() =>
-    upload(base, victimToken, victim.supplier, smallModel('V1')),
+    upload(base, victimToken, victim.supplier, pricedSizeModel('V1')),
   );
   for (const r of await Promise.all(flood)) attack.push({ kind: 'compile flood', ...r });
   // 1,000 parallel previews of a cheap attacker model.
   enter('parallel previews');
-  const cheap = await upload(base, token, attacker.supplier, smallModel('A0'));
+  const cheap = await upload(base, token, attacker.supplier, pricedSizeModel('A0'));
   const cheapId = JSON.parse(cheap.text).data.id;
   const burst = await Promise.all(
     Array.from({ length: 1000 }, () =>

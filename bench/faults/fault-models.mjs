@@ -1,7 +1,7 @@
 /**
- * Models the fault scenarios and their e2e tests upload: a model whose compile takes seconds
- * (bench/faults/fair-compiles.scenario.mjs, test/e2e/fair-compiles.e2e.test.ts) and a small
- * one that compiles at once.
+ * Models the fault scenarios, the isolation bench and their e2e tests upload: a model whose
+ * compile takes seconds (bench/faults/fair-compiles.scenario.mjs,
+ * test/e2e/fair-compiles.e2e.test.ts) and small ones that compile at once.
  */
 
 /**
@@ -45,5 +45,25 @@ export function sizeModel(code, more = {}) {
     ],
     pricing: { base_price: '10.00' },
     ...more,
+  };
+}
+
+/** One required question (S, or L at 10.00 more) at a base price of 100.00: a line to add. */
+export function pricedSizeModel(code, name = `Small ${code}`) {
+  return {
+    general: { name, code },
+    questions: [
+      {
+        key: 'size',
+        type: 'choice',
+        label: 'Size',
+        required: true,
+        options: [
+          { key: 's', label: 'S' },
+          { key: 'l', label: 'L', price: '10.00' },
+        ],
+      },
+    ],
+    pricing: { base_price: '100.00' },
   };
 }

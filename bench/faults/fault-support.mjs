@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_SERVICE_ENV, benchTenant, startService } from '../service-fixture.mjs';
+import {
+  BENCH_ADMIN,
+  BENCH_SERVICE_ENV,
+  benchTenant,
+  pgDatabase,
+  startService,
+} from '../service-fixture.mjs';
 
 /** The checkout (two levels above this file). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -19,18 +25,17 @@ export const PG_ADMIN_URL =
  * company, a supplier). `stop()` stops the service and removes the directory.
  */
 export async function startFaultService(name, env = {}, { root = ROOT, tenant = true } = {}) {
-  const dataDir = mkdtempSync(join(tmpdir(), `faults-${name}-`));
-  const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
+  const dataDir = scratchDir(`faults-${name}`);
   let service;
   try {
-    service = await startService(root, { ...BENCH_SERVICE_ENV, DATA_DIR: dataDir, ...env });
+    service = await startService(root, { ...BENCH_SERVICE_ENV, DATA_DIR: dataDir.path, ...env });
   } catch (error) {
-    removeDir();
+    dataDir.remove();
     throw error;
   }
   const stop = async () => {
     await service.stop();
-    removeDir();
+    dataDir.remove();
   };
   try {
     return { ...service, stop, tenant: tenant ? await benchTenant(service.base) : undefined };
@@ -40,7 +45,46 @@ export async function startFaultService(name, env = {}, { root = ROOT, tenant = 
   }
 }
 
+/** A temporary directory of a scenario's own (SQLite's files) and how to remove it. */
+export function scratchDir(prefix) {
+  const path = mkdtempSync(join(tmpdir(), `${prefix}-`));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+/**
+ * A PostgreSQL database of the scenario's own (PG_ADMIN_URL's server) reached through the
+ * proxy `startProxy(host, port)` makes (it answers `{ port, close }`): `url` is the
+ * database by the proxy; `drop()` closes the proxy and drops the database.
+ */
+export async function pgBehindProxy(prefix, startProxy, adminUrl = PG_ADMIN_URL) {
+  const database = await pgDatabase(ROOT, adminUrl, prefix);
+  const url = new URL(database.url);
+  const proxy = await startProxy(url.hostname, Number(url.port || 5432));
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  const drop = async () => {
+    await proxy.close();
+    await database.drop();
+  };
+  return { url: url.toString(), proxy, drop };
+}
+
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A login, timed (`timed`): the bench admin's, or `credentials`. */
+export const timedLogin = (base, credentials = BENCH_ADMIN) =>
+  timed(`${base}/v1/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+
+/** One readiness probe, timed, then 250 ms: a `loop` lane probes four times a second. */
+export async function readinessProbe(base) {
+  const probe = await timed(`${base}/health/ready`);
+  await sleep(250);
+  return probe;
+}
 
 /** The p-th percentile (0–100) of `values`, nearest rank; null when empty. */
 export function percentile(values, p) {
@@ -48,6 +92,15 @@ export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
+
+/** The p-th percentile of the results' times (`timed`), whole ms. */
+export const msPercentile = (results, p) =>
+  Math.round(
+    percentile(
+      results.map((r) => r.ms),
+      p,
+    ),
+  );
 
 /** One fetch, timed; status 0 when it failed without an answer. Never throws. */
 export async function timed(url, init = {}, timeoutMs = 60_000) {

@@ -11,16 +11,18 @@ import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import { BENCH_ADMIN, freePort } from '../service-fixture.mjs';
+import { freePort } from '../service-fixture.mjs';
 import {
   loop,
-  percentile,
+  msPercentile,
+  readinessProbe,
   ROOT,
   runAlone,
   sleep,
   startFaultService,
   statuses,
   timed,
+  timedLogin,
 } from './fault-support.mjs';
 
 const LANES = 4;
@@ -75,12 +77,7 @@ export default async function run() {
   try {
     const { token } = service.tenant;
     const auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-    const login = () =>
-      timed(`${base}/v1/login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify(BENCH_ADMIN),
-      });
+    const login = () => timedLogin(base);
     let carts = 0;
     const cart = async () => {
       const created = await timed(`${base}/v1/carts/new`, {
@@ -96,18 +93,13 @@ export default async function run() {
     const limitHolds = async (email) => {
       const attempts = [];
       for (let i = 0; i <= LOGIN_LIMIT; i++) {
-        const res = await timed(`${base}/v1/login`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ email, password: 'not-the-password-at-all' }),
-        });
+        const res = await timedLogin(base, { email, password: 'not-the-password-at-all' });
         attempts.push(res.status);
       }
       return attempts.slice(0, LOGIN_LIMIT).every((s) => s === 403) && attempts.at(-1) === 429;
     };
     const readiness = async () => {
-      const probe = await timed(`${base}/health/ready`);
-      await sleep(250);
+      const probe = await readinessProbe(base);
       let mode = null;
       try {
         mode = JSON.parse(probe.text).data?.rate_limits ?? null;
@@ -154,12 +146,7 @@ export default async function run() {
       fallback_reported: fallbackSeen,
       logins: statuses(logins),
       logins_during_outage: statuses(outage(logins)),
-      login_p99_ms: Math.round(
-        percentile(
-          logins.map((r) => r.ms),
-          99,
-        ),
-      ),
+      login_p99_ms: msPercentile(logins, 99),
       cart_requests: statuses(cartResults),
       cart_requests_during_outage: statuses(outage(cartResults)),
       limit_held_before: before,

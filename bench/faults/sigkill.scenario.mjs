@@ -13,40 +13,29 @@
  * proxy that delays them, default 30 ms, which widens the window between a commit and
  * the service learning of it). Part of `node bench/faults/run.mjs` too.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   BENCH_SERVICE_ENV,
   benchTenant,
   call,
   data,
-  pgDatabase,
   startService,
   uploadModel,
 } from '../service-fixture.mjs';
-import { PG_ADMIN_URL, ROOT, runAlone, sleep } from './fault-support.mjs';
+import { pricedSizeModel } from './fault-models.mjs';
+import {
+  PG_ADMIN_URL,
+  pgBehindProxy,
+  ROOT,
+  runAlone,
+  scratchDir,
+  sleep,
+} from './fault-support.mjs';
 
 const KILLS = 4;
 const ABANDONED_AFTER_MS = 1000;
 
-const MODEL = JSON.stringify({
-  general: { name: 'Crash model', code: 'CRASH' },
-  questions: [
-    {
-      key: 'size',
-      type: 'choice',
-      label: 'Size',
-      required: true,
-      options: [
-        { key: 's', label: 'Small' },
-        { key: 'l', label: 'Large', price: '10.00' },
-      ],
-    },
-  ],
-  pricing: { base_price: '100.00' },
-});
+const MODEL = JSON.stringify(pricedSizeModel('CRASH', 'Crash model'));
 
 /** The service on `storage`, with keys abandoned after a second and room for the burst. */
 function serviceEnv(storage) {
@@ -96,22 +85,15 @@ async function delayingProxy(host, port, delayMs) {
 
 async function storageOf(database, pgAdminUrl, pgDelayMs) {
   if (database === 'postgres') {
-    const pg = await pgDatabase(ROOT, pgAdminUrl, 'bench_sigkill');
-    const url = new URL(pg.url);
-    const proxy = await delayingProxy(url.hostname, Number(url.port || 5432), pgDelayMs);
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
-    const drop = async () => {
-      proxy.close();
-      await pg.drop();
-    };
-    return { env: { DATABASE_URL: url.toString() }, drop };
+    const pg = await pgBehindProxy(
+      'bench_sigkill',
+      (host, port) => delayingProxy(host, port, pgDelayMs),
+      pgAdminUrl,
+    );
+    return { env: { DATABASE_URL: pg.url }, drop: pg.drop };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'bench-sigkill-'));
-  return {
-    env: { DATA_DIR: dir },
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
-  };
+  const dir = scratchDir('bench-sigkill');
+  return { env: { DATA_DIR: dir.path }, drop: async () => dir.remove() };
 }
 
 /** One add with its key; status 0 when the service gave no answer (killed, or starting). */

@@ -6,13 +6,13 @@
  * every 250 ms. Passes when readiness and requests are back within 30 s of the return,
  * and no request took longer than its deadline (acquire + client query timeout + 3 s).
  */
-import { BENCH_ADMIN, data, pgDatabase } from '../service-fixture.mjs';
+import { BENCH_ADMIN, data } from '../service-fixture.mjs';
 import {
   errorCodes,
   loop,
-  PG_ADMIN_URL,
-  percentile,
-  ROOT,
+  msPercentile,
+  pgBehindProxy,
+  readinessProbe,
   runAlone,
   sleep,
   startFaultService,
@@ -32,14 +32,14 @@ const STATEMENT_MS = 10_000;
 const DEADLINE_MS = ACQUIRE_MS + STATEMENT_MS + 2_000 + 3_000;
 
 export default async function run() {
-  const database = await pgDatabase(ROOT, PG_ADMIN_URL, 'faults_silent');
-  const proxy = await startSilenceableProxy(Number(new URL(PG_ADMIN_URL).port || 5432));
-  const url = new URL(database.url);
-  url.host = `127.0.0.1:${proxy.port}`;
+  const database = await pgBehindProxy('faults_silent', (host, port) =>
+    startSilenceableProxy(port, host),
+  );
+  const { proxy } = database;
   const service = await startFaultService(
     'silent',
     {
-      DATABASE_URL: url.toString(),
+      DATABASE_URL: database.url,
       DATABASE_ACQUIRE_TIMEOUT_MS: String(ACQUIRE_MS),
       DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS),
     },
@@ -61,11 +61,7 @@ export default async function run() {
     );
     const probes = loop(
       1,
-      async () => {
-        const probe = await timed(`${service.base}/health/ready`);
-        await sleep(250);
-        return probe;
-      },
+      () => readinessProbe(service.base),
       () => stop,
       probeResults,
     );
@@ -101,7 +97,7 @@ export default async function run() {
       ready_again_ms_after_return: readyAgain === null ? null : readyAgain - restoredAt,
       served_again_ms_after_return: servedAgain === null ? null : servedAgain - restoredAt,
       slowest_request_ms: Math.round(slowest),
-      request_p99_ms: Math.round(percentile(durations, 99)),
+      request_p99_ms: msPercentile(requestResults, 99),
       deadline_ms: DEADLINE_MS,
       run_seconds: Math.round((Date.now() - started) / 1000),
     };
@@ -115,7 +111,6 @@ export default async function run() {
     return { name: 'silent-database', passed, figures };
   } finally {
     await service.stop();
-    await proxy.close();
     await database.drop().catch(() => undefined);
   }
 }

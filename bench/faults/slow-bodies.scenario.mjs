@@ -11,15 +11,15 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_ADMIN } from '../service-fixture.mjs';
 import {
   loop,
-  percentile,
+  msPercentile,
   runAlone,
   sleep,
   startFaultService,
   statuses,
   timed,
+  timedLogin,
 } from './fault-support.mjs';
 
 const ATTACKERS = 200;
@@ -28,13 +28,7 @@ const BASELINE_MS = 5_000;
 const here = dirname(fileURLToPath(import.meta.url));
 const P99_GOAL_MS = 200;
 
-const p99 = (results) =>
-  Math.round(
-    percentile(
-      results.map((r) => r.ms),
-      99,
-    ),
-  );
+const p99 = (results) => msPercentile(results, 99);
 
 /** The other tenant's reads (two lanes) and logins (one lane) for `ms`. */
 async function victimLoad(base, auth, ms) {
@@ -56,11 +50,7 @@ async function victimLoad(base, auth, ms) {
     loop(
       1,
       async () => {
-        const res = await timed(`${base}/v1/login`, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify(BENCH_ADMIN),
-        });
+        const res = await timedLogin(base);
         await sleep(200);
         return res;
       },
@@ -102,31 +92,11 @@ export default async function run() {
       baseline_login_p99_ms: p99(baseline.logins),
       victim_requests: statuses(victim),
       victim_p99_ratio_to_baseline: Math.round((p99(victim) / p99(baseline.victim)) * 100) / 100,
-      victim_p50_ms: Math.round(
-        percentile(
-          victim.map((r) => r.ms),
-          50,
-        ),
-      ),
-      victim_p99_ms: Math.round(
-        percentile(
-          victim.map((r) => r.ms),
-          99,
-        ),
-      ),
+      victim_p50_ms: msPercentile(victim, 50),
+      victim_p99_ms: msPercentile(victim, 99),
       logins: statuses(logins),
-      login_p50_ms: Math.round(
-        percentile(
-          logins.map((r) => r.ms),
-          50,
-        ),
-      ),
-      login_p99_ms: Math.round(
-        percentile(
-          logins.map((r) => r.ms),
-          99,
-        ),
-      ),
+      login_p50_ms: msPercentile(logins, 50),
+      login_p99_ms: msPercentile(logins, 99),
       p99_goal_ms: P99_GOAL_MS,
     };
     const ok = (results) =>

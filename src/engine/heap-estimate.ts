@@ -1,6 +1,7 @@
 import { Expression } from './cel/expression.js';
 import { derivedCacheBytes } from './consistency/form.js';
 import { pairMatrixBytes } from './consistency/prepared.js';
+import { priceBoundsBytes } from './consistency/segment-weights.js';
 import { sharedPartBytes } from './evaluate/shared-parts.js';
 import type { CompiledModel } from './model.js';
 import { Money } from './money.js';
@@ -42,7 +43,8 @@ export function modelHeapBytes(model: CompiledModel): number {
     }
   }
   const form = model.consistency;
-  return size.bytes + derivedCacheBytes(form) + pairMatrixBytes(form) + sharedPartBytes(model);
+  const inUse = derivedCacheBytes(form) + pairMatrixBytes(form) + priceBoundsBytes(form);
+  return size.bytes + inUse + sharedPartBytes(model);
 }
 
 class SizeEstimate {

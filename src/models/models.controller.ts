@@ -88,7 +88,7 @@ export class ModelsController {
     description: 'The version the upload is based on, e.g. "3" (or the lock\'s ETag "3-locked-…")',
   })
   @ApiEnvelope(ModelUploadDto)
-  @ApiErrors(400, 401, 403, 404, 409, 413, 415, 423)
+  @ApiErrors(400, 401, 403, 404, 409, 413, 415, 422, 423)
   async update(
     @IdParam() id: number,
     @Headers('if-match') ifMatch: string | undefined,

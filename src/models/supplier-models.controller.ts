@@ -43,7 +43,7 @@ export class SupplierModelsController {
   })
   @ApiParam({ name: 'id', description: 'Supplier id' })
   @ApiEnvelope(ModelUploadDto, { status: 201 })
-  @ApiErrors(400, 401, 403, 404, 409, 413, 415)
+  @ApiErrors(400, 401, 403, 404, 409, 413, 415, 422)
   create(
     @IdParam() id: number,
     @Req() req: Request,

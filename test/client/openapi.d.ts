@@ -9915,14 +9915,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 422,
-                     *       "message": "Idempotency-Key reused",
+                     *       "message": "The model is nested too deeply",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "idempotency_key_reused",
-                     *           "message": "This Idempotency-Key was used with another request",
-                     *           "path": "Idempotency-Key"
+                     *           "code": "model_too_deep",
+                     *           "message": "The model nests deeper than the engine can compile"
                      *         }
                      *       ]
                      *     }
@@ -11310,14 +11309,13 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": 422,
-                     *       "message": "Idempotency-Key reused",
+                     *       "message": "The model is nested too deeply",
                      *       "data": null,
                      *       "links": {},
                      *       "errors": [
                      *         {
-                     *           "code": "idempotency_key_reused",
-                     *           "message": "This Idempotency-Key was used with another request",
-                     *           "path": "Idempotency-Key"
+                     *           "code": "model_too_deep",
+                     *           "message": "The model nests deeper than the engine can compile"
                      *         }
                      *       ]
                      *     }

@@ -8,15 +8,11 @@ import {
   loginAdmin,
   type TestUser,
 } from '../support/factories.js';
+import { holdRequest } from '../support/held-requests.js';
 import { createTestApp, listenOnFreePort, type TestContext } from '../support/test-app.js';
 
 const CLIENT_LIMIT = 3;
 const SERVER_LIMIT = 5;
-
-interface Held {
-  /** Sends the rest of the body; the answer's status. */
-  finish(): Promise<number>;
-}
 
 describe('admission before the pipeline (CLIENT_IN_FLIGHT_LIMIT, SERVER_IN_FLIGHT_LIMIT)', () => {
   let ctx: TestContext;
@@ -43,34 +39,9 @@ describe('admission before the pipeline (CLIENT_IN_FLIGHT_LIMIT, SERVER_IN_FLIGH
     await ctx?.close();
   });
 
-  /**
-   * A request in flight for as long as the test wants: its body is sent half. It asks for
-   * `100 Continue`, which the server sends just before its request listener runs, in the
-   * same turn; the app is in this process, so once the client sees it, admission decided.
-   */
-  async function hold(path: string, headers: Record<string, string>): Promise<Held> {
-    const body = JSON.stringify({ email: 'nobody@example.test', password: 'x'.repeat(12) });
-    const req = request(`${base}${path}`, {
-      method: 'POST',
-      agent,
-      headers: {
-        ...headers,
-        'Content-Type': 'application/json',
-        'Content-Length': Buffer.byteLength(body),
-        Expect: '100-continue',
-      },
-    });
-    const answered = new Promise<number>((resolve, reject) => {
-      req.on('response', (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      });
-      req.on('error', reject);
-    });
-    await once(req, 'continue');
-    req.write(body.slice(0, 5));
-    return { finish: () => (req.end(body.slice(5)), answered) };
-  }
+  /** A request in flight for as long as the test wants (held-requests.ts). */
+  const hold = (path: string, headers: Record<string, string>) =>
+    holdRequest(base, agent, path, headers);
 
   /** A GET sent with its path as written (a URL would resolve `..`); its status. */
   async function rawGet(path: string, headers: Record<string, string>): Promise<number> {

@@ -9,8 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { generateModel } from '../../tools/gen-model.mjs';
 import { derivedCacheBytes } from '../../src/engine/consistency/form.js';
 import { pairMatrixBytes } from '../../src/engine/consistency/prepared.js';
+import { priceBoundsBytes } from '../../src/engine/consistency/segment-weights.js';
+import { priceTerms } from '../../src/engine/evaluate/price-terms.js';
 import { sharedPartBytes } from '../../src/engine/evaluate/shared-parts.js';
-import { modelHeapBytes, reviveModel, toTransferable } from '../../src/engine/work.js';
+import { evaluate, modelHeapBytes, reviveModel, toTransferable } from '../../src/engine/work.js';
 import { compileOk, doorDocument, model, windowDocument } from './helpers.js';
 
 /**
@@ -49,10 +51,99 @@ describe('the heap estimate of a compiled model (modelHeapBytes)', () => {
       expect(modelHeapBytes(revived.model)).toBe(estimate);
 
       const form = compiled.consistency;
-      const inUse = derivedCacheBytes(form) + pairMatrixBytes(form) + sharedPartBytes(compiled);
+      const inUse =
+        derivedCacheBytes(form) +
+        pairMatrixBytes(form) +
+        priceBoundsBytes(form) +
+        sharedPartBytes(compiled);
       const held = estimate - inUse;
       expect(held).toBeGreaterThanOrEqual(transferable.byteLength);
       expect(held).toBeLessThanOrEqual(MAX_FACTOR * transferable.byteLength);
     });
   }
+});
+
+/**
+ * Bytes held by what the price bounds derive and keep on the price weights (the pass's
+ * scratch and the kept segment results), at the layout costs priceBoundsBytes counts them:
+ * typed arrays at their byte length, strings, Maps and objects with their headers.
+ */
+function keptOnWeights(weights: readonly Float64Array[], form: object): number {
+  const seen = new Set<unknown>([form, ...weights]);
+  let bytes = 0;
+  const stack: unknown[] = weights.flatMap((w) =>
+    Object.getOwnPropertySymbols(w).map((key) => (w as unknown as Record<symbol, unknown>)[key]),
+  );
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') bytes += 24 + node.length;
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    if (ArrayBuffer.isView(node)) bytes += 96 + node.byteLength;
+    else if (node instanceof Map) {
+      bytes += 64 + 48 * node.size;
+      for (const [key, value] of node) stack.push(key, value);
+    } else {
+      bytes += 48 + 16 * Object.keys(node).length;
+      stack.push(...Object.values(node));
+    }
+  }
+  return bytes;
+}
+
+/** 40 priced choices, each pair tied by a table: 20 segments that price bounds pass over. */
+const pricedPairs = model({
+  questions: Array.from({ length: 40 }, (_, i) => ({
+    key: `p${i}`,
+    type: 'choice',
+    label: `Choice ${i}`,
+    options: ['a', 'b', 'c', 'd'].map((key, o) => ({ key, label: key, price: `${o + i}.50` })),
+  })),
+  rules: Array.from({ length: 20 }, (_, i) => ({
+    key: `t${i}`,
+    allowed: {
+      columns: [`p${2 * i}`, `p${2 * i + 1}`],
+      rows: [
+        ['a', 'b'],
+        ['b', 'c'],
+        ['c', 'd'],
+        ['d', 'a'],
+        ['a', 'a'],
+      ],
+    },
+    message: `Choices ${2 * i} and ${2 * i + 1} do not fit`,
+  })),
+});
+
+describe('the price bounds in the estimate (priceBoundsBytes)', () => {
+  it('counts up front what bounds queries keep on the model as it grows with each query', () => {
+    const compiled = compileOk(pricedPairs);
+    const form = compiled.consistency;
+    const bound = priceBoundsBytes(form);
+    expect(bound).toBeGreaterThan(0);
+    const weights = priceTerms(compiled).weights;
+    if (weights === undefined) throw new Error('the generated model has price weights');
+    const all = [weights.lo, weights.hi, weights.negatedHi];
+    const held = (): number =>
+      keptOnWeights(all, form) + all.reduce((sum, w) => sum + 96 + w.byteLength, 0);
+    const weightsOnly = held();
+    expect(weightsOnly).toBeLessThan(bound);
+
+    const choices = compiled.questions.filter((q) => q.options.length > 0);
+    let random = 7;
+    const next = (n: number): number => (random = (random * 48_271) % 2_147_483_647) % n;
+    const sizes: number[] = [];
+    for (let click = 0; click < 200; click++) {
+      const answers: Record<string, { values: string[] }> = {};
+      for (const question of choices)
+        if (next(3) === 0)
+          answers[question.key] = { values: [question.options[next(question.options.length)].key] };
+      evaluate(compiled, { modelId: 1, versionNumber: 1, questions: answers });
+      sizes.push(held());
+    }
+    // The first bounds query makes the scratch, later ones keep more segment results.
+    expect(sizes[0]).toBeGreaterThan(weightsOnly);
+    expect(sizes[sizes.length - 1]).toBeGreaterThan(sizes[0]);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(bound);
+  });
 });

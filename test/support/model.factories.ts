@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
+import { pricedSizeModel } from '../../bench/faults/fault-models.mjs';
 import { bearer, createUser, loginAdmin, unique, type TestUser } from './factories.js';
 import {
   addCompanyMember,
@@ -79,24 +80,12 @@ export function sendModel(
   return request.set('Content-Type', 'application/json').send(JSON.stringify(model));
 }
 
-/** A small valid model with a unique code (so several fit in one supplier). */
+/**
+ * A small valid model with a unique code (so several fit in one supplier): one required
+ * size, S or L at 10.00 more, at a base price of 100.00 (the benches' priced size model).
+ */
 export function minimalModel(code: string, name = `Model ${code}`): Record<string, unknown> {
-  return {
-    general: { name, code },
-    questions: [
-      {
-        key: 'size',
-        type: 'choice',
-        label: 'Size',
-        required: true,
-        options: [
-          { key: 's', label: 'Small' },
-          { key: 'l', label: 'Large', price: '10.00' },
-        ],
-      },
-    ],
-    pricing: { base_price: '100.00' },
-  };
+  return pricedSizeModel(code, name);
 }
 
 /**

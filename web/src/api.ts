@@ -124,7 +124,6 @@ export function actionKey(): string {
   ).join('');
 }
 
-/** A model the company may configure, described in `language` (its list, page by page). */
 /** The given company, else the caller's first one; 404 (`message`) when they have none. */
 export async function companyToConfigure(
   client: ApiClient,
@@ -136,6 +135,7 @@ export async function companyToConfigure(
   return company;
 }
 
+/** A model the company may configure, described in `language` (its list, page by page). */
 export async function findCompanyModel(
   client: ApiClient,
   companyId: number,

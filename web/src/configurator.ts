@@ -7,26 +7,23 @@
 // modeller can fix (the workbench's "open in the configurator"), which buyers never see.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import {
-  companyToConfigure,
-  findCompanyModel,
   ApiFailure,
   dataOf,
   Session,
   type Answers,
   type DescribedModel,
   type Line,
-  type Value,
 } from './api.js';
 import { resolveLanguage, translator, type Translate } from './i18n/index.js';
 import {
-  carriedOver,
   cheapestAnswers,
   pickOffer,
   type GuidedPreview,
   type PickOffer,
   type VersionMove,
 } from './guidance.js';
-import { addLine, answersOf, saveLine, type LineEdit } from './line-edit.js';
+import { commitLine, type LineEdit } from './line-edit.js';
+import { guidedPreview, openModel, previewBody, type PreviewTarget } from './configurator-open.js';
 import { failureView } from './line-view.js';
 import { configuratorView } from './configurator-view.js';
 import { reportFailure } from './console.js';
@@ -122,47 +119,37 @@ export class ProductConfigurator extends LitElement {
   private async load(): Promise<void> {
     this.failure = undefined;
     try {
-      const { client } = this.api;
-      const company = await companyToConfigure(client, this.companyId, this.t('error.noCompany'));
-      this.company = company;
-      this.described = await findCompanyModel(client, company, this.modelId!, this.apiLanguage);
-      // A stored line opens with its answers. The preview evaluates them on the model's
-      // current version: a line whose model moved on is carried over to it (the nearest
-      // valid configuration, its changes shown) and saved there, so that what the preview
-      // calls valid is what the save accepts.
-      const edit = this.editing;
-      this.answers = edit && edit.line.model_id === this.modelId ? answersOf(edit.line) : {};
+      const opened = await openModel(this.api, {
+        modelId: this.modelId!,
+        companyId: this.companyId,
+        language: this.apiLanguage,
+        editing: this.editing,
+        noCompany: this.t('error.noCompany'),
+      });
+      ({ company: this.company, described: this.described, moved: this.moved } = opened);
+      this.answers = opened.answers;
       this.typed = {};
-      this.moved = undefined;
       this.offer = undefined;
-      const latest = edit?.toVersion ?? edit?.line.latest_version_number;
-      if (edit && latest && edit.line.model_id === this.modelId) {
-        const from = edit.line.version_number;
-        const carried = await carriedOver(this.guided, this.answers, from, latest);
-        ({ answers: this.answers, moved: this.moved } = carried);
-      }
       await this.previews.preview();
     } catch (error) {
       this.fail(error);
     }
   }
 
-  /** A preview with guidance (`resolve`, `complete`), outside the sequence of clicks. */
-  private readonly guided: GuidedPreview = async (guided, answers) => {
-    const body = { ...this.body(answers), ...guided };
-    return dataOf(await this.api.client.POST('/v1/carts/preview', { body })) as Line;
-  };
-
-  private body(answers: Answers = this.answers) {
-    const questions: Record<string, { values: Value[] }> = {};
-    for (const [key, values] of Object.entries(answers)) questions[key] = { values };
-    return {
-      model_id: this.modelId as number,
-      company_id: this.company as number,
-      questions,
-      ...(this.apiLanguage ? { language_code: this.apiLanguage } : {}),
-    };
+  private target(): PreviewTarget {
+    const { modelId, company, apiLanguage: language } = this;
+    return { modelId: modelId as number, company: company as number, language };
   }
+
+  private body() {
+    return previewBody(this.target(), this.answers);
+  }
+
+  private readonly guided: GuidedPreview = guidedPreview(
+    () => this.api,
+    () => this.target(),
+    () => this.answers,
+  );
 
   /** Previews in the order of the clicks (preview-sequence.ts). */
   private readonly previews = new PreviewSequence({
@@ -242,31 +229,22 @@ export class ProductConfigurator extends LitElement {
     return (await this.previews.current()) && this.line?.valid === true;
   }
 
-  private async addToCart(): Promise<void> {
+  /** "Add to cart", or "Save changes" of the stored line being reconfigured. */
+  private async commit(): Promise<void> {
     this.notice = undefined;
     if (!(await this.shownValid())) return;
     try {
-      const line = await addLine(this.api, this.body(), this.cartId);
-      this.notice = this.t('action.added', {
-        name: line.general.name,
-        currency: line.pricing.currency,
-        total: line.pricing.total,
+      const { event, line } = await commitLine(this.api, {
+        body: this.body(),
+        cartId: this.cartId,
+        editing: this.editing,
+        moved: this.moved !== undefined,
       });
-      this.emit('added', { line });
-    } catch (error) {
-      this.fail(error);
-    }
-  }
-
-  private async saveChanges(): Promise<void> {
-    if (!this.editing) return;
-    this.notice = undefined;
-    if (!(await this.shownValid())) return;
-    try {
-      const version = this.moved ? 'latest' : undefined;
-      const { questions } = this.body();
-      const line = await saveLine(this.api, this.editing, questions, this.apiLanguage, version);
-      this.emit('saved', { line });
+      if (event === 'added') {
+        const { currency, total } = line.pricing;
+        this.notice = this.t('action.added', { name: line.general.name, currency, total });
+      }
+      this.emit(event, { line });
     } catch (error) {
       this.fail(error);
     }
@@ -296,8 +274,8 @@ export class ProductConfigurator extends LitElement {
       bar: {
         editing: this.editing !== undefined,
         notice: this.notice,
-        add: () => this.addToCart(),
-        save: () => this.saveChanges(),
+        add: () => this.commit(),
+        save: () => this.commit(),
         cancel: () => this.emit('edit-cancelled', {}),
         cheapest: () => void this.guide(() => cheapestAnswers(this.guided, this.answers)),
       },

@@ -87,3 +87,25 @@ export function actionsView(
     </button>
     <button type="button" @click=${on.cancel}>${t('action.cancel')}</button>`;
 }
+
+/**
+ * A configured line added to the cart (`cartId`, else the default one), or, while a stored
+ * line is reconfigured, saved in its place: onto the model's current version when the line
+ * was carried over to it (`moved`).
+ */
+export async function commitLine(
+  api: Session,
+  to: {
+    body: Schemas['AddCartLineDto'];
+    cartId: string | undefined;
+    editing: LineEdit | undefined;
+    moved: boolean;
+  },
+): Promise<{ event: 'added' | 'saved'; line: AddedLine }> {
+  const { body, editing } = to;
+  if (editing === undefined) return { event: 'added', line: await addLine(api, body, to.cartId) };
+  const version = to.moved ? 'latest' : undefined;
+  const language = body.language_code ?? undefined;
+  const line = await saveLine(api, editing, body.questions, language, version);
+  return { event: 'saved', line };
+}

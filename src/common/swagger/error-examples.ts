@@ -64,6 +64,12 @@ const IN_FLIGHT: ErrorExample = {
   description: 'The first request with this Idempotency-Key is still running',
 };
 
+/** An upload whose compile ran out of call stack (build-model.ts `runBuild`). */
+const MODEL_TOO_DEEP: ErrorExample = {
+  ...problem('model_too_deep', 'The model nests deeper than the engine can compile'),
+  message: 'The model is nested too deeply',
+};
+
 /** By status, when the operation has nothing more specific. */
 const BY_STATUS: Record<number, ErrorExample> = {
   400: INVALID_BODY,
@@ -128,10 +134,12 @@ const BY_OPERATION: Record<string, Record<number, ErrorExample>> = {
     403: SEED_UNAUTHENTICATED,
     404: notFound('The supplier does not exist'),
     409: problem('duplicate', 'Another model of this supplier has that code', 'general.code'),
+    422: MODEL_TOO_DEEP,
   },
   uploadModelVersion: {
     403: NOT_A_MEMBER,
     409: problem('stale_version', 'The model has a newer version'),
+    422: MODEL_TOO_DEEP,
   },
   addCompanyMember: { 409: problem('duplicate', 'The user is already a member', 'user_id') },
   addSupplierMember: { 409: problem('duplicate', 'The user is already a member', 'user_id') },

@@ -91,7 +91,40 @@ export type CompileOutcome =
       consistency?: Uint8Array;
     };
 
+/**
+ * The upload's build, or a 422 `model_too_deep` when the engine's call stack ran out on it
+ * (a recursion the engine's own depth limits did not stop): the model's fault, not the
+ * server's, and not a memory limit (docs/adr/0208-stack-overflow-is-a-model-problem.md).
+ */
 export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
+  try {
+    return await build(task);
+  } catch (error) {
+    if (isStackOverflow(error)) return TOO_DEEP;
+    throw error;
+  }
+}
+
+const TOO_DEEP: Refusal = {
+  kind: 'refused',
+  status: 422,
+  message: 'The model is nested too deeply',
+  problems: [
+    {
+      code: 'model_too_deep',
+      message:
+        'The model nests deeper than the engine can compile (its call stack ran out): ' +
+        'shorten the deepest expression or chain of rules',
+    },
+  ],
+};
+
+/** What V8 throws when a recursion passes the thread's stack. */
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && error.message.includes('call stack');
+}
+
+async function build(task: BuildTask): Promise<BuildOutcome> {
   const source = await readModelSource(Buffer.from(task.bytes), task.format, task.limits);
   if (!source.ok) return refusal(source);
   const ids = importedModelIds(source.value.document);

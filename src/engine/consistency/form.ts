@@ -17,7 +17,9 @@ export const SEGMENT_CACHE_MIN_EDGES = 4096;
  * The most the caches a form grows while configurations are evaluated can hold: the
  * pairwise matrices and rows (one per value, a byte per value, plus the map entry) and, when the
  * diagram has a segment large enough to memoize, the segment results. Counted in the
- * compiled-model cache's byte bound (docs/ENGINE.md "Memory bounds").
+ * compiled-model cache's byte bound (docs/ENGINE.md "Memory bounds") with what is read
+ * from the prepared form: the pairwise matrices as built (prepared.ts `pairMatrixBytes`)
+ * and the price bounds' scratch and kept results (segment-weights.ts `priceBoundsBytes`).
  */
 export function derivedCacheBytes(form: ConsistencyForm): number {
   const values = form.valueBase[form.valueBase.length - 1] ?? 0;

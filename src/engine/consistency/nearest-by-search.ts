@@ -4,14 +4,10 @@ import { FALSE, TRUE } from './mdd.js';
 import type { Nearest, NearestQuery } from './nearest.js';
 import { newPassColumns, type PassColumns, passSpan } from './nearest-pass.js';
 import { newSearchScratch, type SearchScratch, searchSpan } from './nearest-search.js';
-import {
-  leastPriceToTrue,
-  type SearchQuery,
-  type SearchSpan,
-  type SpanPath,
-} from './nearest-stretch.js';
+import { leastPriceToTrue, type SearchQuery, type SpanPath } from './nearest-stretch.js';
 import { prepareForm } from './prepared.js';
 import { isConsistent } from './query.js';
+import { type SegmentSpan, segmentSpan } from './segments.js';
 import { charge, type Work, withinBudget } from './work.js';
 
 /**
@@ -65,13 +61,11 @@ export function searchedNearest(
   for (let layer = 0; layer < layers; layer++)
     kept[layer] = query.fixed[layer] >= 0 ? query.fixed[layer] : query.target[layer];
   for (let s = 0; s < segments.fromLayer.length; s++) {
-    const fromLayer = segments.fromLayer[s];
-    const toLayer = segments.toLayer[s];
+    const span = segmentSpan(segments, s);
     let open = true;
-    for (let layer = fromLayer; layer < toLayer && open; layer++)
+    for (let layer = span.fromLayer; layer < span.toLayer && open; layer++)
       open = query.fixed[layer] < 0 && query.target[layer] < 0;
     if (open || isConsistent(form, kept, s, work)) continue;
-    const span = { start: segments.startNode[s], end: segments.endNode[s], fromLayer, toLayer };
     const found = nearestOfSpan(form, search, span, path, work, unguidedWork);
     if (found === undefined) return none;
     changes += found.changes;
@@ -92,7 +86,7 @@ const UNGUIDED_WORK = 50_000;
 function nearestOfSpan(
   form: ConsistencyForm,
   query: SearchQuery,
-  span: SearchSpan,
+  span: SegmentSpan,
   path: Int32Array,
   work: Work | undefined,
   unguidedWork: number,

@@ -1,4 +1,6 @@
-import { type SearchQuery, type SearchSpan, type SpanPath, stretchOf } from './nearest-stretch.js';
+import { FALSE, TRUE } from './mdd.js';
+import { type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
+import type { SegmentSpan } from './segments.js';
 import type { LayeredDiagram } from './weighted.js';
 import { charge, type Work } from './work.js';
 
@@ -38,8 +40,6 @@ export function newPassColumns(nodes: number): PassColumns {
   };
 }
 
-const FALSE = 0;
-const TRUE = 1;
 const NO_PATH = 0x3fffffff;
 
 /**
@@ -49,7 +49,7 @@ const NO_PATH = 0x3fffffff;
 export function passSpan(
   diagram: LayeredDiagram,
   query: SearchQuery,
-  span: SearchSpan,
+  span: SegmentSpan,
   path: Int32Array,
   columns: PassColumns,
   work?: Work,

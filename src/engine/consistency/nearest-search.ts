@@ -1,11 +1,12 @@
 import { charge, type Work } from './work.js';
+import { FALSE, TRUE } from './mdd.js';
+import type { SegmentSpan } from './segments.js';
 import type { LayeredDiagram } from './weighted.js';
 import { compareKey, LabelHeap, type Labels, newLabels, pushLabel } from './nearest-labels.js';
 import type { VisitScratch } from './prepared.js';
 import {
   EMPTY,
   type SearchQuery,
-  type SearchSpan,
   type SpanPath,
   stretchOf,
   withPosition,
@@ -52,9 +53,6 @@ export function newSearchScratch(visit: VisitScratch): SearchScratch {
   return { visit, labels: newLabels() };
 }
 
-const FALSE = 0;
-const TRUE = 1;
-
 /**
  * The nearest path of `span` (undefined: the forced values leave it no path), charging
  * every edge it examines to `work` (OutOfWork past it). Writes into `path` the values of
@@ -63,7 +61,7 @@ const TRUE = 1;
 export function searchSpan(
   diagram: LayeredDiagram,
   query: SearchQuery,
-  span: SearchSpan,
+  span: SegmentSpan,
   path: Int32Array,
   scratch: SearchScratch,
   work?: Work,
@@ -147,7 +145,7 @@ function tracePath(
   labels: Labels,
   last: number,
   diagram: LayeredDiagram,
-  span: SearchSpan,
+  span: SegmentSpan,
   skipValue: Int32Array,
   path: Int32Array,
 ): Int32Array {

@@ -1,3 +1,4 @@
+import { FALSE, TRUE } from './mdd.js';
 import type { LayeredDiagram } from './weighted.js';
 
 /**
@@ -6,18 +7,6 @@ import type { LayeredDiagram } from './weighted.js';
  * them, sets of changed positions, and the search's heuristic, the least price below each
  * node with no restriction (one backward pass).
  */
-
-const FALSE = 0;
-const TRUE = 1;
-
-export interface SearchSpan {
-  /** The node every path of the stretch starts at, and the one it ends at (TRUE, or a cut). */
-  readonly start: number;
-  readonly end: number;
-  /** The stretch's first layer, and the layer after its last. */
-  readonly fromLayer: number;
-  readonly toLayer: number;
-}
 
 export interface SearchQuery {
   /** Per layer: the answer's value (changing it costs 1), or -1. Not read where `fixed`. */

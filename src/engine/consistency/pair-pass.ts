@@ -1,7 +1,6 @@
+import { FALSE, TRUE } from './mdd.js';
+import type { SegmentSpan } from './segments.js';
 import type { LayeredDiagram } from './weighted.js';
-
-const FALSE = 0;
-const TRUE = 1;
 
 /**
  * The (min, +) passes of weighted.ts for two weights at once (price bounds: the least
@@ -15,14 +14,6 @@ const TRUE = 1;
  * itself"), and those children's allowed descendants are needed too. After a few answers
  * that is a fraction of the diagram, where a full backward pass read every node.
  */
-export interface Span {
-  /** First layer, and the layer after the last (the end node's, or the layer count). */
-  readonly from: number;
-  readonly to: number;
-  /** The node every path enters by, and the node it leaves by (TRUE for the last). */
-  readonly start: number;
-  readonly end: number;
-}
 
 /**
  * Node-sized arrays of one diagram and weight pair, reused by every pass (no per-click
@@ -73,7 +64,11 @@ export function newPairScratch(diagram: LayeredDiagram): PairScratch {
  * Forgets the backward weights of the span's nodes down to the deepest layer whose
  * restriction changed since the span's last pass; the nodes below keep theirs.
  */
-function keepKnownUp({ from, to, start }: Span, fixed: Int32Array, scratch: PairScratch): void {
+function keepKnownUp(
+  { fromLayer: from, toLayer: to, start }: SegmentSpan,
+  fixed: Int32Array,
+  scratch: PairScratch,
+): void {
   const { lastFixed, upKnown, layerStart } = scratch;
   let deepest = to - 1;
   while (deepest >= from && fixed[deepest] === lastFixed[deepest]) deepest--;
@@ -98,13 +93,13 @@ export interface PairResult {
  */
 export function pairPass(
   diagram: LayeredDiagram,
-  span: Span,
+  span: SegmentSpan,
   weights: readonly [Float64Array, Float64Array],
   free: readonly [Float64Array, Float64Array],
   fixed: Int32Array,
   scratch: PairScratch,
 ): PairResult {
-  const { from, to } = span;
+  const { fromLayer: from, toLayer: to } = span;
   // Prefix sums of the free weights over the span's layers: an edge from layer l to
   // layer n adds before[n] - before[l + 1] for the layers it skips.
   const beforeA = new Float64Array(to - from + 1);
@@ -125,7 +120,7 @@ type Pair = readonly [Float64Array, Float64Array];
 /** Least weights from the start to each reached node; marks the nodes whose backward weight is read. */
 function forward(
   { domain, valueBase, nodeLayer, kidStart, kids }: LayeredDiagram,
-  { from, start, end }: Span,
+  { fromLayer: from, start, end }: SegmentSpan,
   [a, b]: Pair,
   [beforeA, beforeB]: Pair,
   fixed: Int32Array,
@@ -181,7 +176,7 @@ function forward(
 /** Least weights from each needed node to the end node (Infinity: none), where not known. */
 function backward(
   { domain, valueBase, nodeLayer, kidStart, kids }: LayeredDiagram,
-  { from, to, start, end }: Span,
+  { fromLayer: from, toLayer: to, start, end }: SegmentSpan,
   [a, b]: Pair,
   [beforeA, beforeB]: Pair,
   fixed: Int32Array,
@@ -223,7 +218,7 @@ function backward(
  */
 function throughValues(
   { domain, valueBase, nodeLayer, kidStart, kids }: LayeredDiagram,
-  { from, to, start, end }: Span,
+  { fromLayer: from, toLayer: to, start, end }: SegmentSpan,
   [a, b]: Pair,
   [freeA, freeB]: Pair,
   [beforeA, beforeB]: Pair,

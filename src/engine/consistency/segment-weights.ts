@@ -4,6 +4,7 @@ import { FALSE, TRUE } from './mdd.js';
 import { segmentsOf } from './prepared.js';
 import { newPairScratch, type PairResult, type PairScratch, pairPass } from './pair-pass.js';
 import { liveValues } from './query.js';
+import { segmentSpan } from './segments.js';
 
 /**
  * The (min, +) queries of weighted.ts segment by segment (segments.ts), for a pair of
@@ -38,24 +39,58 @@ interface Scratch {
 
 const SCRATCH = Symbol('segment weights');
 
+/** How many results each segment keeps per weights of `form`. */
+function entriesOf(form: ConsistencyForm): number {
+  const values = form.valueBase[form.domain.length];
+  return Math.max(1, Math.min(SEGMENT_ENTRIES, Math.floor(MEMO_BYTES / (16 * values + 64))));
+}
+
 /** The scratch and kept results of a weight pair on `form` (weights are made for one form). */
 function scratchOf(form: ConsistencyForm, [a, b]: WeightPair): Scratch {
-  const build = (): Scratch => {
-    const values = form.valueBase[form.domain.length];
-    return {
-      form,
-      second: b,
-      pass: undefined,
-      memo: [],
-      entries: Math.max(1, Math.min(SEGMENT_ENTRIES, Math.floor(MEMO_BYTES / (16 * values + 64)))),
-    };
-  };
+  const build = (): Scratch => ({
+    form,
+    second: b,
+    pass: undefined,
+    memo: [],
+    entries: entriesOf(form),
+  });
   const kept = derived(a, SCRATCH, build);
   // Another pairing of the same weights (not made by price bounds): correct, not kept.
   return kept.form === form && kept.second === b ? kept : build();
 }
 
 export type WeightPair = readonly [Float64Array, Float64Array];
+
+/**
+ * The most the price bounds of a model can hold on its form while in use: the weights
+ * (least, greatest and negated greatest, price-terms.ts), the pass's node-sized scratch
+ * (pair-pass.ts) and, per segment, the kept results: their two per-value arrays, the result
+ * and the Map entry, and the key (a value or -1 per layer and a comma). Typed arrays and
+ * objects at their V8 layout cost, as heap-estimate.ts counts them. Counted up front in the
+ * compiled-model cache's bytes: the cache sizes an entry once, when it keeps it.
+ */
+export function priceBoundsBytes(form: ConsistencyForm): number {
+  if (!form.compiled || form.root <= TRUE) return 0;
+  const { domain, valueBase, nodeLayer } = form;
+  const layers = domain.length;
+  const array = (bytes: number): number => 96 + bytes;
+  const weights = 3 * array(8 * valueBase[layers]);
+  const nodes = nodeLayer.length;
+  const scratch =
+    4 * array(8 * nodes) + 2 * array(nodes) + array(4 * layers) + array(4 * (layers + 1));
+  const segments = segmentsOf(form);
+  let kept = 0;
+  for (let s = 0; s < segments.fromLayer.length; s++) {
+    const from = segments.fromLayer[s];
+    const to = segments.toLayer[s];
+    let key = 24;
+    for (let layer = from; layer < to; layer++)
+      key += Math.max(2, String(domain[layer] - 1).length) + 1;
+    const values = 2 * array(8 * (valueBase[to] - valueBase[from]));
+    kept += 64 + entriesOf(form) * (values + 112 + 48 + key);
+  }
+  return weights + scratch + kept;
+}
 
 /** Per layer the least weight its restriction allows (what a skipping edge adds). */
 function freeWeights(form: ConsistencyForm, weight: Float64Array, fixed: Int32Array): Float64Array {
@@ -149,9 +184,8 @@ function segmentResult(
   const memo = (scratch.memo[s] ??= new Map());
   const known = memo.get(key);
   if (known !== undefined) return known;
-  const span = { from, to, start: segments.startNode[s], end: segments.endNode[s] };
   const pass = (scratch.pass ??= newPairScratch(form));
-  const result = pairPass(form, span, weights, free, fixed, pass);
+  const result = pairPass(form, segmentSpan(segments, s), weights, free, fixed, pass);
   if (memo.size >= scratch.entries) memo.delete(memo.keys().next().value as string);
   memo.set(key, result);
   return result;

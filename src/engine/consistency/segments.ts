@@ -26,6 +26,29 @@ export interface Segments {
 }
 
 /**
+ * One stretch of layers that every valid path enters by one node and leaves by one node:
+ * a segment, as the passes and searches over a single segment read it.
+ */
+export interface SegmentSpan {
+  /** The stretch's first layer, and the layer after its last. */
+  readonly fromLayer: number;
+  readonly toLayer: number;
+  /** The node every path enters by, and the node it leaves by (the next cut, or TRUE). */
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Segment `s` as a span. */
+export function segmentSpan(segments: Segments, s: number): SegmentSpan {
+  return {
+    fromLayer: segments.fromLayer[s],
+    toLayer: segments.toLayer[s],
+    start: segments.startNode[s],
+    end: segments.endNode[s],
+  };
+}
+
+/**
  * The segments of a compiled diagram (root above TRUE; none otherwise). Computed once
  * per form, by its prepared form (prepared.ts `segmentsOf`).
  */

@@ -10,6 +10,8 @@
  * restriction allows, so it adds that layer's best allowed weight (`free`). Weights are
  * integers (minor units, change counts) well inside 2^53, so the sums are exact.
  */
+import { FALSE, TRUE } from './mdd.js';
+
 export interface LayeredDiagram {
   /** Values per layer. */
   readonly domain: Int32Array;
@@ -23,9 +25,6 @@ export interface LayeredDiagram {
   readonly kidStart: Int32Array;
   readonly kids: Int32Array;
 }
-
-const FALSE = 0;
-const TRUE = 1;
 
 /** One (min, +) pass pair under restrictions (`fixed[layer]` a value, or -1 free). */
 export interface MinPass {

@@ -1,0 +1,53 @@
+/**
+ * A build whose compile runs out of call stack is the model's problem: a 422
+ * `model_too_deep` refusal, never an error out of the worker's task (which the service
+ * answered with a 500). The compile is replaced here by one that overflows the stack for
+ * a model named "Deep", and throws another error for one named "Broken".
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_ENGINE_LIMITS } from '../../src/engine/work.js';
+import { runBuild } from '../../src/engine-runtime/tasks/build-model.js';
+
+vi.mock('../../src/engine/work.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../src/engine/work.js')>();
+  const recurse = (depth: number): number => recurse(depth + 1) + 1;
+  return {
+    ...actual,
+    compileDocument: (...args: Parameters<typeof actual.compileDocument>) => {
+      const name = (args[0] as { general?: { name?: string } }).general?.name;
+      if (name === 'Deep') recurse(0);
+      if (name === 'Broken') throw new TypeError('a bug');
+      return actual.compileDocument(...args);
+    },
+  };
+});
+
+const upload = (name: string) => ({
+  kind: 'build' as const,
+  bytes: Buffer.from(
+    JSON.stringify({
+      general: { name },
+      questions: [
+        { key: 'size', type: 'choice', label: 'Size', options: [{ key: 's', label: 'S' }] },
+      ],
+    }),
+  ),
+  format: 'json' as const,
+  limits: DEFAULT_ENGINE_LIMITS,
+});
+
+describe('a build that overflows the call stack', () => {
+  it('is refused as a model nested too deeply (422 model_too_deep)', async () => {
+    const outcome = await runBuild(upload('Deep'));
+    expect(outcome).toMatchObject({
+      kind: 'refused',
+      status: 422,
+      problems: [{ code: 'model_too_deep' }],
+    });
+  });
+
+  it('leaves other errors to the caller, and other models built', async () => {
+    await expect(runBuild(upload('Broken'))).rejects.toThrow(TypeError);
+    expect((await runBuild(upload('Shallow'))).kind).toBe('built');
+  });
+});
