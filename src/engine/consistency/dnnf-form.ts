@@ -34,7 +34,10 @@ export function dnnfBytes(dnnf: DnnfForm): number {
   return dnnf.nodeLayer.byteLength + dnnf.kidStart.byteLength + dnnf.kids.byteLength;
 }
 
-/** The bytes of the query scratch arrays (dnnf-query.ts: two flags and a count per node). */
+/**
+ * The bytes of the query scratch arrays: two flags and a count per node (dnnf-query.ts),
+ * and the price bounds' three weights per node (dnnf-guided.ts).
+ */
 export function dnnfScratchBytes(dnnf: DnnfForm): number {
-  return dnnf.nodeLayer.length * 10;
+  return dnnf.nodeLayer.length * 34;
 }

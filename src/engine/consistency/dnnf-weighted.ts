@@ -119,17 +119,18 @@ function freeWeights(
   return { free, freeValue };
 }
 
+/** `up`: a node-sized array to fill (a caller's scratch), else a new one. */
 export function circuitMinPass(
   prepared: PreparedCircuit,
   weight: Float64Array,
   fixed: Int32Array,
+  up: Float64Array = new Float64Array(prepared.circuit.nodeLayer.length),
 ): CircuitPass {
   const { circuit, unmentioned } = prepared;
   const { valueBase, nodeLayer, kidStart, kids, root } = circuit;
   const { free, freeValue } = freeWeights(circuit, weight, fixed);
   let unmentionedWeight = 0;
   for (const layer of unmentioned) unmentionedWeight += free[layer];
-  const up = new Float64Array(nodeLayer.length);
   up[FALSE] = Infinity;
   up[TRUE] = 0;
   for (let n = TRUE + 1; n <= root; n++) {
@@ -161,13 +162,15 @@ export function circuitMinPass(
 
 /**
  * Per value (flat): the least weight of a solution through it that keeps the restrictions
- * of every other layer; Infinity when none. One top-down pass after `circuitMinPass`.
+ * of every other layer; Infinity when none. One top-down pass after `circuitMinPass`
+ * (`down`: a node-sized scratch array, else a new one).
  */
 export function circuitValueMins(
   prepared: PreparedCircuit,
   weight: Float64Array,
   fixed: Int32Array,
   pass: CircuitPass,
+  down: Float64Array = new Float64Array(prepared.circuit.nodeLayer.length),
 ): Float64Array {
   const { circuit, unmentioned } = prepared;
   const { domain, valueBase, nodeLayer, kidStart, kids, root } = circuit;
@@ -182,7 +185,7 @@ export function circuitValueMins(
       result[at] = rest - free[layer] + weight[at];
   }
   if (root === TRUE) return result;
-  const down = new Float64Array(root + 1).fill(Infinity);
+  down.fill(Infinity, 0, root + 1);
   down[root] = unmentionedWeight;
   for (let n = root; n > TRUE; n--) {
     const context = down[n];
