@@ -36,8 +36,8 @@ export function dnnfBytes(dnnf: DnnfForm): number {
 
 /**
  * The bytes of the query scratch arrays: two flags and a count per node (dnnf-query.ts),
- * and the price bounds' three weights per node (dnnf-guided.ts).
+ * and the price bounds' four weights per node (dnnf-guided.ts).
  */
 export function dnnfScratchBytes(dnnf: DnnfForm): number {
-  return dnnf.nodeLayer.length * 34;
+  return dnnf.nodeLayer.length * 42;
 }

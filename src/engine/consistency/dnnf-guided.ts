@@ -1,10 +1,6 @@
 import { derived } from '../derived.js';
-import {
-  circuitMinPass,
-  circuitValueMins,
-  type PreparedCircuit,
-  prepareCircuit,
-} from './dnnf-weighted.js';
+import { circuitPairMins, type PairScratch } from './dnnf-pair.js';
+import { type PreparedCircuit, prepareCircuit } from './dnnf-weighted.js';
 import type { ConsistencyForm } from './form.js';
 import type { SegmentedMins, WeightPair } from './segment-weights.js';
 
@@ -26,17 +22,22 @@ export function weightedCircuit(form: ConsistencyForm): PreparedCircuit | undefi
 
 /**
  * Node-sized arrays the price bounds' passes reuse on every click (evaluation is
- * synchronous, one at a time per form): a bottom-up array per weight, one top-down.
+ * synchronous, one at a time per form): a bottom-up and a top-down array per weight.
  * Counted in the cache's byte bound with the DNNF's query scratch (dnnfScratchBytes).
  */
-function scratchOf(prepared: PreparedCircuit): Float64Array[] {
+function scratchOf(prepared: PreparedCircuit): PairScratch {
   const nodes = prepared.circuit.nodeLayer.length;
-  return derived(prepared, SCRATCH, () => [0, 1, 2].map(() => new Float64Array(nodes)));
+  return derived(prepared, SCRATCH, () => ({
+    upA: new Float64Array(nodes),
+    upB: new Float64Array(nodes),
+    downA: new Float64Array(nodes),
+    downB: new Float64Array(nodes),
+  }));
 }
 
-/** Edge visits of `circuitMinPair`: a bottom-up and a top-down pass per weight. */
+/** Edge visits of `circuitMinPair`: one bottom-up and one top-down walk, both weights at once. */
 export function circuitPairWork(prepared: PreparedCircuit): number {
-  return 4 * prepared.circuit.kids.length;
+  return 2 * prepared.circuit.kids.length;
 }
 
 /** The least weight and the per-value least weights of both weights of the pair. */
@@ -45,10 +46,9 @@ export function circuitMinPair(
   weights: WeightPair,
   fixed: Int32Array,
 ): [SegmentedMins, SegmentedMins] {
-  const [upA, upB, down] = scratchOf(prepared);
-  const one = (weight: Float64Array, up: Float64Array): SegmentedMins => {
-    const pass = circuitMinPass(prepared, weight, fixed, up);
-    return { best: pass.best, through: circuitValueMins(prepared, weight, fixed, pass, down) };
-  };
-  return [one(weights[0], upA), one(weights[1], upB)];
+  const pair = circuitPairMins(prepared, weights[0], weights[1], fixed, scratchOf(prepared));
+  return [
+    { best: pair.bestA, through: pair.throughA },
+    { best: pair.bestB, through: pair.throughB },
+  ];
 }

@@ -3,7 +3,8 @@
  * random nogoods: under random restrictions and integer weights (negative ones too), the
  * least weight, each value's least weight with its own layer's restriction left out, a
  * least solution, and the nearest solution to random targets (fewest changes, earlier
- * targets kept on ties, then the least price) equal the enumeration's.
+ * targets kept on ties, then the least price) equal the enumeration's; the price bounds'
+ * walk of two weights at once (dnnf-pair.ts) equals the single passes.
  */
 import { describe, expect, it } from 'vitest';
 import { compileDnnf } from '../../../src/engine/consistency/dnnf-compile.js';
@@ -14,6 +15,7 @@ import {
   circuitValueMins,
   prepareCircuit,
 } from '../../../src/engine/consistency/dnnf-weighted.js';
+import { circuitPairMins } from '../../../src/engine/consistency/dnnf-pair.js';
 import { valueBases } from '../../../src/engine/consistency/form.js';
 import { nearestOver } from '../../../src/engine/consistency/nearest.js';
 import { prng } from '../../support/prng.js';
@@ -35,6 +37,14 @@ describe('weighted queries on the decision-DNNF against brute force', () => {
       expect(prepared, `seed ${seed}: smooth`).toBeDefined();
       if (prepared === undefined) continue;
       const solutions = [...assignments(domain)].filter((values) => holds(problem, values));
+      const nodes = dnnf.nodeLayer.length;
+      // Reused from round to round, as the price bounds reuse them from click to click.
+      const scratch = {
+        upA: new Float64Array(nodes),
+        upB: new Float64Array(nodes),
+        downA: new Float64Array(nodes),
+        downB: new Float64Array(nodes),
+      };
       for (let round = 0; round < 5; round++) {
         const label = `seed ${seed} round ${round}`;
         const weight = Float64Array.from(
@@ -58,7 +68,16 @@ describe('weighted queries on the decision-DNNF against brute force', () => {
             const at = valueBase[l] + values[l];
             expected[at] = Math.min(expected[at], total(values));
           }
-        expect([...circuitValueMins(prepared, weight, fixed, pass)], label).toEqual([...expected]);
+        const through = circuitValueMins(prepared, weight, fixed, pass);
+        expect([...through], label).toEqual([...expected]);
+        const other = weight.map((w, i) => (i % 2 === 0 ? -w : w * 3));
+        const otherPass = circuitMinPass(prepared, other, fixed);
+        const pair = circuitPairMins(prepared, weight, other, fixed, scratch);
+        expect([pair.bestA, pair.bestB], label).toEqual([pass.best, otherPass.best]);
+        expect([...pair.throughA], label).toEqual([...through]);
+        expect([...pair.throughB], label).toEqual([
+          ...circuitValueMins(prepared, other, fixed, otherPass),
+        ]);
         if (pass.best === Infinity) continue;
         finite++;
         const path = [...circuitLeastPath(prepared, weight, fixed, pass)];
