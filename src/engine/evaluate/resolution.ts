@@ -1,8 +1,7 @@
 import { domainIndex, finiteDomain } from '../consistency/domains.js';
 import { weightedCircuit } from '../consistency/dnnf-guided.js';
-import { circuitMins } from '../consistency/dnnf-weighted.js';
-import { nearestOver } from '../consistency/nearest.js';
-import { boundedNearest, RESOLUTION_WORK } from '../consistency/nearest-checks.js';
+import { circuitNearest } from '../consistency/dnnf-nearest.js';
+import { boundedNearest } from '../consistency/nearest-checks.js';
 import type { CompiledModel, CompiledQuestion } from '../model.js';
 import type { Problem } from '../problems.js';
 import { convertElement, toAnswerValues } from '../question-values.js';
@@ -165,22 +164,12 @@ function overDiagram(
     order,
     maxPasses: TIE_PASSES,
   };
-  // Past the diagram's budget, the decision-DNNF's passes: minimal at the first pass, then
-  // a pass and a top-down walk per tie an earlier answer breaks, as many as the resolution's
-  // work budget pays for (two at least, TIE_PASSES at most).
+  // Past the diagram's budget, the decision-DNNF's lexicographic pass: exact, ties as ranked.
   const circuit = form.compiled ? undefined : weightedCircuit(form);
-  const tiePasses = (edges: number): number =>
-    Math.max(2, Math.min(TIE_PASSES, Math.floor(RESOLUTION_WORK / (2 * Math.max(1, edges)))));
   const nearest =
     circuit === undefined
       ? boundedNearest(form, query)
-      : {
-          ...nearestOver(circuitMins(circuit), {
-            ...query,
-            maxPasses: tiePasses(circuit.circuit.kids.length),
-          }),
-          exact: true,
-        };
+      : { ...circuitNearest(circuit, query), exact: true };
   if (nearest === undefined || nearest.path === undefined) {
     problems.push({
       code: 'resolution_impossible',

@@ -3,7 +3,8 @@
  * random nogoods: under random restrictions and integer weights (negative ones too), the
  * least weight, each value's least weight with its own layer's restriction left out, a
  * least solution, and the nearest solution to random targets (fewest changes, earlier
- * targets kept on ties, then the least price) equal the enumeration's; the price bounds'
+ * targets kept on ties, then the least price; dnnf-nearest.ts's one pass and the tie
+ * passes of nearest.ts on the circuit) equal the enumeration's; the price bounds'
  * walk of two weights at once (dnnf-pair.ts) equals the single passes.
  */
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import {
   circuitValueMins,
   prepareCircuit,
 } from '../../../src/engine/consistency/dnnf-weighted.js';
+import { circuitNearest } from '../../../src/engine/consistency/dnnf-nearest.js';
 import { circuitPairMins } from '../../../src/engine/consistency/dnnf-pair.js';
 import { valueBases } from '../../../src/engine/consistency/form.js';
 import { nearestOver } from '../../../src/engine/consistency/nearest.js';
@@ -118,13 +120,10 @@ describe('weighted queries on the decision-DNNF against brute force', () => {
           Math.floor(random() * 50),
         );
         const order = [...target.keys()].filter((l) => target[l] >= 0);
-        const found = nearestOver(circuitMins(prepared), {
-          target,
-          fixed,
-          price,
-          order,
-          maxPasses: layers + 1,
-        });
+        const query = { target, fixed, price, order, maxPasses: layers + 1 };
+        // The lexicographic pass (the resolution's) and the tie passes on composite weights.
+        const found = circuitNearest(prepared, query);
+        const byTies = nearestOver(circuitMins(prepared), query);
         const candidates = solutions.filter((values) =>
           values.every((v, l) => fixed[l] < 0 || fixed[l] === v),
         );
@@ -152,6 +151,7 @@ describe('weighted queries on the decision-DNNF against brute force', () => {
         expect(key(path), label).toEqual(best);
         expect(found.changes, label).toBe(best.changes);
         expect(found.tiesBroken, label).toBe(true);
+        expect(key([...(byTies.path ?? [])]), label).toEqual(best);
         if (best.changes > 0) changed++;
       }
     }
