@@ -36,8 +36,9 @@ export function dnnfBytes(dnnf: DnnfForm): number {
 
 /**
  * The bytes of the query scratch arrays: two flags and a count per node (dnnf-query.ts),
- * and the price bounds' four weights per node (dnnf-guided.ts).
+ * the price bounds' four weights per node (dnnf-guided.ts) and the resolution's key per
+ * node (dnnf-nearest.ts: changes, price, a set reference, a value).
  */
 export function dnnfScratchBytes(dnnf: DnnfForm): number {
-  return dnnf.nodeLayer.length * 42;
+  return dnnf.nodeLayer.length * 66;
 }

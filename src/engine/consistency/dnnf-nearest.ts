@@ -1,3 +1,4 @@
+import { derived } from '../derived.js';
 import { AND } from './dnnf-form.js';
 import type { PreparedCircuit } from './dnnf-weighted.js';
 import type { Nearest, NearestQuery } from './nearest.js';
@@ -23,6 +24,30 @@ const TRUE = 1;
 const NONE = -1;
 const EMPTY: readonly number[] = [];
 
+/** Per node its least key (changes NONE: no solution) and, on a decision, its value. */
+interface Keys {
+  readonly changes: Int32Array;
+  readonly cost: Float64Array;
+  readonly sets: Array<readonly number[]>;
+  readonly choice: Int32Array;
+}
+
+const KEYS = Symbol('nearest keys');
+
+/**
+ * Node-sized arrays reused by every resolution on the form (evaluation is synchronous);
+ * counted in the cache's byte bound with the DNNF's query scratch (dnnfScratchBytes).
+ */
+function keysOf(prepared: PreparedCircuit): Keys {
+  const count = Math.max(prepared.circuit.root + 1, 2);
+  return derived(prepared, KEYS, () => ({
+    changes: new Int32Array(count),
+    cost: new Float64Array(count),
+    sets: new Array<readonly number[]>(count).fill(EMPTY),
+    choice: new Int32Array(count),
+  }));
+}
+
 export function circuitNearest(prepared: PreparedCircuit, query: NearestQuery): Nearest {
   const { circuit, unmentioned } = prepared;
   const { domain, valueBase, nodeLayer, kidStart, kids, root } = circuit;
@@ -31,13 +56,12 @@ export function circuitNearest(prepared: PreparedCircuit, query: NearestQuery): 
   const price = query.price ?? new Float64Array(valueBase[layers]);
   const position = new Int32Array(layers).fill(-1);
   query.order.forEach((layer, i) => (position[layer] = i));
-  const count = Math.max(root + 1, 2);
-  /** Per node its least key (changes NONE: no solution) and, on a decision, its value. */
-  const changes = new Int32Array(count);
-  const cost = new Float64Array(count);
-  const sets: Array<readonly number[]> = new Array<readonly number[]>(count).fill(EMPTY);
-  const choice = new Int32Array(count);
+  // Every node up to the root is written below before it is read; FALSE and TRUE here.
+  const { changes, cost, sets, choice } = keysOf(prepared);
   changes[FALSE] = NONE;
+  changes[TRUE] = 0;
+  cost[TRUE] = 0;
+  sets[TRUE] = EMPTY;
   const path = new Int32Array(layers);
   // Layers no node mentions: each on its own, its least (change, price) value; the same
   // whatever the rest takes, so it adds its change (if any) and leaves the choice alone.
