@@ -14,6 +14,11 @@
  * Env: CLICKS (answer sets timed, default 200), RESOLUTIONS (default 1000), SEED, LIMITS
  * (JSON engine limits for the compile, e.g. `{"consistencyMs":300000}` on a loaded machine),
  * BOUNDS_WORK (the price bounds' work budget of the timed clicks, e.g. `1e12`: always exact).
+ *
+ * A `.dimacs` path is a public feature model (bench/feature-models.ts converts it: required
+ * booleans, one clause rule per clause); past the diagram's budget it compiles into a
+ * decision-DNNF (docs/adr/0193, docs/adr/0209). Its features get random prices as amount
+ * adjustments `when: f == true` (a third of them), its walks answer yes or no.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -21,6 +26,7 @@ import { compileDocument, evaluate, type CompiledModel } from '../src/engine/wor
 import { resolveAnswers } from '../src/engine/evaluate/resolution.js';
 import { prng } from '../test/support/prng.js';
 import { percentile } from './consistency-figures.js';
+import { loadFeatureModels } from './feature-models.js';
 
 type Answers = Record<string, { values: unknown[] }>;
 const random = prng(Number(process.env.SEED ?? 42));
@@ -44,7 +50,36 @@ function priced(document: Record<string, unknown>): Record<string, unknown> {
   for (const question of questions)
     for (const option of (question.options as Array<Record<string, unknown>> | undefined) ?? [])
       option.price = pick(PRICES);
-  return { ...document, pricing: { base_price: '18990.00', adjustments: [] } };
+  // Booleans (feature models) have no options: a third of them cost something when chosen.
+  const adjustments = questions
+    .filter((question) => question.type === 'boolean' && random() < 1 / 3)
+    .map((question) => ({
+      key: `price_${String(question.key)}`,
+      label: 'feature',
+      amount: pick(PRICES),
+      when: `${String(question.key)} == true`,
+    }));
+  return { ...document, pricing: { base_price: '18990.00', adjustments } };
+}
+
+type LineQuestion = ReturnType<typeof evaluate>['line']['questions'][number];
+
+/** The values of a question a click may choose (available options, or a boolean's values). */
+function choosable(model: CompiledModel, question: LineQuestion): unknown[] {
+  const spec = model.questions[model.questionIndex.get(question.key) as number];
+  if (spec.type === 'boolean')
+    return [true, false].filter((value) => !(question.unavailable_values ?? []).includes(value));
+  if (question.options === undefined) return [];
+  const unavailable = new Set(question.options.map((option) => option.key));
+  return spec.options.filter((option) => !unavailable.has(option.key)).map((option) => option.key);
+}
+
+/** The values a forced pick may ask for: unavailable options, or a boolean's blocked values. */
+function blockedValues(question: LineQuestion): unknown[] {
+  return [
+    ...(question.options ?? []).map((option) => option.key),
+    ...(question.unavailable_values ?? []),
+  ];
 }
 
 const request = (questions: Answers, extra: Record<string, unknown> = {}) => ({
@@ -63,15 +98,17 @@ function walks(model: CompiledModel, count: number): Answers[] {
     for (let step = 0; step < 40 && sets.length < count; step++) {
       const line = evaluate(model, request(answers, { priceBounds: false })).line;
       const open = line.questions.filter(
-        (question) => question.visible && question.values.length === 0 && question.options,
+        (question) =>
+          question.visible &&
+          question.values.length === 0 &&
+          (question.options !== undefined ||
+            model.questions[model.questionIndex.get(question.key) as number].type === 'boolean'),
       );
       if (open.length === 0) break;
       const question = pick(open);
-      const spec = model.questions[model.questionIndex.get(question.key) as number];
-      const unavailable = new Set((question.options ?? []).map((option) => option.key));
-      const available = spec.options.filter((option) => !unavailable.has(option.key));
+      const available = choosable(model, question);
       if (available.length === 0) break;
-      answers = { ...answers, [question.key]: { values: [pick(available).key] } };
+      answers = { ...answers, [question.key]: { values: [pick(available)] } };
       sets.push(answers);
     }
   }
@@ -100,8 +137,11 @@ function timedBoth(run: () => void, wall: number[], cpu: number[]): void {
 const figures = (times: number[]) =>
   `median ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms`;
 
-function measure(path: string): void {
-  const document = priced(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>);
+async function measure(path: string): Promise<void> {
+  const raw = path.endsWith('.dimacs')
+    ? (await loadFeatureModels([path]))[0].document
+    : JSON.parse(readFileSync(path, 'utf8'));
+  const document = priced(raw as Record<string, unknown>);
   const started = performance.now();
   const compiled = compileDocument(document, LIMITS);
   if (!compiled.ok) throw new Error(`${path}: ${JSON.stringify(compiled.problems.slice(0, 3))}`);
@@ -109,7 +149,11 @@ function measure(path: string): void {
   const form = model.consistency;
   console.log(
     `\n${path}: ${model.questions.length} questions, compiled ${form.compiled} exact ${form.exact}, ` +
-      `${form.nodeLayer.length} nodes / ${form.kids.length} edges, ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `${form.nodeLayer.length} nodes / ${form.kids.length} edges` +
+      (form.dnnf === undefined
+        ? ''
+        : `, decision-DNNF ${form.dnnf.nodeLayer.length} nodes / ${form.dnnf.kids.length} edges`) +
+      `, ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
   const sets = walks(model, CLICKS);
   // Warm-up: the prepared form, the price terms.
@@ -151,14 +195,19 @@ function measure(path: string): void {
     const line = evaluate(model, request(answers, { priceBounds: false })).line;
     let asked: Record<string, unknown>;
     let questions = answers;
-    const blocked = line.questions.filter((question) => (question.options ?? []).length > 0);
+    const blocked = line.questions.filter((question) => blockedValues(question).length > 0);
     if (i % 2 === 0 && blocked.length > 0) {
       const question = pick(blocked);
-      asked = { resolve: { question: question.key, value: pick(question.options ?? []).key } };
+      asked = { resolve: { question: question.key, value: pick(blockedValues(question)) } };
       forced++;
     } else {
-      const spec = pick(model.questions.filter((question) => question.options.length > 0));
-      questions = { ...answers, [spec.key]: { values: [pick(spec.options).key] } };
+      const spec = pick(
+        model.questions.filter(
+          (question) => question.options.length > 0 || question.type === 'boolean',
+        ),
+      );
+      const value = spec.type === 'boolean' ? random() < 0.5 : pick(spec.options).key;
+      questions = { ...answers, [spec.key]: { values: [value] } };
       asked = { resolve: true };
     }
     const before = timed(() => evaluate(model, request(questions, { priceBounds: false })));
@@ -193,4 +242,4 @@ function measure(path: string): void {
 }
 
 const paths = process.argv.slice(2);
-for (const path of paths.length > 0 ? paths : defaultModels()) measure(path);
+for (const path of paths.length > 0 ? paths : defaultModels()) await measure(path);

@@ -34,7 +34,11 @@ export function dnnfBytes(dnnf: DnnfForm): number {
   return dnnf.nodeLayer.byteLength + dnnf.kidStart.byteLength + dnnf.kids.byteLength;
 }
 
-/** The bytes of the query scratch arrays (dnnf-query.ts: two flags and a count per node). */
+/**
+ * The bytes of the query scratch arrays: two flags and a count per node (dnnf-query.ts),
+ * the price bounds' four weights per node (dnnf-guided.ts) and the resolution's key per
+ * node (dnnf-nearest.ts: changes, price, a set reference, a value).
+ */
 export function dnnfScratchBytes(dnnf: DnnfForm): number {
-  return dnnf.nodeLayer.length * 10;
+  return dnnf.nodeLayer.length * 66;
 }

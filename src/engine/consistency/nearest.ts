@@ -2,7 +2,7 @@ import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import { segmentsOf } from './prepared.js';
 import { isConsistent } from './query.js';
-import { type LayeredDiagram, leastPath, type MinPass, minPass, valueMins } from './weighted.js';
+import { type LayeredDiagram, layeredMins, type MinForm } from './weighted.js';
 
 /**
  * The nearest valid configuration over a layered diagram (docs/model-format.md "Guided
@@ -39,7 +39,18 @@ export interface Nearest {
 const SAFE = 2 ** 52;
 
 export function nearestPath(diagram: LayeredDiagram, query: NearestQuery): Nearest {
-  const { domain, valueBase } = diagram;
+  return nearestOver(layeredMins(diagram), query);
+}
+
+/**
+ * The nearest path over any form with (min, +) passes: one pass on composite weights,
+ * then, per tie an earlier answer can break, the answer fixed and one pass more.
+ */
+export function nearestOver<P extends { readonly best: number; readonly examined: number }>(
+  mins: MinForm<P>,
+  query: NearestQuery,
+): Nearest {
+  const { domain, valueBase } = mins;
   const layers = domain.length;
   const { target } = query;
   // Composite weights: a change weighs more than every price difference together, so
@@ -68,7 +79,7 @@ export function nearestPath(diagram: LayeredDiagram, query: NearestQuery): Neare
     }
   }
   const fixed = query.fixed.slice();
-  let pass: MinPass = minPass(diagram, weight, fixed);
+  let pass = mins.pass(weight, fixed);
   let examined = pass.examined;
   if (pass.best === Infinity) return { path: undefined, changes: 0, tiesBroken: true, examined };
   const primary = (total: number): number => Math.floor(total / scale);
@@ -79,7 +90,7 @@ export function nearestPath(diagram: LayeredDiagram, query: NearestQuery): Neare
   for (const layer of query.order) {
     if (changes === 0) break;
     if (fixed[layer] >= 0) continue;
-    through ??= valueMins(diagram, weight, fixed, pass);
+    through ??= mins.through(weight, fixed, pass);
     const kept = target[layer];
     const base = valueBase[layer];
     if (primary(through[base + kept]) !== changes) continue; // every nearest path changes it
@@ -92,12 +103,12 @@ export function nearestPath(diagram: LayeredDiagram, query: NearestQuery): Neare
       break;
     }
     fixed[layer] = kept;
-    pass = minPass(diagram, weight, fixed);
+    pass = mins.pass(weight, fixed);
     examined += pass.examined;
     passes++;
     through = undefined;
   }
-  return { path: leastPath(diagram, weight, fixed, pass), changes, tiesBroken, examined };
+  return { path: mins.witness(weight, fixed, pass), changes, tiesBroken, examined };
 }
 
 /**

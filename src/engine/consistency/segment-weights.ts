@@ -222,17 +222,18 @@ export function segmentedWork(
  * takes, on each layer, its restricted value or a value `support` marks (one with a valid
  * completion with the other answers), so the least weight is at least the sum of each
  * layer's least such weight. A value's completions may use other values on the free layers:
- * any live one (a value of some valid configuration), so its bound sums those.
+ * any live one (a value of some valid configuration), so its bound sums those (`live`:
+ * the diagram's unless given, as a form past the diagram's budget has none).
  */
 export function boxMins(
   form: ConsistencyForm,
   weight: Float64Array,
   fixed: Int32Array,
   support: Uint8Array,
+  live = liveValues(form),
 ): SegmentedMins {
   const { domain, valueBase } = form;
   const layers = domain.length;
-  const live = liveValues(form);
   const through = new Float64Array(valueBase[layers]).fill(Infinity);
   const least = new Float64Array(layers);
   let best = 0;

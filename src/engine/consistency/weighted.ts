@@ -246,3 +246,29 @@ export function negated(weight: Float64Array): Float64Array {
   for (let i = 0; i < weight.length; i++) result[i] = -weight[i];
   return result;
 }
+
+/**
+ * The (min, +) queries a compiled form answers, as the nearest configuration
+ * (nearest.ts) and the cheapest completion use them: a pass under restrictions, the
+ * per-value least weights after it and a least solution. The layered diagram has them
+ * here; the decision-DNNF in dnnf-weighted.ts.
+ */
+export interface MinForm<P extends { readonly best: number; readonly examined: number }> {
+  readonly domain: Int32Array;
+  readonly valueBase: Int32Array;
+  pass(weight: Float64Array, fixed: Int32Array): P;
+  /** Per value (flat): the least weight through it, its own layer's restriction left out. */
+  through(weight: Float64Array, fixed: Int32Array, pass: P): Float64Array;
+  /** A value per layer of a least solution (the pass's best finite). */
+  witness(weight: Float64Array, fixed: Int32Array, pass: P): Int32Array;
+}
+
+export function layeredMins(diagram: LayeredDiagram): MinForm<MinPass> {
+  return {
+    domain: diagram.domain,
+    valueBase: diagram.valueBase,
+    pass: (weight, fixed) => minPass(diagram, weight, fixed),
+    through: (weight, fixed, pass) => valueMins(diagram, weight, fixed, pass),
+    witness: (weight, fixed, pass) => leastPath(diagram, weight, fixed, pass),
+  };
+}

@@ -1,5 +1,7 @@
 import { finiteDomain } from '../consistency/domains.js';
-import { leastPath, minPass } from '../consistency/weighted.js';
+import { weightedCircuit } from '../consistency/dnnf-guided.js';
+import { circuitMins } from '../consistency/dnnf-weighted.js';
+import { layeredMins, type MinForm } from '../consistency/weighted.js';
 import type { CompiledModel } from '../model.js';
 import { toAnswerValues } from '../question-values.js';
 import { isRecord } from '../validate/reader.js';
@@ -10,9 +12,10 @@ import { answerLayers, type Answers } from './answer-layers.js';
  * `complete: 'cheapest'` (docs/model-format.md "Guided configuration"): the answers with
  * every unanswered finite question filled from a least-total valid completion of the
  * effective user answers (`effective`: the visible questions the user answered; one
- * (min, +) pass pair over the diagram on the least price weights), and the keys it filled.
- * A hidden question's answer (discarded) is replaced when the completion shows it. Without
- * a diagram, or when the answers have no completion, the answers as they are.
+ * (min, +) pass pair over the diagram, or the decision-DNNF past its budget, on the least
+ * price weights), and the keys it filled. A hidden question's answer (discarded) is
+ * replaced when the completion shows it. With neither form, or when the answers have no
+ * completion, the answers as they are.
  */
 export function cheapestCompletion(
   model: CompiledModel,
@@ -20,7 +23,9 @@ export function cheapestCompletion(
   effective: ReadonlySet<string>,
 ): { answers: unknown; completed: string[] } {
   const form = model.consistency;
-  if (!form.compiled || !isRecord(raw)) return { answers: raw, completed: [] };
+  const circuit = form.compiled ? undefined : weightedCircuit(form);
+  if ((!form.compiled && circuit === undefined) || !isRecord(raw))
+    return { answers: raw, completed: [] };
   const answers: Answers = {};
   const fixed = new Int32Array(form.domain.length).fill(-1);
   for (const key of Object.keys(raw)) {
@@ -35,9 +40,11 @@ export function cheapestCompletion(
   }
   const weight =
     priceTerms(model).weights?.lo ?? new Float64Array(form.valueBase[form.domain.length]);
-  const pass = minPass(form, weight, fixed);
-  if (pass.best === Infinity) return { answers: raw, completed: [] };
-  const path = leastPath(form, weight, fixed, pass);
+  const path =
+    circuit === undefined
+      ? leastSolution(layeredMins(form), weight, fixed)
+      : leastSolution(circuitMins(circuit), weight, fixed);
+  if (path === undefined) return { answers: raw, completed: [] };
   const completed: string[] = [];
   for (const question of model.questions) {
     const first = form.firstLayer[question.index];
@@ -62,4 +69,14 @@ export function cheapestCompletion(
     completed.push(question.key);
   }
   return { answers, completed };
+}
+
+/** A least-weight solution under the restrictions (undefined: none). */
+function leastSolution<P extends { readonly best: number; readonly examined: number }>(
+  mins: MinForm<P>,
+  weight: Float64Array,
+  fixed: Int32Array,
+): Int32Array | undefined {
+  const pass = mins.pass(weight, fixed);
+  return pass.best === Infinity ? undefined : mins.witness(weight, fixed, pass);
 }

@@ -34,7 +34,7 @@ export interface Settled {
  * answers that already conflict are kept as a minimal conflicting set (`state.conflict`,
  * reported by conflict-report.ts); otherwise soft values (defaults, trigger values) that would leave
  * no valid completion are left out (`suppressed`) and the values recomputed. Returns
- * the user's answers (as diagram restrictions too when the model has a diagram).
+ * the user's answers (as restrictions too when the model has a diagram or a decision-DNNF).
  */
 export function settleConsistency(model: CompiledModel, state: EvaluationState): Settled {
   const form = model.consistency;
@@ -43,7 +43,9 @@ export function settleConsistency(model: CompiledModel, state: EvaluationState):
   const propagated = form.compiled ? undefined : propagatedCheck(form);
   const scratch = form.compiled ? freeAssignment(form) : NO_LAYERS;
   let { user: units, soft } = answerUnits(model, state);
-  let fixed = form.compiled ? restrict(form, units) : NO_LAYERS;
+  // The restrictions the weighted queries read (price bounds): over a diagram or a DNNF.
+  const restricts = form.compiled || form.dnnf !== undefined;
+  let fixed = restricts ? restrict(form, units) : NO_LAYERS;
   const work: Work = { left: model.explanationWork ?? DEFAULT_ENGINE_LIMITS.explanationWork };
   /** The user's answers with these soft values have a completion. */
   const fits = (added: readonly AnswerUnit[]): boolean =>
@@ -70,7 +72,7 @@ export function settleConsistency(model: CompiledModel, state: EvaluationState):
     suppress(model, state, soft[breaks - 1].question);
     computeValues(model, state);
     ({ user: units, soft } = answerUnits(model, state));
-    if (form.compiled) fixed = restrict(form, units);
+    if (restricts) fixed = restrict(form, units);
     // Without the soft value, visibility may differ: a user answer it hid counts again,
     // and the user's answers may now conflict among themselves.
     if (!fits([])) {

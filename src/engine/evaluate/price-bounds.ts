@@ -1,3 +1,6 @@
+import { circuitMinPair, circuitPairWork, weightedCircuit } from '../consistency/dnnf-guided.js';
+import type { ConsistencyForm } from '../consistency/form.js';
+import { prepareForm } from '../consistency/prepared.js';
 import { isConsistent } from '../consistency/query.js';
 import { boxMins, segmentedMinPair, segmentedWork } from '../consistency/segment-weights.js';
 
@@ -28,7 +31,8 @@ export interface PriceBounds {
  * The lowest and highest `pricing.total` over the valid completions of the answers
  * (`fixed`, the user's answers as diagram restrictions), for the line and per value: (min, +)
  * passes over the diagram on the least and the negated greatest weights together
- * (consistency/segment-weights.ts), then the percent adjustments on the subtotal's extremes.
+ * (consistency/segment-weights.ts), or past the diagram's budget over the decision-DNNF
+ * (consistency/dnnf-guided.ts), then the percent adjustments on the subtotal's extremes.
  */
 export function priceBounds(
   model: CompiledModel,
@@ -47,7 +51,9 @@ export function priceBounds(
     to: undefined,
     format,
   });
-  if (!form.compiled) return none('past the compile budget: no diagram to bound prices over');
+  const circuit = form.compiled ? undefined : weightedCircuit(form);
+  if (!form.compiled && circuit === undefined)
+    return none('past the compile budget: no diagram to bound prices over');
   const terms = priceTerms(model);
   if (terms.weights === undefined) return none(terms.reason ?? 'pricing cannot be bounded');
   const { lo, negatedHi } = terms.weights;
@@ -55,15 +61,21 @@ export function priceBounds(
   // Past the work budget (a diagram far larger than what one click reads): sound bounds
   // from the supported values alone, said so.
   const pair = [lo, negatedHi] as const;
-  const withinBudget = segmentedWork(form, pair, fixed) <= work;
+  const needed =
+    circuit === undefined ? segmentedWork(form, pair, fixed) : circuitPairWork(circuit);
+  const withinBudget = needed <= work;
   if (!withinBudget && support === undefined) return none('past the price bounds work budget');
   const boxed = !withinBudget;
+  // Values with a valid configuration when nothing is answered (what a free layer may take).
+  const live = circuit === undefined ? undefined : prepareForm(form).dnnf?.base;
   const [least, greatest] = boxed
     ? [
-        boxMins(form, lo, fixed, support as Uint8Array),
-        boxMins(form, negatedHi, fixed, support as Uint8Array),
+        boxMins(form, lo, fixed, support as Uint8Array, live),
+        boxMins(form, negatedHi, fixed, support as Uint8Array, live),
       ]
-    : segmentedMinPair(form, pair, fixed);
+    : circuit === undefined
+      ? segmentedMinPair(form, pair, fixed)
+      : circuitMinPair(circuit, pair, fixed);
   const total = totals(terms, unit, model.pricing);
   let range: PriceRange | null = null;
   if (least.best !== Infinity) {
@@ -129,7 +141,7 @@ function flatBounds(
       }
   const exact = terms.exact && form.exact && monotonePercents(terms.percents);
   return {
-    range: isConsistent(form, fixed) ? { min: format(min), max: format(max) } : null,
+    range: completable(form, fixed) ? { min: format(min), max: format(max) } : null,
     status: exact
       ? { exact }
       : { exact, reason: terms.reason ?? `the diagram is not exact (${form.reason ?? ''})` },
@@ -137,6 +149,12 @@ function flatBounds(
     to,
     format,
   };
+}
+
+/** Whether the answers have a valid completion (over the diagram, or the decision-DNNF). */
+function completable(form: ConsistencyForm, fixed: Int32Array): boolean {
+  const { dnnf } = prepareForm(form);
+  return form.compiled || dnnf === undefined ? isConsistent(form, fixed) : dnnf.consistent(fixed);
 }
 
 /** An integer of minor units as a decimal text with `scale` decimals (exact below 2^53). */

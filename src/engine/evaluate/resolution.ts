@@ -1,4 +1,6 @@
 import { domainIndex, finiteDomain } from '../consistency/domains.js';
+import { weightedCircuit } from '../consistency/dnnf-guided.js';
+import { circuitNearest } from '../consistency/dnnf-nearest.js';
 import { boundedNearest } from '../consistency/nearest-checks.js';
 import type { CompiledModel, CompiledQuestion } from '../model.js';
 import type { Problem } from '../problems.js';
@@ -24,8 +26,9 @@ const TIE_PASSES = 16;
  * The nearest valid configuration of the request's answers (docs/model-format.md
  * "Guided configuration", docs/adr/0141): answers that do not fit the model are dropped,
  * the forced pick (if any) is set, then the fewest other user answers change, over the
- * diagram (exact) or, past the compile budget, greedily in question order with the
- * propagation check (`exact` only when it changed at most one answer, which is then minimal).
+ * diagram or, past its budget, the decision-DNNF (exact both), else greedily in question
+ * order with the propagation check (`exact` only when it changed at most one answer,
+ * which is then minimal).
  */
 export function resolveAnswers(
   model: CompiledModel,
@@ -56,9 +59,10 @@ export function resolveAnswers(
     }
   }
   const form = model.consistency;
-  const result = form.compiled
-    ? overDiagram(model, answers, pick, problems)
-    : greedily(model, answers, pick, problems);
+  const result =
+    form.compiled || weightedCircuit(form) !== undefined
+      ? overDiagram(model, answers, pick, problems)
+      : greedily(model, answers, pick, problems);
   changes.push(...result.changes);
   changes.sort(
     (a, b) =>
@@ -160,7 +164,12 @@ function overDiagram(
     order,
     maxPasses: TIE_PASSES,
   };
-  const nearest = boundedNearest(form, query);
+  // Past the diagram's budget, the decision-DNNF's lexicographic pass: exact, ties as ranked.
+  const circuit = form.compiled ? undefined : weightedCircuit(form);
+  const nearest =
+    circuit === undefined
+      ? boundedNearest(form, query)
+      : { ...circuitNearest(circuit, query), exact: true };
   if (nearest === undefined || nearest.path === undefined) {
     problems.push({
       code: 'resolution_impossible',

@@ -7,69 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { compileDnnf } from '../../../src/engine/consistency/dnnf-compile.js';
 import { AND, type DnnfForm } from '../../../src/engine/consistency/dnnf-form.js';
-import type { Nogoods } from '../../../src/engine/consistency/dnnf-nogoods.js';
 import { DnnfQueries } from '../../../src/engine/consistency/dnnf-query.js';
 import { valueBases } from '../../../src/engine/consistency/form.js';
 import { BudgetExceeded } from '../../../src/engine/consistency/mdd-budget.js';
 import { prng } from '../../support/prng.js';
+import { assignments, holds, randomProblem } from './random-nogoods.js';
 
 const OPEN = { deadline: Infinity, bytes: 1e9, steps: 1e9 };
-
-interface Problem {
-  domain: Int32Array;
-  nogoods: Nogoods;
-}
-
-function randomProblem(random: () => number): Problem {
-  const layers = 1 + Math.floor(random() * 8);
-  const domain = Int32Array.from({ length: layers }, () => 2 + Math.floor(random() * 2));
-  const start = [0];
-  const layer: number[] = [];
-  const mask: number[] = [];
-  const count = Math.floor(random() * 10);
-  for (let i = 0; i < count; i++) {
-    const width = Math.floor(random() * 4); // 0: the empty nogood (no solution) now and then
-    if (width === 0 && random() < 0.8) continue;
-    const used = new Set<number>();
-    for (let m = 0; m < width; m++) {
-      const l = Math.floor(random() * layers);
-      if (used.has(l)) continue;
-      used.add(l);
-      layer.push(l);
-      mask.push(1 + Math.floor(random() * ((1 << domain[l]) - 1)));
-    }
-    start.push(layer.length);
-  }
-  return {
-    domain,
-    nogoods: {
-      start: Int32Array.from(start),
-      layer: Int32Array.from(layer),
-      mask: Int32Array.from(mask),
-    },
-  };
-}
-
-function* assignments(domain: Int32Array): Generator<number[]> {
-  const values = new Array<number>(domain.length).fill(0);
-  for (;;) {
-    yield [...values];
-    let l = 0;
-    while (l < domain.length && ++values[l] === domain[l]) values[l++] = 0;
-    if (l === domain.length) return;
-  }
-}
-
-function holds({ nogoods }: Problem, values: readonly number[]): boolean {
-  const { start, layer, mask } = nogoods;
-  for (let i = 0; i + 1 < start.length; i++) {
-    let all = true;
-    for (let j = start[i]; j < start[i + 1]; j++)
-      if ((mask[j] & (1 << values[layer[j]])) === 0) all = false;
-    if (all) return false;
-  }
-  return true;
-}
 
 /** Layers each node's solutions mention (checks smoothness and decomposability on the way). */
 function scopes(dnnf: DnnfForm): Array<Set<number> | undefined> {

@@ -4,7 +4,9 @@
  * exclusions) needs more than the diagram's 2 million steps given a table-free finite
  * part, and compiles into a decision-DNNF instead. It is exact: its count, the counts
  * under answers and each value's availability equal bench/count-cnf.ts, an independent
- * #SAT counter; the stored form (format 6) answers the same.
+ * #SAT counter; the stored form (format 6) answers the same. With features priced, its
+ * guided configuration is exact at that size (docs/adr/0209): bounds, the cheapest
+ * completion at their minimum, forced picks resolved without a conflict.
  */
 import { describe, expect, it } from 'vitest';
 import { countModels } from '../../../bench/count-cnf.js';
@@ -71,4 +73,86 @@ describe('an all-boolean model past the diagram budget', () => {
       }
     }
   });
+});
+
+describe('guided configuration on the all-boolean model past the diagram budget', () => {
+  const clauses = featureClauses(prng(7));
+  const text = [`p cnf ${VARIABLES} ${clauses.length}`, ...clauses.map((c) => `${c.join(' ')} 0`)];
+  const { document } = dimacsToModel(text.join('\n'), { name: 'feature tree', indexKeys: true });
+  const random = prng(13);
+  const questions = document.questions as Array<{ key: string }>;
+  const priced = {
+    ...document,
+    pricing: {
+      base_price: '100.00',
+      adjustments: questions
+        .filter(() => random() < 0.3)
+        .map((question) => ({
+          key: `price_${question.key}`,
+          label: 'feature',
+          amount: String(1 + Math.floor(random() * 90)),
+          when: `${question.key} == true`,
+        })),
+    },
+  };
+  const compiled = compileDocument(priced);
+  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+  const model = compiled.model;
+  const request = (answers: Record<string, { values: unknown[] }>, extra = {}) => ({
+    modelId: 1,
+    versionNumber: 1,
+    questions: answers,
+    ...extra,
+  });
+
+  it('exact price bounds; the cheapest completion costs their minimum; a forced pick resolves exactly', () => {
+    expect(model.consistency.dnnf).toBeDefined();
+    const deadValues = new Map(
+      evaluate(model, request({})).line.questions.map((q) => [q.key, q.unavailable_values ?? []]),
+    );
+    let forced = 0;
+    for (let round = 0; round < 6; round++) {
+      const answers: Record<string, { values: unknown[] }> = {};
+      for (let i = 0; i < 5; i++) {
+        const line = evaluate(model, request(answers)).line;
+        const open = line.questions.filter(
+          (q) => q.values.length === 0 && (q.unavailable_values ?? []).length === 0,
+        );
+        const question = open[Math.floor(random() * open.length)];
+        answers[question.key] = { values: [random() < 0.5] };
+      }
+      const line = evaluate(model, request(answers)).line;
+      expect(line.price_bounds, `round ${round}`).toEqual({ exact: true });
+      const range = line.price_range as { min: string; max: string };
+      const cheapest = evaluate(model, request(answers, { complete: 'cheapest' })).line;
+      expect(cheapest.pricing.total, `round ${round}`).toBe(range.min);
+      // Each value of an unanswered question has bounds within the line's range (an
+      // answered question's other value is priced with its answer left out).
+      for (const question of line.questions.filter((q) => answers[q.key] === undefined))
+        for (const bounds of Object.values(question.value_prices ?? {})) {
+          expect(Number(bounds.from)).toBeGreaterThanOrEqual(Number(range.min));
+          expect(Number(bounds.to)).toBeLessThanOrEqual(Number(range.max));
+        }
+      // A value the answers block but some configuration has (not blocked with no answers).
+      const blocked = line.questions.find((q) =>
+        (q.unavailable_values ?? []).some((v) => !deadValues.get(q.key)?.includes(v)),
+      );
+      if (blocked === undefined) continue;
+      const value = (blocked.unavailable_values ?? []).find(
+        (v) => !deadValues.get(blocked.key)?.includes(v),
+      );
+      const resolved = evaluate(
+        model,
+        request(answers, { resolve: { question: blocked.key, value } }),
+      );
+      const resolution = resolved.line.resolution;
+      if (resolved.errors.some((error) => error.code === 'resolution_impossible')) continue;
+      expect(resolution?.exact, `round ${round}`).toBe(true);
+      expect(resolution?.changes.length, `round ${round}`).toBeGreaterThan(0);
+      expect(resolved.errors.filter((error) => error.code === 'conflict')).toEqual([]);
+      expect(resolved.line.questions.find((q) => q.key === blocked.key)?.values).toEqual([value]);
+      forced++;
+    }
+    expect(forced).toBeGreaterThan(0);
+  }, 120_000);
 });
