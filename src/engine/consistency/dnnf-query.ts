@@ -164,9 +164,11 @@ export class DnnfQueries {
   private bigCount(fixed: Int32Array): bigint {
     const { nodeLayer, kidStart, kids, root } = this.dnnf;
     const { count } = this;
+    if (count[root] < SAFE_COUNT) return BigInt(count[root]);
+    const needed = this.largeUnderRoot(fixed);
     const big: bigint[] = new Array<bigint>(root + 1);
     for (let n = DNNF_TRUE + 1; n <= root; n++) {
-      if (count[n] < SAFE_COUNT) continue;
+      if (needed[n] === 0) continue;
       const layer = nodeLayer[n];
       const first = kidStart[n];
       const last = kidStart[n + 1];
@@ -200,6 +202,28 @@ export class DnnfQueries {
       }
     }
     return count[root] < SAFE_COUNT ? BigInt(count[root]) : big[root];
+  }
+
+  /**
+   * The large nodes (count past SAFE_COUNT) the root's count sums or multiplies through
+   * large nodes only, marked in the `down` scratch: the kids of an answered layer's
+   * decisions other than the answer's (most large nodes once a few questions are
+   * answered) are not summed again.
+   */
+  private largeUnderRoot(fixed: Int32Array): Uint8Array {
+    const { nodeLayer, kidStart, kids, root } = this.dnnf;
+    const { count, down: needed } = this;
+    needed.fill(0);
+    needed[root] = 1;
+    for (let n = root; n > DNNF_TRUE; n--) {
+      if (needed[n] === 0) continue;
+      const first = kidStart[n];
+      const last = kidStart[n + 1];
+      const f = nodeLayer[n] === AND ? -1 : fixed[nodeLayer[n]];
+      for (let k = first; k < last; k++)
+        if ((f < 0 || f === k - first) && count[kids[k]] >= SAFE_COUNT) needed[kids[k]] = 1;
+    }
+    return needed;
   }
 
   /**
