@@ -1,6 +1,8 @@
-import { product } from './count.js';
 import { AND, DNNF_FALSE, DNNF_TRUE, type DnnfForm } from './dnnf-form.js';
 import { PAIR_CACHE_BYTES } from './form.js';
+
+/** Doubles count exactly below it: a node's count from here on is summed again in BigInt. */
+const SAFE_COUNT = 2 ** 52;
 
 /**
  * The queries on a smooth decision-DNNF (dnnf-form.ts), each one or two passes over its
@@ -21,6 +23,9 @@ export class DnnfQueries {
   private readonly up: Uint8Array;
   private readonly down: Uint8Array;
   private readonly count: Float64Array;
+  /** The restrictions `up` holds the pass of, when `upValid`. */
+  private readonly upFor: Int32Array;
+  private upValid = false;
   private readonly pairs = new Map<number, Uint8Array | undefined>();
   private pairBytes = 0;
   /** Edges examined so far: the unit of the explanation budget on such a form (work.ts). */
@@ -37,6 +42,7 @@ export class DnnfQueries {
     this.up = new Uint8Array(size);
     this.down = new Uint8Array(size);
     this.count = new Float64Array(size);
+    this.upFor = new Int32Array(domain.length);
     this.base = this.closure(new Int32Array(domain.length).fill(-1));
   }
 
@@ -142,7 +148,7 @@ export class DnnfQueries {
         const f = fixed[layer];
         for (let k = first; k < last; k++) if (f < 0 || f === k - first) total += count[kids[k]];
       }
-      if (total >= 2 ** 52) large = true;
+      if (total >= SAFE_COUNT) large = true;
       count[n] = total;
     }
     return large ? this.bigCount(fixed) : count[root];
@@ -150,41 +156,91 @@ export class DnnfQueries {
 
   /**
    * After `configurations`' pass: the nodes whose double count reached 2^52 summed again
-   * in BigInt (a node below it is exact, and so are its kids).
+   * in BigInt (a node below it is exact, and so are its kids). Most such conjunctions have
+   * one large kid among literals and small components, and most decisions two or three
+   * kids: the small kids are combined as doubles while safe, so each node makes one or two
+   * BigInts (a Map and a factor list per node cost twice the BigInt arithmetic).
    */
   private bigCount(fixed: Int32Array): bigint {
     const { nodeLayer, kidStart, kids, root } = this.dnnf;
     const { count } = this;
-    const big = new Map<number, bigint>();
-    const exactly = (n: number): bigint => big.get(n) ?? BigInt(count[n]);
+    if (count[root] < SAFE_COUNT) return BigInt(count[root]);
+    const needed = this.largeUnderRoot(fixed);
+    const big: bigint[] = new Array<bigint>(root + 1);
     for (let n = DNNF_TRUE + 1; n <= root; n++) {
-      if (count[n] < 2 ** 52) continue;
+      if (needed[n] === 0) continue;
       const layer = nodeLayer[n];
       const first = kidStart[n];
       const last = kidStart[n + 1];
+      let small = 1;
+      let total: bigint | undefined;
       if (layer === AND) {
-        // Kids below 2^52 stay doubles: product() multiplies them as such while safe (most
-        // kids are literals of 2 or 3 values), so only a few BigInt products are made.
-        const factors: Array<number | bigint> = [];
-        for (let k = first; k < last; k++) factors.push(big.get(kids[k]) ?? count[kids[k]]);
-        big.set(n, BigInt(product(factors)));
+        for (let k = first; k < last; k++) {
+          const kid = kids[k];
+          const value = count[kid];
+          if (value >= SAFE_COUNT) total = total === undefined ? big[kid] : total * big[kid];
+          else if (small * value >= SAFE_COUNT) {
+            total = total === undefined ? BigInt(small) : total * BigInt(small);
+            small = value;
+          } else small *= value;
+        }
+        big[n] = total === undefined ? BigInt(small) : small === 1 ? total : total * BigInt(small);
       } else {
-        let total = 0n;
+        small = 0;
         const f = fixed[layer];
-        for (let k = first; k < last; k++) if (f < 0 || f === k - first) total += exactly(kids[k]);
-        big.set(n, total);
+        for (let k = first; k < last; k++) {
+          if (f >= 0 && f !== k - first) continue;
+          const kid = kids[k];
+          const value = count[kid];
+          if (value >= SAFE_COUNT) total = total === undefined ? big[kid] : total + big[kid];
+          else if (small + value >= SAFE_COUNT) {
+            total = total === undefined ? BigInt(small) : total + BigInt(small);
+            small = value;
+          } else small += value;
+        }
+        big[n] = total === undefined ? BigInt(small) : small === 0 ? total : total + BigInt(small);
       }
     }
-    return exactly(root);
+    return count[root] < SAFE_COUNT ? BigInt(count[root]) : big[root];
   }
 
-  /** The bottom-up pass: `up[n]` = 1 when node n is satisfiable; returns the root's. */
+  /**
+   * The large nodes (count past SAFE_COUNT) the root's count sums or multiplies through
+   * large nodes only, marked in the `down` scratch: the kids of an answered layer's
+   * decisions other than the answer's (most large nodes once a few questions are
+   * answered) are not summed again.
+   */
+  private largeUnderRoot(fixed: Int32Array): Uint8Array {
+    const { nodeLayer, kidStart, kids, root } = this.dnnf;
+    const { count, down: needed } = this;
+    needed.fill(0);
+    needed[root] = 1;
+    for (let n = root; n > DNNF_TRUE; n--) {
+      if (needed[n] === 0) continue;
+      const first = kidStart[n];
+      const last = kidStart[n + 1];
+      const f = nodeLayer[n] === AND ? -1 : fixed[nodeLayer[n]];
+      for (let k = first; k < last; k++)
+        if ((f < 0 || f === k - first) && count[kids[k]] >= SAFE_COUNT) needed[kids[k]] = 1;
+    }
+    return needed;
+  }
+
+  /**
+   * The bottom-up pass: `up[n]` = 1 when node n is satisfiable; returns the root's. An
+   * evaluation checks its answers (evaluate/consistency.ts) and then asks for their
+   * supports: the second pass over the same restrictions is read from the first.
+   */
   private upward(fixed: Int32Array): number {
     const { nodeLayer, kidStart, kids, root } = this.dnnf;
-    const { up } = this;
+    const { up, upFor } = this;
+    // Charged either way: the explanation budget must not depend on the previous query.
+    this.revised += this.dnnf.kids.length;
+    if (this.upValid && sameRestrictions(upFor, fixed)) return up[root];
+    upFor.set(fixed);
+    this.upValid = true;
     up[DNNF_FALSE] = 0;
     up[DNNF_TRUE] = 1;
-    this.revised += this.dnnf.kids.length;
     for (let n = DNNF_TRUE + 1; n <= root; n++) {
       const layer = nodeLayer[n];
       const first = kidStart[n];
@@ -214,4 +270,10 @@ export class DnnfQueries {
     }
     return up[root];
   }
+}
+
+function sameRestrictions(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
