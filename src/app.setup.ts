@@ -18,6 +18,7 @@ import { requestContext } from './logging/request-context.js';
 import { requestLogging } from './logging/request-logging.js';
 import type { TrustProxy } from './rate-limit/client-key.js';
 import { setupSwagger } from './swagger.js';
+import { installServerSpans } from './tracing/server-spans.js';
 import { serveRootRoutes } from './web/root-routes.js';
 import { serveStaticPages } from './web/static-pages.js';
 
@@ -49,9 +50,12 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   const metrics = app.get(MetricsService);
   const trust = expressApp.get('trust proxy fn') as TrustProxy;
   const keys = new AdmissionKeys(config.jwt, app.get(RecognisedApiTokens), trust);
+  const server = app.getHttpServer() as Server;
   new Admission(config.admission, keys, config.admission, (reason) =>
     metrics.countAdmissionRefusal(reason),
-  ).install(app.getHttpServer() as Server);
+  ).install(server);
+  // Tracing on: each request's server span, refusals included, is decided first (ADR 0207).
+  if (config.tracingEnabled) installServerSpans(server);
   // The envelope interceptor serializes answers itself (common/envelope/json-chunks.ts).
   acceptJsonBytes(expressApp);
   // ETags on GET/HEAD answers only (a POST answer is never revalidated; hashing it costs):

@@ -4,7 +4,7 @@ import { startTracing } from './tracing/start-tracing.js';
 
 // A .env file beside the process fills in what the environment does not set (OTEL_* too).
 if (existsSync('.env')) process.loadEnvFile('.env');
-// Tracing hooks the modules it instruments (http, express, pg, ioredis) as they load, so it
+// Tracing hooks the modules it instruments (pg, ioredis) as they load, so it
 // starts before anything else is imported: the service comes in through a dynamic import.
 await startTracing().catch((error: unknown) => {
   // Traces are worth less than the service: it starts without them, and says so.

@@ -1,8 +1,4 @@
-import { type ClientRequest, IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
-import type { Span } from '@opentelemetry/api';
-import type { Request } from 'express';
-import { routePattern } from '../common/http/route-pattern.js';
 import { tracingEnabledIn } from '../config/telemetry.config.js';
 
 /** What stops the SDK, flushing the spans it still holds (set once tracing started). */
@@ -23,14 +19,14 @@ const PRELOADED = ['pg', 'ioredis'];
  * The SDK reads the standard variables itself (exporter, endpoint, protocol, sampler,
  * service name, propagators: W3C trace context by default). Off, nothing of the SDK is
  * loaded at all. Logs stay on stdout (no OTLP log export) and no OTel metrics are kept or
- * exported (the SDK would by default, and the http instrumentation would feed them on
- * every request): Prometheus scrapes /metrics.
+ * exported (the SDK would by default): Prometheus scrapes /metrics. The HTTP server spans
+ * are ours (server-spans.ts, installed by configureApp), not an instrumentation's: the
+ * sampling decision comes first, and an unsampled request costs nothing more (ADR 0207).
  */
 export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
   if (!tracingEnabledIn(env)) return false;
-  const [{ NodeSDK }, http, pg, ioredis] = await Promise.all([
+  const [{ NodeSDK }, pg, ioredis] = await Promise.all([
     import('@opentelemetry/sdk-node'),
-    import('@opentelemetry/instrumentation-http'),
     import('@opentelemetry/instrumentation-pg'),
     import('@opentelemetry/instrumentation-ioredis'),
   ]);
@@ -38,15 +34,12 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     ...defaultServiceName(env),
     logRecordProcessors: [],
     metricReaders: [],
+    // Statements and commands only within a sampled request's span: without one (an
+    // unsampled request, which enters no context) they would start traces of their own.
+    // Statement text only (parameters never leave the process).
     instrumentations: [
-      new http.HttpInstrumentation({
-        // Probes and scrapes every few seconds would drown the traces that matter.
-        ignoreIncomingRequestHook: (req) => /^\/(health\/|metrics)/.test(req.url ?? ''),
-        applyCustomAttributesOnSpan: nameByRoute,
-      }),
-      // Statement text only (parameters never leave the process).
-      new pg.PgInstrumentation({ enhancedDatabaseReporting: false }),
-      new ioredis.IORedisInstrumentation(),
+      new pg.PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
+      new ioredis.IORedisInstrumentation({ requireParentSpan: true }),
     ],
   });
   sdk.start();
@@ -54,20 +47,6 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
   for (const name of PRELOADED) require(name);
   stopSdk = () => sdk.shutdown();
   return true;
-}
-
-/**
- * The HTTP span named by its route (`POST /v1/carts`, `http.route`), as the metrics and
- * logs label it, when the span is recorded. In place of express's instrumentation, which
- * did work in each of the ~15 express layers of every request, sampled or not, to name it
- * (docs/adr/0175).
- */
-function nameByRoute(span: Span, request: IncomingMessage | ClientRequest): void {
-  // Outgoing requests (a ClientRequest) keep the instrumentation's name.
-  if (!span.isRecording() || !(request instanceof IncomingMessage)) return;
-  const route = routePattern(request as Request);
-  span.setAttribute('http.route', route);
-  span.updateName(`${request.method ?? 'GET'} ${route}`);
 }
 
 /** Exports the spans still buffered and stops the SDK (at shutdown); nothing when off. */

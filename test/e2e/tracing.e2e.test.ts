@@ -73,7 +73,11 @@ describe('tracing: one cart add, from the caller through HTTP, the database and 
     // Named by its route, as metrics and logs label it (no express instrumentation: ADR 0175).
     expect(httpSpan?.name).toBe('POST /v1/carts');
     expect(httpSpan?.attributes['http.route']).toBe('/v1/carts');
-    expect(httpSpan?.scope).toBe('@opentelemetry/instrumentation-http');
+    expect(httpSpan?.scope).toBe('configurator-http');
+    expect(httpSpan?.attributes).toEqual(
+      expect.objectContaining({ 'http.request.method': 'POST', 'url.path': '/v1/carts' }),
+    );
+    expect(Number(httpSpan?.attributes['http.response.status_code'])).toBe(201);
 
     // The engine's work, made in the worker, hangs below the HTTP span.
     const evaluate = receiver.spans.find(inTrace('engine.evaluate'));
@@ -100,12 +104,41 @@ describe('tracing: one cart add, from the caller through HTTP, the database and 
     expect(line).toEqual(expect.objectContaining({ method: 'POST', trace_id: traceId }));
   });
 
+  it('leaves a request its caller did not sample untraced, down to its statements', async () => {
+    const add = (traceparent: string) =>
+      server.http
+        .post('/v1/carts')
+        .set(bearer(world.companyMember.token))
+        .set('traceparent', traceparent)
+        .send({
+          model_id: modelId,
+          company_id: world.company.id,
+          questions: { size: { values: ['l'] } },
+        });
+    const unsampled = randomBytes(16).toString('hex');
+    const res = await add(`00-${unsampled}-${randomBytes(8).toString('hex')}-00`);
+    expectEnvelope(res, 201);
+    expect(res.headers.traceresponse).toBeUndefined();
+    // Spans are exported in the order they end: once a later request's HTTP span is in,
+    // anything the unsampled one had made would be too.
+    const sampled = randomBytes(16).toString('hex');
+    expectEnvelope(await add(`00-${sampled}-${randomBytes(8).toString('hex')}-01`), 201);
+    await receiver.waitFor((span) => span.traceId === sampled && span.name === 'POST /v1/carts');
+
+    expect(receiver.spans.filter((span) => span.traceId === unsampled)).toEqual([]);
+    // No statement started a trace of its own for want of a sampled parent.
+    expect(
+      receiver.spans.filter((span) => !span.parentSpanId && span.scope !== 'configurator-http'),
+    ).toEqual([]);
+    expect(jsonLines(server.output()).some((entry) => entry.trace_id === unsampled)).toBe(false);
+  });
+
   it('records uploads as a compile in the compile worker, below their HTTP span', async () => {
     await receiver.waitFor((span) => span.name === 'engine.compile');
     const compile = receiver.spans.find((span) => span.name === 'engine.compile');
     expect(compile?.attributes['engine.task']).toBe('build');
     const chain = receiver.ancestors(compile!);
-    expect(chain.some((span) => span.scope === '@opentelemetry/instrumentation-http')).toBe(true);
+    expect(chain.some((span) => span.scope === 'configurator-http')).toBe(true);
   });
 });
 
