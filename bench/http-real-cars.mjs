@@ -41,6 +41,18 @@ function clicker(base, headers, modelId, companyId) {
   return { clicks, preview };
 }
 
+/**
+ * The values a click may pick: the available options of a choice, the values of a boolean
+ * (a feature model's questions) not in `unavailable_values`.
+ */
+function availableValues(question) {
+  if (question?.type === 'boolean') {
+    const out = question.unavailable_values ?? [];
+    return [true, false].filter((value) => !out.includes(value));
+  }
+  return (question?.options ?? []).filter((option) => option.available).map((o) => o.key);
+}
+
 /** One random walk; its answers and whether it ended valid (null: a preview failed). */
 async function walk(preview, random, budgetLeft) {
   const answers = {};
@@ -52,9 +64,9 @@ async function walk(preview, random, budgetLeft) {
   )) {
     if (budgetLeft() <= 0) return { answers, valid: null };
     const current = line.questions.find((question) => question.key === key);
-    const available = (current?.options ?? []).filter((option) => option.available);
+    const available = availableValues(current);
     if (!current?.visible || available.length === 0) continue;
-    answers[key] = { values: [available[Math.floor(random() * available.length)].key] };
+    answers[key] = { values: [available[Math.floor(random() * available.length)]] };
     line = await preview(answers);
     if (line === null) return null;
   }
