@@ -34,8 +34,7 @@ export function searchedNearest(
   form: ConsistencyForm,
   query: NearestQuery,
   work?: Work,
-  unguidedWork = UNGUIDED_WORK,
-  forwardWork = FORWARD_WORK,
+  tuning = NEAREST_TUNING,
 ): Nearest {
   const { domain, root } = form;
   const layers = domain.length;
@@ -80,8 +79,7 @@ export function searchedNearest(
     const found = nearestOfSpan(form, search, span, path, work, {
       kept,
       segment: s,
-      unguidedWork,
-      forwardWork,
+      tuning,
     });
     if (found === undefined) return none;
     changes += found.changes;
@@ -90,26 +88,35 @@ export function searchedNearest(
   return { path, changes, tiesBroken: true, examined };
 }
 
-/**
- * Edges of a segment up to which its best-first search runs to the end (a label costs
- * tens of times an edge of a pass: a heap, a key of three parts). A larger segment gets
- * the bounded pass (`boundedPass`).
- */
-const UNGUIDED_WORK = 50_000;
+/** How segments are searched (the property tests take each way apart). */
+export interface NearestTuning {
+  /**
+   * Edges of a segment up to which its best-first search runs to the end (a label costs
+   * tens of times an edge of a pass: a heap, a key of three parts). A larger segment gets
+   * the bounded pass (`boundedPass`).
+   */
+  readonly unguidedWork: number;
+  /**
+   * Edges the forward bound (nearest-changes.ts `leastChanges`) may examine before the
+   * backward one takes over: the forward one reads only what the changes open, but when
+   * they open most of the diagram it costs more per node than the backward one.
+   */
+  readonly forwardWork: number;
+  /** The backward bound lists its nodes when they are at most this share of the stretch's. */
+  readonly listShare: number;
+}
 
-/**
- * Edges the forward bound (nearest-changes.ts `leastChanges`) may examine before the
- * backward one takes over: the forward one reads only what the changes open, but when
- * they open most of the diagram it costs more per node than the backward one.
- */
-const FORWARD_WORK = 500_000;
+export const NEAREST_TUNING: NearestTuning = {
+  unguidedWork: 50_000,
+  forwardWork: 150_000,
+  listShare: 1 / 16,
+};
 
 interface SpanOptions {
   /** Targets and forced values together (a path keeping them all changes nothing). */
   readonly kept: Int32Array;
   readonly segment: number;
-  readonly unguidedWork: number;
-  readonly forwardWork: number;
+  readonly tuning: NearestTuning;
 }
 
 /** A small segment: the completion check, then the search; a larger one: the bounded pass. */
@@ -124,7 +131,7 @@ function nearestOfSpan(
   const { kidStart, kids } = form;
   const scratch = searchScratch(form);
   const edges = (span.end === TRUE ? kids.length : kidStart[span.end]) - kidStart[span.start];
-  if (edges <= options.unguidedWork) {
+  if (edges <= options.tuning.unguidedWork) {
     if (isConsistent(form, options.kept, options.segment, work)) return { changes: 0, path };
     return searchSpan(form, query, span, path, scratch.search, work);
   }
@@ -148,7 +155,7 @@ function boundedPass(
   options: SpanOptions,
 ): SpanPath | undefined {
   const { deepest } = stretchOf(form, query, span);
-  const allowed = Math.min(options.forwardWork, work?.left ?? Infinity);
+  const allowed = Math.min(options.tuning.forwardWork, work?.left ?? Infinity);
   const forward: Work = { left: allowed };
   const scratch = { visit, down: columns.changes, frontier: columns.frontier };
   let bound = withinBudget(() => leastChanges(form, query, span, deepest, scratch, forward));
@@ -156,7 +163,9 @@ function boundedPass(
   if (bound === undefined) {
     const end = span.end === TRUE ? form.nodeLayer.length : span.end;
     const last = firstNodeAfter(form, deepest, span.start, end);
-    bound = leastChangesBelow(form, query, span, last, columns.below, visit, work);
+    const { listShare } = options.tuning;
+    const backward = { below: columns.below, visit, list: columns.frontier, listShare };
+    bound = leastChangesBelow(form, query, span, last, backward, work);
     if (bound.changes >= MOST_COUNTED) return passSpan(form, query, span, path, columns, work);
   }
   if (bound.changes === 0) return { changes: 0, path };

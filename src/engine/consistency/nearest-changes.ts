@@ -28,6 +28,8 @@ export interface ChangeBound {
   readonly epoch: number;
   /** …and, when given, has at most `changes` here (written over by the pass, see there). */
   readonly down: Int32Array | undefined;
+  /** When they are few, those nodes in ascending order (else the pass reads every stamp). */
+  readonly nodes?: Int32Array;
 }
 
 const FALSE = 0;
@@ -125,6 +127,15 @@ export function leastChanges(
 export const MOST_COUNTED = 254;
 const NONE = 255;
 
+/** The backward bound's scratch: counts, visit stamps, a node list (node-sized). */
+export interface BelowScratch {
+  readonly below: Uint8Array;
+  readonly visit: VisitScratch;
+  readonly list: Int32Array;
+  /** The nodes are listed when they are at most this share of the stretch's. */
+  readonly listShare: number;
+}
+
 /**
  * The backward bound over the nodes [start, last) (`last`: the first node below the last
  * restricted layer): `below` gets each node's least changes to the end, saturated at
@@ -135,10 +146,10 @@ export function leastChangesBelow(
   query: SearchQuery,
   span: SearchSpan,
   last: number,
-  below: Uint8Array,
-  visit: VisitScratch,
+  scratch: BelowScratch,
   work?: Work,
 ): ChangeBound {
+  const { below, visit, list, listShare } = scratch;
   const { domain, nodeLayer, kidStart, kids } = diagram;
   const { target, fixed } = query;
   const { start, end } = span;
@@ -174,10 +185,12 @@ export function leastChangesBelow(
   // The nodes of the paths of `changes` changes: from the start, along the edges whose
   // change is exactly what the count below drops by.
   let top = 0;
+  let count = 0;
   stack[top++] = start;
   stamp[start] = epoch;
   while (top > 0) {
     const id = stack[--top];
+    list[count++] = id;
     const layer = nodeLayer[id];
     const f = fixed[layer];
     const t = f >= 0 ? -1 : target[layer];
@@ -192,5 +205,7 @@ export function leastChangesBelow(
       stack[top++] = child;
     }
   }
-  return bound;
+  // A sort beats reading every stamp of the stretch while the nodes are a small part of it.
+  if (count > listShare * (last - start)) return bound;
+  return { ...bound, nodes: list.subarray(0, count).sort() };
 }

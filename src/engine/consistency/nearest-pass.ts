@@ -81,8 +81,13 @@ export function passSpan(
   let top = 1; // sets[0] = 0: the empty set
   columns.sets[0] = 0;
   const floor = priceBelow === undefined || end === TRUE ? 0 : priceBelow[end];
-  for (let id = last - 1; id >= start; id--) {
-    if (within !== undefined && !reached(within, id)) {
+  // The bound's few nodes when it lists them (others are never read), else every node.
+  const listed = within?.nodes;
+  const stamp = within?.stamp;
+  const epoch = within?.epoch;
+  for (let k = (listed?.length ?? last - start) - 1; k >= 0; k--) {
+    const id = listed === undefined ? start + k : listed[k];
+    if (listed === undefined && within !== undefined && !reached(within, id)) {
       changes[id] = NO_PATH;
       continue;
     }
@@ -109,7 +114,11 @@ export function passSpan(
       const child = kids[first + v];
       if (child === FALSE) continue;
       const below = child >= last || child === end;
-      if (!below && changes[child] === NO_PATH) continue;
+      if (
+        !below &&
+        ((listed !== undefined && stamp?.[child] !== epoch) || changes[child] === NO_PATH)
+      )
+        continue;
       const adds = t >= 0 && v !== t ? position : -1;
       const count = (below ? 0 : changes[child]) + (adds >= 0 ? 1 : 0);
       if (count > bestChanges) continue;

@@ -2,14 +2,19 @@
  * The nearest path of a compiled diagram against brute force over its paths, by every way
  * of src/engine/consistency/nearest-by-search.ts: the best-first search alone, and the
  * lexicographic pass (no search budget) over the nodes the forward bound allows, and over
- * those the backward bound allows (no forward budget; nearest-changes.ts). Random targets, forced values, prices and
+ * those the backward bound allows (no forward budget; nearest-changes.ts), read by stamp
+ * or from its list. Random targets, forced values, prices and
  * question orders on random models: the path keeps the forced values, has the fewest
  * changes, then the lexicographically greatest kept set in question order, then the
  * least price of a completion (the contract's ranking, docs/model-format.md).
  */
 import { describe, expect, it } from 'vitest';
 import type { ConsistencyForm } from '../../../src/engine/consistency/form.js';
-import { searchedNearest } from '../../../src/engine/consistency/nearest-by-search.js';
+import {
+  NEAREST_TUNING,
+  type NearestTuning,
+  searchedNearest,
+} from '../../../src/engine/consistency/nearest-by-search.js';
 import type { NearestQuery } from '../../../src/engine/consistency/nearest.js';
 import { compileDocument } from '../../../src/engine/work.js';
 import { prng, randomModel } from './random-model.js';
@@ -79,12 +84,21 @@ const better = (a: Key, b: Key): boolean =>
       : a.price < b.price;
 
 describe('the nearest path of a diagram against brute force', () => {
-  const ways = {
-    'best-first search': [Infinity, Infinity],
-    'pass within the forward bound': [0, Infinity],
-    'pass within the backward bound': [0, 0],
-  } as const;
-  for (const [way, [unguidedWork, forwardWork]] of Object.entries(ways))
+  const ways: Record<string, NearestTuning> = {
+    'best-first search': { ...NEAREST_TUNING, unguidedWork: Infinity },
+    'pass within the forward bound': { ...NEAREST_TUNING, unguidedWork: 0, forwardWork: Infinity },
+    'pass within the backward bound, every node read': {
+      unguidedWork: 0,
+      forwardWork: 0,
+      listShare: 0,
+    },
+    'pass within the backward bound, its nodes listed': {
+      unguidedWork: 0,
+      forwardWork: 0,
+      listShare: 1,
+    },
+  };
+  for (const [way, tuning] of Object.entries(ways))
     it(`${way}: fewest changes, earliest answers kept, least price`, () => {
       let checked = 0;
       let withChanges = 0;
@@ -116,7 +130,7 @@ describe('the nearest path of a diagram against brute force', () => {
               : undefined;
           const query: NearestQuery = { target, fixed, price, order, maxPasses: 16 };
           const allowed = paths.filter((p) => p.every((v, l) => fixed[l] < 0 || v === fixed[l]));
-          const found = searchedNearest(form, query, undefined, unguidedWork, forwardWork);
+          const found = searchedNearest(form, query, undefined, tuning);
           const context = `seed ${seed} round ${r}`;
           if (allowed.length === 0) {
             expect(found.path, context).toBeUndefined();
