@@ -102,7 +102,7 @@ export interface NearestTuning {
    * they open most of the diagram it costs more per node than the backward one.
    */
   readonly forwardWork: number;
-  /** The backward bound lists its nodes when they are at most this share of the stretch's. */
+  /** A bound lists its nodes for the pass when they are at most this share of the stretch's. */
   readonly listShare: number;
 }
 
@@ -157,14 +157,15 @@ function boundedPass(
   const { deepest } = stretchOf(form, query, span);
   const allowed = Math.min(options.tuning.forwardWork, work?.left ?? Infinity);
   const forward: Work = { left: allowed };
-  const scratch = { visit, down: columns.changes, frontier: columns.frontier };
+  const { listShare } = options.tuning;
+  const { frontier, list } = columns;
+  const scratch = { visit, down: columns.changes, frontier, list, listShare };
   let bound = withinBudget(() => leastChanges(form, query, span, deepest, scratch, forward));
   charge(work, allowed - forward.left);
   if (bound === undefined) {
     const end = span.end === TRUE ? form.nodeLayer.length : span.end;
     const last = firstNodeAfter(form, deepest, span.start, end);
-    const { listShare } = options.tuning;
-    const backward = { below: columns.below, visit, list: columns.frontier, listShare };
+    const backward = { below: columns.below, visit, list, listShare };
     bound = leastChangesBelow(form, query, span, last, backward, work);
     if (bound.changes >= MOST_COUNTED) return passSpan(form, query, span, path, columns, work);
   }

@@ -40,6 +40,9 @@ export interface ChangeScratch {
   readonly visit: VisitScratch;
   readonly down: Int32Array;
   readonly frontier: Int32Array;
+  /** The nodes expanded, listed for the pass when they are at most `listShare` of the stretch's. */
+  readonly list: Int32Array;
+  readonly listShare: number;
 }
 
 function nextEpoch(visit: VisitScratch): number {
@@ -65,7 +68,7 @@ export function leastChanges(
   const { domain, nodeLayer, kidStart, kids } = diagram;
   const { target, fixed } = query;
   const { start, end } = span;
-  const { visit, down, frontier } = scratch;
+  const { visit, down, frontier, list, listShare } = scratch;
   const epoch = nextEpoch(visit);
   const { stamp, stack } = visit;
   const bound = (changes: number): ChangeBound => ({ changes, stamp, epoch, down });
@@ -77,9 +80,11 @@ export function leastChanges(
   let waiting = 0; // nodes in `frontier`: reached with k + 1 changes
   let best = Infinity; // the least changes of a path found so far
   let examined = 0;
+  let count = 0;
   for (let k = 0; ; k++) {
     while (top > 0) {
       const id = stack[--top];
+      list[count++] = id;
       const layer = nodeLayer[id];
       const f = fixed[layer];
       const t = f >= 0 ? -1 : target[layer];
@@ -120,7 +125,13 @@ export function leastChanges(
     waiting = 0;
   }
   charge(work, examined);
-  return bound(best === Infinity ? -1 : best);
+  if (best === Infinity) return bound(-1);
+  // Reached past the least count, never expanded: not the pass's (every stamped node is
+  // then one it reads, as the list says).
+  for (let i = 0; i < waiting; i++) if (down[frontier[i]] > best) stamp[frontier[i]] = 0;
+  const nodes = (end === TRUE ? nodeLayer.length : end) - start;
+  if (count > listShare * nodes) return bound(best);
+  return { ...bound(best), nodes: list.subarray(0, count).sort() };
 }
 
 /** Counts below a node are held in a byte: at most this many (more: the caller's full pass). */

@@ -30,9 +30,10 @@ export interface PassColumns {
    * length then its positions ascending; 0 is the empty set. Grown as needed.
    */
   sets: Int32Array;
-  /** The bounds' scratch (nearest-changes.ts): the next count's nodes, counts below. */
+  /** The bounds' scratch (nearest-changes.ts): the next count's nodes, counts below, a list. */
   readonly frontier: Int32Array;
   readonly below: Uint8Array;
+  readonly list: Int32Array;
 }
 
 export function newPassColumns(nodes: number): PassColumns {
@@ -44,6 +45,7 @@ export function newPassColumns(nodes: number): PassColumns {
     sets: new Int32Array(1024),
     frontier: new Int32Array(nodes),
     below: new Uint8Array(nodes),
+    list: new Int32Array(nodes),
   };
 }
 

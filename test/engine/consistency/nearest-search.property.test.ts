@@ -2,8 +2,8 @@
  * The nearest path of a compiled diagram against brute force over its paths, by every way
  * of src/engine/consistency/nearest-by-search.ts: the best-first search alone, and the
  * lexicographic pass (no search budget) over the nodes the forward bound allows, and over
- * those the backward bound allows (no forward budget; nearest-changes.ts), read by stamp
- * or from its list. Random targets, forced values, prices and
+ * those the backward bound allows (no forward budget; nearest-changes.ts), each read by
+ * stamp or from its list. Random targets, forced values, prices and
  * question orders on random models: the path keeps the forced values, has the fewest
  * changes, then the lexicographically greatest kept set in question order, then the
  * least price of a completion (the contract's ranking, docs/model-format.md).
@@ -86,18 +86,22 @@ const better = (a: Key, b: Key): boolean =>
 describe('the nearest path of a diagram against brute force', () => {
   const ways: Record<string, NearestTuning> = {
     'best-first search': { ...NEAREST_TUNING, unguidedWork: Infinity },
-    'pass within the forward bound': { ...NEAREST_TUNING, unguidedWork: 0, forwardWork: Infinity },
-    'pass within the backward bound, every node read': {
-      unguidedWork: 0,
-      forwardWork: 0,
-      listShare: 0,
-    },
-    'pass within the backward bound, its nodes listed': {
-      unguidedWork: 0,
-      forwardWork: 0,
-      listShare: 1,
-    },
   };
+  for (const [bound, forwardWork] of [
+    ['forward', Infinity],
+    ['backward', 0],
+  ] as const) {
+    ways[`pass within the ${bound} bound, every node read`] = {
+      unguidedWork: 0,
+      forwardWork,
+      listShare: 0,
+    };
+    ways[`pass within the ${bound} bound, its nodes listed`] = {
+      unguidedWork: 0,
+      forwardWork,
+      listShare: 1,
+    };
+  }
   for (const [way, tuning] of Object.entries(ways))
     it(`${way}: fewest changes, earliest answers kept, least price`, () => {
       let checked = 0;
