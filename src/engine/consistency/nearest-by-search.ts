@@ -2,10 +2,11 @@ import { derived } from '../derived.js';
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import type { Nearest, NearestQuery } from './nearest.js';
-import { newPassColumns, type PassColumns, passSpan } from './nearest-pass.js';
+import { leastChanges, leastChangesBelow, MOST_COUNTED } from './nearest-changes.js';
+import { firstNodeAfter, newPassColumns, type PassColumns, passSpan } from './nearest-pass.js';
 import { newSearchScratch, type SearchScratch, searchSpan } from './nearest-search.js';
-import { leastPriceToTrue, type SearchQuery, type SpanPath } from './nearest-stretch.js';
-import { prepareForm } from './prepared.js';
+import { leastPriceToTrue, type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
+import { prepareForm, type VisitScratch } from './prepared.js';
 import { isConsistent } from './query.js';
 import { type SegmentSpan, segmentSpan } from './segments.js';
 import { charge, type Work, withinBudget } from './work.js';
@@ -13,11 +14,13 @@ import { charge, type Work, withinBudget } from './work.js';
 /**
  * The nearest valid configuration over a compiled form (docs/model-format.md "Guided
  * configuration"), segment by segment (segments.ts): a segment without a target or a
- * forced value, or with a path that keeps them all (query.ts `isConsistent`, a depth-first
- * search that stops at the first path), is left as it is; each other one gets its least key (nearest-search.ts:
- * the fewest changes, the earliest answers kept, the least price) by the best-first
- * search while it stays within UNGUIDED_WORK edges (a segment whose restrictions have a
- * path costs it one path), else by one lexicographic backward pass (nearest-pass.ts).
+ * forced value, or with a path that keeps them all, is left as it is; each other one gets
+ * its least key (nearest-search.ts: the fewest changes, the earliest answers kept, the
+ * least price). A segment of at most UNGUIDED_WORK edges: the completion check (query.ts
+ * `isConsistent`, a depth-first search that stops at the first path), then the
+ * best-first search. A larger one: the least number of changes and the nodes a path of
+ * that many can use (nearest-changes.ts, whose count 0 is the same check), then one
+ * lexicographic backward pass over those nodes (nearest-pass.ts).
  * Segments are independent, so their least keys add up to the least key of the whole.
  * Exact, every tie broken; OutOfWork (work.ts) when `work` runs out. On the returned path
  * only the layers with a target or a forced value are meaningful.
@@ -26,7 +29,7 @@ export function searchedNearest(
   form: ConsistencyForm,
   query: NearestQuery,
   work?: Work,
-  unguidedWork = UNGUIDED_WORK,
+  tuning = NEAREST_TUNING,
 ): Nearest {
   const { domain, root } = form;
   const layers = domain.length;
@@ -65,8 +68,12 @@ export function searchedNearest(
     let open = true;
     for (let layer = span.fromLayer; layer < span.toLayer && open; layer++)
       open = query.fixed[layer] < 0 && query.target[layer] < 0;
-    if (open || isConsistent(form, kept, s, work)) continue;
-    const found = nearestOfSpan(form, search, span, path, work, unguidedWork);
+    if (open) continue;
+    const found = nearestOfSpan(form, search, span, path, work, {
+      kept,
+      segment: s,
+      tuning,
+    });
     if (found === undefined) return none;
     changes += found.changes;
   }
@@ -74,34 +81,90 @@ export function searchedNearest(
   return { path, changes, tiesBroken: true, examined };
 }
 
-/**
- * Edges the best-first search of one segment may examine before the pass takes over. A
- * label costs tens of times an edge of the pass (a heap, a key of three parts), so the
- * search is worth it only while it stays a small part of the segment: conflicts settled
- * within a change or two near the end of the order.
- */
-const UNGUIDED_WORK = 50_000;
+/** How segments are searched (the property tests take each way apart). */
+export interface NearestTuning {
+  /**
+   * Edges of a segment up to which its best-first search runs to the end (a label costs
+   * tens of times an edge of a pass: a heap, a key of three parts). A larger segment gets
+   * the bounded pass (`boundedPass`).
+   */
+  readonly unguidedWork: number;
+  /**
+   * Edges the forward bound (nearest-changes.ts `leastChanges`) may examine before the
+   * backward one takes over: the forward one reads only what the changes open, but when
+   * they open most of the diagram it costs more per node than the backward one.
+   */
+  readonly forwardWork: number;
+  /** A bound lists its nodes for the pass when they are at most this share of the stretch's. */
+  readonly listShare: number;
+}
 
-/** The search within `unguidedWork` edges (when the segment is larger), else the pass. */
+export const NEAREST_TUNING: NearestTuning = {
+  unguidedWork: 50_000,
+  forwardWork: 150_000,
+  listShare: 1 / 16,
+};
+
+interface SpanOptions {
+  /** Targets and forced values together (a path keeping them all changes nothing). */
+  readonly kept: Int32Array;
+  readonly segment: number;
+  readonly tuning: NearestTuning;
+}
+
+/** A small segment: the completion check, then the search; a larger one: the bounded pass. */
 function nearestOfSpan(
   form: ConsistencyForm,
   query: SearchQuery,
   span: SegmentSpan,
   path: Int32Array,
   work: Work | undefined,
-  unguidedWork: number,
+  options: SpanOptions,
 ): SpanPath | undefined {
   const { kidStart, kids } = form;
   const scratch = searchScratch(form);
   const edges = (span.end === TRUE ? kids.length : kidStart[span.end]) - kidStart[span.start];
-  if (edges <= unguidedWork) return searchSpan(form, query, span, path, scratch.search, work);
-  const allowed = Math.min(unguidedWork, work?.left ?? Infinity);
-  const first: Work = { left: allowed };
-  const found = withinBudget(() => searchSpan(form, query, span, path, scratch.search, first));
-  charge(work, allowed - first.left);
-  if (found !== undefined || first.left >= 0) return found;
+  if (edges <= options.tuning.unguidedWork) {
+    if (isConsistent(form, options.kept, options.segment, work)) return { changes: 0, path };
+    return searchSpan(form, query, span, path, scratch.search, work);
+  }
   scratch.pass ??= newPassColumns(form.nodeLayer.length);
-  return passSpan(form, query, span, path, scratch.pass, work);
+  return boundedPass(form, query, span, path, scratch.search.visit, scratch.pass, work, options);
+}
+
+/**
+ * The lexicographic pass over the nodes a path of the least changes can use
+ * (nearest-changes.ts): the forward bound within `forwardWork` edges, else the backward
+ * one. Count 0: the answers keep a path, the segment is left as it is.
+ */
+function boundedPass(
+  form: ConsistencyForm,
+  query: SearchQuery,
+  span: SegmentSpan,
+  path: Int32Array,
+  visit: VisitScratch,
+  columns: PassColumns,
+  work: Work | undefined,
+  options: SpanOptions,
+): SpanPath | undefined {
+  const { deepest } = stretchOf(form, query, span);
+  const allowed = Math.min(options.tuning.forwardWork, work?.left ?? Infinity);
+  const forward: Work = { left: allowed };
+  const { listShare } = options.tuning;
+  const { frontier, list } = columns;
+  const scratch = { visit, down: columns.changes, frontier, list, listShare };
+  let bound = withinBudget(() => leastChanges(form, query, span, deepest, scratch, forward));
+  charge(work, allowed - forward.left);
+  if (bound === undefined) {
+    const end = span.end === TRUE ? form.nodeLayer.length : span.end;
+    const last = firstNodeAfter(form, deepest, span.start, end);
+    const backward = { below: columns.below, visit, list, listShare };
+    bound = leastChangesBelow(form, query, span, last, backward, work);
+    if (bound.changes >= MOST_COUNTED) return passSpan(form, query, span, path, columns, work);
+  }
+  if (bound.changes === 0) return { changes: 0, path };
+  if (bound.changes < 0) return undefined;
+  return passSpan(form, query, span, path, columns, work, bound);
 }
 
 /** Per form: the search's scratch, and the pass's columns (made on first use). */

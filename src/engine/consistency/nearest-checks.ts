@@ -8,10 +8,12 @@ import { isConsistent } from './query.js';
 import { type Work, withinBudget } from './work.js';
 
 /** Work (edges examined) of the bounded resolution: its checks, and the passes it may run. */
-export const RESOLUTION_WORK = 4_000_000;
+export const RESOLUTION_WORK = 10_000_000;
 
 /**
- * The nearest configuration within a work budget, by completion checks before passes:
+ * The nearest configuration within a work budget: the search and bounded passes of
+ * nearest-by-search.ts; past the budget (a diagram larger than any compiled so far), by
+ * completion checks before passes:
  * - a lower bound: disjoint minimal conflicts among the targets (QuickXplain, explain.ts,
  *   each found without the targets of those before): at least one change each;
  * - the targets kept greedily in `order` (each kept when the kept ones still have a

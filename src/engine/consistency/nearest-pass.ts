@@ -1,4 +1,5 @@
 import { FALSE, TRUE } from './mdd.js';
+import type { ChangeBound } from './nearest-changes.js';
 import { type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
 import type { SegmentSpan } from './segments.js';
 import type { LayeredDiagram } from './weighted.js';
@@ -14,7 +15,10 @@ import { charge, type Work } from './work.js';
  * where the (min, +) passes of weighted.ts needed one pass pair per tie.
  *
  * Linear in the stretch's edges: what the search takes when its best-first order would
- * expand too many nodes (many changes, or a conflict early in the order).
+ * expand too many nodes (many changes, or a conflict early in the order). With a bound
+ * (`within`, nearest-changes.ts) it reads only the nodes a path of the least changes
+ * can use: every nearest path keeps within them, and on such a path each node's key is
+ * the one the whole pass gives it, so the walk takes the same edges.
  */
 export interface PassColumns {
   /** Per node: its least key below (changes; a set of changed positions, see `sets`; price). */
@@ -28,6 +32,10 @@ export interface PassColumns {
    * length then its positions ascending; 0 is the empty set. Grown as needed.
    */
   sets: Int32Array;
+  /** The bounds' scratch (nearest-changes.ts): the next count's nodes, counts below, a list. */
+  readonly frontier: Int32Array;
+  readonly below: Uint8Array;
+  readonly list: Int32Array;
 }
 
 export function newPassColumns(nodes: number): PassColumns {
@@ -37,6 +45,9 @@ export function newPassColumns(nodes: number): PassColumns {
     price: new Float64Array(nodes),
     value: new Int32Array(nodes),
     sets: new Int32Array(1024),
+    frontier: new Int32Array(nodes),
+    below: new Uint8Array(nodes),
+    list: new Int32Array(nodes),
   };
 }
 
@@ -53,6 +64,7 @@ export function passSpan(
   path: Int32Array,
   columns: PassColumns,
   work?: Work,
+  within?: ChangeBound,
 ): SpanPath | undefined {
   const { domain, valueBase, nodeLayer, kidStart, kids } = diagram;
   const { target, fixed, rank, price } = query;
@@ -62,14 +74,33 @@ export function passSpan(
   // Below the last restricted layer nothing changes and the least price is known
   // (`priceBelow`): the pass starts at the first node below it.
   const last = firstNodeAfter(diagram, deepest, start, end === TRUE ? nodeLayer.length : end);
-  charge(work, (last === nodeLayer.length ? kids.length : kidStart[last]) - kidStart[start]);
+  if (within === undefined)
+    charge(work, (last === nodeLayer.length ? kids.length : kidStart[last]) - kidStart[start]);
   const { changes, changed, value } = columns;
+  // With a bound (nearest-changes.ts): only the nodes it allows, their edges charged.
+  let examined = 0;
   const paid = columns.price;
   let top = 1; // sets[0] = 0: the empty set
   columns.sets[0] = 0;
   const floor = priceBelow === undefined || end === TRUE ? 0 : priceBelow[end];
-  for (let id = last - 1; id >= start; id--) {
+  // The bound's few nodes when it lists them (others are never read), else every node.
+  const listed = within?.nodes;
+  const stamp = within?.stamp;
+  const epoch = within?.epoch;
+  for (let k = (listed?.length ?? last - start) - 1; k >= 0; k--) {
+    const id = listed === undefined ? start + k : listed[k];
+    if (listed === undefined && within !== undefined && !reached(within, id)) {
+      changes[id] = NO_PATH;
+      continue;
+    }
     const layer = nodeLayer[id];
+    if (within !== undefined) {
+      examined += domain[layer];
+      if (examined > 65_536) {
+        charge(work, examined);
+        examined = 0;
+      }
+    }
     const f = fixed[layer];
     const t = f >= 0 ? -1 : target[layer];
     const position = t >= 0 ? rank[layer] : -1;
@@ -85,7 +116,11 @@ export function passSpan(
       const child = kids[first + v];
       if (child === FALSE) continue;
       const below = child >= last || child === end;
-      if (!below && changes[child] === NO_PATH) continue;
+      if (
+        !below &&
+        ((listed !== undefined && stamp?.[child] !== epoch) || changes[child] === NO_PATH)
+      )
+        continue;
       const adds = t >= 0 && v !== t ? position : -1;
       const count = (below ? 0 : changes[child]) + (adds >= 0 ? 1 : 0);
       if (count > bestChanges) continue;
@@ -130,6 +165,7 @@ export function passSpan(
     paid[id] = bestPrice;
     value[id] = bestValue;
   }
+  charge(work, examined);
   if (changes[start] === NO_PATH) return undefined;
   for (let layer = fromLayer; layer < toLayer; layer++) path[layer] = skipValue[layer - fromLayer];
   for (let id = start; id < last && id !== end;) {
@@ -139,8 +175,22 @@ export function passSpan(
   return { changes: changes[start], path };
 }
 
+/**
+ * The bound allows the node. Its `down` may be the pass's `changes` column: read at a
+ * node before the node's own key is written there (children, read after, hold keys).
+ */
+function reached(within: ChangeBound, id: number): boolean {
+  const { stamp, epoch, down, changes } = within;
+  return stamp[id] === epoch && (down === undefined || down[id] <= changes);
+}
+
 /** The first node id in [from, to) of a layer after `layer` (ids ascend by layer), else `to`. */
-function firstNodeAfter(diagram: LayeredDiagram, layer: number, from: number, to: number): number {
+export function firstNodeAfter(
+  diagram: LayeredDiagram,
+  layer: number,
+  from: number,
+  to: number,
+): number {
   const { nodeLayer } = diagram;
   let lo = from;
   let hi = to;

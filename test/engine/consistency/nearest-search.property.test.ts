@@ -1,14 +1,20 @@
 /**
- * The nearest path of a compiled diagram against brute force over its paths, by both ways
+ * The nearest path of a compiled diagram against brute force over its paths, by every way
  * of src/engine/consistency/nearest-by-search.ts: the best-first search alone, and the
- * lexicographic pass alone (no search budget). Random targets, forced values, prices and
+ * lexicographic pass (no search budget) over the nodes the forward bound allows, and over
+ * those the backward bound allows (no forward budget; nearest-changes.ts), each read by
+ * stamp or from its list. Random targets, forced values, prices and
  * question orders on random models: the path keeps the forced values, has the fewest
  * changes, then the lexicographically greatest kept set in question order, then the
  * least price of a completion (the contract's ranking, docs/model-format.md).
  */
 import { describe, expect, it } from 'vitest';
 import type { ConsistencyForm } from '../../../src/engine/consistency/form.js';
-import { searchedNearest } from '../../../src/engine/consistency/nearest-by-search.js';
+import {
+  NEAREST_TUNING,
+  type NearestTuning,
+  searchedNearest,
+} from '../../../src/engine/consistency/nearest-by-search.js';
 import type { NearestQuery } from '../../../src/engine/consistency/nearest.js';
 import { compileDocument } from '../../../src/engine/work.js';
 import { prng, randomModel } from './random-model.js';
@@ -78,7 +84,25 @@ const better = (a: Key, b: Key): boolean =>
       : a.price < b.price;
 
 describe('the nearest path of a diagram against brute force', () => {
-  for (const way of ['best-first search', 'lexicographic pass'] as const)
+  const ways: Record<string, NearestTuning> = {
+    'best-first search': { ...NEAREST_TUNING, unguidedWork: Infinity },
+  };
+  for (const [bound, forwardWork] of [
+    ['forward', Infinity],
+    ['backward', 0],
+  ] as const) {
+    ways[`pass within the ${bound} bound, every node read`] = {
+      unguidedWork: 0,
+      forwardWork,
+      listShare: 0,
+    };
+    ways[`pass within the ${bound} bound, its nodes listed`] = {
+      unguidedWork: 0,
+      forwardWork,
+      listShare: 1,
+    };
+  }
+  for (const [way, tuning] of Object.entries(ways))
     it(`${way}: fewest changes, earliest answers kept, least price`, () => {
       let checked = 0;
       let withChanges = 0;
@@ -110,12 +134,7 @@ describe('the nearest path of a diagram against brute force', () => {
               : undefined;
           const query: NearestQuery = { target, fixed, price, order, maxPasses: 16 };
           const allowed = paths.filter((p) => p.every((v, l) => fixed[l] < 0 || v === fixed[l]));
-          const found = searchedNearest(
-            form,
-            query,
-            undefined,
-            way === 'lexicographic pass' ? 0 : Infinity,
-          );
+          const found = searchedNearest(form, query, undefined, tuning);
           const context = `seed ${seed} round ${r}`;
           if (allowed.length === 0) {
             expect(found.path, context).toBeUndefined();

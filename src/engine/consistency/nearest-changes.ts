@@ -1,0 +1,221 @@
+import { FALSE, TRUE } from './mdd.js';
+import type { SearchQuery } from './nearest-stretch.js';
+import type { SegmentSpan } from './segments.js';
+import type { VisitScratch } from './prepared.js';
+import type { LayeredDiagram } from './weighted.js';
+import { charge, type Work } from './work.js';
+
+/**
+ * The least number of changes c a path of a stretch needs, and the nodes a nearest path
+ * can use, so that the lexicographic pass (nearest-pass.ts) reads those nodes only. A
+ * nearest path has c changes, so each of its nodes is reached from the start with d
+ * changes and reaches the end with c - d; either count bounds the nodes to read:
+ * - `leastChanges`, forward: a breadth-first search by changes from the start (a 0-1
+ *   BFS, depth-first within one count), each node expanded once with its least changes
+ *   from the start; the nodes reached within c. Cheap when the conflict is settled by a
+ *   change or two that open a small part of the diagram;
+ * - `leastChangesBelow`, backward: per node its least changes to the end (one pass over
+ *   the nodes above the last restricted layer, small integers), then the nodes on a path
+ *   of c changes (the edges where the count below drops by exactly the edge's change,
+ *   from the start). Linear in the stretch, but a small part of the lexicographic pass's
+ *   cost per node, and the pass then reads only the nodes of those paths.
+ * Either way count 0 stops at the first path (the depth-first completion check of
+ * query.ts `isConsistent`, the common case: the answers keep a path, nothing changes).
+ */
+export interface ChangeBound {
+  /** The least changes of a path through the stretch (-1: the forced values leave none). */
+  readonly changes: number;
+  /** A node the pass may read is stamped with `epoch`… */
+  readonly stamp: Int32Array;
+  readonly epoch: number;
+  /** …and, when given, has at most `changes` here (written over by the pass, see there). */
+  readonly down: Int32Array | undefined;
+  /** When they are few, those nodes in ascending order (else the pass reads every stamp). */
+  readonly nodes?: Int32Array;
+}
+
+/** Node-sized scratch: the visit stamps (their `stack`), `down`, and the next count's nodes. */
+export interface ChangeScratch {
+  readonly visit: VisitScratch;
+  readonly down: Int32Array;
+  readonly frontier: Int32Array;
+  /** The nodes expanded, listed for the pass when they are at most `listShare` of the stretch's. */
+  readonly list: Int32Array;
+  readonly listShare: number;
+}
+
+function nextEpoch(visit: VisitScratch): number {
+  if (++visit.epoch === 0x7fffffff) {
+    visit.stamp.fill(0);
+    visit.epoch = 1;
+  }
+  return visit.epoch;
+}
+
+/**
+ * The forward bound: charges every edge it examines to `work` (OutOfWork past it).
+ * `deepest`: the stretch's last restricted layer (below it nothing changes).
+ */
+export function leastChanges(
+  diagram: LayeredDiagram,
+  query: SearchQuery,
+  span: SegmentSpan,
+  deepest: number,
+  scratch: ChangeScratch,
+  work?: Work,
+): ChangeBound {
+  const { domain, nodeLayer, kidStart, kids } = diagram;
+  const { target, fixed } = query;
+  const { start, end } = span;
+  const { visit, down, frontier, list, listShare } = scratch;
+  const epoch = nextEpoch(visit);
+  const { stamp, stack } = visit;
+  const bound = (changes: number): ChangeBound => ({ changes, stamp, epoch, down });
+  if (start === end || nodeLayer[start] > deepest) return bound(0);
+  stamp[start] = epoch;
+  down[start] = 0;
+  stack[0] = start;
+  let top = 1;
+  let waiting = 0; // nodes in `frontier`: reached with k + 1 changes
+  let best = Infinity; // the least changes of a path found so far
+  let examined = 0;
+  let count = 0;
+  for (let k = 0; ; k++) {
+    while (top > 0) {
+      const id = stack[--top];
+      list[count++] = id;
+      const layer = nodeLayer[id];
+      const f = fixed[layer];
+      const t = f >= 0 ? -1 : target[layer];
+      const first = kidStart[id];
+      const hi = f >= 0 ? f + 1 : domain[layer];
+      examined += hi;
+      if (examined > 65_536) {
+        charge(work, examined);
+        examined = 0;
+      }
+      for (let v = f >= 0 ? f : 0; v < hi; v++) {
+        const child = kids[first + v];
+        if (child === FALSE) continue;
+        if (child === TRUE && end !== TRUE) continue; // past the stretch: not its end
+        const changes = t >= 0 && v !== t ? k + 1 : k;
+        if (child === end || child === TRUE || nodeLayer[child] > deepest) {
+          if (changes === 0) {
+            charge(work, examined);
+            return bound(0);
+          }
+          if (changes < best) best = changes;
+          continue;
+        }
+        if (changes > best) continue;
+        if (stamp[child] === epoch && down[child] <= changes) continue;
+        stamp[child] = epoch;
+        down[child] = changes;
+        if (changes === k) stack[top++] = child;
+        else frontier[waiting++] = child;
+      }
+    }
+    // Every node reached with k changes is expanded: a path of k changes is the least.
+    if (best <= k || (waiting === 0 && best === Infinity)) break;
+    for (let i = 0; i < waiting; i++) {
+      const id = frontier[i];
+      if (down[id] === k + 1) stack[top++] = id;
+    }
+    waiting = 0;
+  }
+  charge(work, examined);
+  if (best === Infinity) return bound(-1);
+  // Reached past the least count, never expanded: not the pass's (every stamped node is
+  // then one it reads, as the list says).
+  for (let i = 0; i < waiting; i++) if (down[frontier[i]] > best) stamp[frontier[i]] = 0;
+  const nodes = (end === TRUE ? nodeLayer.length : end) - start;
+  if (count > listShare * nodes) return bound(best);
+  return { ...bound(best), nodes: list.subarray(0, count).sort() };
+}
+
+/** Counts below a node are held in a byte: at most this many (more: the caller's full pass). */
+export const MOST_COUNTED = 254;
+const NONE = 255;
+
+/** The backward bound's scratch: counts, visit stamps, a node list (node-sized). */
+export interface BelowScratch {
+  readonly below: Uint8Array;
+  readonly visit: VisitScratch;
+  readonly list: Int32Array;
+  /** The nodes are listed when they are at most this share of the stretch's. */
+  readonly listShare: number;
+}
+
+/**
+ * The backward bound over the nodes [start, last) (`last`: the first node below the last
+ * restricted layer): `below` gets each node's least changes to the end, saturated at
+ * MOST_COUNTED. Charges the nodes' edges to `work`.
+ */
+export function leastChangesBelow(
+  diagram: LayeredDiagram,
+  query: SearchQuery,
+  span: SegmentSpan,
+  last: number,
+  scratch: BelowScratch,
+  work?: Work,
+): ChangeBound {
+  const { below, visit, list, listShare } = scratch;
+  const { domain, nodeLayer, kidStart, kids } = diagram;
+  const { target, fixed } = query;
+  const { start, end } = span;
+  let examined = 0;
+  for (let id = last - 1; id >= start; id--) {
+    const layer = nodeLayer[id];
+    const f = fixed[layer];
+    const t = f >= 0 ? -1 : target[layer];
+    const first = kidStart[id];
+    const hi = f >= 0 ? f + 1 : domain[layer];
+    examined += hi;
+    let best = Infinity;
+    for (let v = f >= 0 ? f : 0; v < hi; v++) {
+      const child = kids[first + v];
+      if (child === FALSE || (child === TRUE && end !== TRUE)) continue;
+      const after = child >= last || child === end || child === TRUE ? 0 : below[child];
+      if (after === NONE) continue;
+      const total = t >= 0 && v !== t ? after + 1 : after;
+      if (total < best) best = total;
+    }
+    below[id] = best === Infinity ? NONE : Math.min(best, MOST_COUNTED);
+    if (examined > 65_536) {
+      charge(work, examined);
+      examined = 0;
+    }
+  }
+  charge(work, examined);
+  const epoch = nextEpoch(visit);
+  const { stamp, stack } = visit;
+  const changes = start >= last ? 0 : below[start] === NONE ? -1 : below[start];
+  const bound: ChangeBound = { changes, stamp, epoch, down: undefined };
+  if (changes <= 0 || changes >= MOST_COUNTED) return bound;
+  // The nodes of the paths of `changes` changes: from the start, along the edges whose
+  // change is exactly what the count below drops by.
+  let top = 0;
+  let count = 0;
+  stack[top++] = start;
+  stamp[start] = epoch;
+  while (top > 0) {
+    const id = stack[--top];
+    list[count++] = id;
+    const layer = nodeLayer[id];
+    const f = fixed[layer];
+    const t = f >= 0 ? -1 : target[layer];
+    const first = kidStart[id];
+    const hi = f >= 0 ? f + 1 : domain[layer];
+    const own = below[id];
+    for (let v = f >= 0 ? f : 0; v < hi; v++) {
+      const child = kids[first + v];
+      if (child <= TRUE || child >= last || child === end || stamp[child] === epoch) continue;
+      if (own !== (t >= 0 && v !== t ? below[child] + 1 : below[child])) continue;
+      stamp[child] = epoch;
+      stack[top++] = child;
+    }
+  }
+  // A sort beats reading every stamp of the stretch while the nodes are a small part of it.
+  if (count > listShare * (last - start)) return bound;
+  return { ...bound, nodes: list.subarray(0, count).sort() };
+}
