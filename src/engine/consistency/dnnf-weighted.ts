@@ -1,5 +1,5 @@
 import { AND } from './dnnf-form.js';
-import type { MinForm } from './weighted.js';
+import { leastAllowedWeights, type MinForm } from './weighted.js';
 
 /**
  * Weighted queries over a smooth decision-DNNF (dnnf-form.ts): the (min, +) versions of
@@ -94,31 +94,6 @@ export interface CircuitPass {
   readonly examined: number;
 }
 
-function freeWeights(
-  circuit: WeightedCircuit,
-  weight: Float64Array,
-  fixed: Int32Array,
-): { free: Float64Array; freeValue: Int32Array } {
-  const { domain, valueBase } = circuit;
-  const free = new Float64Array(domain.length);
-  const freeValue = new Int32Array(domain.length);
-  for (let layer = 0; layer < domain.length; layer++) {
-    const f = fixed[layer];
-    let best = Infinity;
-    let arg = Math.max(0, f);
-    for (let v = f >= 0 ? f : 0, hi = f >= 0 ? f + 1 : domain[layer]; v < hi; v++) {
-      const w = weight[valueBase[layer] + v];
-      if (w < best) {
-        best = w;
-        arg = v;
-      }
-    }
-    free[layer] = best;
-    freeValue[layer] = arg;
-  }
-  return { free, freeValue };
-}
-
 /** `up`: a node-sized array to fill (a caller's scratch), else a new one. */
 export function circuitMinPass(
   prepared: PreparedCircuit,
@@ -128,7 +103,7 @@ export function circuitMinPass(
 ): CircuitPass {
   const { circuit, unmentioned } = prepared;
   const { valueBase, nodeLayer, kidStart, kids, root } = circuit;
-  const { free, freeValue } = freeWeights(circuit, weight, fixed);
+  const { free, freeValue } = leastAllowedWeights(circuit.domain, circuit.valueBase, weight, fixed);
   let unmentionedWeight = 0;
   for (const layer of unmentioned) unmentionedWeight += free[layer];
   up[FALSE] = Infinity;

@@ -48,22 +48,24 @@ function allowedRange(fixed: Int32Array, layer: number, size: number): [number, 
   return f >= 0 ? [f, f + 1] : [0, size];
 }
 
-/** Per layer the least allowed weight (layers a path may skip or that lie above the root). */
-function freeWeights(
-  diagram: LayeredDiagram,
+/**
+ * Per layer its least allowed weight and the value that has it (the fixed value, or the
+ * cheapest of the layer): what a layer no path mentions, or a path skips, adds. Shared by
+ * the diagram's passes and the decision-DNNF's (dnnf-weighted.ts).
+ */
+export function leastAllowedWeights(
+  domain: Int32Array,
+  valueBase: Int32Array,
   weight: Float64Array,
   fixed: Int32Array,
-): Pick<MinPass, 'free' | 'freeValue' | 'freeBefore'> {
-  const { domain, valueBase } = diagram;
-  const layers = domain.length;
-  const free = new Float64Array(layers);
-  const freeValue = new Int32Array(layers);
-  const freeBefore = new Float64Array(layers + 1);
-  for (let layer = 0; layer < layers; layer++) {
-    const [from, to] = allowedRange(fixed, layer, domain[layer]);
+): { free: Float64Array; freeValue: Int32Array } {
+  const free = new Float64Array(domain.length);
+  const freeValue = new Int32Array(domain.length);
+  for (let layer = 0; layer < domain.length; layer++) {
+    const f = fixed[layer];
     let best = Infinity;
-    let arg = from;
-    for (let v = from; v < to; v++) {
+    let arg = Math.max(0, f);
+    for (let v = f >= 0 ? f : 0, hi = f >= 0 ? f + 1 : domain[layer]; v < hi; v++) {
       const w = weight[valueBase[layer] + v];
       if (w < best) {
         best = w;
@@ -72,8 +74,20 @@ function freeWeights(
     }
     free[layer] = best;
     freeValue[layer] = arg;
-    freeBefore[layer + 1] = freeBefore[layer] + best;
   }
+  return { free, freeValue };
+}
+
+/** Per layer the least allowed weight (layers a path may skip or that lie above the root). */
+function freeWeights(
+  diagram: LayeredDiagram,
+  weight: Float64Array,
+  fixed: Int32Array,
+): Pick<MinPass, 'free' | 'freeValue' | 'freeBefore'> {
+  const { free, freeValue } = leastAllowedWeights(diagram.domain, diagram.valueBase, weight, fixed);
+  const freeBefore = new Float64Array(free.length + 1);
+  for (let layer = 0; layer < free.length; layer++)
+    freeBefore[layer + 1] = freeBefore[layer] + free[layer];
   return { free, freeValue, freeBefore };
 }
 
