@@ -4,9 +4,8 @@
  * answered with a 500). The compile is replaced here by one that overflows the stack for
  * a model named "Deep", and throws another error for one named "Broken".
  */
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ENGINE_LIMITS } from '../../src/engine/work.js';
-import { runBuild } from '../../src/engine-runtime/tasks/build-model.js';
 
 vi.mock('../../src/engine/work.js', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../src/engine/work.js')>();
@@ -34,6 +33,14 @@ const upload = (name: string) => ({
   ),
   format: 'json' as const,
   limits: DEFAULT_ENGINE_LIMITS,
+});
+
+// The suite's files share a module registry per fork (docs/adr/0210): the build is loaded
+// afresh here, after the mock above, whatever an earlier file loaded.
+let runBuild: typeof import('../../src/engine-runtime/tasks/build-model.js').runBuild;
+beforeAll(async () => {
+  vi.resetModules();
+  ({ runBuild } = await import('../../src/engine-runtime/tasks/build-model.js'));
 });
 
 describe('a build that overflows the call stack', () => {
