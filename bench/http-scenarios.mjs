@@ -170,10 +170,18 @@ export async function benchPreviews(at, name, size) {
   at.floors.push(evaluateFloor);
   await sameAnswer(base, evaluateFloor.base, preview, `preview ${name}`);
   if (sequentialPerRound > 0) {
-    const [floorTimes, serviceTimes] = await sequentialTimes(
+    // The service's cheapest authenticated read, timed alongside: what any request with a
+    // credential costs here before its own work (a lower bound on the preview's overhead).
+    const me = {
+      method: 'GET',
+      path: '/v1/users/me',
+      headers: { Authorization: json.Authorization },
+    };
+    const [floorTimes, serviceTimes, meTimes] = await sequentialTimes(
       [
         { name: 'evaluate floor', base: evaluateFloor.base, request: preview },
         { name: 'preview', base, request: preview },
+        { name: 'users/me', base, request: me },
       ],
       { perRound: sequentialPerRound, rounds: sequentialRounds },
     );
@@ -181,6 +189,7 @@ export async function benchPreviews(at, name, size) {
     tables.sequential.push(
       sequentialRow(database, scenario, 'node:http evaluate floor', floorTimes),
       sequentialRow(database, scenario, 'service, full view', serviceTimes, floorTimes, '≤ 1.3'),
+      sequentialRow(database, scenario, 'service, GET /v1/users/me', meTimes, floorTimes),
     );
   }
   if (flag('sequential-only')) return;
