@@ -2,7 +2,7 @@ import { derived } from '../derived.js';
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import type { Nearest, NearestQuery } from './nearest.js';
-import { leastChanges, leastChangesBelow, MOST_COUNTED } from './nearest-changes.js';
+import { distinctKids, leastChanges, leastChangesBelow, MOST_COUNTED } from './nearest-changes.js';
 import { firstNodeAfter, newPassColumns, type PassColumns, passSpan } from './nearest-pass.js';
 import { newSearchScratch, type SearchScratch, searchSpan } from './nearest-search.js';
 import { leastPriceToTrue, type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
@@ -158,7 +158,8 @@ function boundedPass(
   if (bound === undefined) {
     const end = span.end === TRUE ? form.nodeLayer.length : span.end;
     const last = firstNodeAfter(form, deepest, span.start, end);
-    const backward = { below: columns.below, visit, list, listShare };
+    const distinct = derived(form, DISTINCT_KIDS, () => distinctKids(form));
+    const backward = { below: columns.below, distinct, visit, list, listShare };
     bound = leastChangesBelow(form, query, span, last, backward, work);
     if (bound.changes >= MOST_COUNTED) return passSpan(form, query, span, path, columns, work);
   }
@@ -175,6 +176,8 @@ interface NearestScratch {
 
 const SCRATCH = Symbol('nearest search scratch');
 const PRICE_BELOW = Symbol('least price below each node');
+/** The backward count's distinct children, made on the first backward bound (nearest-changes.ts). */
+const DISTINCT_KIDS = Symbol('distinct children of each node');
 
 function searchScratch(form: ConsistencyForm): NearestScratch {
   return derived(form, SCRATCH, () => ({

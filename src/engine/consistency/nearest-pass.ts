@@ -90,7 +90,8 @@ export function passSpan(
   for (let k = (listed?.length ?? last - start) - 1; k >= 0; k--) {
     const id = listed === undefined ? start + k : listed[k];
     if (listed === undefined && within !== undefined && !reached(within, id)) {
-      changes[id] = NO_PATH;
+      // A node the bound never stamped is never read (children are tested by stamp).
+      if (stamp?.[id] === epoch) changes[id] = NO_PATH;
       continue;
     }
     const layer = nodeLayer[id];
@@ -118,7 +119,7 @@ export function passSpan(
       const below = child >= last || child === end;
       if (
         !below &&
-        ((listed !== undefined && stamp?.[child] !== epoch) || changes[child] === NO_PATH)
+        ((within !== undefined && stamp?.[child] !== epoch) || changes[child] === NO_PATH)
       )
         continue;
       const adds = t >= 0 && v !== t ? position : -1;
