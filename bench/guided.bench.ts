@@ -13,14 +13,17 @@
  *   of resolution work in the engine).
  * Env: CLICKS (answer sets timed, default 200), RESOLUTIONS (default 1000), SEED, LIMITS
  * (JSON engine limits for the compile, e.g. `{"consistencyMs":300000}` on a loaded machine),
- * BOUNDS_WORK (the price bounds' work budget of the timed clicks, e.g. `1e12`: always exact).
+ * BOUNDS_WORK (the price bounds' work budget of the timed clicks, e.g. `1e12`: always exact),
+ * SLOW (a file: the 20 slowest resolutions' inputs are written there, slowest first),
+ * REPLAY (such a file: only those resolutions are timed, each ROUNDS times (default 5), and printed one by one,
+ * so that a change to the slow cases is measured on the same inputs).
  *
  * A `.dimacs` path is a public feature model (bench/feature-models.ts converts it: required
  * booleans, one clause rule per clause); past the diagram's budget it compiles into a
  * decision-DNNF (docs/adr/0193, docs/adr/0209). Its features get random prices as amount
  * adjustments `when: f == true` (a third of them), its walks answer yes or no.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { compileDocument, evaluate, type CompiledModel } from '../src/engine/work.js';
 import { resolveAnswers } from '../src/engine/evaluate/resolution.js';
@@ -36,6 +39,10 @@ const LIMITS = JSON.parse(process.env.LIMITS ?? '{}') as Record<string, number>;
 /** The price bounds' work budget of the timed clicks (`priceBoundsWork`); the engine's default when unset. */
 const BOUNDS_WORK =
   process.env.BOUNDS_WORK === undefined ? {} : { priceBoundsWork: Number(process.env.BOUNDS_WORK) };
+const SLOW = process.env.SLOW;
+const REPLAY = process.env.REPLAY;
+/** Times each replayed resolution is timed. */
+const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const PRICES = ['0', '0', '49.90', '120.00', '250.00', '399.99', '1250.00', '-75.00'];
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
@@ -155,6 +162,7 @@ async function measure(path: string): Promise<void> {
         : `, decision-DNNF ${form.dnnf.nodeLayer.length} nodes / ${form.dnnf.kids.length} edges`) +
       `, ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
+  if (REPLAY !== undefined) return replay(model, REPLAY);
   const sets = walks(model, CLICKS);
   // Warm-up: the prepared form, the price terms.
   for (const answers of sets.slice(0, 5)) evaluate(model, request(answers));
@@ -190,6 +198,7 @@ async function measure(path: string): Promise<void> {
   let forced = 0;
   let changes = 0;
   let inexact = 0;
+  const inputs: SlowInput[] = [];
   for (let i = 0; i < RESOLUTIONS; i++) {
     const answers = pick(sets);
     const line = evaluate(model, request(answers, { priceBounds: false })).line;
@@ -221,6 +230,7 @@ async function measure(path: string): Promise<void> {
     alone.push(timed(() => resolveAnswers(model, asking, asking.resolve as true)));
     const used = process.cpuUsage(cpu);
     aloneCpu.push((used.user + used.system) / 1000);
+    inputs.push({ ms: alone[alone.length - 1], questions, asked });
     plain.push(before);
     resolving.push(after);
     extra.push(Math.max(0, after - before));
@@ -239,6 +249,43 @@ async function measure(path: string): Promise<void> {
   );
   // CPU time of the process (µs resolution): less sensitive to a loaded machine's scheduling.
   console.log(`  the resolution alone, CPU time: ${figures(aloneCpu)}`);
+  if (SLOW !== undefined) {
+    const slowest = inputs.sort((a, b) => b.ms - a.ms).slice(0, 20);
+    writeFileSync(SLOW, JSON.stringify(slowest));
+    console.log(`  the 20 slowest resolutions' inputs: ${SLOW}`);
+  }
+}
+
+/** A resolution's input and its time alone (SLOW, REPLAY). */
+interface SlowInput {
+  readonly ms: number;
+  readonly questions: Answers;
+  readonly asked: Record<string, unknown>;
+}
+
+/** The saved resolutions, each timed alone ROUNDS times: the least and the median wall and CPU time. */
+function replay(model: CompiledModel, file: string): void {
+  const inputs = JSON.parse(readFileSync(file, 'utf8')) as SlowInput[];
+  const all: number[] = [];
+  for (const [i, input] of inputs.entries()) {
+    const asking = request(input.questions, input.asked) as Parameters<typeof resolveAnswers>[1];
+    const times: number[] = [];
+    const cpu: number[] = [];
+    let changes = 0;
+    for (let round = 0; round < ROUNDS; round++)
+      timedBoth(
+        () => (changes = resolveAnswers(model, asking, asking.resolve as true).changes.length),
+        times,
+        cpu,
+      );
+    all.push(...cpu);
+    console.log(
+      `  #${i}: saved ${input.ms.toFixed(1)} ms; least ${Math.min(...times).toFixed(1)} ms, ` +
+        `median ${percentile(times, 0.5).toFixed(1)} ms; CPU least ${Math.min(...cpu).toFixed(1)} ms, ` +
+        `median ${percentile(cpu, 0.5).toFixed(1)} ms; ${changes} changes`,
+    );
+  }
+  console.log(`replayed ${inputs.length} resolutions × ${ROUNDS}, CPU time: ${figures(all)}`);
 }
 
 const paths = process.argv.slice(2);

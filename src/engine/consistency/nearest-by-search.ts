@@ -2,7 +2,13 @@ import { derived } from '../derived.js';
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import type { Nearest, NearestQuery } from './nearest.js';
-import { leastChanges, leastChangesBelow, MOST_COUNTED } from './nearest-changes.js';
+import {
+  type DistinctKids,
+  distinctKids,
+  leastChanges,
+  leastChangesBelow,
+  MOST_COUNTED,
+} from './nearest-changes.js';
 import { firstNodeAfter, newPassColumns, type PassColumns, passSpan } from './nearest-pass.js';
 import { newSearchScratch, type SearchScratch, searchSpan } from './nearest-search.js';
 import { leastPriceToTrue, type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
@@ -148,6 +154,7 @@ function boundedPass(
   options: SpanOptions,
 ): SpanPath | undefined {
   const { deepest } = stretchOf(form, query, span);
+  const distinct = () => distinctKidsOf(form, query.price);
   const allowed = Math.min(options.tuning.forwardWork, work?.left ?? Infinity);
   const forward: Work = { left: allowed };
   const { listShare } = options.tuning;
@@ -158,13 +165,14 @@ function boundedPass(
   if (bound === undefined) {
     const end = span.end === TRUE ? form.nodeLayer.length : span.end;
     const last = firstNodeAfter(form, deepest, span.start, end);
-    const backward = { below: columns.below, visit, list, listShare };
+    const backward = { below: columns.below, distinct: distinct(), visit, list, listShare };
     bound = leastChangesBelow(form, query, span, last, backward, work);
-    if (bound.changes >= MOST_COUNTED) return passSpan(form, query, span, path, columns, work);
+    if (bound.changes >= MOST_COUNTED)
+      return passSpan(form, query, span, path, columns, distinct(), work);
   }
   if (bound.changes === 0) return { changes: 0, path };
   if (bound.changes < 0) return undefined;
-  return passSpan(form, query, span, path, columns, work, bound);
+  return passSpan(form, query, span, path, columns, distinct(), work, bound);
 }
 
 /** Per form: the search's scratch, and the pass's columns (made on first use). */
@@ -175,6 +183,7 @@ interface NearestScratch {
 
 const SCRATCH = Symbol('nearest search scratch');
 const PRICE_BELOW = Symbol('least price below each node');
+const DISTINCT_KIDS = Symbol('distinct children of each node');
 
 function searchScratch(form: ConsistencyForm): NearestScratch {
   return derived(form, SCRATCH, () => ({
@@ -196,4 +205,20 @@ function priceBelow(form: ConsistencyForm, price: Float64Array): Float64Array {
     slot.price = price;
   }
   return slot.below;
+}
+
+/**
+ * The distinct children and their cheapest values (nearest-changes.ts), kept per form for
+ * the last prices asked, as `priceBelow`; made on the first pass that reads them.
+ */
+function distinctKidsOf(form: ConsistencyForm, price: Float64Array | undefined): DistinctKids {
+  const slot = derived(form, DISTINCT_KIDS, () => ({
+    price: undefined as Float64Array | undefined,
+    kids: undefined as DistinctKids | undefined,
+  }));
+  if (slot.kids === undefined || slot.price !== price) {
+    slot.kids = distinctKids(form, price);
+    slot.price = price;
+  }
+  return slot.kids;
 }

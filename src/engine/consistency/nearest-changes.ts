@@ -137,9 +137,83 @@ export function leastChanges(
 export const MOST_COUNTED = 254;
 const NONE = 255;
 
+/**
+ * Per node, its distinct children other than FALSE (`kids[start[id]] … kids[start[id + 1]]`),
+ * each with the first of its cheapest values that lead there (`values`, by `price`; the
+ * first value without one), in ascending value: on the large diagrams seen, about a
+ * third of the edges, most edges leading to FALSE or to a child an edge before already
+ * leads to. A count over an open layer reads only the children; a pass over an open
+ * layer, whose edges into one child differ only by their value's price, only these
+ * values, in the order the edges have them.
+ */
+export interface DistinctKids {
+  readonly start: Int32Array;
+  readonly kids: Int32Array;
+  readonly values: Int32Array;
+}
+
+/** One pass over the diagram's edges, stamping each child with the node that has it. */
+export function distinctKids(
+  diagram: LayeredDiagram,
+  price: Float64Array | undefined,
+): DistinctKids {
+  const { domain, valueBase, nodeLayer, kidStart, kids } = diagram;
+  const nodes = nodeLayer.length;
+  const start = new Int32Array(nodes + 1);
+  const seen = new Int32Array(nodes).fill(-1);
+  const at = new Int32Array(nodes);
+  let children: Int32Array = new Int32Array(Math.max(16, nodes));
+  let values: Int32Array = new Int32Array(children.length);
+  let size = 0;
+  for (let id = TRUE + 1; id < nodes; id++) {
+    start[id] = size;
+    const layer = nodeLayer[id];
+    const base = valueBase[layer];
+    for (let v = 0, k = kidStart[id]; v < domain[layer]; v++, k++) {
+      const child = kids[k];
+      if (child === FALSE) continue;
+      if (seen[child] === id) {
+        const known = at[child];
+        if (price !== undefined && price[base + v] < price[base + values[known]]) values[known] = v;
+        continue;
+      }
+      seen[child] = id;
+      if (size === children.length) {
+        children = grown(children, 2 * size);
+        values = grown(values, 2 * size);
+      }
+      at[child] = size;
+      children[size] = child;
+      values[size++] = v;
+    }
+    // Ascending value (a cheaper later value may have moved a child's): insertion sort.
+    for (let i = start[id] + 1; i < size; i++) {
+      const child = children[i];
+      const value = values[i];
+      let j = i - 1;
+      for (; j >= start[id] && values[j] > value; j--) {
+        children[j + 1] = children[j];
+        values[j + 1] = values[j];
+      }
+      children[j + 1] = child;
+      values[j + 1] = value;
+    }
+  }
+  start[nodes] = size;
+  return { start, kids: children.slice(0, size), values: values.slice(0, size) };
+}
+
+function grown(array: Int32Array, length: number): Int32Array {
+  const bigger = new Int32Array(length);
+  bigger.set(array);
+  return bigger;
+}
+
 /** The backward bound's scratch: counts, visit stamps, a node list (node-sized). */
 export interface BelowScratch {
   readonly below: Uint8Array;
+  /** The diagram's distinct children (`distinctKids`), kept per form and price. */
+  readonly distinct: DistinctKids;
   readonly visit: VisitScratch;
   readonly list: Int32Array;
   /** The nodes are listed when they are at most this share of the stretch's. */
@@ -150,6 +224,14 @@ export interface BelowScratch {
  * The backward bound over the nodes [start, last) (`last`: the first node below the last
  * restricted layer): `below` gets each node's least changes to the end, saturated at
  * MOST_COUNTED. Charges the nodes' edges to `work`.
+ *
+ * The count pass reads every node of the stretch, the resolution's largest cost when the
+ * changes open most of the diagram, so it reads as little per node as it can: an open or
+ * answered layer's least count is over the node's distinct children (`distinct`: a
+ * change costs 1 whichever value makes it, so only the children matter, and the
+ * answer's own child), and no edge is tested: FALSE (and TRUE past a stretch that ends
+ * elsewhere) hold NONE in `below`, the end node and the nodes under the last restricted
+ * layer 0, so each child is one read and one minimum.
  */
 export function leastChangesBelow(
   diagram: LayeredDiagram,
@@ -160,27 +242,34 @@ export function leastChangesBelow(
   work?: Work,
 ): ChangeBound {
   const { below, visit, list, listShare } = scratch;
-  const { domain, nodeLayer, kidStart, kids } = diagram;
+  const { nodeLayer, kidStart, kids } = diagram;
+  const { start: distinctStart, kids: distinct } = scratch.distinct;
   const { target, fixed } = query;
   const { start, end } = span;
+  below[FALSE] = NONE;
+  below[TRUE] = end === TRUE ? 0 : NONE;
+  below.fill(0, last, end === TRUE ? nodeLayer.length : end + 1);
   let examined = 0;
   for (let id = last - 1; id >= start; id--) {
     const layer = nodeLayer[id];
     const f = fixed[layer];
-    const t = f >= 0 ? -1 : target[layer];
-    const first = kidStart[id];
-    const hi = f >= 0 ? f + 1 : domain[layer];
-    examined += hi;
-    let best = Infinity;
-    for (let v = f >= 0 ? f : 0; v < hi; v++) {
-      const child = kids[first + v];
-      if (child === FALSE || (child === TRUE && end !== TRUE)) continue;
-      const after = child >= last || child === end || child === TRUE ? 0 : below[child];
-      if (after === NONE) continue;
-      const total = t >= 0 && v !== t ? after + 1 : after;
-      if (total < best) best = total;
+    let best: number;
+    if (f >= 0) best = below[kids[kidStart[id] + f]];
+    else {
+      let least = NONE;
+      for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
+        const after = below[distinct[k]];
+        if (after < least) least = after;
+      }
+      const t = target[layer];
+      if (t < 0) best = least;
+      else {
+        const changed = least === NONE ? NONE : Math.min(least + 1, MOST_COUNTED);
+        best = Math.min(below[kids[kidStart[id] + t]], changed);
+      }
     }
-    below[id] = best === Infinity ? NONE : Math.min(best, MOST_COUNTED);
+    below[id] = best;
+    examined += 1 + distinctStart[id + 1] - distinctStart[id];
     if (examined > 65_536) {
       charge(work, examined);
       examined = 0;
@@ -193,7 +282,8 @@ export function leastChangesBelow(
   const bound: ChangeBound = { changes, stamp, epoch, down: undefined };
   if (changes <= 0 || changes >= MOST_COUNTED) return bound;
   // The nodes of the paths of `changes` changes: from the start, along the edges whose
-  // change is exactly what the count below drops by.
+  // change is exactly what the count below drops by (by child, as the count: the
+  // answer's own child cannot also be one a change leads to, its count being the least).
   let top = 0;
   let count = 0;
   stack[top++] = start;
@@ -203,14 +293,22 @@ export function leastChangesBelow(
     list[count++] = id;
     const layer = nodeLayer[id];
     const f = fixed[layer];
-    const t = f >= 0 ? -1 : target[layer];
-    const first = kidStart[id];
-    const hi = f >= 0 ? f + 1 : domain[layer];
     const own = below[id];
-    for (let v = f >= 0 ? f : 0; v < hi; v++) {
-      const child = kids[first + v];
+    if (f >= 0) {
+      const child = kids[kidStart[id] + f];
       if (child <= TRUE || child >= last || child === end || stamp[child] === epoch) continue;
-      if (own !== (t >= 0 && v !== t ? below[child] + 1 : below[child])) continue;
+      if (own !== below[child]) continue;
+      stamp[child] = epoch;
+      stack[top++] = child;
+      continue;
+    }
+    const t = target[layer];
+    const kept = t >= 0 ? kids[kidStart[id] + t] : -1;
+    const step = t >= 0 ? 1 : 0;
+    for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
+      const child = distinct[k];
+      if (child <= TRUE || child >= last || child === end || stamp[child] === epoch) continue;
+      if (own !== (child === kept ? below[child] : below[child] + step)) continue;
       stamp[child] = epoch;
       stack[top++] = child;
     }

@@ -1,5 +1,5 @@
 import { FALSE, TRUE } from './mdd.js';
-import type { ChangeBound } from './nearest-changes.js';
+import type { ChangeBound, DistinctKids } from './nearest-changes.js';
 import { type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
 import type { SegmentSpan } from './segments.js';
 import type { LayeredDiagram } from './weighted.js';
@@ -63,10 +63,12 @@ export function passSpan(
   span: SegmentSpan,
   path: Int32Array,
   columns: PassColumns,
+  distinct: DistinctKids,
   work?: Work,
   within?: ChangeBound,
 ): SpanPath | undefined {
   const { domain, valueBase, nodeLayer, kidStart, kids } = diagram;
+  const { start: distinctStart, kids: distinctKids, values: distinctValues } = distinct;
   const { target, fixed, rank, price } = query;
   const { fromLayer, toLayer, start, end } = span;
   const { skipBefore, skipValue, deepest } = stretchOf(diagram, query, span);
@@ -90,21 +92,28 @@ export function passSpan(
   for (let k = (listed?.length ?? last - start) - 1; k >= 0; k--) {
     const id = listed === undefined ? start + k : listed[k];
     if (listed === undefined && within !== undefined && !reached(within, id)) {
-      changes[id] = NO_PATH;
+      // A node the bound never stamped is never read (children are tested by stamp).
+      if (stamp?.[id] === epoch) changes[id] = NO_PATH;
       continue;
     }
     const layer = nodeLayer[id];
+    const f = fixed[layer];
+    const t = f >= 0 ? -1 : target[layer];
+    const position = t >= 0 ? rank[layer] : -1;
+    const first = kidStart[id];
+    // An open layer's edges into one child differ by their value's price only: its
+    // distinct children with their cheapest values, in the order of the edges.
+    const open = f < 0 && t < 0;
+    const edges = open ? distinctKids : kids;
+    const lo = open ? distinctStart[id] : f >= 0 ? first + f : first;
+    const hi = open ? distinctStart[id + 1] : f >= 0 ? first + f + 1 : first + domain[layer];
     if (within !== undefined) {
-      examined += domain[layer];
+      examined += hi - lo;
       if (examined > 65_536) {
         charge(work, examined);
         examined = 0;
       }
     }
-    const f = fixed[layer];
-    const t = f >= 0 ? -1 : target[layer];
-    const position = t >= 0 ? rank[layer] : -1;
-    const first = kidStart[id];
     const base = valueBase[layer];
     const after = skipBefore[layer + 1 - fromLayer];
     let bestChanges = NO_PATH;
@@ -112,13 +121,14 @@ export function passSpan(
     let bestPrice = Infinity;
     let bestValue = -1;
     let bestAdds = -1;
-    for (let v = f >= 0 ? f : 0, hi = f >= 0 ? f + 1 : domain[layer]; v < hi; v++) {
-      const child = kids[first + v];
+    for (let k = lo; k < hi; k++) {
+      const child = edges[k];
       if (child === FALSE) continue;
+      const v = open ? distinctValues[k] : k - first;
       const below = child >= last || child === end;
       if (
         !below &&
-        ((listed !== undefined && stamp?.[child] !== epoch) || changes[child] === NO_PATH)
+        ((within !== undefined && stamp?.[child] !== epoch) || changes[child] === NO_PATH)
       )
         continue;
       const adds = t >= 0 && v !== t ? position : -1;
