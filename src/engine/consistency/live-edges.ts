@@ -1,0 +1,63 @@
+import { FALSE, TRUE } from './mdd.js';
+import type { LayeredDiagram } from './weighted.js';
+
+/**
+ * A layered diagram's edges without those to FALSE, in node order: on a diagram of wide
+ * layers most of `kids` is FALSE (two thirds on the 268-question car), which a walk that
+ * reads every value of a node would read for nothing. Each edge also carries what a walk
+ * reads of it, side by side in memory: its value's flat index (`valueBase[layer] + value`,
+ * into per-value weights) and its child's layer (the layer count for TRUE).
+ */
+export interface LiveEdges {
+  /** Per node (and one past the last): its first edge. */
+  readonly start: Int32Array;
+  readonly flat: Int32Array;
+  readonly child: Int32Array;
+  readonly childLayer: Int32Array;
+}
+
+export function liveEdges({
+  domain,
+  valueBase,
+  nodeLayer,
+  kidStart,
+  kids,
+}: LayeredDiagram): LiveEdges {
+  const nodes = nodeLayer.length;
+  const count = liveEdgeCount(kids);
+  const edges: LiveEdges = {
+    start: new Int32Array(nodes + 1),
+    flat: new Int32Array(count),
+    child: new Int32Array(count),
+    childLayer: new Int32Array(count),
+  };
+  let at = 0;
+  for (let id = TRUE + 1; id < nodes; id++) {
+    edges.start[id] = at;
+    const layer = nodeLayer[id];
+    for (let v = 0, first = kidStart[id]; v < domain[layer]; v++) {
+      const child = kids[first + v];
+      if (child === FALSE) continue;
+      edges.flat[at] = valueBase[layer] + v;
+      edges.child[at] = child;
+      edges.childLayer[at++] = child === TRUE ? domain.length : nodeLayer[child];
+    }
+  }
+  edges.start[nodes] = at;
+  return edges;
+}
+
+/** Edges not to FALSE. */
+export function liveEdgeCount(kids: Int32Array): number {
+  let count = 0;
+  for (const kid of kids) if (kid !== FALSE) count++;
+  return count;
+}
+
+/** Bytes of `liveEdges`' arrays, at `array(bytes)` per typed array. */
+export function liveEdgesBytes(
+  { nodeLayer, kids }: LayeredDiagram,
+  array: (bytes: number) => number,
+): number {
+  return array(4 * (nodeLayer.length + 1)) + 3 * array(4 * liveEdgeCount(kids));
+}
