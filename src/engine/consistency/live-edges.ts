@@ -4,16 +4,15 @@ import type { LayeredDiagram } from './weighted.js';
 /**
  * A layered diagram's edges without those to FALSE, in node order: on a diagram of wide
  * layers most of `kids` is FALSE (two thirds on the 268-question car), which a walk that
- * reads every value of a node would read for nothing. Each edge also carries what a walk
- * reads of it, side by side in memory: its value's flat index (`valueBase[layer] + value`,
- * into per-value weights) and its child's layer (the layer count for TRUE).
+ * reads every value of a node would read for nothing. Each edge is three numbers side by
+ * side, what a walk reads of it (one memory line, where three arrays cost three): at
+ * `3 e` its value's flat index (`valueBase[layer] + value`, into per-value weights), at
+ * `3 e + 1` its child, at `3 e + 2` the child's layer (the layer count for TRUE).
  */
 export interface LiveEdges {
   /** Per node (and one past the last): its first edge. */
   readonly start: Int32Array;
-  readonly flat: Int32Array;
-  readonly child: Int32Array;
-  readonly childLayer: Int32Array;
+  readonly edge: Int32Array;
 }
 
 export function liveEdges({
@@ -25,12 +24,7 @@ export function liveEdges({
 }: LayeredDiagram): LiveEdges {
   const nodes = nodeLayer.length;
   const count = liveEdgeCount(kids);
-  const edges: LiveEdges = {
-    start: new Int32Array(nodes + 1),
-    flat: new Int32Array(count),
-    child: new Int32Array(count),
-    childLayer: new Int32Array(count),
-  };
+  const edges: LiveEdges = { start: new Int32Array(nodes + 1), edge: new Int32Array(3 * count) };
   let at = 0;
   for (let id = TRUE + 1; id < nodes; id++) {
     edges.start[id] = at;
@@ -38,9 +32,10 @@ export function liveEdges({
     for (let v = 0, first = kidStart[id]; v < domain[layer]; v++) {
       const child = kids[first + v];
       if (child === FALSE) continue;
-      edges.flat[at] = valueBase[layer] + v;
-      edges.child[at] = child;
-      edges.childLayer[at++] = child === TRUE ? domain.length : nodeLayer[child];
+      edges.edge[3 * at] = valueBase[layer] + v;
+      edges.edge[3 * at + 1] = child;
+      edges.edge[3 * at + 2] = child === TRUE ? domain.length : nodeLayer[child];
+      at++;
     }
   }
   edges.start[nodes] = at;
@@ -59,5 +54,5 @@ export function liveEdgesBytes(
   { nodeLayer, kids }: LayeredDiagram,
   array: (bytes: number) => number,
 ): number {
-  return array(4 * (nodeLayer.length + 1)) + 3 * array(4 * liveEdgeCount(kids));
+  return array(4 * (nodeLayer.length + 1)) + array(12 * liveEdgeCount(kids));
 }

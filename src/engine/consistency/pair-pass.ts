@@ -35,9 +35,13 @@ type Pair = readonly [Float64Array, Float64Array];
 
 /**
  * The passes over `span` under `fixed` (a value per layer, or -1 free). `free`: per layer
- * and weight the least allowed weight, what an edge skipping the layer adds. Undefined
- * when the walks would read more than `budget` edges (checked layer by layer, so a walk
- * stops at most one layer past it); the backward weights computed so far are kept, correct.
+ * and weight the least allowed weight, what an edge skipping the layer adds. `support`,
+ * when given: the span's supported values under `fixed` (segment-pass.ts, flat), whose
+ * zeros let the walks leave out an answered layer's other values that no completion takes
+ * (their result is Infinity: no path through them keeps the other answers), and the
+ * subdiagrams only they lead to. Undefined when the walks would read more than `budget`
+ * edges (checked layer by layer, so a walk stops at most one layer past it); the backward
+ * weights computed so far are kept, correct.
  */
 export function pairPass(
   diagram: LayeredDiagram,
@@ -46,6 +50,7 @@ export function pairPass(
   free: Pair,
   fixed: Int32Array,
   scratch: PairScratch,
+  support: Uint8Array | undefined,
   budget = Infinity,
 ): PairResult | undefined {
   const { fromLayer: from, toLayer: to } = span;
@@ -60,9 +65,11 @@ export function pairPass(
   const before = [beforeA, beforeB] as const;
   keepKnownUp(span, fixed, scratch);
   try {
-    const read = forward(diagram, span, weights, before, fixed, scratch, budget);
+    const open = support ?? scratch.everyValue;
+    const read = forward(diagram, span, weights, before, fixed, open, scratch, budget);
     if (read > budget) return undefined;
-    const result = backward(diagram, span, weights, free, before, fixed, scratch, budget - read);
+    const left = budget - read;
+    const result = backward(diagram, span, weights, free, before, fixed, open, scratch, left);
     if (result === undefined) return undefined;
     const { bestA, bestB, valuesA, valuesB } = result;
     valuesOfSkipped(diagram, span, weights, result);
@@ -94,13 +101,14 @@ function forward(
   [a, b]: Pair,
   [beforeA, beforeB]: Pair,
   fixed: Int32Array,
-  { edges, down, state, upKnown, touched, filled, layerStart }: PairScratch,
+  support: Uint8Array,
+  { edges, weights: node, state, upKnown, touched, filled, layerStart }: PairScratch,
   budget: number,
 ): number {
-  const { flat, child: edgeChild, childLayer } = edges;
+  const { edge } = edges;
   state[start] = REACHED;
-  down[2 * start] = 0;
-  down[2 * start + 1] = 0;
+  node[4 * start] = 0;
+  node[4 * start + 1] = 0;
   touched[layerStart[from]] = start;
   filled[from] = 1;
   let read = 0;
@@ -123,33 +131,33 @@ function forward(
         touched[layerStart[at] + filled[at]++] = child;
         continue;
       }
-      const aboveA = down[2 * id];
-      const aboveB = down[2 * id + 1];
+      const aboveA = node[4 * id];
+      const aboveB = node[4 * id + 1];
       const stop = edges.start[id + 1];
       read += stop - edges.start[id];
       for (let e = edges.start[id]; e < stop; e++) {
-        const child = edgeChild[e];
+        const child = edge[3 * e + 1];
         if (child === end) continue;
         const mark = state[child];
-        const next = childLayer[e];
+        const next = edge[3 * e + 2];
         // From a needed node, or off the answer: only the child's backward weight is read.
-        if (!reached || (answer >= 0 && flat[e] !== answer)) {
-          if (mark !== UNTOUCHED) continue;
+        if (!reached || (answer >= 0 && edge[3 * e] !== answer)) {
+          if (mark !== UNTOUCHED || (reached && support[edge[3 * e]] === 0)) continue;
           state[child] = NEEDED;
           touched[layerStart[next] + filled[next]++] = child;
           continue;
         }
-        const totalA = aboveA + a[flat[e]] + beforeA[next - from] - afterA;
-        const totalB = aboveB + b[flat[e]] + beforeB[next - from] - afterB;
+        const totalA = aboveA + a[edge[3 * e]] + beforeA[next - from] - afterA;
+        const totalB = aboveB + b[edge[3 * e]] + beforeB[next - from] - afterB;
         if (mark === REACHED) {
-          if (totalA < down[2 * child]) down[2 * child] = totalA;
-          if (totalB < down[2 * child + 1]) down[2 * child + 1] = totalB;
+          if (totalA < node[4 * child]) node[4 * child] = totalA;
+          if (totalB < node[4 * child + 1]) node[4 * child + 1] = totalB;
           continue;
         }
         if (mark === UNTOUCHED) touched[layerStart[next] + filled[next]++] = child;
         state[child] = REACHED;
-        down[2 * child] = totalA;
-        down[2 * child + 1] = totalB;
+        node[4 * child] = totalA;
+        node[4 * child + 1] = totalB;
       }
     }
   }
@@ -179,10 +187,11 @@ function backward(
   [freeA, freeB]: Pair,
   [beforeA, beforeB]: Pair,
   fixed: Int32Array,
-  { edges, down, up, state, upKnown, touched, filled, layerStart }: PairScratch,
+  support: Uint8Array,
+  { edges, weights: node, state, upKnown, touched, filled, layerStart }: PairScratch,
   budget: number,
 ): Backward | undefined {
-  const { flat, child: edgeChild, childLayer } = edges;
+  const { edge } = edges;
   const offset = valueBase[from];
   const valuesA = new Float64Array(valueBase[to] - offset).fill(Infinity);
   const valuesB = new Float64Array(valueBase[to] - offset).fill(Infinity);
@@ -205,33 +214,36 @@ function backward(
         read++;
         const child = kids[kidStart[id] + f];
         const atEnd = child === end;
-        const below = child === FALSE ? Infinity : atEnd ? 0 : up[2 * child];
+        const below = child === FALSE ? Infinity : atEnd ? 0 : node[4 * child + 2];
         const next = atEnd ? to : nodeLayer[child];
-        up[2 * id] =
+        node[4 * id + 2] =
           below === Infinity ? Infinity : a[answer] + beforeA[next - from] - afterA + below;
-        up[2 * id + 1] =
+        node[4 * id + 3] =
           below === Infinity
             ? Infinity
-            : b[answer] + beforeB[next - from] - afterB + (atEnd ? 0 : up[2 * child + 1]);
+            : b[answer] + beforeB[next - from] - afterB + (atEnd ? 0 : node[4 * child + 3]);
         upKnown[id] = 1;
         continue;
       }
-      const aboveA = down[2 * id];
-      const aboveB = down[2 * id + 1];
+      const aboveA = node[4 * id];
+      const aboveB = node[4 * id + 1];
       let leastA = Infinity;
       let leastB = Infinity;
       const stop = edges.start[id + 1];
       read += stop - edges.start[id];
       for (let e = edges.start[id]; e < stop; e++) {
-        const child = edgeChild[e];
+        const at = edge[3 * e];
+        const allowed = answer < 0 || at === answer;
+        // Left out by the forward walk: no completion takes it, its child may be stale.
+        if (!allowed && support[at] === 0) continue;
+        const child = edge[3 * e + 1];
         const atEnd = child === end;
-        const belowA = atEnd ? 0 : up[2 * child];
+        const belowA = atEnd ? 0 : node[4 * child + 2];
         if (belowA === Infinity) continue;
-        const next = childLayer[e];
-        const at = flat[e];
+        const next = edge[3 * e + 2];
         const edgeA = a[at] + beforeA[next - from] - afterA + belowA;
-        const edgeB = b[at] + beforeB[next - from] - afterB + (atEnd ? 0 : up[2 * child + 1]);
-        if (answer < 0 || at === answer) {
+        const edgeB = b[at] + beforeB[next - from] - afterB + (atEnd ? 0 : node[4 * child + 3]);
+        if (allowed) {
           if (edgeA < leastA) leastA = edgeA;
           if (edgeB < leastB) leastB = edgeB;
         }
@@ -240,7 +252,7 @@ function backward(
         const totalB = aboveB + edgeB;
         if (totalA < valuesA[at - offset]) valuesA[at - offset] = totalA;
         if (totalB < valuesB[at - offset]) valuesB[at - offset] = totalB;
-        if (answer >= 0 && at !== answer) continue;
+        if (!allowed) continue;
         for (let skipped = layer + 1; skipped < next; skipped++) {
           const withoutA = totalA - freeA[skipped];
           const withoutB = totalB - freeB[skipped];
@@ -250,12 +262,12 @@ function backward(
       }
       if (known) continue;
       upKnown[id] = 1;
-      up[2 * id] = leastA;
-      up[2 * id + 1] = leastB;
+      node[4 * id + 2] = leastA;
+      node[4 * id + 3] = leastB;
     }
   }
-  const bestA = up[2 * start];
-  const bestB = up[2 * start + 1];
+  const bestA = node[4 * start + 2];
+  const bestB = node[4 * start + 3];
   return { bestA, bestB, valuesA, valuesB, aroundA, aroundB, work: read };
 }
 

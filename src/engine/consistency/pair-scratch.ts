@@ -11,13 +11,15 @@ import type { LayeredDiagram } from './weighted.js';
  */
 export interface PairScratch {
   readonly edges: LiveEdges;
-  /** Per node, both weights side by side (2 id, 2 id + 1): least weight from the start. */
-  readonly down: Float64Array;
-  /** Per node, both weights side by side: least weight to the end (Infinity: none). */
-  readonly up: Float64Array;
+  /**
+   * Per node four numbers side by side (one memory line): at `4 id` and `4 id + 1` the least
+   * weights from the start (first and second weight), at `4 id + 2` and `4 id + 3` the least
+   * weights to the end (Infinity: none).
+   */
+  readonly weights: Float64Array;
   /** Per node: UNTOUCHED, NEEDED (its backward weight is read) or REACHED (also from the start). */
   readonly state: Uint8Array;
-  /** Per node: 1 when `up` holds its weights under `lastFixed`'s restrictions. */
+  /** Per node: 1 when its weights to the end are those under `lastFixed`'s restrictions. */
   readonly upKnown: Uint8Array;
   /** Per layer: the restriction of the last pass over the layer's span. */
   readonly lastFixed: Int32Array;
@@ -29,6 +31,8 @@ export interface PairScratch {
    */
   readonly touched: Int32Array;
   readonly filled: Int32Array;
+  /** Per value (flat): 1, the support of a pass given none. */
+  readonly everyValue: Uint8Array;
 }
 
 /** Node states of a walk (pair-pass.ts). */
@@ -46,14 +50,14 @@ export function newPairScratch(diagram: LayeredDiagram): PairScratch {
     layerStart[layer] = Math.min(layerStart[layer], layerStart[layer + 1]);
   return {
     edges: liveEdges(diagram),
-    down: new Float64Array(2 * count),
-    up: new Float64Array(2 * count),
+    weights: new Float64Array(4 * count),
     state: new Uint8Array(count),
     upKnown: new Uint8Array(count),
     lastFixed: new Int32Array(layers).fill(-2),
     layerStart,
     touched: new Int32Array(count),
     filled: new Int32Array(layers),
+    everyValue: new Uint8Array(diagram.valueBase[layers]).fill(1),
   };
 }
 
@@ -66,11 +70,12 @@ export function pairScratchBytes(
   const layers = diagram.domain.length;
   return (
     liveEdgesBytes(diagram, array) +
-    2 * array(16 * nodes) +
+    array(32 * nodes) +
     2 * array(nodes) +
     array(4 * nodes) +
     2 * array(4 * layers) +
-    array(4 * (layers + 1))
+    array(4 * (layers + 1)) +
+    array(diagram.valueBase[layers])
   );
 }
 

@@ -108,13 +108,15 @@ function freeWeights(form: ConsistencyForm, weight: Float64Array, fixed: Int32Ar
 /**
  * `segmentedMins` of both weights of the pair, in one set of passes per segment. Undefined
  * when the walks of the segments to recompute would read more than `budget` edges, and
- * always under a negative budget (no passes at all).
+ * always under a negative budget (no passes at all). `support`: the supported values under
+ * `fixed` (query.ts `supports`), which lets the walks leave out what no completion takes.
  */
 export function segmentedMinPair(
   form: ConsistencyForm,
   weights: WeightPair,
   fixed: Int32Array,
   budget = Infinity,
+  support?: Uint8Array,
 ): [SegmentedMins, SegmentedMins] | undefined {
   if (budget < 0) return undefined;
   const free = [
@@ -127,7 +129,7 @@ export function segmentedMinPair(
     const segments = segmentsOf(form);
     let left = budget;
     for (let s = 0; s < segments.fromLayer.length; s++) {
-      const result = segmentResult(scratch, weights, free, fixed, s, left);
+      const result = segmentResult(scratch, weights, free, fixed, s, left, support);
       if (result === undefined) return undefined;
       results.push(result.result);
       left -= result.work;
@@ -187,6 +189,7 @@ function segmentResult(
   fixed: Int32Array,
   s: number,
   budget: number,
+  support: Uint8Array | undefined,
 ): { result: PairResult; work: number } | undefined {
   const form = scratch.form;
   const segments = segmentsOf(form);
@@ -197,11 +200,24 @@ function segmentResult(
   const known = memo.get(key);
   if (known !== undefined) return { result: known, work: 0 };
   const pass = (scratch.pass ??= newPairScratch(form));
-  const result = pairPass(form, segmentSpan(segments, s), weights, free, fixed, pass, budget);
+  const own = support !== undefined && ownSupport(form, support, from) ? support : undefined;
+  const span = segmentSpan(segments, s);
+  const result = pairPass(form, span, weights, free, fixed, pass, own, budget);
   if (result === undefined) return undefined;
   if (memo.size >= scratch.entries) memo.delete(memo.keys().next().value as string);
   memo.set(key, result);
   return { result, work: result.work };
+}
+
+/**
+ * Whether `support` holds the segment's own supported values: `supports` zeroes every
+ * segment but the one whose restrictions have no completion, and a segment's result is
+ * kept by its own restrictions alone, so a zeroed segment is passed over without support.
+ */
+function ownSupport(form: ConsistencyForm, support: Uint8Array, from: number): boolean {
+  for (let at = form.valueBase[from]; at < form.valueBase[from + 1]; at++)
+    if (support[at] === 1) return true;
+  return false;
 }
 
 /**

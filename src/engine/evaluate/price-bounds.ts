@@ -65,7 +65,7 @@ export function priceBounds(
   const pair = [lo, negatedHi] as const;
   const passes =
     circuit === undefined
-      ? segmentedMinPair(form, pair, fixed, work)
+      ? segmentedMinPair(form, pair, fixed, work, support)
       : circuitPairWork(circuit) <= work
         ? circuitMinPair(circuit, pair, fixed)
         : undefined;
