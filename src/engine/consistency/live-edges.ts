@@ -45,7 +45,7 @@ export function liveEdges({
 /** Edges not to FALSE. */
 export function liveEdgeCount(kids: Int32Array): number {
   let count = 0;
-  for (const kid of kids) if (kid !== FALSE) count++;
+  for (let i = 0; i < kids.length; i++) if (kids[i] !== FALSE) count++;
   return count;
 }
 
