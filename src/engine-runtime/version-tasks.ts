@@ -202,7 +202,7 @@ export class VersionTasks {
       ...(consistency === undefined ? {} : { consistency }),
       ...(then === undefined ? {} : { then }),
     });
-    return this.pool
+    const result = await this.pool
       .run<TaskResult>(task, {
         tenant,
         deadlineMs,
@@ -212,6 +212,10 @@ export class VersionTasks {
       .catch((error: unknown) => {
         throw compileProblem(error, deadlineMs, this.options.pool.heapMb);
       });
+    // The worker's compile refused the model (it nests too deeply: docs/adr/0208).
+    if (result.kind === 'refused')
+      throw new ApiError(result.status, result.message, result.problems);
+    return result;
   }
 }
 

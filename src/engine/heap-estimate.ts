@@ -1,5 +1,6 @@
 import { Expression } from './cel/expression.js';
 import { derivedCacheBytes } from './consistency/form.js';
+import { nearestScratchBytes } from './consistency/nearest-by-search.js';
 import { pairMatrixBytes } from './consistency/prepared.js';
 import { priceBoundsBytes } from './consistency/segment-weights.js';
 import { sharedPartBytes } from './evaluate/shared-parts.js';
@@ -43,7 +44,11 @@ export function modelHeapBytes(model: CompiledModel): number {
     }
   }
   const form = model.consistency;
-  const inUse = derivedCacheBytes(form) + pairMatrixBytes(form) + priceBoundsBytes(form);
+  const inUse =
+    derivedCacheBytes(form) +
+    pairMatrixBytes(form) +
+    priceBoundsBytes(form) +
+    nearestScratchBytes(form);
   return size.bytes + inUse + sharedPartBytes(model);
 }
 

@@ -302,7 +302,7 @@ export interface EvaluationRequest {
   complete?: 'cheapest';
   /** false: no price bounds (benchmarks measure their cost); computed when not given. */
   priceBounds?: boolean;
-  /** The price bounds' work budget in edge visits (default PRICE_BOUNDS_WORK; tests lower it). */
+  /** The price bounds' work budget in edges read (default PRICE_BOUNDS_WORK; tests lower it). */
   priceBoundsWork?: number;
 }
 

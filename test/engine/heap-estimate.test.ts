@@ -8,6 +8,12 @@
 import { describe, expect, it } from 'vitest';
 import { generateModel } from '../../tools/gen-model.mjs';
 import { derivedCacheBytes } from '../../src/engine/consistency/form.js';
+import {
+  NEAREST_TUNING,
+  nearestScratchBytes,
+  searchedNearest,
+} from '../../src/engine/consistency/nearest-by-search.js';
+import { prepareForm } from '../../src/engine/consistency/prepared.js';
 import { pairMatrixBytes } from '../../src/engine/consistency/prepared.js';
 import { priceBoundsBytes } from '../../src/engine/consistency/segment-weights.js';
 import { priceTerms } from '../../src/engine/evaluate/price-terms.js';
@@ -55,6 +61,7 @@ describe('the heap estimate of a compiled model (modelHeapBytes)', () => {
         derivedCacheBytes(form) +
         pairMatrixBytes(form) +
         priceBoundsBytes(form) +
+        nearestScratchBytes(form) +
         sharedPartBytes(compiled);
       const held = estimate - inUse;
       expect(held).toBeGreaterThanOrEqual(transferable.byteLength);
@@ -145,5 +152,63 @@ describe('the price bounds in the estimate (priceBoundsBytes)', () => {
     expect(sizes[0]).toBeGreaterThan(weightsOnly);
     expect(sizes[sizes.length - 1]).toBeGreaterThan(sizes[0]);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(bound);
+  });
+});
+
+/** Bytes held under the form's derived values of these descriptions (heap-estimate.ts layout). */
+function derivedOn(
+  form: object,
+  descriptions: readonly string[],
+  shared: readonly object[],
+): number {
+  const seen = new Set<unknown>([form, ...shared]);
+  let bytes = 0;
+  const stack: unknown[] = Object.getOwnPropertySymbols(form)
+    .filter((key) => descriptions.includes(key.description ?? ''))
+    .map((key) => (form as Record<symbol, unknown>)[key]);
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || typeof node !== 'object' || seen.has(node)) continue;
+    seen.add(node);
+    if (ArrayBuffer.isView(node)) bytes += 96 + node.byteLength;
+    else if (Array.isArray(node)) {
+      bytes += 32 + 8 * node.length;
+      stack.push(...(node as unknown[]));
+    } else {
+      bytes += 48 + 16 * Object.keys(node).length;
+      stack.push(...Object.values(node));
+    }
+  }
+  return bytes;
+}
+
+describe('the nearest configuration in the estimate (nearestScratchBytes)', () => {
+  const searchOnly = NEAREST_TUNING;
+  const passOnly = { unguidedWork: 0, forwardWork: Infinity, listShare: 1 };
+  it.each([
+    ['the search', searchOnly],
+    ['the bounded pass', passOnly],
+  ] as const)('counts up front what %s keeps on the form', (_, tuning) => {
+    const compiled = compileOk(pricedPairs);
+    const form = compiled.consistency;
+    const layers = form.domain.length;
+    const bound = nearestScratchBytes(form, tuning);
+    const price = Float64Array.from({ length: form.valueBase[layers] }, (_v, i) => i % 7);
+    let random = 11;
+    const next = (n: number): number => (random = (random * 48_271) % 2_147_483_647) % n;
+    for (let query = 0; query < 50; query++) {
+      const target = Int32Array.from(form.domain, (size) => (next(2) === 0 ? next(size) : -1));
+      const fixed = new Int32Array(layers).fill(-1);
+      const order = [...Array(layers).keys()].filter((layer) => target[layer] >= 0);
+      searchedNearest(form, { target, fixed, price, order, maxPasses: 16 }, undefined, tuning);
+    }
+    // The completion checks' visit stamps are the prepared form's, counted with it.
+    const held = derivedOn(
+      form,
+      ['nearest search scratch', 'least price below each node'],
+      [prepareForm(form).visit],
+    );
+    expect(held).toBeGreaterThan(0);
+    expect(held).toBeLessThanOrEqual(bound);
   });
 });

@@ -100,9 +100,14 @@ export async function runBuild(task: BuildTask): Promise<BuildOutcome> {
   try {
     return await build(task);
   } catch (error) {
-    if (isStackOverflow(error)) return TOO_DEEP;
-    throw error;
+    return tooDeepOrThrow(error);
   }
+}
+
+/** The refusal of a compile that ran out of call stack; any other error thrown on. */
+function tooDeepOrThrow(error: unknown): Refusal {
+  if (isStackOverflow(error)) return TOO_DEEP;
+  throw error;
 }
 
 const TOO_DEEP: Refusal = {
@@ -175,9 +180,19 @@ async function build(task: BuildTask): Promise<BuildOutcome> {
   };
 }
 
+/**
+ * A stored version compiled again (a cache miss, in the worker that evaluates it). A compile
+ * that runs out of call stack is refused as the upload's would be (422 `model_too_deep`):
+ * the engine or the thread's stack may differ from the upload's.
+ */
 export function runCompile(task: CompileTask): CompileOutcome {
   const definition: unknown = JSON.parse(inflateDefinitionSync(task.definition));
-  const result = compileDocument(definition, task.limits, { consistency: task.consistency });
+  let result: ReturnType<typeof compileDocument>;
+  try {
+    result = compileDocument(definition, task.limits, { consistency: task.consistency });
+  } catch (error) {
+    return tooDeepOrThrow(error);
+  }
   if (!result.ok)
     return {
       kind: 'refused',

@@ -183,7 +183,9 @@ export class EngineTasks {
       limits: task.limits,
       ...(task.consistency === undefined ? {} : { consistency: task.consistency }),
     });
-    // Stored definitions compiled at upload; failing now means the engine changed.
+    // Stored definitions compiled at upload; failing now means the engine changed. A
+    // compile out of call stack is the model's problem: its refusal goes to the caller.
+    if (outcome.kind === 'refused' && outcome.status === 422) return plain(outcome);
     if (outcome.kind === 'refused')
       throw new Error(`Stored model ${task.version.key} no longer compiles`);
     const model = this.keep(task.version, outcome.model, modelHeapBytes(outcome.model));

@@ -12,8 +12,9 @@ import {
 import { firstNodeAfter, newPassColumns, type PassColumns, passSpan } from './nearest-pass.js';
 import { newSearchScratch, type SearchScratch, searchSpan } from './nearest-search.js';
 import { leastPriceToTrue, type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
-import { prepareForm, type VisitScratch } from './prepared.js';
+import { prepareForm, segmentsOf, type VisitScratch } from './prepared.js';
 import { isConsistent } from './query.js';
+import { segmentEdges } from './segment-pass.js';
 import { type SegmentSpan, segmentSpan } from './segments.js';
 import { charge, type Work, withinBudget } from './work.js';
 
@@ -173,6 +174,43 @@ function boundedPass(
   if (bound.changes === 0) return { changes: 0, path };
   if (bound.changes < 0) return undefined;
   return passSpan(form, query, span, path, columns, distinct(), work, bound);
+}
+
+/** Initial length of the pass's sets of changed positions (nearest-pass.ts `newPassColumns`). */
+const INITIAL_SETS = 1024;
+
+/**
+ * The most the nearest configuration's scratch holds on a diagram form while in use,
+ * counted up front in the compiled-model cache's bytes (as segment-weights.ts
+ * `priceBoundsBytes`): the pass's node-sized columns (nearest-pass.ts, with the bounds'
+ * frontier, counts and list of docs/adr/0206), the search's heuristic (a price per node)
+ * and its labels and queue, at most one label per edge of a searched span (at most
+ * `unguidedWork` edges) in columns that double. Typed arrays and objects at their V8
+ * layout cost, as heap-estimate.ts counts them. The pass's sets of changed positions grow
+ * with the changes of a resolution, not with the diagram: counted at their first length.
+ */
+export function nearestScratchBytes(form: ConsistencyForm, tuning = NEAREST_TUNING): number {
+  if (!form.compiled || form.root <= TRUE) return 0;
+  const array = (bytes: number): number => 96 + bytes;
+  const nodes = form.nodeLayer.length;
+  // A segment of at most `unguidedWork` edges is searched, a larger one passed over.
+  const segments = segmentsOf(form);
+  let searched = 0;
+  let passed = false;
+  for (let s = 0; s < segments.fromLayer.length; s++) {
+    const edges = segmentEdges(form, segments, s);
+    if (edges > tuning.unguidedWork) passed = true;
+    else searched = Math.max(searched, edges);
+  }
+  const columns = passed
+    ? 5 * array(4 * nodes) + array(8 * nodes) + array(nodes) + array(4 * INITIAL_SETS) + 128
+    : 0;
+  const heuristic = array(8 * nodes) + 64;
+  let labels = 1024;
+  while (labels < searched) labels *= 2;
+  // Four Int32 and two Float64 columns, the queue's items, a reference per label.
+  const search = 5 * array(4 * labels) + 2 * array(8 * labels) + array(8 * labels) + 128;
+  return columns + heuristic + search;
 }
 
 /** Per form: the search's scratch, and the pass's columns (made on first use). */

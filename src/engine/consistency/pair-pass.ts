@@ -1,4 +1,5 @@
-import { FALSE, TRUE } from './mdd.js';
+import { FALSE } from './mdd.js';
+import { keepKnownUp, NEEDED, type PairScratch, REACHED, UNTOUCHED } from './pair-scratch.js';
 import type { SegmentSpan } from './segments.js';
 import type { LayeredDiagram } from './weighted.js';
 
@@ -8,74 +9,15 @@ import type { LayeredDiagram } from './weighted.js';
  * crosses (a segment, segments.ts): which nodes a path reaches does not depend on the
  * weights, so both share one walk over the edges.
  *
- * Only the nodes a result reads are visited. The forward pass reaches nodes from the
- * start under the restrictions; the per-value pass then reads the backward weight of every
- * child of a reached node (its own layer's restriction left out: "the answers minus
- * itself"), and those children's allowed descendants are needed too. After a few answers
- * that is a fraction of the diagram, where a full backward pass read every node.
+ * Only the nodes a result reads are visited, and only they are iterated: each walk goes
+ * layer by layer through a worklist of the nodes it touched, never through the segment's
+ * id range, and over live edges only (live-edges.ts). The forward walk reaches nodes from
+ * the start under the restrictions and marks as *needed* every child of a reached node
+ * (the per-value result leaves a layer's own restriction out: "the answers minus itself")
+ * and the allowed children of needed nodes. The backward walk then computes the needed
+ * nodes' least weights to the end and, at each reached node, the per-value results of its
+ * edges: every child's weight is known by then, children lying on deeper layers.
  */
-
-/**
- * Node-sized arrays of one diagram and weight pair, reused by every pass (no per-click
- * allocation). They also carry the backward weights from one pass to the next: a node's
- * depends only on the restrictions of its layer and those below, so after a click that
- * changes one answer the nodes below its layer keep theirs (`upKnown`).
- */
-export interface PairScratch {
-  readonly downA: Float64Array;
-  readonly downB: Float64Array;
-  readonly upA: Float64Array;
-  readonly upB: Float64Array;
-  /** Per node: UNTOUCHED, NEEDED (its backward weight is read) or REACHED (also from the start). */
-  readonly state: Uint8Array;
-  /** Per node: 1 when upA/upB hold its weights under `lastFixed`'s restrictions. */
-  readonly upKnown: Uint8Array;
-  /** Per layer: the restriction of the last pass over the layer's span. */
-  readonly lastFixed: Int32Array;
-  /** Per layer (and the layer count): its first node id. */
-  readonly layerStart: Int32Array;
-}
-
-const UNTOUCHED = 0;
-const NEEDED = 1;
-const REACHED = 2;
-
-export function newPairScratch(diagram: LayeredDiagram): PairScratch {
-  const { nodeLayer, domain } = diagram;
-  const count = nodeLayer.length;
-  const layers = domain.length;
-  const layerStart = new Int32Array(layers + 1).fill(count);
-  for (let id = count - 1; id > TRUE; id--) layerStart[nodeLayer[id]] = id;
-  for (let layer = layers - 1; layer >= 0; layer--)
-    layerStart[layer] = Math.min(layerStart[layer], layerStart[layer + 1]);
-  return {
-    downA: new Float64Array(count),
-    downB: new Float64Array(count),
-    upA: new Float64Array(count),
-    upB: new Float64Array(count),
-    state: new Uint8Array(count),
-    upKnown: new Uint8Array(count),
-    lastFixed: new Int32Array(layers).fill(-2),
-    layerStart,
-  };
-}
-
-/**
- * Forgets the backward weights of the span's nodes down to the deepest layer whose
- * restriction changed since the span's last pass; the nodes below keep theirs.
- */
-function keepKnownUp(
-  { fromLayer: from, toLayer: to, start }: SegmentSpan,
-  fixed: Int32Array,
-  scratch: PairScratch,
-): void {
-  const { lastFixed, upKnown, layerStart } = scratch;
-  let deepest = to - 1;
-  while (deepest >= from && fixed[deepest] === lastFixed[deepest]) deepest--;
-  if (deepest < from) return;
-  upKnown.fill(0, start, Math.max(start, layerStart[deepest + 1]));
-  for (let layer = from; layer <= deepest; layer++) lastFixed[layer] = fixed[layer];
-}
 
 /** One span's result for each weight. */
 export interface PairResult {
@@ -85,20 +27,32 @@ export interface PairResult {
   /** Per value of the span's layers (from valueBase[from]): the least weight start → end through it. */
   readonly valuesA: Float64Array;
   readonly valuesB: Float64Array;
+  /** Edges the walks read (a caller's work budget). */
+  readonly work: number;
 }
 
+type Pair = readonly [Float64Array, Float64Array];
+
 /**
- * The passes over `span` under `fixed` (a value per layer, or -1 free). `freeA`/`freeB`:
- * per layer the least allowed weight, what an edge skipping the layer adds.
+ * The passes over `span` under `fixed` (a value per layer, or -1 free). `free`: per layer
+ * and weight the least allowed weight, what an edge skipping the layer adds. `support`,
+ * when given: the span's supported values under `fixed` (segment-pass.ts, flat), whose
+ * zeros let the walks leave out an answered layer's other values that no completion takes
+ * (their result is Infinity: no path through them keeps the other answers), and the
+ * subdiagrams only they lead to. Undefined when the walks would read more than `budget`
+ * edges (checked layer by layer, so a walk stops at most one layer past it); the backward
+ * weights computed so far are kept, correct.
  */
 export function pairPass(
   diagram: LayeredDiagram,
   span: SegmentSpan,
-  weights: readonly [Float64Array, Float64Array],
-  free: readonly [Float64Array, Float64Array],
+  weights: Pair,
+  free: Pair,
   fixed: Int32Array,
   scratch: PairScratch,
-): PairResult {
+  support: Uint8Array | undefined,
+  budget = Infinity,
+): PairResult | undefined {
   const { fromLayer: from, toLayer: to } = span;
   // Prefix sums of the free weights over the span's layers: an edge from layer l to
   // layer n adds before[n] - before[l + 1] for the layers it skips.
@@ -110,159 +64,224 @@ export function pairPass(
   }
   const before = [beforeA, beforeB] as const;
   keepKnownUp(span, fixed, scratch);
-  forward(diagram, span, weights, before, fixed, scratch);
-  backward(diagram, span, weights, before, fixed, scratch);
-  return throughValues(diagram, span, weights, free, before, fixed, scratch);
-}
-
-type Pair = readonly [Float64Array, Float64Array];
-
-/** Least weights from the start to each reached node; marks the nodes whose backward weight is read. */
-function forward(
-  { domain, valueBase, nodeLayer, kidStart, kids }: LayeredDiagram,
-  { fromLayer: from, start, end }: SegmentSpan,
-  [a, b]: Pair,
-  [beforeA, beforeB]: Pair,
-  fixed: Int32Array,
-  { downA, downB, state, upKnown }: PairScratch,
-): void {
-  const last = end === TRUE ? nodeLayer.length : end;
-  state.fill(UNTOUCHED, start, last);
-  state[start] = REACHED;
-  downA[start] = 0;
-  downB[start] = 0;
-  for (let id = start; id < last; id++) {
-    const mark = state[id];
-    if (mark === UNTOUCHED) continue;
-    const layer = nodeLayer[id];
-    const f = fixed[layer];
-    const first = kidStart[id];
-    if (mark === NEEDED) {
-      // A known backward weight needs none of the children's.
-      if (upKnown[id] === 1) continue;
-      for (let v = f >= 0 ? f : 0, hi = f >= 0 ? f + 1 : domain[layer]; v < hi; v++) {
-        const child = kids[first + v];
-        if (child !== FALSE && child !== end && state[child] === UNTOUCHED) state[child] = NEEDED;
-      }
-      continue;
-    }
-    const aboveA = downA[id];
-    const aboveB = downB[id];
-    const base = valueBase[layer];
-    const afterA = beforeA[layer + 1 - from];
-    const afterB = beforeB[layer + 1 - from];
-    for (let v = 0, size = domain[layer]; v < size; v++) {
-      const child = kids[first + v];
-      if (child === FALSE || child === end) continue;
-      if (f >= 0 && v !== f) {
-        if (state[child] === UNTOUCHED) state[child] = NEEDED;
-        continue;
-      }
-      const next = nodeLayer[child] - from;
-      const totalA = aboveA + a[base + v] + beforeA[next] - afterA;
-      const totalB = aboveB + b[base + v] + beforeB[next] - afterB;
-      if (state[child] !== REACHED) {
-        state[child] = REACHED;
-        downA[child] = totalA;
-        downB[child] = totalB;
-        continue;
-      }
-      if (totalA < downA[child]) downA[child] = totalA;
-      if (totalB < downB[child]) downB[child] = totalB;
-    }
+  try {
+    const open = support ?? scratch.everyValue;
+    const read = forward(diagram, span, weights, before, fixed, open, scratch, budget);
+    if (read > budget) return undefined;
+    const left = budget - read;
+    const result = backward(diagram, span, weights, free, before, fixed, open, scratch, left);
+    if (result === undefined) return undefined;
+    const { bestA, bestB, valuesA, valuesB } = result;
+    valuesOfSkipped(diagram, span, weights, result);
+    return { bestA, bestB, valuesA, valuesB, work: read + result.work };
+  } finally {
+    clearWorklist(span, scratch);
   }
 }
 
-/** Least weights from each needed node to the end node (Infinity: none), where not known. */
-function backward(
-  { domain, valueBase, nodeLayer, kidStart, kids }: LayeredDiagram,
-  { fromLayer: from, toLayer: to, start, end }: SegmentSpan,
-  [a, b]: Pair,
-  [beforeA, beforeB]: Pair,
-  fixed: Int32Array,
-  { upA, upB, state, upKnown }: PairScratch,
+/** Every touched node back to UNTOUCHED and the worklist empty (also after a stopped walk). */
+function clearWorklist(
+  { fromLayer: from, toLayer: to }: SegmentSpan,
+  { state, touched, filled, layerStart }: PairScratch,
 ): void {
-  const last = end === TRUE ? nodeLayer.length : end;
-  for (let id = last - 1; id >= start; id--) {
-    if (state[id] === UNTOUCHED || upKnown[id] === 1) continue;
-    upKnown[id] = 1;
-    const layer = nodeLayer[id];
-    const f = fixed[layer];
-    const first = kidStart[id];
-    const base = valueBase[layer];
-    const afterA = beforeA[layer + 1 - from];
-    const afterB = beforeB[layer + 1 - from];
-    let leastA = Infinity;
-    let leastB = Infinity;
-    for (let v = f >= 0 ? f : 0, hi = f >= 0 ? f + 1 : domain[layer]; v < hi; v++) {
-      const child = kids[first + v];
-      if (child === FALSE) continue;
-      const atEnd = child === end;
-      const belowA = atEnd ? 0 : upA[child];
-      if (belowA === Infinity) continue;
-      const next = (atEnd ? to : nodeLayer[child]) - from;
-      const totalA = a[base + v] + beforeA[next] - afterA + belowA;
-      const totalB = b[base + v] + beforeB[next] - afterB + (atEnd ? 0 : upB[child]);
-      if (totalA < leastA) leastA = totalA;
-      if (totalB < leastB) leastB = totalB;
-    }
-    upA[id] = leastA;
-    upB[id] = leastB;
+  for (let layer = from; layer < to; layer++) {
+    for (let i = layerStart[layer], end = i + filled[layer]; i < end; i++)
+      state[touched[i]] = UNTOUCHED;
+    filled[layer] = 0;
   }
 }
 
 /**
- * Per value the least weight of a start → end path through it: over the edges of reached
- * nodes (every value, the layer's own restriction left out), and for layers an allowed
- * edge skips, the path's weight without the layer's free part plus the value's weight.
+ * Least weights from the start to each reached node; marks the nodes whose backward
+ * weight is read. Returns the edges read (past `budget`: stopped there).
  */
-function throughValues(
-  { domain, valueBase, nodeLayer, kidStart, kids }: LayeredDiagram,
+function forward(
+  { valueBase, nodeLayer, kidStart, kids }: LayeredDiagram,
+  { fromLayer: from, toLayer: to, start, end }: SegmentSpan,
+  [a, b]: Pair,
+  [beforeA, beforeB]: Pair,
+  fixed: Int32Array,
+  support: Uint8Array,
+  { edges, weights: node, state, upKnown, touched, filled, layerStart }: PairScratch,
+  budget: number,
+): number {
+  const { edge } = edges;
+  state[start] = REACHED;
+  node[4 * start] = 0;
+  node[4 * start + 1] = 0;
+  touched[layerStart[from]] = start;
+  filled[from] = 1;
+  let read = 0;
+  for (let layer = from; layer < to && read <= budget; layer++) {
+    const f = fixed[layer];
+    const answer = f >= 0 ? valueBase[layer] + f : -1;
+    const afterA = beforeA[layer + 1 - from];
+    const afterB = beforeB[layer + 1 - from];
+    for (let i = layerStart[layer], last = i + filled[layer]; i < last; i++) {
+      const id = touched[i];
+      const reached = state[id] === REACHED;
+      // A known backward weight needs none of the children's.
+      if (!reached && upKnown[id] === 1) continue;
+      if (!reached && f >= 0) {
+        read++;
+        const child = kids[kidStart[id] + f];
+        if (child === FALSE || child === end || state[child] !== UNTOUCHED) continue;
+        state[child] = NEEDED;
+        const at = nodeLayer[child];
+        touched[layerStart[at] + filled[at]++] = child;
+        continue;
+      }
+      const aboveA = node[4 * id];
+      const aboveB = node[4 * id + 1];
+      const stop = edges.start[id + 1];
+      read += stop - edges.start[id];
+      for (let e = edges.start[id]; e < stop; e++) {
+        const child = edge[3 * e + 1];
+        if (child === end) continue;
+        const mark = state[child];
+        const next = edge[3 * e + 2];
+        // From a needed node, or off the answer: only the child's backward weight is read.
+        if (!reached || (answer >= 0 && edge[3 * e] !== answer)) {
+          if (mark !== UNTOUCHED || (reached && support[edge[3 * e]] === 0)) continue;
+          state[child] = NEEDED;
+          touched[layerStart[next] + filled[next]++] = child;
+          continue;
+        }
+        const totalA = aboveA + a[edge[3 * e]] + beforeA[next - from] - afterA;
+        const totalB = aboveB + b[edge[3 * e]] + beforeB[next - from] - afterB;
+        if (mark === REACHED) {
+          if (totalA < node[4 * child]) node[4 * child] = totalA;
+          if (totalB < node[4 * child + 1]) node[4 * child + 1] = totalB;
+          continue;
+        }
+        if (mark === UNTOUCHED) touched[layerStart[next] + filled[next]++] = child;
+        state[child] = REACHED;
+        node[4 * child] = totalA;
+        node[4 * child + 1] = totalB;
+      }
+    }
+  }
+  return read;
+}
+
+interface Backward {
+  readonly bestA: number;
+  readonly bestB: number;
+  readonly valuesA: Float64Array;
+  readonly valuesB: Float64Array;
+  /** Per layer of the span: the least weight of an allowed path that skips it, less its free part. */
+  readonly aroundA: Float64Array;
+  readonly aroundB: Float64Array;
+  readonly work: number;
+}
+
+/**
+ * Least weights from each needed node to the end node (Infinity: none), where not known,
+ * and per value the least weight of a start → end path through it over the edges of
+ * reached nodes (every value, the layer's own restriction left out). Undefined past `budget`.
+ */
+function backward(
+  { nodeLayer, kidStart, kids, valueBase }: LayeredDiagram,
   { fromLayer: from, toLayer: to, start, end }: SegmentSpan,
   [a, b]: Pair,
   [freeA, freeB]: Pair,
   [beforeA, beforeB]: Pair,
   fixed: Int32Array,
-  { downA, downB, upA, upB, state }: PairScratch,
-): PairResult {
-  const last = end === TRUE ? nodeLayer.length : end;
+  support: Uint8Array,
+  { edges, weights: node, state, upKnown, touched, filled, layerStart }: PairScratch,
+  budget: number,
+): Backward | undefined {
+  const { edge } = edges;
   const offset = valueBase[from];
   const valuesA = new Float64Array(valueBase[to] - offset).fill(Infinity);
   const valuesB = new Float64Array(valueBase[to] - offset).fill(Infinity);
   const aroundA = new Float64Array(to - from).fill(Infinity);
   const aroundB = new Float64Array(to - from).fill(Infinity);
-  for (let id = start; id < last; id++) {
-    if (state[id] !== REACHED) continue;
-    const aboveA = downA[id];
-    const aboveB = downB[id];
-    const layer = nodeLayer[id];
-    const first = kidStart[id];
-    const base = valueBase[layer];
-    const at = base - offset;
+  let read = 0;
+  for (let layer = to - 1; layer >= from; layer--) {
+    if (read > budget) return undefined;
+    const f = fixed[layer];
+    const answer = f >= 0 ? valueBase[layer] + f : -1;
     const afterA = beforeA[layer + 1 - from];
     const afterB = beforeB[layer + 1 - from];
-    const allowed = fixed[layer];
-    for (let v = 0, size = domain[layer]; v < size; v++) {
-      const child = kids[first + v];
-      if (child === FALSE) continue;
-      const atEnd = child === end;
-      const belowA = atEnd ? 0 : upA[child];
-      if (belowA === Infinity) continue;
-      const next = atEnd ? to : nodeLayer[child];
-      const totalA = aboveA + a[base + v] + beforeA[next - from] - afterA + belowA;
-      const totalB =
-        aboveB + b[base + v] + beforeB[next - from] - afterB + (atEnd ? 0 : upB[child]);
-      if (totalA < valuesA[at + v]) valuesA[at + v] = totalA;
-      if (totalB < valuesB[at + v]) valuesB[at + v] = totalB;
-      if (next === layer + 1 || (allowed >= 0 && v !== allowed)) continue;
-      for (let skipped = layer + 1; skipped < next; skipped++) {
-        const withoutA = totalA - freeA[skipped];
-        const withoutB = totalB - freeB[skipped];
-        if (withoutA < aroundA[skipped - from]) aroundA[skipped - from] = withoutA;
-        if (withoutB < aroundB[skipped - from]) aroundB[skipped - from] = withoutB;
+    for (let i = layerStart[layer], last = i + filled[layer]; i < last; i++) {
+      const id = touched[i];
+      const known = upKnown[id] === 1;
+      const reached = state[id] === REACHED;
+      if (!reached && known) continue;
+      if (state[id] === NEEDED && f >= 0) {
+        // Its one allowed edge.
+        read++;
+        const child = kids[kidStart[id] + f];
+        const atEnd = child === end;
+        const below = child === FALSE ? Infinity : atEnd ? 0 : node[4 * child + 2];
+        const next = atEnd ? to : nodeLayer[child];
+        node[4 * id + 2] =
+          below === Infinity ? Infinity : a[answer] + beforeA[next - from] - afterA + below;
+        node[4 * id + 3] =
+          below === Infinity
+            ? Infinity
+            : b[answer] + beforeB[next - from] - afterB + (atEnd ? 0 : node[4 * child + 3]);
+        upKnown[id] = 1;
+        continue;
       }
+      const aboveA = node[4 * id];
+      const aboveB = node[4 * id + 1];
+      let leastA = Infinity;
+      let leastB = Infinity;
+      const stop = edges.start[id + 1];
+      read += stop - edges.start[id];
+      for (let e = edges.start[id]; e < stop; e++) {
+        const at = edge[3 * e];
+        const allowed = answer < 0 || at === answer;
+        // Left out by the forward walk: no completion takes it, its child may be stale.
+        if (!allowed && support[at] === 0) continue;
+        const child = edge[3 * e + 1];
+        const atEnd = child === end;
+        const belowA = atEnd ? 0 : node[4 * child + 2];
+        if (belowA === Infinity) continue;
+        const next = edge[3 * e + 2];
+        const edgeA = a[at] + beforeA[next - from] - afterA + belowA;
+        const edgeB = b[at] + beforeB[next - from] - afterB + (atEnd ? 0 : node[4 * child + 3]);
+        if (allowed) {
+          if (edgeA < leastA) leastA = edgeA;
+          if (edgeB < leastB) leastB = edgeB;
+        }
+        if (!reached) continue;
+        const totalA = aboveA + edgeA;
+        const totalB = aboveB + edgeB;
+        if (totalA < valuesA[at - offset]) valuesA[at - offset] = totalA;
+        if (totalB < valuesB[at - offset]) valuesB[at - offset] = totalB;
+        if (!allowed) continue;
+        for (let skipped = layer + 1; skipped < next; skipped++) {
+          const withoutA = totalA - freeA[skipped];
+          const withoutB = totalB - freeB[skipped];
+          if (withoutA < aroundA[skipped - from]) aroundA[skipped - from] = withoutA;
+          if (withoutB < aroundB[skipped - from]) aroundB[skipped - from] = withoutB;
+        }
+      }
+      if (known) continue;
+      upKnown[id] = 1;
+      node[4 * id + 2] = leastA;
+      node[4 * id + 3] = leastB;
     }
   }
+  const bestA = node[4 * start + 2];
+  const bestB = node[4 * start + 3];
+  return { bestA, bestB, valuesA, valuesB, aroundA, aroundB, work: read };
+}
+
+/**
+ * For layers an allowed edge skips: a value's least weight is also the least weight of a
+ * path skipping its layer, without the layer's free part, plus the value's weight.
+ */
+function valuesOfSkipped(
+  { valueBase }: LayeredDiagram,
+  { fromLayer: from, toLayer: to }: SegmentSpan,
+  [a, b]: Pair,
+  { valuesA, valuesB, aroundA, aroundB }: Backward,
+): void {
+  const offset = valueBase[from];
   for (let layer = from; layer < to; layer++) {
     const restA = aroundA[layer - from];
     if (restA === Infinity) continue;
@@ -272,7 +291,4 @@ function throughValues(
       if (restB + b[at] < valuesB[at - offset]) valuesB[at - offset] = restB + b[at];
     }
   }
-  const bestA = state[start] === REACHED ? upA[start] : Infinity;
-  const bestB = state[start] === REACHED ? upB[start] : Infinity;
-  return { bestA, bestB, valuesA, valuesB };
 }

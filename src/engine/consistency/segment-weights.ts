@@ -2,7 +2,8 @@ import { derived } from '../derived.js';
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import { segmentsOf } from './prepared.js';
-import { newPairScratch, type PairResult, type PairScratch, pairPass } from './pair-pass.js';
+import { type PairResult, pairPass } from './pair-pass.js';
+import { newPairScratch, type PairScratch, pairScratchBytes } from './pair-scratch.js';
 import { liveValues } from './query.js';
 import { segmentSpan } from './segments.js';
 
@@ -31,7 +32,7 @@ interface Scratch {
   readonly form: ConsistencyForm;
   /** The weights paired with the ones this scratch hangs on. */
   readonly second: Float64Array;
-  /** Made by the first pass (a budget check alone, past the budget, needs none). */
+  /** Made by the first pass. */
   pass: PairScratch | undefined;
   readonly memo: Array<Map<string, PairResult>>;
   readonly entries: number;
@@ -71,13 +72,11 @@ export type WeightPair = readonly [Float64Array, Float64Array];
  */
 export function priceBoundsBytes(form: ConsistencyForm): number {
   if (!form.compiled || form.root <= TRUE) return 0;
-  const { domain, valueBase, nodeLayer } = form;
+  const { domain, valueBase } = form;
   const layers = domain.length;
   const array = (bytes: number): number => 96 + bytes;
   const weights = 3 * array(8 * valueBase[layers]);
-  const nodes = nodeLayer.length;
-  const scratch =
-    4 * array(8 * nodes) + 2 * array(nodes) + array(4 * layers) + array(4 * (layers + 1));
+  const scratch = pairScratchBytes(form, array);
   const segments = segmentsOf(form);
   let kept = 0;
   for (let s = 0; s < segments.fromLayer.length; s++) {
@@ -106,12 +105,20 @@ function freeWeights(form: ConsistencyForm, weight: Float64Array, fixed: Int32Ar
   return free;
 }
 
-/** `segmentedMins` of both weights of the pair, in one set of passes per segment. */
+/**
+ * `segmentedMins` of both weights of the pair, in one set of passes per segment. Undefined
+ * when the walks of the segments to recompute would read more than `budget` edges, and
+ * always under a negative budget (no passes at all). `support`: the supported values under
+ * `fixed` (query.ts `supports`), which lets the walks leave out what no completion takes.
+ */
 export function segmentedMinPair(
   form: ConsistencyForm,
   weights: WeightPair,
   fixed: Int32Array,
-): [SegmentedMins, SegmentedMins] {
+  budget = Infinity,
+  support?: Uint8Array,
+): [SegmentedMins, SegmentedMins] | undefined {
+  if (budget < 0) return undefined;
   const free = [
     freeWeights(form, weights[0], fixed),
     freeWeights(form, weights[1], fixed),
@@ -120,8 +127,13 @@ export function segmentedMinPair(
   if (form.root > TRUE) {
     const scratch = scratchOf(form, weights);
     const segments = segmentsOf(form);
-    for (let s = 0; s < segments.fromLayer.length; s++)
-      results.push(segmentResult(scratch, weights, free, fixed, s));
+    let left = budget;
+    for (let s = 0; s < segments.fromLayer.length; s++) {
+      const result = segmentResult(scratch, weights, free, fixed, s, left, support);
+      if (result === undefined) return undefined;
+      results.push(result.result);
+      left -= result.work;
+    }
   }
   const bests = (first: boolean): number[] => results.map((r) => (first ? r.bestA : r.bestB));
   const values = (first: boolean): Float64Array[] =>
@@ -169,13 +181,16 @@ function assemble(
   return { best, through };
 }
 
+/** Segment `s`'s result (kept, or walked now within `budget`) and the edges it read now. */
 function segmentResult(
   scratch: Scratch,
   weights: WeightPair,
   free: readonly [Float64Array, Float64Array],
   fixed: Int32Array,
   s: number,
-): PairResult {
+  budget: number,
+  support: Uint8Array | undefined,
+): { result: PairResult; work: number } | undefined {
   const form = scratch.form;
   const segments = segmentsOf(form);
   const from = segments.fromLayer[s];
@@ -183,38 +198,26 @@ function segmentResult(
   const key = fixed.subarray(from, to).join(',');
   const memo = (scratch.memo[s] ??= new Map());
   const known = memo.get(key);
-  if (known !== undefined) return known;
+  if (known !== undefined) return { result: known, work: 0 };
   const pass = (scratch.pass ??= newPairScratch(form));
-  const result = pairPass(form, segmentSpan(segments, s), weights, free, fixed, pass);
+  const own = support !== undefined && ownSupport(form, support, from) ? support : undefined;
+  const span = segmentSpan(segments, s);
+  const result = pairPass(form, span, weights, free, fixed, pass, own, budget);
+  if (result === undefined) return undefined;
   if (memo.size >= scratch.entries) memo.delete(memo.keys().next().value as string);
   memo.set(key, result);
-  return result;
+  return { result, work: result.work };
 }
 
 /**
- * Edge visits `segmentedMinPair` may make now: at most three per edge of each segment
- * whose result for these restrictions is not kept. Lets a caller stay within a work budget.
+ * Whether `support` holds the segment's own supported values: `supports` zeroes every
+ * segment but the one whose restrictions have no completion, and a segment's result is
+ * kept by its own restrictions alone, so a zeroed segment is passed over without support.
  */
-export function segmentedWork(
-  form: ConsistencyForm,
-  weights: WeightPair,
-  fixed: Int32Array,
-): number {
-  if (form.root <= TRUE) return 0;
-  const scratch = scratchOf(form, weights);
-  const segments = segmentsOf(form);
-  const { kidStart, kids, nodeLayer } = form;
-  let work = 0;
-  for (let s = 0; s < segments.fromLayer.length; s++) {
-    const key = fixed.subarray(segments.fromLayer[s], segments.toLayer[s]).join(',');
-    if (scratch.memo[s]?.has(key) === true) continue;
-    const end = segments.endNode[s];
-    const last = end === TRUE ? nodeLayer.length : end;
-    work +=
-      3 *
-      ((last < nodeLayer.length ? kidStart[last] : kids.length) - kidStart[segments.startNode[s]]);
-  }
-  return work;
+function ownSupport(form: ConsistencyForm, support: Uint8Array, from: number): boolean {
+  for (let at = form.valueBase[from]; at < form.valueBase[from + 1]; at++)
+    if (support[at] === 1) return true;
+  return false;
 }
 
 /**

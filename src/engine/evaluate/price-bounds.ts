@@ -2,15 +2,17 @@ import { circuitMinPair, circuitPairWork, weightedCircuit } from '../consistency
 import type { ConsistencyForm } from '../consistency/form.js';
 import { prepareForm } from '../consistency/prepared.js';
 import { isConsistent } from '../consistency/query.js';
-import { boxMins, segmentedMinPair, segmentedWork } from '../consistency/segment-weights.js';
+import { boxMins, segmentedMinPair } from '../consistency/segment-weights.js';
 
 /**
- * Edge visits the price bounds of one evaluation may make, counted before the passes as
- * three per edge of each segment recomputed (the least and greatest weights share one walk,
- * docs/adr/0190; the walk itself often reads far fewer): segments of up to ~660,000 edges.
- * Past it the bounds are sound but not exact (docs/adr/0140).
+ * Edges the price bounds of one evaluation may read. Over the diagram the walks count the
+ * edges they read as they go (consistency/pair-pass.ts: live edges of the nodes a result
+ * reads, docs/adr/0214) and stop past it; over the decision-DNNF, two per edge, counted
+ * before the passes. Enough for every click on the 268-question car (its walks read at most
+ * about 2.2 million: nothing answered, every node reached). Past it the bounds are sound
+ * but not exact (docs/adr/0140).
  */
-export const PRICE_BOUNDS_WORK = 2_000_000;
+export const PRICE_BOUNDS_WORK = 4_000_000;
 import type { CompiledModel } from '../model.js';
 import { Money, round } from '../money.js';
 import type { PriceBoundsStatus, PriceRange } from '../types.js';
@@ -61,21 +63,20 @@ export function priceBounds(
   // Past the work budget (a diagram far larger than what one click reads): sound bounds
   // from the supported values alone, said so.
   const pair = [lo, negatedHi] as const;
-  const needed =
-    circuit === undefined ? segmentedWork(form, pair, fixed) : circuitPairWork(circuit);
-  const withinBudget = needed <= work;
-  if (!withinBudget && support === undefined) return none('past the price bounds work budget');
-  const boxed = !withinBudget;
+  const passes =
+    circuit === undefined
+      ? segmentedMinPair(form, pair, fixed, work, support)
+      : circuitPairWork(circuit) <= work
+        ? circuitMinPair(circuit, pair, fixed)
+        : undefined;
+  const boxed = passes === undefined;
+  if (boxed && support === undefined) return none('past the price bounds work budget');
   // Values with a valid configuration when nothing is answered (what a free layer may take).
   const live = circuit === undefined ? undefined : prepareForm(form).dnnf?.base;
-  const [least, greatest] = boxed
-    ? [
-        boxMins(form, lo, fixed, support as Uint8Array, live),
-        boxMins(form, negatedHi, fixed, support as Uint8Array, live),
-      ]
-    : circuit === undefined
-      ? segmentedMinPair(form, pair, fixed)
-      : circuitMinPair(circuit, pair, fixed);
+  const [least, greatest] = passes ?? [
+    boxMins(form, lo, fixed, support as Uint8Array, live),
+    boxMins(form, negatedHi, fixed, support as Uint8Array, live),
+  ];
   const total = totals(terms, unit, model.pricing);
   let range: PriceRange | null = null;
   if (least.best !== Infinity) {
@@ -100,7 +101,7 @@ export function priceBounds(
   const reason = exact
     ? undefined
     : [
-        boxed ? `past the price bounds work budget (${work} edge visits)` : undefined,
+        boxed ? `past the price bounds work budget (${work} edges read)` : undefined,
         terms.reason,
         form.exact ? undefined : `the diagram is not exact (${form.reason ?? ''})`,
       ]

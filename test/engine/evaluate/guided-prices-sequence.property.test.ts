@@ -3,8 +3,8 @@
  * the backward weights of the nodes below the deepest changed answer; segment-weights.ts
  * keeps results per segment). After any sequence of clicks on one compiled model — an
  * answer added, changed, removed, the same answers again, an earlier answer set — the
- * bounds must equal a fresh computation, and the per-segment passes must equal the
- * whole-diagram passes of weighted.ts.
+ * bounds must equal a fresh computation (also after walks stopped past their work budget),
+ * and the per-segment passes must equal the whole-diagram passes of weighted.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { segmentedMinPair } from '../../../src/engine/consistency/segment-weights.js';
@@ -83,6 +83,35 @@ describe('price bounds after a sequence of clicks', () => {
     300_000,
   );
 
+  it('a walk stopped past its work budget leaves later passes exact', () => {
+    let stopped = 0;
+    let compared = 0;
+    for (let seed = 1; seed <= MODELS; seed++) {
+      const random = prng(3000 + seed);
+      const { document, specs } = pricedModel(random, 'decomposable');
+      const compiled = compileDocument(document);
+      if (!compiled.ok || !compiled.model.consistency.compiled) continue;
+      let answers: Answers = {};
+      const seen: Answers[] = [];
+      for (let step = 0; step < 14; step++) {
+        answers = click(random, specs, answers, seen);
+        seen.push(answers);
+        // A budget that often runs out inside a walk: its backward weights so far are kept.
+        const budget = Math.floor(random() * 40);
+        const cut = evaluate(compiled.model, request(answers, { priceBoundsWork: budget })).line;
+        if (cut.price_bounds?.exact === false) stopped++;
+        const kept = evaluate(compiled.model, request(answers)).line;
+        const fresh = compileDocument(document);
+        if (!fresh.ok) throw new Error('the same document compiles once and not twice');
+        const context = `seed ${seed} step ${step} budget ${budget}`;
+        expect(prices(kept), context).toEqual(prices(evaluate(fresh.model, request(answers)).line));
+        compared++;
+      }
+    }
+    expect(stopped).toBeGreaterThan(50);
+    expect(compared).toBeGreaterThan(200);
+  });
+
   it('segment by segment, both weights at once, equal the whole-diagram passes', () => {
     let compared = 0;
     for (let seed = 1; seed <= MODELS; seed++) {
@@ -110,7 +139,9 @@ describe('price bounds after a sequence of clicks', () => {
           }
         }
         seen.push(fixed);
-        const [least, other] = segmentedMinPair(form, [a, b], fixed);
+        const both = segmentedMinPair(form, [a, b], fixed);
+        if (both === undefined) throw new Error('no work budget given: the passes complete');
+        const [least, other] = both;
         for (const [weight, got] of [
           [a, least],
           [b, other],
