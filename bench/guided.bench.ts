@@ -5,8 +5,10 @@
  * 268-question car, docs/adr/0121) when they are there. Each model gets random option
  * prices (seeded). Then, along random walks over available options:
  * - the click's cost with and without price bounds (`priceBounds: false`), alternately on
- *   the same answer sets: median / p99 and their ratio (goal ≤ 1.5×), wall clock and this
- *   process's CPU time, and how many clicks had exact bounds;
+ *   the same answer sets: median / p99 and their ratio, wall clock and this process's CPU
+ *   time, and how many clicks had exact bounds; once as repeated clicks (the answers'
+ *   support already kept) and once as walk clicks on two fresh compiles (each answer set
+ *   new to its model, in walk order: what a buyer's click costs; the goal, ≤ 1.5×);
  * - resolutions: forced picks of unavailable options and conflicting answer sets (one
  *   answer replaced by a random option), `resolve` timed as a whole evaluation and beside
  *   the same evaluation without it (goal on the 268-question car: median ≤ 5 ms, p99 ≤ 25 ms
@@ -144,6 +146,51 @@ function timedBoth(run: () => void, wall: number[], cpu: number[]): void {
 const figures = (times: number[]) =>
   `median ${percentile(times, 0.5).toFixed(2)} ms, p99 ${percentile(times, 0.99).toFixed(2)} ms`;
 
+/**
+ * The clicks as a buyer makes them: each answer set new to the model, in walk order, so a
+ * click reuses only what the previous click left. Two fresh compiles of the same document,
+ * one answered without price bounds and one with them, step by step alternately (each
+ * instance's kept passes are its own): the goal's ratio (≤ 1.5×) is read here.
+ */
+function walkClicks(document: Record<string, unknown>, sets: Answers[]): void {
+  const fresh = () => {
+    const compiled = compileDocument(document, LIMITS);
+    if (!compiled.ok) throw new Error('the second compile failed');
+    return compiled.model;
+  };
+  const plainModel = fresh();
+  const boundsModel = fresh();
+  evaluate(plainModel, request({}, { priceBounds: false }));
+  evaluate(boundsModel, request({}, BOUNDS_WORK));
+  const wall = { without: [] as number[], with: [] as number[] };
+  const cpu = { without: [] as number[], with: [] as number[] };
+  let exact = 0;
+  for (const answers of sets) {
+    timedBoth(
+      () => evaluate(plainModel, request(answers, { priceBounds: false })),
+      wall.without,
+      cpu.without,
+    );
+    timedBoth(
+      () => {
+        if (evaluate(boundsModel, request(answers, BOUNDS_WORK)).line.price_bounds?.exact === true)
+          exact++;
+      },
+      wall.with,
+      cpu.with,
+    );
+  }
+  const ratio = (times: { without: number[]; with: number[] }) =>
+    (percentile(times.with, 0.5) / percentile(times.without, 0.5)).toFixed(2);
+  console.log(`walk clicks (${sets.length}), each answer set new to its model, in walk order:`);
+  console.log(`  without price bounds: ${figures(wall.without)}`);
+  console.log(`  with price bounds:    ${figures(wall.with)}`);
+  console.log(`  price bounds: median ratio ${ratio(wall)}× (goal ≤ 1.5×), exact in ${exact}`);
+  console.log(
+    `  CPU time per click: without ${figures(cpu.without)}; with ${figures(cpu.with)}; median ratio ${ratio(cpu)}×`,
+  );
+}
+
 async function measure(path: string): Promise<void> {
   const raw = path.endsWith('.dimacs')
     ? (await loadFeatureModels([path]))[0].document
@@ -184,12 +231,15 @@ async function measure(path: string): Promise<void> {
   }
   const ratio = percentile(withBounds, 0.5) / percentile(without, 0.5);
   const cpuRatio = percentile(cpuWith, 0.5) / percentile(cpuWithout, 0.5);
-  console.log(`clicks (${sets.length}) without price bounds: ${figures(without)}`);
-  console.log(`clicks (${sets.length}) with price bounds:    ${figures(withBounds)}`);
-  console.log(`price bounds: median ratio ${ratio.toFixed(2)}× (goal ≤ 1.5×), exact in ${exact}`);
+  console.log(`repeated clicks (${sets.length}), the answers' support already kept:`);
+  console.log(`  without price bounds: ${figures(without)}`);
+  console.log(`  with price bounds:    ${figures(withBounds)}`);
+  console.log(`  median ratio ${ratio.toFixed(2)}×, exact in ${exact}`);
   console.log(
     `  CPU time per click: without ${figures(cpuWithout)}; with ${figures(cpuWith)}; median ratio ${cpuRatio.toFixed(2)}×`,
   );
+  walkClicks(document, sets);
+  if (RESOLUTIONS === 0) return;
   const plain: number[] = [];
   const resolving: number[] = [];
   const extra: number[] = [];
