@@ -38,18 +38,34 @@ export interface PassScratch {
   readonly tail: Float64Array;
   /** Per layer: difference array of free stretches, zero between passes. */
   readonly free: Int32Array;
+  /**
+   * Per layer: the restriction its nodes' `count` was last computed under (-2: never). A
+   * node's count depends on the restrictions of its own layer and those below it only, so
+   * a pass recounts the layers down to the deepest one whose restriction changed, and
+   * keeps the counts below it: a click changes one answer, and a diagram of one large
+   * segment was counted whole at every click.
+   */
+  readonly countedUnder: Int32Array;
+  /** Per layer: the first node on it or below it (ids ascend by layer); then the node count. */
+  readonly firstNode: Int32Array;
 }
 
 /** The form's scratch arrays, made once by its prepared form (prepared.ts). */
 export function newPassScratch(form: ConsistencyForm, segments: Segments): PassScratch {
   const size = form.nodeLayer.length;
   const layers = form.domain.length;
+  const firstNode = new Int32Array(layers + 1).fill(size);
+  for (let id = size - 1; id > TRUE; id--) firstNode[form.nodeLayer[id]] = id;
+  for (let layer = layers - 1; layer >= 0; layer--)
+    firstNode[layer] = Math.min(firstNode[layer], firstNode[layer + 1]);
   const scratch: PassScratch = {
     segments,
     count: new Float64Array(size),
     reach: new Uint8Array(size),
     tail: new Float64Array(layers + 1),
     free: new Int32Array(layers + 1),
+    countedUnder: new Int32Array(layers).fill(-2),
+    firstNode,
   };
   scratch.count[TRUE] = 1;
   return scratch;
@@ -77,7 +93,7 @@ export function passSegment(
 ): SegmentResult {
   if (work !== undefined) charge(work, 2 * segmentEdges(form, scratch.segments, s));
   const { nodeLayer, kidStart, kids, domain, valueBase } = form;
-  const { segments, count, reach, tail, free } = scratch;
+  const { segments, count, reach, tail, free, countedUnder } = scratch;
   const from = segments.fromLayer[s];
   const to = segments.toLayer[s];
   const start = segments.startNode[s];
@@ -88,8 +104,14 @@ export function passSegment(
   tail[to] = 1;
   for (let layer = to - 1; layer >= from; layer--)
     tail[layer] = tail[layer + 1] * (fixed[layer] >= 0 ? 1 : domain[layer]);
+  // The layers below `deepest` kept their restrictions: their nodes keep their counts (and
+  // the tails they read). The first layer is always recounted: its node is the previous
+  // segment's end, whose count that segment's pass sets to 1. A kept count past 2^53 that
+  // the start's count includes makes that one pass it too, which this pass sees.
+  let deepest = to - 1;
+  while (deepest > from && countedUnder[deepest] === fixed[deepest]) deepest--;
   let exact = tail[from] <= SAFE;
-  for (let id = hi - 1; id >= start; id--) {
+  for (let id = Math.min(hi, scratch.firstNode[deepest + 1]) - 1; id >= start; id--) {
     const layer = nodeLayer[id];
     const first = kidStart[id];
     const f = fixed[layer];
@@ -106,6 +128,7 @@ export function passSegment(
     if (total > SAFE) exact = false;
     count[id] = total;
   }
+  for (let layer = from; layer <= deepest; layer++) countedUnder[layer] = fixed[layer];
   const consistent = count[start] > 0;
   reach.fill(0, start, hi);
   reach[start] = 1;

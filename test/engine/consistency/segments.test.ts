@@ -136,11 +136,40 @@ describe('valid domains segment by segment', () => {
     const random = prng(5);
     for (let round = 0; round < 20; round++)
       compare(form, randomFixed(form, random, round / 40), `round ${round}`);
+    // Clicks on it: counts past 2^53 kept below the changed layer, and recounted above it.
+    const fixed = freeAssignment(form);
+    for (let step = 0; step < 40; step++) {
+      const layer = Math.floor(random() * fixed.length);
+      fixed[layer] = random() < 0.3 ? -1 : Math.floor(random() * form.domain[layer]);
+      compare(form, fixed, `click ${step}`);
+    }
     // Every question unanswered: no value, or one of five different from its neighbour's.
     expect(BigInt(supports(form, freeAssignment(form)).configurations())).toBeGreaterThan(
       2n ** 53n,
     );
   });
+
+  it('match it along clicks (one restriction changed at a time: the passes keep the counts below it)', () => {
+    // A walk sets, changes or frees one layer per step; every few steps a pairwise row
+    // (a pass under another restriction) comes between, as explanations do.
+    const walk = (form: ConsistencyForm, random: () => number, steps: number, at: string) => {
+      const fixed = freeAssignment(form);
+      for (let step = 0; step < steps; step++) {
+        const layer = Math.floor(random() * fixed.length);
+        fixed[layer] = random() < 0.2 ? -1 : Math.floor(random() * form.domain[layer]);
+        compare(form, fixed, `${at} step ${step}`);
+        if (step % 7 === 3) compatibleWith(form, layer, Math.floor(random() * form.domain[layer]));
+      }
+    };
+    for (let seed = 1; seed <= 60; seed++) {
+      const random = prng(1000 + seed);
+      const compiled = compileDocument(randomModel(random).document);
+      if (compiled.ok) walk(compiled.model.consistency, random, 25, `seed ${seed}`);
+    }
+    const table = compileDocument(generateTableModel(40, 8, 1_500, 7));
+    if (!table.ok) throw new Error(JSON.stringify(table.problems));
+    walk(table.model.consistency, prng(8), 60, 'table model');
+  }, 60_000);
 
   it('gives the pairwise relation of one value fixed alone', () => {
     const compiled = compileDocument(generateTableModel(30, 6, 600, 11));
