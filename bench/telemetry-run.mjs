@@ -79,7 +79,7 @@ export async function previews(base, request, { amount, seconds }) {
 }
 
 /**
- * The database every start shares: a data directory (SQLite; `copies` more of it, one per
+ * The database every start shares: a data directory (SQLite; `copies` copies of it, one per
  * service that runs beside another) or a database (PostgreSQL), with the bench tenant and
  * `size`'s model uploaded; the service's environment and the preview to send.
  */
@@ -114,14 +114,16 @@ export async function fixture(database, size, port, copies, cleanups) {
   } finally {
     await service.stop();
   }
-  // SQLite: a service beside another gets a copy of the stopped fixture's files.
-  const dataDirs = [dataDir];
-  for (let i = 1; i < copies; i++) {
+  // SQLite: each service gets a copy of the stopped fixture's files, the same for all (none
+  // runs on the directory the fixture was made in); PostgreSQL: the one database.
+  const dataDirs = [];
+  for (let i = 0; i < copies; i++) {
     const copy = `${dataDir}-${i}`;
     cpSync(dataDir, copy, { recursive: true });
     cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
     dataDirs.push(copy);
   }
+  if (copies === 0) dataDirs.push(dataDir);
   return { env, request, dataDirs };
 }
 

@@ -58,13 +58,17 @@ export function pairedRatio(b, a, { resamples = 4000, seed = 41 } = {}) {
   };
 }
 
+const MIN_ROUNDS = 5;
+
 /**
  * What an interval says about a goal. `at most`: met when the whole interval is at or
  * below the goal, missed when it is wholly above, else not shown either way. `within`
  * (the A/A control): the interval lies inside 1 ± the tolerance.
  */
-export function verdict({ low, high }, goal) {
+export function verdict({ low, high, rounds }, goal) {
   if (!Number.isFinite(low) || !Number.isFinite(high)) return 'n/a';
+  // A bootstrap over a handful of rounds gives an interval far too narrow to trust.
+  if (rounds < MIN_ROUNDS) return `too few rounds (< ${MIN_ROUNDS})`;
   if (goal.within !== undefined)
     return low >= 1 - goal.within && high <= 1 + goal.within ? 'within' : 'not within: too noisy';
   if (high <= goal.atMost) return 'met';

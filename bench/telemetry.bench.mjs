@@ -211,11 +211,13 @@ async function benchOne(database, sizeName, sink, report) {
   const cleanups = [];
   try {
     const size = await sizeModel(sizeName);
+    // The fixture's own port and directory are used by no variant: every variant alike.
     const ports = [];
     for (const _ of variants) ports.push(await freePort());
-    const copies = alone || database !== 'sqlite' ? 1 : variants.length;
-    const at = { ports, sink, ...(await fixture(database, size, ports[0], copies, cleanups)) };
-    if (database !== 'sqlite') at.dataDirs = variants.map(() => at.dataDirs[0]);
+    const copies = database !== 'sqlite' ? 0 : alone ? 1 : variants.length;
+    const made = await fixture(database, size, await freePort(), copies, cleanups);
+    const at = { ports, sink, ...made };
+    if (at.dataDirs.length < variants.length) at.dataDirs = variants.map(() => made.dataDirs[0]);
     const runs = Object.fromEntries(variants.map((v) => [v.spec, []]));
     const loads = [];
     for (let round = 0; round < rounds; round++) {
