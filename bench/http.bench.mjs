@@ -29,9 +29,8 @@
  * --sequential-only measures nothing else per model; --no-default
  * leaves out GET /v1/carts/default; --cart <size> fills the cart of GET /v1/carts/{id}
  * with lines of that model, --no-cart leaves it out (a checkout without stored snapshots); --no-engine leaves out the evaluation table;
- * --telemetry runs only the telemetry comparison (bench/http-telemetry.mjs, issue 41): the
- * preview of each size on three services of this build, metrics off, metrics on, and
- * tracing sampled at 10 % exporting to a sink;
+ * --telemetry runs the telemetry comparison instead (issue 41): bench/telemetry.bench.mjs,
+ * `npm run bench:telemetry`, with the same command line;
  * --baseline <checkout> also runs that checkout's built service (its own database) and
  * measures its full-view preview in the same alternation, so that compact + gzip is set
  * against it too (#11 asks for ≤ 0.5× of the full view "today": the build of the day the
@@ -87,7 +86,6 @@ import {
 import { tables } from './http-measure.mjs';
 import { cleanups } from './http-floors.mjs';
 import { benchDefaultCart, benchPreviews } from './http-scenarios.mjs';
-import { benchTelemetry } from './http-telemetry.mjs';
 import { sizeModel } from './http-sizes.mjs';
 import {
   baselineRoot,
@@ -105,10 +103,9 @@ import {
 } from './http-options.mjs';
 
 /**
- * A checkout's built service on a database of its own (a fresh directory or PG database),
- * with `extraEnv` added (--telemetry's variants).
+ * A checkout's built service on a database of its own (a fresh directory or PG database).
  */
-async function startBenchService(serviceRoot, database, extraEnv = {}) {
+async function startBenchService(serviceRoot, database) {
   const dataDir = mkdtempSync(join(tmpdir(), 'http-bench-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const pg =
@@ -123,7 +120,6 @@ async function startBenchService(serviceRoot, database, extraEnv = {}) {
       JWT_ACCESS_TTL: '7200',
       CART_MAX_LINES: '100000',
       ...serviceEnv,
-      ...extraEnv,
     },
     nodeArgs,
   );
@@ -154,12 +150,6 @@ async function benchDatabase(database) {
         body: JSON.stringify({ reference: `bench ${Date.now()}`, default: true }),
       });
     await at.newDefaultCart();
-    // --telemetry: the previews with metrics off, on, and with tracing, and nothing else.
-    if (flag('telemetry')) {
-      const variant = async (env) => (await startBenchService(root, database, env)).service;
-      for (const name of sizes) await benchTelemetry(at, name, await sizeModel(name), variant);
-      return;
-    }
     // --no-default: previews only (e.g. against a checkout whose schema the floor does not know).
     if (!flag('no-default')) await benchDefaultCart(at);
     for (const name of sizes) await benchPreviews(at, name, await sizeModel(name));
@@ -171,16 +161,19 @@ async function benchDatabase(database) {
 }
 
 const started = Date.now();
-try {
-  for (const database of databases) await benchDatabase(database);
-} finally {
-  for (const cleanup of cleanups.reverse())
-    await Promise.resolve()
-      .then(cleanup)
-      .catch(() => {});
-  // What was measured is printed even when a later scenario failed.
-  report();
-}
+// --telemetry: a harness of its own (services pinned, started afresh, batches in rotation).
+if (flag('telemetry')) await import('./telemetry.bench.mjs');
+else
+  try {
+    for (const database of databases) await benchDatabase(database);
+  } finally {
+    for (const cleanup of cleanups.reverse())
+      await Promise.resolve()
+        .then(cleanup)
+        .catch(() => {});
+    // What was measured is printed even when a later scenario failed.
+    report();
+  }
 
 function report() {
   console.log(

@@ -47,9 +47,12 @@ export async function freePort() {
 /**
  * A node child process in `cwd`, killed with the benchmark; resolves once
  * `ready(output)` holds (output: a function answering what it printed so far).
+ * `launcher`: a command node is run under, e.g. `['taskset', '-c', '0']` (it must exec
+ * node in place, so that the child's pid is node's).
  */
-export async function startChild(cwd, args, env, ready) {
-  const child = spawn(process.execPath, args, {
+export async function startChild(cwd, args, env, ready, launcher = []) {
+  const [command, ...launcherArgs] = [...launcher, process.execPath];
+  const child = spawn(command, [...launcherArgs, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,9 +79,12 @@ export async function startChild(cwd, args, env, ready) {
   };
 }
 
-/** The checkout's built service (`root`/dist) on a free port, once /health/live answers. */
-export async function startService(root, env, nodeArgs = []) {
-  const port = await freePort();
+/**
+ * The checkout's built service (`root`/dist) on a free port (or `port`), once /health/live
+ * answers; `launcher` as for startChild.
+ */
+export async function startService(root, env, nodeArgs = [], { port: given, launcher } = {}) {
+  const port = given ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const started = await startChild(
     root,
@@ -91,6 +97,7 @@ export async function startService(root, env, nodeArgs = []) {
         return false;
       }
     },
+    launcher,
   );
   return { ...started, base };
 }
