@@ -18,7 +18,8 @@
  * BOUNDS_WORK (the price bounds' work budget of the timed clicks, e.g. `1e12`: always exact),
  * SLOW (a file: the 20 slowest resolutions' inputs are written there, slowest first),
  * REPLAY (such a file: only those resolutions are timed, each ROUNDS times (default 5), and printed one by one,
- * so that a change to the slow cases is measured on the same inputs).
+ * so that a change to the slow cases is measured on the same inputs), AGAINST (with REPLAY: another build's
+ * dist-bench/src/engine/evaluate/resolution.js, timed round by round beside this one on the same model).
  *
  * A `.dimacs` path is a public feature model (bench/feature-models.ts converts it: required
  * booleans, one clause rule per clause); past the diagram's budget it compiles into a
@@ -43,6 +44,7 @@ const BOUNDS_WORK =
   process.env.BOUNDS_WORK === undefined ? {} : { priceBoundsWork: Number(process.env.BOUNDS_WORK) };
 const SLOW = process.env.SLOW;
 const REPLAY = process.env.REPLAY;
+const AGAINST = process.env.AGAINST;
 /** Times each replayed resolution is timed. */
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
 const PRICES = ['0', '0', '49.90', '120.00', '250.00', '399.99', '1250.00', '-75.00'];
@@ -209,7 +211,7 @@ async function measure(path: string): Promise<void> {
         : `, decision-DNNF ${form.dnnf.nodeLayer.length} nodes / ${form.dnnf.kids.length} edges`) +
       `, ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  if (REPLAY !== undefined) return replay(model, REPLAY);
+  if (REPLAY !== undefined) return await replay(model, REPLAY);
   const sets = walks(model, CLICKS);
   // Warm-up: the prepared form, the price terms.
   for (const answers of sets.slice(0, 5)) evaluate(model, request(answers));
@@ -313,21 +315,34 @@ interface SlowInput {
   readonly asked: Record<string, unknown>;
 }
 
-/** The saved resolutions, each timed alone ROUNDS times: the least and the median wall and CPU time. */
-function replay(model: CompiledModel, file: string): void {
+/**
+ * The saved resolutions, each timed alone ROUNDS times: the least and the median wall and CPU
+ * time. With AGAINST (another build's dist-bench/src/engine/evaluate/resolution.js), each
+ * round also times that build's resolution on the same compiled model, interleaved.
+ */
+async function replay(model: CompiledModel, file: string): Promise<void> {
   const inputs = JSON.parse(readFileSync(file, 'utf8')) as SlowInput[];
+  const other =
+    AGAINST === undefined
+      ? undefined
+      : ((await import(resolve(AGAINST))) as { resolveAnswers: typeof resolveAnswers })
+          .resolveAnswers;
   const all: number[] = [];
+  const against: number[] = [];
   for (const [i, input] of inputs.entries()) {
     const asking = request(input.questions, input.asked) as Parameters<typeof resolveAnswers>[1];
     const times: number[] = [];
     const cpu: number[] = [];
     let changes = 0;
-    for (let round = 0; round < ROUNDS; round++)
+    for (let round = 0; round < ROUNDS; round++) {
+      if (other !== undefined)
+        timedBoth(() => other(model, asking, asking.resolve as true), [], against);
       timedBoth(
         () => (changes = resolveAnswers(model, asking, asking.resolve as true).changes.length),
         times,
         cpu,
       );
+    }
     all.push(...cpu);
     console.log(
       `  #${i}: saved ${input.ms.toFixed(1)} ms; least ${Math.min(...times).toFixed(1)} ms, ` +
@@ -336,6 +351,7 @@ function replay(model: CompiledModel, file: string): void {
     );
   }
   console.log(`replayed ${inputs.length} resolutions × ${ROUNDS}, CPU time: ${figures(all)}`);
+  if (other !== undefined) console.log(`  ${AGAINST} on the same inputs: ${figures(against)}`);
 }
 
 const paths = process.argv.slice(2);

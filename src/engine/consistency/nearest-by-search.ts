@@ -109,7 +109,7 @@ export interface NearestTuning {
 export const NEAREST_TUNING: NearestTuning = {
   unguidedWork: 50_000,
   forwardWork: 150_000,
-  listShare: 1 / 16,
+  listShare: 1,
 };
 
 interface SpanOptions {
@@ -166,7 +166,8 @@ function boundedPass(
   if (bound === undefined) {
     const end = span.end === TRUE ? form.nodeLayer.length : span.end;
     const last = firstNodeAfter(form, deepest, span.start, end);
-    const backward = { below: columns.below, distinct: distinct(), visit, list, listShare };
+    const { below } = columns;
+    const backward = { below, distinct: distinct(), visit, list, listShare, order: frontier };
     bound = leastChangesBelow(form, query, span, last, backward, work);
     if (bound.changes >= MOST_COUNTED)
       return passSpan(form, query, span, path, columns, distinct(), work);

@@ -1,4 +1,6 @@
 import { FALSE, TRUE } from './mdd.js';
+import { listed } from './nearest-listing.js';
+import { agreeingBelow, singleChangeNodes } from './nearest-single.js';
 import type { SearchQuery } from './nearest-stretch.js';
 import type { SegmentSpan } from './segments.js';
 import type { VisitScratch } from './prepared.js';
@@ -128,9 +130,8 @@ export function leastChanges(
   // Reached past the least count, never expanded: not the pass's (every stamped node is
   // then one it reads, as the list says).
   for (let i = 0; i < waiting; i++) if (down[frontier[i]] > best) stamp[frontier[i]] = 0;
-  const nodes = (end === TRUE ? nodeLayer.length : end) - start;
-  if (count > listShare * nodes) return bound(best);
-  return { ...bound(best), nodes: list.subarray(0, count).sort() };
+  const most = listShare * ((end === TRUE ? nodeLayer.length : end) - start);
+  return listed(bound(best), nodeLayer.length, list, count, most, frontier);
 }
 
 /** Counts below a node are held in a byte: at most this many (more: the caller's full pass). */
@@ -218,6 +219,8 @@ export interface BelowScratch {
   readonly list: Int32Array;
   /** The nodes are listed when they are at most this share of the stretch's. */
   readonly listShare: number;
+  /** Node-sized scratch of the listing's sort (nearest-listing.ts). */
+  readonly order: Int32Array;
 }
 
 /**
@@ -241,7 +244,7 @@ export function leastChangesBelow(
   scratch: BelowScratch,
   work?: Work,
 ): ChangeBound {
-  const { below, visit, list, listShare } = scratch;
+  const { below, visit, list, listShare, order } = scratch;
   const { nodeLayer, kidStart, kids } = diagram;
   const { start: distinctStart, kids: distinct } = scratch.distinct;
   const { target, fixed } = query;
@@ -249,6 +252,28 @@ export function leastChangesBelow(
   below[FALSE] = NONE;
   below[TRUE] = end === TRUE ? 0 : NONE;
   below.fill(0, last, end === TRUE ? nodeLayer.length : end + 1);
+  const bounds = { start, last, end };
+  if (start < last) {
+    // One change settles most conflicts: whether some layer's does needs only to know
+    // where the answers can all be kept (`agreeingBelow`), not the count.
+    agreeingBelow(diagram, query, bounds, below, scratch.distinct);
+    charge(work, last - start);
+    const epoch = nextEpoch(visit);
+    const marks = { stamp: visit.stamp, stack: visit.stack, epoch };
+    const bound = { stamp: visit.stamp, epoch, down: undefined };
+    if (below[start] === 0) return { ...bound, changes: 0 };
+    const { count, single } = singleChangeNodes(
+      diagram,
+      query,
+      bounds,
+      below,
+      scratch.distinct,
+      marks,
+      list,
+    );
+    const most = listShare * (last - start);
+    if (single) return listed({ ...bound, changes: 1 }, nodeLayer.length, list, count, most, order);
+  }
   let examined = 0;
   for (let id = last - 1; id >= start; id--) {
     const layer = nodeLayer[id];
@@ -313,7 +338,5 @@ export function leastChangesBelow(
       stack[top++] = child;
     }
   }
-  // A sort beats reading every stamp of the stretch while the nodes are a small part of it.
-  if (count > listShare * (last - start)) return bound;
-  return { ...bound, nodes: list.subarray(0, count).sort() };
+  return listed(bound, nodeLayer.length, list, count, listShare * (last - start), order);
 }

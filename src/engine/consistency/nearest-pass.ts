@@ -67,7 +67,7 @@ export function passSpan(
   work?: Work,
   within?: ChangeBound,
 ): SpanPath | undefined {
-  const { domain, valueBase, nodeLayer, kidStart, kids } = diagram;
+  const { valueBase, nodeLayer, kidStart, kids } = diagram;
   const { start: distinctStart, kids: distinctKids, values: distinctValues } = distinct;
   const { target, fixed, rank, price } = query;
   const { fromLayer, toLayer, start, end } = span;
@@ -102,11 +102,14 @@ export function passSpan(
     const position = t >= 0 ? rank[layer] : -1;
     const first = kidStart[id];
     // An open layer's edges into one child differ by their value's price only: its
-    // distinct children with their cheapest values, in the order of the edges.
-    const open = f < 0 && t < 0;
+    // distinct children with their cheapest values, in the order of the edges. So do an
+    // answered layer's, but for the answer's own child, whose other edges add a change
+    // to the answer's key: that child is read at the answer (a tie goes to the lesser value).
+    const open = f < 0;
     const edges = open ? distinctKids : kids;
-    const lo = open ? distinctStart[id] : f >= 0 ? first + f : first;
-    const hi = open ? distinctStart[id + 1] : f >= 0 ? first + f + 1 : first + domain[layer];
+    const lo = open ? distinctStart[id] : first + f;
+    const hi = open ? distinctStart[id + 1] : first + f + 1;
+    const kept = t >= 0 ? kids[first + t] : -1;
     if (within !== undefined) {
       examined += hi - lo;
       if (examined > 65_536) {
@@ -124,7 +127,7 @@ export function passSpan(
     for (let k = lo; k < hi; k++) {
       const child = edges[k];
       if (child === FALSE) continue;
-      const v = open ? distinctValues[k] : k - first;
+      const v = !open ? f : child === kept ? t : distinctValues[k];
       const below = child >= last || child === end;
       if (
         !below &&
@@ -150,7 +153,11 @@ export function passSpan(
           set === bestSet && adds === bestAdds
             ? 0
             : compareSets(columns.sets, set, adds, bestSet, bestAdds);
-        if (order > 0 || (order === 0 && cost >= bestPrice)) continue;
+        if (
+          order > 0 ||
+          (order === 0 && (cost > bestPrice || (cost === bestPrice && v > bestValue)))
+        )
+          continue;
       }
       bestChanges = count;
       bestSet = set;

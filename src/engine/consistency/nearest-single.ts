@@ -1,0 +1,152 @@
+import { TRUE } from './mdd.js';
+import type { SearchQuery } from './nearest-stretch.js';
+import type { LayeredDiagram } from './weighted.js';
+
+/**
+ * The nodes the lexicographic pass (nearest-pass.ts) reads when one change settles the
+ * stretch (the backward count `below` of nearest-changes.ts says 1 at its start). One
+ * change means one answered layer differs, and among the layers where one can, the key
+ * keeps the earlier answers: the change is at the candidate layer latest in question
+ * order. So the nodes are:
+ * - above the change: those reached from the start with no change (each has 1 below),
+ *   for every candidate layer, found in one depth-first walk that also finds the
+ *   candidates (an answered layer's node with a child other than its answer's that
+ *   reaches the end with no change);
+ * - below it: those reached with no change from the children the chosen layer's changes
+ *   lead to (each has 0 below), for that layer only.
+ * Every path of the least key keeps within them. The others' above nodes the pass reads
+ * too, but no path from them is complete within the nodes unless it is one of the least
+ * key's, so the pass's keys on the nearest paths, and its walk, are the whole pass's.
+ * `below` may also be `agreeingBelow`'s (1 for every node with no path that keeps the
+ * answers): the above nodes then include some on no path of one change, which the pass
+ * finds have no path within the nodes. Returns how many nodes `list` holds (each stamped
+ * with `epoch`), and whether some layer's change completes a path (else more are needed).
+ */
+export function singleChangeNodes(
+  diagram: LayeredDiagram,
+  query: SearchQuery,
+  bounds: { readonly start: number; readonly last: number; readonly end: number },
+  below: Uint8Array,
+  /** The distinct children of each node (nearest-changes.ts `distinctKids`). */
+  distinct: { readonly start: Int32Array; readonly kids: Int32Array },
+  marks: { readonly stamp: Int32Array; readonly stack: Int32Array; readonly epoch: number },
+  list: Int32Array,
+): { readonly count: number; readonly single: boolean } {
+  const { nodeLayer, kidStart, kids } = diagram;
+  const { start: distinctStart, kids: distinctKids } = distinct;
+  const { target, fixed, rank } = query;
+  const { start, last, end } = bounds;
+  const { stamp, stack, epoch } = marks;
+  // A node the walks go on to: inside the counted part, not yet stamped, with `want` below.
+  const next = (child: number, want: number): boolean =>
+    child > TRUE &&
+    child < last &&
+    child !== end &&
+    stamp[child] !== epoch &&
+    below[child] === want;
+  let top = 0;
+  let count = 0;
+  stack[top++] = start;
+  stamp[start] = epoch;
+  let chosen = -1; // the candidate layer latest in question order
+  while (top > 0) {
+    const id = stack[--top];
+    list[count++] = id;
+    const layer = nodeLayer[id];
+    const f = fixed[layer];
+    if (f >= 0) {
+      const child = kids[kidStart[id] + f];
+      if (next(child, 1)) {
+        stamp[child] = epoch;
+        stack[top++] = child;
+      }
+      continue;
+    }
+    const t = target[layer];
+    const kept = t >= 0 ? kids[kidStart[id] + t] : -1;
+    if (t >= 0) {
+      if (next(kept, 1)) {
+        stamp[kept] = epoch;
+        stack[top++] = kept;
+      }
+      if (chosen >= 0 && rank[chosen] >= rank[layer]) continue;
+      for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++)
+        if (distinctKids[k] !== kept && below[distinctKids[k]] === 0) {
+          chosen = layer;
+          break;
+        }
+      continue;
+    }
+    for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
+      const child = distinctKids[k];
+      if (!next(child, 1)) continue;
+      stamp[child] = epoch;
+      stack[top++] = child;
+    }
+  }
+  if (chosen < 0) return { count, single: false };
+  // Below the change: from the chosen layer's changed children, every edge keeps its answer.
+  const above = count;
+  for (let i = 0; i < above; i++) {
+    const id = list[i];
+    if (nodeLayer[id] !== chosen) continue;
+    const kept = kids[kidStart[id] + target[chosen]];
+    for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
+      const child = distinctKids[k];
+      if (child === kept || !next(child, 0)) continue;
+      stamp[child] = epoch;
+      stack[top++] = child;
+    }
+  }
+  while (top > 0) {
+    const id = stack[--top];
+    list[count++] = id;
+    const layer = nodeLayer[id];
+    const f = fixed[layer];
+    const value = f >= 0 ? f : target[layer];
+    if (value >= 0) {
+      const child = kids[kidStart[id] + value];
+      if (next(child, 0)) {
+        stamp[child] = epoch;
+        stack[top++] = child;
+      }
+      continue;
+    }
+    for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
+      const child = distinctKids[k];
+      if (!next(child, 0)) continue;
+      stamp[child] = epoch;
+      stack[top++] = child;
+    }
+  }
+  return { count, single: true };
+}
+
+/**
+ * Per node of [start, last): 0 when a path from it to the end keeps every answer and forced
+ * value, else 1 (the count of nearest-changes.ts `leastChangesBelow` saturated at 1, and
+ * NONE at FALSE, as there). Cheaper than the count: an answered or forced layer reads one
+ * edge, an open one stops at its first child that agrees.
+ */
+export function agreeingBelow(
+  diagram: LayeredDiagram,
+  query: SearchQuery,
+  bounds: { readonly start: number; readonly last: number; readonly end: number },
+  below: Uint8Array,
+  distinct: { readonly start: Int32Array; readonly kids: Int32Array },
+): void {
+  const { nodeLayer, kidStart, kids } = diagram;
+  const { start: distinctStart, kids: distinctKids } = distinct;
+  const { target, fixed } = query;
+  const { start, last } = bounds;
+  for (let id = last - 1; id >= start; id--) {
+    const layer = nodeLayer[id];
+    const value = fixed[layer] >= 0 ? fixed[layer] : target[layer];
+    let agrees = false;
+    if (value >= 0) agrees = below[kids[kidStart[id] + value]] === 0;
+    else
+      for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi && !agrees; k++)
+        agrees = below[distinctKids[k]] === 0;
+    below[id] = agrees ? 0 : 1;
+  }
+}
