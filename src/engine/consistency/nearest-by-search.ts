@@ -2,13 +2,8 @@ import { derived } from '../derived.js';
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import type { Nearest, NearestQuery } from './nearest.js';
-import {
-  type DistinctKids,
-  distinctKids,
-  leastChanges,
-  leastChangesBelow,
-  MOST_COUNTED,
-} from './nearest-changes.js';
+import { type DistinctKids, distinctKids } from './distinct-kids.js';
+import { leastChanges, leastChangesBelow, MOST_COUNTED } from './nearest-changes.js';
 import { firstNodeAfter, newPassColumns, type PassColumns, passSpan } from './nearest-pass.js';
 import { newSearchScratch, type SearchScratch, searchSpan } from './nearest-search.js';
 import { leastPriceToTrue, type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';

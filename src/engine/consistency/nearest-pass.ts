@@ -1,5 +1,6 @@
 import { FALSE, TRUE } from './mdd.js';
-import type { ChangeBound, DistinctKids } from './nearest-changes.js';
+import type { DistinctKids } from './distinct-kids.js';
+import type { ChangeBound } from './nearest-changes.js';
 import { type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
 import type { SegmentSpan } from './segments.js';
 import type { LayeredDiagram } from './weighted.js';

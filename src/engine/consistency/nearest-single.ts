@@ -27,7 +27,7 @@ export function singleChangeNodes(
   query: SearchQuery,
   bounds: { readonly start: number; readonly last: number; readonly end: number },
   below: Uint8Array,
-  /** The distinct children of each node (nearest-changes.ts `distinctKids`). */
+  /** The distinct children of each node (distinct-kids.ts). */
   distinct: { readonly start: Int32Array; readonly kids: Int32Array },
   marks: { readonly stamp: Int32Array; readonly stack: Int32Array; readonly epoch: number },
   list: Int32Array,

@@ -1,11 +1,11 @@
 /**
  * The distinct children the backward change count and the lexicographic pass read
- * (src/engine/consistency/nearest-changes.ts `distinctKids`): per node, each child other
+ * (src/engine/consistency/distinct-kids.ts): per node, each child other
  * than FALSE once, with the first of its cheapest values (by random prices, or the first
  * value without prices), in ascending value, on random compiled models.
  */
 import { describe, expect, it } from 'vitest';
-import { distinctKids } from '../../../src/engine/consistency/nearest-changes.js';
+import { distinctKids } from '../../../src/engine/consistency/distinct-kids.js';
 import { compileDocument } from '../../../src/engine/work.js';
 import { prng, randomModel } from './random-model.js';
 
