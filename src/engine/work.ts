@@ -5,7 +5,7 @@
  *
  *   validateModel(document, limits) → Result<ValidatedModel>
  *   compileModel(validated, options) → Result<CompiledModel>
- *   evaluate(compiled, request) → Evaluation
+ *   evaluate(compiled, request) → Evaluation (and cheapestCompletion, its completion alone)
  *
  * and what runs around them: reading model sources, describing a compiled model, the
  * compiled-model cache, transfer between threads and stored consistency forms. A separate
@@ -16,7 +16,7 @@ export * from './index.js';
 export { validateModel } from './stages/validate.js';
 export { keyedProblems } from './validate/keyed-paths.js';
 export { compileDocument, compileModel } from './stages/compile.js';
-export { evaluate } from './stages/evaluate.js';
+export { cheapestCompletion, effectiveAnswers, evaluate } from './stages/evaluate.js';
 export { describeModel } from './describe.js';
 export { importedModelIds, mergeImports, readModelSource } from './source/index.js';
 export { CompiledModelCache } from './cache.js';

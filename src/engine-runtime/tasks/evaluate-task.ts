@@ -2,20 +2,14 @@ import {
   evaluate,
   type CartLine,
   type CompiledModel,
-  type Evaluation,
   type EvaluationRequest,
   type LineView,
   type Problem,
   compactLine,
 } from '../../engine/work.js';
 import type { AssetUrlSigner } from '../asset-url-signer.js';
-import {
-  answersAfter,
-  chainedChanges,
-  type AnswerChange,
-  type Guidance,
-  type LineResolution,
-} from './guidance.js';
+import { carriedOver } from './carried-over.js';
+import type { Guidance, LineResolution } from './guidance.js';
 import { lineBytes, transferOf, type LineSnapshot } from './line-snapshot.js';
 
 export interface EvaluateTask {
@@ -116,53 +110,3 @@ const answersOf = (questions: unknown): Answers =>
   typeof questions === 'object' && questions !== null && !Array.isArray(questions)
     ? (questions as Answers)
     : {};
-
-const resolutionOf = (line: CartLine): LineResolution =>
-  line.resolution ?? { changes: [], exact: true };
-
-/**
- * A line's answers carried over to this version (docs/model-format.md "Guided
- * configuration"): the nearest configuration that can be completed (`resolve: true`).
- * Completable is not yet valid when the version requires a question the line leaves
- * open: those required questions are then answered from a cheapest completion, so that
- * a line is not left invalid when a valid neighbour exists (docs/adr/0145). The line
- * answered lists every change, the filled questions too.
- */
-function carriedOver(
-  model: CompiledModel,
-  request: EvaluationRequest,
-  answers: Answers,
-): { evaluation: Evaluation; answers: Answers; resolution: LineResolution } {
-  const resolved = evaluate(model, withGuidance(request, { resolve: true })) as Evaluation;
-  const resolution = resolutionOf(resolved.line);
-  const carried = answersAfter(answers, resolution.changes);
-  const first = { evaluation: resolved, answers: carried, resolution };
-  if (resolved.valid) return first;
-  // Only the questions the version requires and the carried answers leave open: a soft
-  // value (default, trigger) stays soft, an optional question stays unanswered.
-  const open = new Set(
-    resolved.line.questions
-      .filter((q) => q.visible && q.required && q.values.length === 0)
-      .map((q) => q.key),
-  );
-  if (open.size === 0) return first;
-  const completed = evaluate(model, {
-    ...withGuidance(request, { complete: 'cheapest' }),
-    questions: carried,
-  }) as Evaluation;
-  const fills: AnswerChange[] = completed.line.questions
-    .filter((q) => open.has(q.key) && q.values.length > 0)
-    .map((q) => ({ question: q.key, from: [], to: q.values }));
-  if (fills.length === 0) return first;
-  const filled = answersAfter(carried, fills);
-  const final = evaluate(model, {
-    ...withGuidance(request, { resolve: true }),
-    questions: filled,
-  }) as Evaluation;
-  if (!final.valid) return first;
-  const own = resolutionOf(final.line).changes;
-  const changes = chainedChanges(chainedChanges(resolution.changes, fills), own);
-  const carriedResolution = { changes, exact: resolution.exact && resolutionOf(final.line).exact };
-  final.line.resolution = carriedResolution;
-  return { evaluation: final, answers: answersAfter(filled, own), resolution: carriedResolution };
-}

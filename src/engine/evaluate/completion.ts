@@ -8,6 +8,25 @@ import { isRecord } from '../validate/reader.js';
 import { priceTerms } from './price-terms.js';
 import { answerLayers, type Answers } from './answer-layers.js';
 
+/** What `effectiveAnswers` reads of a line's question (either view has it). */
+interface ShownQuestion {
+  readonly key: string;
+  readonly source: string;
+  readonly visible: boolean;
+}
+
+/**
+ * The keys of the answers that take effect in an evaluated line (the visible questions the
+ * user answered): what `cheapestCompletion` keeps fixed.
+ */
+export function effectiveAnswers(questions: readonly ShownQuestion[]): Set<string> {
+  return new Set(
+    questions
+      .filter((question) => question.source === 'user' && question.visible)
+      .map((question) => question.key),
+  );
+}
+
 /**
  * `complete: 'cheapest'` (docs/model-format.md "Guided configuration"): the answers with
  * every unanswered finite question filled from a least-total valid completion of the

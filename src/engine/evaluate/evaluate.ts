@@ -10,7 +10,7 @@ import type {
 import { displayedVariable } from './displayed-variables.js';
 import type { Problem } from '../problems.js';
 import { resolveAnswers } from './resolution.js';
-import { cheapestCompletion } from './completion.js';
+import { cheapestCompletion, effectiveAnswers } from './completion.js';
 import { ENGINE_VERSION } from '../version.js';
 import { readAnswers } from './answers.js';
 import { computeValues } from './values.js';
@@ -102,11 +102,7 @@ function guidedEvaluation(model: CompiledModel, request: EvaluationRequest): Eva
       view: 'compact',
       priceBounds: false,
     });
-    const effective = new Set(
-      first.line.questions
-        .filter((question) => question.source === 'user' && question.visible)
-        .map((question) => question.key),
-    );
+    const effective = effectiveAnswers(first.line.questions);
     ({ answers: questions, completed } = cheapestCompletion(model, questions, effective));
   }
   const guided = { resolution, completed, problems };

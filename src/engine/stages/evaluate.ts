@@ -9,3 +9,9 @@ export type { Evaluation, EvaluationRequest } from '../types.js';
 
 /** evaluate/evaluate.ts's evaluateConfiguration, with its overloads (compact or full view). */
 export const evaluate: typeof evaluateConfiguration = evaluateConfiguration;
+
+/**
+ * `complete: 'cheapest'`'s completion on its own, for a caller that holds the evaluated
+ * line already (a line moved to a version): it need not evaluate the same answers again.
+ */
+export { cheapestCompletion, effectiveAnswers } from '../evaluate/completion.js';
