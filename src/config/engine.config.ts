@@ -40,7 +40,9 @@ export function readEngineConfig(read: EnvReader): EngineConfig {
     compiledModelCacheSize: read.int('COMPILED_MODEL_CACHE_SIZE', 200, 1, 100_000),
     compiledModelCacheBytes: read.int(
       'COMPILED_MODEL_CACHE_BYTES',
-      256 * 1024 * 1024,
+      // Two evaluation workers' shares of 192 MB: two thirds of each one's default heap,
+      // and room for the 268-question car with its guided-configuration scratch (~170 MB).
+      384 * 1024 * 1024,
       1024 * 1024,
       2 ** 40,
     ),

@@ -144,7 +144,7 @@ describe('AppConfig: fail fast on a bad environment', () => {
       evaluationCost: 10_000_000,
       tableRows: 500_000,
     });
-    expect(defaults.compiledModelCacheBytes).toBe(256 * 1024 * 1024);
+    expect(defaults.compiledModelCacheBytes).toBe(384 * 1024 * 1024);
     expect([defaults.compileWorkers, defaults.compileQueueSize]).toEqual([1, 8]);
     const config = new AppConfig({
       DATA_DIR: dataDir(),
