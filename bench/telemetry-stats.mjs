@@ -3,6 +3,8 @@
  * of two variants measured in the same round, their trimmed mean and a bootstrap
  * confidence interval over the rounds, and the verdict against a goal.
  */
+// The tests' seeded generator (mulberry32): the same run gives the same interval.
+import { prng } from '../test/support/prng.ts';
 
 export const median = (values) => quantile(values, 0.5);
 
@@ -23,18 +25,6 @@ export function trimmedMean(values, share = 0.2) {
   return kept.reduce((sum, value) => sum + value, 0) / kept.length;
 }
 
-/** A small seeded generator (mulberry32): the same run gives the same interval. */
-function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * The ratio of B to A from paired rounds (`b[i]` and `a[i]` measured in the same round):
  * the trimmed mean of the per-round log ratios, exponentiated (a ratio, symmetric for
@@ -44,7 +34,7 @@ function random(seed) {
 export function pairedRatio(b, a, { resamples = 4000, seed = 41 } = {}) {
   const logs = b.map((value, i) => Math.log(value / a[i])).filter(Number.isFinite);
   if (logs.length === 0) return { ratio: NaN, low: NaN, high: NaN, rounds: 0 };
-  const next = random(seed);
+  const next = prng(seed);
   const estimates = [];
   for (let r = 0; r < resamples; r++) {
     const sample = logs.map(() => logs[Math.floor(next() * logs.length)]);
