@@ -7,7 +7,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  compileDocument,
   evaluate,
   type CartLine,
   type CompiledModel,
@@ -22,7 +21,7 @@ import {
   type LineResolution,
 } from '../../src/engine-runtime/tasks/guidance.js';
 import { prng, randomModel } from '../engine/consistency/random-model.js';
-import { MODELS, randomAnswers } from '../engine/evaluate/guided-models.js';
+import { compiledAs, FORMS, MODELS, randomAnswers } from '../engine/evaluate/guided-models.js';
 
 type Answers = Record<string, unknown>;
 const resolutionOf = (line: CartLine): LineResolution =>
@@ -70,18 +69,14 @@ const outcome = ({ evaluation, answers, resolution }: ReturnType<typeof threeEva
 });
 
 describe('a line carried over to a version, against three evaluations', () => {
-  for (const budget of ['compiled', 'decision-DNNF', 'past the budget'] as const)
+  for (const budget of FORMS)
     it(`${MODELS * 2} random models (${budget}): the same answers, changes and line`, () => {
       let filled = 0;
       let moves = 0;
       for (let seed = 1; seed <= MODELS * 2; seed++) {
         const random = prng(7000 + seed);
         const { document, specs } = randomModel(random);
-        const compiled = compileDocument(
-          document,
-          budget === 'past the budget' ? { consistencyMs: 0 } : {},
-          { diagram: budget === 'compiled' },
-        );
+        const compiled = compiledAs(document, budget);
         if (!compiled.ok) continue;
         const model = compiled.model;
         for (let r = 0; r < 6; r++) {

@@ -3,7 +3,7 @@
  * tests' random models (random-model.ts) without soft values, with option prices, BOM
  * items and adjustments, and the brute-force helpers both property tests share.
  */
-import { evaluate, type CompiledModel } from '../../../src/engine/work.js';
+import { compileDocument, evaluate, type CompiledModel } from '../../../src/engine/work.js';
 import {
   type Assignment,
   celValue,
@@ -13,6 +13,19 @@ import {
 } from '../consistency/random-model.js';
 
 export const MODELS = Number(process.env.GUIDED_MODELS ?? 40);
+
+/**
+ * The three forms a guided query runs on: the diagram, the decision-DNNF (a model past the
+ * diagram's budget, docs/adr/0193) and none (past the compile budget).
+ */
+export const FORMS = ['compiled', 'decision-DNNF', 'past the budget'] as const;
+export type Form = (typeof FORMS)[number];
+
+/** `document` compiled into `form`. */
+export const compiledAs = (document: Record<string, unknown>, form: Form) =>
+  compileDocument(document, form === 'past the budget' ? { consistencyMs: 0 } : {}, {
+    diagram: form === 'compiled',
+  });
 type Random = () => number;
 export type Specs = ReturnType<typeof randomModel>['specs'];
 export type Answers = Record<string, { values: unknown[] }>;

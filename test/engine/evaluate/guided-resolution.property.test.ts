@@ -17,6 +17,8 @@ import {
 } from '../consistency/random-model.js';
 import {
   type Answers,
+  compiledAs,
+  FORMS,
   keeps,
   MODELS,
   pricedModel,
@@ -27,18 +29,14 @@ import {
 
 describe('the nearest valid configuration against brute force on random small models', () => {
   // 'decision-DNNF': the form a model past the diagram's budget gets (docs/adr/0193).
-  for (const budget of ['compiled', 'decision-DNNF', 'past the budget'] as const)
+  for (const budget of FORMS)
     it(`${MODELS} models (${budget}): the resolution is minimal and keeps the forced pick`, () => {
       let resolved = 0;
       let forcedPicks = 0;
       for (let seed = 1; seed <= MODELS; seed++) {
         const random = prng(1000 + seed);
         const { document, specs } = pricedModel(random, 'decomposable');
-        const compiled = compileDocument(
-          document,
-          budget === 'past the budget' ? { consistencyMs: 0 } : {},
-          { diagram: budget === 'compiled' },
-        );
+        const compiled = compiledAs(document, budget);
         if (!compiled.ok) continue;
         const model = compiled.model;
         expect(model.consistency.compiled).toBe(budget === 'compiled');
