@@ -16,6 +16,8 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY scripts/build.mjs scripts/build-web.mjs scripts/remove-orphans.mjs ./scripts/
 COPY src ./src
+# Swagger UI's upload example (copied into dist/ by the build).
+COPY examples/window.yaml ./examples/
 # The browser pages (web/, bundled into dist/app; their API types are erased, so test/
 # stays out of the context).
 COPY web ./web

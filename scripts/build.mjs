@@ -5,7 +5,7 @@
 // when a source, tsconfig or the lockfile changed since that stamp, so a start with a
 // current build does not spend ~20 s in tsc.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWeb, newest, webIsStale } from './build-web.mjs';
@@ -13,7 +13,16 @@ import { removeOrphans } from './remove-orphans.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
-const inputs = ['src', 'ormconfig.ts', 'tsconfig.json', 'tsconfig.build.json', 'package-lock.json'];
+// examples/window.yaml is Swagger UI's upload example (src/models/upload/window-example.ts).
+const example = join('examples', 'window.yaml');
+const inputs = [
+  'src',
+  example,
+  'ormconfig.ts',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package-lock.json',
+];
 
 const ifStale = process.argv.includes('--if-stale');
 /** Whether src/ needs tsc: always without --if-stale, else when a source is newer than the stamp. */
@@ -31,6 +40,8 @@ if (serverIsStale()) {
   });
   if (result.status !== 0) process.exit(result.status ?? 1);
   removeOrphans(join(root, 'dist', 'src'), join(root, 'src'));
+  mkdirSync(join(root, 'dist', 'examples'), { recursive: true });
+  copyFileSync(join(root, example), join(root, 'dist', example));
   mkdirSync(dirname(stamp), { recursive: true });
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 }

@@ -95,10 +95,6 @@ export class CartRepository implements CartLineReader {
     return this.carts.findOneBy({ userId, companyId, isIntentCart: true });
   }
 
-  hasDefault(userId: number): Promise<boolean> {
-    return this.carts.existsBy({ userId, isDefault: true });
-  }
-
   /** Fixed SQL (database/fixed-sql.ts): every GET /v1/carts/default and POST /v1/carts reads it. */
   async findDefaultIn(filter: CartFilter): Promise<CartEntity | null> {
     const row =

@@ -4,8 +4,6 @@ import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { isUniqueViolation } from '../database/db-errors.js';
-import type { MemberDto } from '../memberships/dto/member.dto.js';
-import { MembershipsService } from '../memberships/memberships.service.js';
 import type { Principal } from '../principal/principal.js';
 import { CompanyRepository } from './company.repository.js';
 import { CompanyDto, type CreateCompanyDto } from './dto/company.dto.js';
@@ -17,7 +15,6 @@ const companiesNotFound = () => ApiError.notFound('Companies not found');
 export class CompaniesService {
   constructor(
     private readonly companies: CompanyRepository,
-    private readonly memberships: MembershipsService,
     private readonly access: AccessService,
   ) {}
 
@@ -70,21 +67,5 @@ export class CompaniesService {
     const company = await this.companies.findById(companyId);
     if (!company) throw ApiError.notFound('No company found');
     return [CompanyDto.from(company)];
-  }
-
-  addMember(principal: Principal, companyId: number, userId: number): Promise<MemberDto> {
-    return this.memberships.add(principal, { kind: 'company', id: companyId }, userId);
-  }
-
-  removeMember(principal: Principal, companyId: number, userId: number): Promise<void> {
-    return this.memberships.remove(principal, { kind: 'company', id: companyId }, userId);
-  }
-
-  listMembers(
-    principal: Principal,
-    companyId: number,
-    query: PageQueryDto,
-  ): Promise<Page<MemberDto>> {
-    return this.memberships.list(principal, { kind: 'company', id: companyId }, query);
   }
 }

@@ -7,7 +7,7 @@ import type { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
-import { CompaniesService } from './companies.service.js';
+import { MembershipsService } from '../memberships/memberships.service.js';
 import { AddMemberDto, MemberDto } from '../memberships/dto/member.dto.js';
 import { IdParam } from '../common/http/id-param.js';
 
@@ -18,7 +18,7 @@ import { IdParam } from '../common/http/id-param.js';
 @ApiTags('companies')
 @Controller('v1/companies/:id/members')
 export class CompanyMembersController {
-  constructor(private readonly companies: CompaniesService) {}
+  constructor(private readonly memberships: MembershipsService) {}
 
   @Post()
   @Auth('jwt', { role: 'admin' })
@@ -34,7 +34,7 @@ export class CompanyMembersController {
     @Body() body: AddMemberDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<MemberDto> {
-    return this.companies.addMember(principal, id, body.user_id);
+    return this.memberships.add(principal, { kind: 'company', id }, body.user_id);
   }
 
   @Get()
@@ -48,7 +48,7 @@ export class CompanyMembersController {
     @Query() query: PageQueryDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<Page<MemberDto>> {
-    return this.companies.listMembers(principal, id, query);
+    return this.memberships.list(principal, { kind: 'company', id }, query);
   }
 
   @Delete(':user_id')
@@ -64,7 +64,7 @@ export class CompanyMembersController {
     @IdParam('user_id') userId: number,
     @CurrentPrincipal() principal: Principal,
   ): Promise<null> {
-    await this.companies.removeMember(principal, id, userId);
+    await this.memberships.remove(principal, { kind: 'company', id }, userId);
     return null;
   }
 }

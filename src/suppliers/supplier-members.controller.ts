@@ -9,13 +9,17 @@ import type { Page } from '../common/envelope/envelope.js';
 import { ResponseMessage } from '../common/envelope/response-message.decorator.js';
 import { PageQueryDto } from '../common/pagination/page-query.dto.js';
 import { ApiEnvelope, ApiErrors } from '../common/swagger/api-envelope.decorator.js';
+import { MembershipsService } from '../memberships/memberships.service.js';
 import { SuppliersService } from './suppliers.service.js';
 
 /** Supplier memberships: the users who manage a supplier's models. */
 @ApiTags('suppliers')
 @Controller('v1/suppliers/:id/members')
 export class SupplierMembersController {
-  constructor(private readonly suppliers: SuppliersService) {}
+  constructor(
+    private readonly suppliers: SuppliersService,
+    private readonly memberships: MembershipsService,
+  ) {}
 
   @Post()
   @Auth('jwt', 'api', { role: 'admin' })
@@ -45,7 +49,7 @@ export class SupplierMembersController {
     @Query() query: PageQueryDto,
     @CurrentPrincipal() principal: Principal,
   ): Promise<Page<MemberDto>> {
-    return this.suppliers.listMembers(principal, id, query);
+    return this.memberships.list(principal, { kind: 'supplier', id }, query);
   }
 
   @Delete(':user_id')
@@ -61,7 +65,7 @@ export class SupplierMembersController {
     @IdParam('user_id') userId: number,
     @CurrentPrincipal() principal: Principal,
   ): Promise<null> {
-    await this.suppliers.removeMember(principal, id, userId);
+    await this.memberships.remove(principal, { kind: 'supplier', id }, userId);
     return null;
   }
 }

@@ -114,18 +114,4 @@ export class SuppliersService {
     if (!(await this.suppliers.exists(supplierId))) throw noSuchSupplier();
     return this.memberships.add(principal, { kind: 'supplier', id: supplierId }, userId);
   }
-
-  /** Admins remove a member; a member may leave. */
-  removeMember(principal: Principal, supplierId: number, userId: number): Promise<void> {
-    return this.memberships.remove(principal, { kind: 'supplier', id: supplierId }, userId);
-  }
-
-  /** Its members and admins list them. */
-  listMembers(
-    principal: Principal,
-    supplierId: number,
-    query: PageQueryDto,
-  ): Promise<Page<MemberDto>> {
-    return this.memberships.list(principal, { kind: 'supplier', id: supplierId }, query);
-  }
 }
