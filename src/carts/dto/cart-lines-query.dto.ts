@@ -1,9 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
 import { LINE_VIEWS, type LineView } from '../compact-line.js';
 import { LINE_VIEW_QUERY } from './line-view-query.js';
+import { OptionalQueryInt } from '../../common/validation/query-int.js';
 
 /** Cart lines are large (a line of a 1,000-question model is ~750 kB): smaller pages. */
 export const CART_LINES_DEFAULT_PER_PAGE = 10;
@@ -19,11 +19,7 @@ export class CartLinesQueryDto extends PageQueryDto {
     maximum: CART_LINES_MAX_PER_PAGE,
     default: CART_LINES_DEFAULT_PER_PAGE,
   })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(CART_LINES_MAX_PER_PAGE)
+  @OptionalQueryInt(1, CART_LINES_MAX_PER_PAGE)
   override per_page: number = CART_LINES_DEFAULT_PER_PAGE;
 
   @ApiPropertyOptional(LINE_VIEW_QUERY)

@@ -1,8 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { ApiId, ApiInt, ApiIntOptional, INT32 } from '../../common/swagger/schema-types.js';
 import { MAX_ID } from '../../common/http/id-param.js';
+import { OptionalQueryInt } from '../../common/validation/query-int.js';
 
 /** Lines one impact request reads at most by default, and at most when asked. */
 export const IMPACT_DEFAULT_LIMIT = 200;
@@ -16,11 +15,7 @@ export class ImpactQueryDto {
     default: 0,
     description: 'Continue after this line id: the `next_after` of the previous answer',
   })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  @Max(MAX_ID)
+  @OptionalQueryInt(0, MAX_ID)
   after: number = 0;
 
   @ApiIntOptional({
@@ -29,11 +24,7 @@ export class ImpactQueryDto {
     default: IMPACT_DEFAULT_LIMIT,
     description: 'Stored lines of the model to examine at most in this request',
   })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(IMPACT_MAX_LIMIT)
+  @OptionalQueryInt(1, IMPACT_MAX_LIMIT)
   limit: number = IMPACT_DEFAULT_LIMIT;
 }
 

@@ -1,6 +1,5 @@
 import { ApiIntOptional } from '../swagger/schema-types.js';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { OptionalQueryInt } from '../validation/query-int.js';
 
 export const DEFAULT_PER_PAGE = 50;
 export const MAX_PER_PAGE = 200;
@@ -10,19 +9,11 @@ export const MAX_PAGE = 1_000_000;
 /** `?page=&per_page=` of every list (docs/api.md: default 50, max 200). */
 export class PageQueryDto {
   @ApiIntOptional({ minimum: 1, maximum: MAX_PAGE, default: 1 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PAGE)
+  @OptionalQueryInt(1, MAX_PAGE)
   page: number = 1;
 
   @ApiIntOptional({ minimum: 1, maximum: MAX_PER_PAGE, default: DEFAULT_PER_PAGE })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_PER_PAGE)
+  @OptionalQueryInt(1, MAX_PER_PAGE)
   per_page: number = DEFAULT_PER_PAGE;
 
   get offset(): number {

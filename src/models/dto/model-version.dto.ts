@@ -1,11 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { JsonText } from '../../common/http/json-text.js';
 import { MAX_ID } from '../../common/http/id-param.js';
 import { ApiId, ApiInt, ApiTimestamp, INT32 } from '../../common/swagger/schema-types.js';
 import type { ModelVersionEntity } from '../model-version.entity.js';
 import type { ModelChange } from '../versions/model-diff.js';
+import { OptionalQueryInt } from '../../common/validation/query-int.js';
 
 /** One stored version of a model: who stored it and when (GET /v1/models/{id}/versions). */
 export class ModelVersionDto {
@@ -49,11 +48,7 @@ export class ModelVersionDetailDto extends ModelVersionDto {
 /** `?from=&to=` of GET /v1/models/{id}/diff: default the previous and the current version. */
 export class ModelDiffQueryDto {
   @ApiPropertyOptional({ ...INT32, minimum: 1, example: 1, description: 'Default: to − 1' })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_ID)
+  @OptionalQueryInt(1, MAX_ID)
   from?: number;
 
   @ApiPropertyOptional({
@@ -62,11 +57,7 @@ export class ModelDiffQueryDto {
     example: 2,
     description: 'Default: the current version',
   })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_ID)
+  @OptionalQueryInt(1, MAX_ID)
   to?: number;
 }
 
