@@ -137,26 +137,19 @@ export class CartLinesService implements OnModuleInit {
       line_id: lineId,
       warnings: evaluation.warnings,
     });
+    const storeIn = (target: CartEntity) =>
+      this.insertInto(target, lineRow(target.id, input, configured, bytes), input, (id) =>
+        referenceOf(target.id, id),
+      );
     let stored: { id: number };
     try {
-      stored = await this.insertInto(
-        cart,
-        lineRow(cart.id, input, configured, bytes),
-        input,
-        (id) => referenceOf(cart.id, id),
-      );
+      stored = await storeIn(cart);
     } catch (error) {
       // A cart the server chose for an intent token that cannot take this line (another
       // currency, full): the line goes to the intent's own cart instead of a refusal.
       if (!(input.cart_id === undefined && chosenCartRefused(principal, cart, error))) throw error;
-      const intentCart = await this.defaults.intentCart(principal);
-      cart = intentCart;
-      stored = await this.insertInto(
-        intentCart,
-        lineRow(intentCart.id, input, configured, bytes),
-        input,
-        (id) => referenceOf(intentCart.id, id),
-      );
+      cart = await this.defaults.intentCart(principal);
+      stored = await storeIn(cart);
     }
     // The line's bytes as the worker wrote them, with the members of the stored row; an
     // Idempotency-Key keeps only the reference (replayAdd).
