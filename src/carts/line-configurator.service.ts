@@ -4,8 +4,11 @@ import { AccessService } from '../access/access.service.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { Evaluation, LineView } from '../engine/index.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import type { EvaluatedLine, Guidance } from '../engine-runtime/compiled-models.service.js';
-import { ModelsService } from '../models/models.service.js';
+import {
+  CompiledModels,
+  type EvaluatedLine,
+  type Guidance,
+} from '../engine-runtime/compiled-models.service.js';
 import type { Principal } from '../principal/principal.js';
 import { parsedLine } from './line-answer.js';
 import type { Configured, LineInput } from './line-rows.js';
@@ -36,13 +39,13 @@ const parsedEvaluation = (evaluation: EvaluatedLine): Evaluation =>
 
 /**
  * A caller's configuration evaluated, once AccessService allows it, in the worker that
- * holds the model's version compiled (ModelsService.evaluateVersion): what adding,
+ * holds the model's version compiled (CompiledModels.evaluate): what adding,
  * previewing, replacing and rechecking a line share.
  */
 @Injectable()
 export class LineConfigurator {
   constructor(
-    private readonly models: ModelsService,
+    private readonly compiled: CompiledModels,
     private readonly access: AccessService,
     private readonly metrics: MetricsService,
   ) {}
@@ -65,9 +68,8 @@ export class LineConfigurator {
     if (model.retired) throw modelRetired();
     const versionNumber = pinned ?? model.versionNumber;
     const started = performance.now();
-    const evaluation = await this.models.evaluateVersion(
-      model.id,
-      versionNumber,
+    const evaluation = await this.compiled.evaluate(
+      { modelId: model.id, versionNumber },
       input.company_id,
       {
         questions: input.questions,

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { JsonText } from '../common/http/json-text.js';
 import type { CartLine, LineView } from '../engine/index.js';
 import { AssetUrls } from '../engine-runtime/asset-urls.js';
-import { ModelsService } from '../models/models.service.js';
+import { CompiledModels } from '../engine-runtime/compiled-models.service.js';
 import type { CartLineEntity } from './cart-line.entity.js';
 import { CartRepository } from './cart.repository.js';
 import { lineInView } from './compact-line.js';
@@ -19,7 +19,7 @@ import { deflatedSnapshot, snapshotBytes, storedLine } from './stored-line.js';
 export class StoredLines {
   constructor(
     private readonly carts: CartRepository,
-    private readonly models: ModelsService,
+    private readonly compiled: CompiledModels,
     private readonly urls: AssetUrls,
   ) {}
 
@@ -43,11 +43,15 @@ export class StoredLines {
         view,
         latestVersion,
       );
-    const evaluation = await this.models.evaluateVersion(
-      row.modelId,
-      row.versionNumber,
+    const evaluation = await this.compiled.evaluate(
+      { modelId: row.modelId, versionNumber: row.versionNumber },
       row.companyId,
-      { questions: row.answers, languageCode: row.languageCode, view, snapshot: true },
+      {
+        questions: row.answers,
+        languageCode: row.languageCode,
+        view,
+        snapshot: true,
+      },
     );
     const columns = await deflatedSnapshot(evaluation);
     await this.carts.saveSnapshot(row.id, columns);
@@ -64,11 +68,14 @@ export class StoredLines {
     if (Object.keys(row.line).length > 0) return row.line as unknown as CartLine;
     const bytes = await snapshotBytes(row, 'full', this.urls);
     if (bytes !== null) return parsedLine(bytes);
-    const evaluation = await this.models.evaluateVersion(
-      row.modelId,
-      row.versionNumber,
+    const evaluation = await this.compiled.evaluate(
+      { modelId: row.modelId, versionNumber: row.versionNumber },
       row.companyId,
-      { questions: row.answers, languageCode: row.languageCode, view: 'full' },
+      {
+        questions: row.answers,
+        languageCode: row.languageCode,
+        view: 'full',
+      },
     );
     return parsedLine(evaluation.line);
   }

@@ -4,14 +4,14 @@ import { Page } from '../common/envelope/envelope.js';
 import type { Principal } from '../principal/principal.js';
 import { CompanyModelDto, type CompanyModelsQueryDto } from './dto/company-model.dto.js';
 import { ModelRepository } from './model.repository.js';
-import { ModelsService } from './models.service.js';
+import { CompiledModels } from '../engine-runtime/compiled-models.service.js';
 
 /** The models a company may configure: those of the suppliers linked to it. */
 @Injectable()
 export class CompanyModelsService {
   constructor(
     private readonly models: ModelRepository,
-    private readonly modelsService: ModelsService,
+    private readonly compiled: CompiledModels,
     private readonly access: AccessService,
   ) {}
 
@@ -26,9 +26,8 @@ export class CompanyModelsService {
     // answer begins: a failure is answered as a problem, never a cut answer.
     const items: CompanyModelDto[] = [];
     for (const row of rows) {
-      const description = await this.modelsService.describeVersion(
-        row.id,
-        row.versionNumber,
+      const description = await this.compiled.describe(
+        { modelId: row.id, versionNumber: row.versionNumber },
         companyId,
         query.language_code,
       );

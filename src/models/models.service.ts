@@ -6,16 +6,9 @@ import { AccessService } from '../access/access.service.js';
 import { Page } from '../common/envelope/envelope.js';
 import { ApiError } from '../common/errors/api-error.js';
 import type { PageQueryDto } from '../common/pagination/page-query.dto.js';
-import type { ModelDescription } from '../engine/index.js';
 import type { Principal } from '../principal/principal.js';
 import { JsonText } from '../common/http/json-text.js';
-import {
-  CompiledModels,
-  type EvaluatedLine,
-  type StoredAnswers,
-  type Verdict,
-  type LineRequest,
-} from '../engine-runtime/compiled-models.service.js';
+import { CompiledModels } from '../engine-runtime/compiled-models.service.js';
 import { inflateDefinition } from '../engine-runtime/definition-bytes.js';
 import { ModelAnalysisDto } from './dto/model-analysis.dto.js';
 import { ModelDetailDto, ModelDto } from './dto/model.dto.js';
@@ -186,43 +179,6 @@ export class ModelsService implements OnModuleInit {
     // Sent as the stored JSON text: never parsed (nor re-serialized) on the event loop.
     const json = new JsonText(await inflateDefinition(definition));
     return ModelDetailDto.withDefinition(model, json, analysis);
-  }
-
-  /**
-   * Evaluates a configuration against a version, in the worker that holds it (a miss
-   * compiles the stored version there first). No access check: callers decide who may
-   * use the model; `companyId` is whose queue it waits in and whose asset URLs it gets.
-   */
-  evaluateVersion(
-    modelId: number,
-    versionNumber: number,
-    companyId: number,
-    request: LineRequest,
-  ): Promise<EvaluatedLine> {
-    return this.compiledModels.evaluate({ modelId, versionNumber }, companyId, request);
-  }
-
-  /**
-   * Stored lines' answers checked on a version, in its worker: validity and problem codes
-   * only. No access check; `tenant` is whose queue the work waits in.
-   */
-  verdictsOnVersion(
-    modelId: number,
-    versionNumber: number,
-    tenant: string,
-    lines: StoredAnswers[],
-  ): Promise<Verdict[]> {
-    return this.compiledModels.verdicts({ modelId, versionNumber }, tenant, lines);
-  }
-
-  /** The version's questions and options as `companyId` sees them. No access check. */
-  describeVersion(
-    modelId: number,
-    versionNumber: number,
-    companyId: number,
-    languageCode: string | null | undefined,
-  ): Promise<ModelDescription> {
-    return this.compiledModels.describe({ modelId, versionNumber }, companyId, languageCode);
   }
 
   /** Why the conditional version update matched no row: a lock taken meanwhile, or a newer version. */

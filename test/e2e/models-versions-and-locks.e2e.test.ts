@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelEntity } from '../../src/models/model.entity.js';
-import { ModelsService } from '../../src/models/models.service.js';
+import { CompiledModels } from '../../src/engine-runtime/compiled-models.service.js';
 import {
   bearer,
   createUser,
@@ -72,8 +72,9 @@ describe('models: reading, versions, the edit lock, assets', () => {
 
       const detail = expectEnvelope(await get(url(), world.companyMember.token), 200);
       expect((detail.data as TestModel).general.name).toBe('Version two');
-      const service = ctx.app.get(ModelsService);
-      const described = (n: number) => service.describeVersion(model.id, n, 1, null);
+      const compiled = ctx.app.get(CompiledModels);
+      const described = (n: number) =>
+        compiled.describe({ modelId: model.id, versionNumber: n }, 1, null);
       expect((await described(1)).general.name).toBe('Version one');
       expect((await described(2)).general.name).toBe('Version two');
     });

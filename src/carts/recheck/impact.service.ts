@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../principal/principal.js';
-import { ModelsService } from '../../models/models.service.js';
+import { CompiledModels } from '../../engine-runtime/compiled-models.service.js';
 import { ModelVersionsService } from '../../models/versions/model-versions.service.js';
 import { CartSummaryRepository, type StoredAnswersRow } from '../cart-summary.repository.js';
 import type { CompanyImpactDto, ImpactQueryDto, VersionImpactDto } from '../dto/impact.dto.js';
@@ -25,7 +25,7 @@ export class ImpactService {
   constructor(
     private readonly versions: ModelVersionsService,
     private readonly summaries: CartSummaryRepository,
-    private readonly models: ModelsService,
+    private readonly compiled: CompiledModels,
   ) {}
 
   async impact(
@@ -45,9 +45,8 @@ export class ImpactService {
     const tenant = `user:${principal.userId}`;
     for (let start = 0; start < checked.length; start += CHECK_BATCH) {
       const batch = checked.slice(start, start + CHECK_BATCH);
-      const verdicts = await this.models.verdictsOnVersion(
-        model.id,
-        versionNumber,
+      const verdicts = await this.compiled.verdicts(
+        { modelId: model.id, versionNumber },
         tenant,
         batch.map(({ answers, languageCode }) => ({ answers, languageCode })),
       );
