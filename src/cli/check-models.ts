@@ -4,7 +4,7 @@ import { compileDocument } from '../engine/work.js';
 import { inflateDefinitionSync } from '../engine-runtime/definition-bytes.js';
 import { ModelRepository } from '../models/model.repository.js';
 import { CliError } from './cli-error.js';
-import { openDatabase } from './database.js';
+import { withDatabase } from './database.js';
 import type { CliIo } from './io.js';
 
 /**
@@ -16,8 +16,7 @@ import type { CliIo } from './io.js';
  * any is refused.
  */
 export async function checkModels(config: AppConfig, io: CliIo): Promise<void> {
-  const dataSource = await openDatabase(config);
-  try {
+  await withDatabase(config, async (dataSource) => {
     const models = new ModelRepository(dataSource, new TransactionRunner(dataSource));
     const versions = await models.versionKeys();
     let refused = 0;
@@ -34,9 +33,7 @@ export async function checkModels(config: AppConfig, io: CliIo): Promise<void> {
     if (refused > 0)
       throw new CliError(`${refused} of ${versions.length} stored versions no longer compile`);
     io.out(`All ${versions.length} stored versions compile`);
-  } finally {
-    await dataSource.destroy();
-  }
+  });
 }
 
 /** What keeps a stored version from compiling (each a line), or none. */

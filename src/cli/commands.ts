@@ -1,6 +1,6 @@
 import { AppConfig } from '../config/app-config.js';
 import { usageError } from './cli-error.js';
-import { migrate, openDatabase } from './database.js';
+import { migrate, withDatabase } from './database.js';
 import type { CliIo } from './io.js';
 import { cliServices } from './services.js';
 import { addMembership, createUser, type MembershipTarget } from './user-commands.js';
@@ -43,18 +43,15 @@ const userCommand = (admin: boolean): Command => ({
     if (role !== 'admin' && role !== 'member') throw usageError('--role must be admin or member');
     const password = await passwordFrom(options, io);
     const config = new AppConfig(env);
-    const dataSource = await openDatabase(config);
-    try {
-      const user = await createUser(cliServices(dataSource, config), {
+    const user = await withDatabase(config, (dataSource) =>
+      createUser(cliServices(dataSource, config), {
         email: String(options.email),
         password,
         role,
         ...(typeof options.name === 'string' ? { name: options.name } : {}),
-      });
-      io.out(`Created ${user.role} #${user.id} ${user.email}`);
-    } finally {
-      await dataSource.destroy();
-    }
+      }),
+    );
+    io.out(`Created ${user.role} #${user.id} ${user.email}`);
   },
 });
 
@@ -67,23 +64,15 @@ const membershipCommand = (target: MembershipTarget): Command => ({
   async run(options, env, io) {
     const targetId = positiveId(options[target], `--${target}`);
     const config = new AppConfig(env);
-    const dataSource = await openDatabase(config);
-    try {
-      const result = await addMembership(
-        cliServices(dataSource, config),
-        target,
-        targetId,
-        String(options.user),
-      );
-      const who = `#${result.user.id} ${result.user.email}`;
-      io.out(
-        result.added
-          ? `Added ${who} to ${target} #${targetId} ${result.name}`
-          : `${who} is already a member of ${target} #${targetId} ${result.name}: nothing to do`,
-      );
-    } finally {
-      await dataSource.destroy();
-    }
+    const result = await withDatabase(config, (dataSource) =>
+      addMembership(cliServices(dataSource, config), target, targetId, String(options.user)),
+    );
+    const who = `#${result.user.id} ${result.user.email}`;
+    io.out(
+      result.added
+        ? `Added ${who} to ${target} #${targetId} ${result.name}`
+        : `${who} is already a member of ${target} #${targetId} ${result.name}: nothing to do`,
+    );
   },
 });
 

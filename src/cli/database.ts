@@ -6,7 +6,7 @@ import { runMigrationsLocked } from '../database/migration-runner.js';
 /**
  * The app's own data source (same entities, migrations and naming), with pending
  * migrations applied first under the same lock as the service's start-up, so that a
- * command works on a fresh database. The caller destroys it.
+ * command works on a fresh database.
  */
 async function openAndMigrate(
   config: AppConfig,
@@ -25,8 +25,17 @@ async function openAndMigrate(
   }
 }
 
-export async function openDatabase(config: AppConfig): Promise<DataSource> {
-  return (await openAndMigrate(config)).dataSource;
+/** Runs `use` on the app's data source, then closes it. */
+export async function withDatabase<T>(
+  config: AppConfig,
+  use: (dataSource: DataSource) => Promise<T>,
+): Promise<T> {
+  const { dataSource } = await openAndMigrate(config);
+  try {
+    return await use(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
 }
 
 /** Applies pending migrations and names each one applied. */
