@@ -5,8 +5,7 @@ import { buildPairMatrices, type PairMatrices } from './pairs.js';
 import { DnnfQueries } from './dnnf-query.js';
 import { Propagator } from './propagate.js';
 import { newSegmentMemo, type SegmentMemo } from './segment-cache.js';
-import { newPassScratch, type PassScratch } from './pass-scratch.js';
-import { passSegment } from './segment-pass.js';
+import { newPassScratch, type PassScratch, passSegment } from './segment-pass.js';
 import { computeSegments, type Segments } from './segments.js';
 
 /**

@@ -1,7 +1,6 @@
 import { type ConsistencyForm, SEGMENT_CACHE_BYTES, SEGMENT_CACHE_MIN_EDGES } from './form.js';
 import { TRUE } from './mdd.js';
-import type { PassScratch } from './pass-scratch.js';
-import { bigCount, passSegment } from './segment-pass.js';
+import { bigCount, type PassScratch, passSegment } from './segment-pass.js';
 
 /**
  * Segment results memoized by the restrictions of the segment's layers: a segment's

@@ -2,8 +2,6 @@ import { freeProduct } from './count.js';
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import type { Segments } from './segments.js';
-import { closeStretches, type PassScratch } from './pass-scratch.js';
-import { walkSegment } from './segment-walk.js';
 import { charge, type Work } from './work.js';
 
 /**
@@ -25,6 +23,54 @@ export interface SegmentResult {
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
+/**
+ * Per form: node- and layer-sized scratch arrays, so that a pass allocates nothing (a
+ * model of thousands of questions has thousands of small segments). One pass at a
+ * time: a pass (and bigCount right after it) runs to its end synchronously — an
+ * evaluation in slices pauses only between its steps, never inside a query.
+ */
+export interface PassScratch {
+  readonly segments: Segments;
+  /** Per node: paths to its segment's end node. */
+  readonly count: Float64Array;
+  readonly reach: Uint8Array;
+  /** Per layer: allowed values of the layers from it to its segment's end (a product). */
+  readonly tail: Float64Array;
+  /** Per layer: difference array of free stretches, zero between passes. */
+  readonly free: Int32Array;
+  /**
+   * Per layer: the restriction its nodes' `count` was last computed under (-2: never). A
+   * node's count depends on the restrictions of its own layer and those below it only, so
+   * a pass recounts the layers down to the deepest one whose restriction changed, and
+   * keeps the counts below it: a click changes one answer, and a diagram of one large
+   * segment was counted whole at every click.
+   */
+  readonly countedUnder: Int32Array;
+  /** Per layer: the first node on it or below it (ids ascend by layer); then the node count. */
+  readonly firstNode: Int32Array;
+}
+
+/** The form's scratch arrays, made once by its prepared form (prepared.ts). */
+export function newPassScratch(form: ConsistencyForm, segments: Segments): PassScratch {
+  const size = form.nodeLayer.length;
+  const layers = form.domain.length;
+  const firstNode = new Int32Array(layers + 1).fill(size);
+  for (let id = size - 1; id > TRUE; id--) firstNode[form.nodeLayer[id]] = id;
+  for (let layer = layers - 1; layer >= 0; layer--)
+    firstNode[layer] = Math.min(firstNode[layer], firstNode[layer + 1]);
+  const scratch: PassScratch = {
+    segments,
+    count: new Float64Array(size),
+    reach: new Uint8Array(size),
+    tail: new Float64Array(layers + 1),
+    free: new Int32Array(layers + 1),
+    countedUnder: new Int32Array(layers).fill(-2),
+    firstNode,
+  };
+  scratch.count[TRUE] = 1;
+  return scratch;
+}
+
 /** The edges of segment `s` (what one pass over it examines, twice). */
 export function segmentEdges(form: ConsistencyForm, segments: Segments, s: number): number {
   const end = segments.endNode[s];
@@ -35,10 +81,7 @@ export function segmentEdges(form: ConsistencyForm, segments: Segments, s: numbe
 
 /**
  * The pass over segment `s`; its supported values are written into `supported` (flat
- * per value, `ConsistencyForm.valueBase`; the segment's range must be zero). It first
- * walks from the start node, counting only the nodes it needs; past a budget (most of the
- * segment reached or to be counted) it scans the layers instead, keeping what the walk
- * counted (scanSegment).
+ * per value, `ConsistencyForm.valueBase`; the segment's range must be zero).
  */
 export function passSegment(
   form: ConsistencyForm,
@@ -49,64 +92,27 @@ export function passSegment(
   work?: Work,
 ): SegmentResult {
   if (work !== undefined) charge(work, 2 * segmentEdges(form, scratch.segments, s));
-  const { nodeLayer, kidStart, domain } = form;
-  const { segments, count, tail, lastFixed, changedAt, validFrom, layerCounted } = scratch;
+  const { nodeLayer, kidStart, kids, domain, valueBase } = form;
+  const { segments, count, reach, tail, free, countedUnder } = scratch;
   const from = segments.fromLayer[s];
   const to = segments.toLayer[s];
   const start = segments.startNode[s];
   const end = segments.endNode[s];
   const hi = end === TRUE ? nodeLayer.length : end;
-  const pass = ++scratch.passes[0];
   count[end] = 1;
   // A stretch's product of allowed values is a quotient of two tails (exact while safe).
   tail[to] = 1;
-  for (let layer = to - 1; layer >= from; layer--) {
+  for (let layer = to - 1; layer >= from; layer--)
     tail[layer] = tail[layer + 1] * (fixed[layer] >= 0 ? 1 : domain[layer]);
-    if (fixed[layer] !== lastFixed[layer]) {
-      lastFixed[layer] = fixed[layer];
-      changedAt[layer] = pass;
-    }
-    validFrom[layer] = Math.max(layer + 1 < to ? validFrom[layer + 1] : 0, changedAt[layer]);
-  }
-  // The first layer is always recounted: its node is the previous segment's end, whose
-  // count that segment's pass sets to 1. Below `deepest` every layer's counts are valid
-  // (a walk recounts only the nodes it reads: the next scan recounts the rest).
+  // The layers below `deepest` kept their restrictions: their nodes keep their counts (and
+  // the tails they read). The first layer is always recounted: its node is the previous
+  // segment's end, whose count that segment's pass sets to 1. A kept count past 2^53 that
+  // the start's count includes makes that one pass it too, which this pass sees.
   let deepest = to - 1;
-  while (deepest > from && layerCounted[deepest] >= validFrom[deepest]) deepest--;
-  const below = Math.min(hi, scratch.firstNode[deepest + 1]);
-  const above = (below < nodeLayer.length ? kidStart[below] : form.kids.length) - kidStart[start];
-  if (!walkSegment(form, fixed, s, supported, scratch, scratch.walkShare * (above + (hi - start))))
-    scanSegment(form, fixed, s, supported, scratch, deepest);
-  // Past 2^53 the count is rounded; a node below the start past it makes the start's too
-  // (counts only grow upwards), and the tails' quotients are exact while tail[from] is.
-  const exact = tail[from] <= SAFE && count[start] <= SAFE;
-  return { consistent: count[start] > 0, count: count[start], exact };
-}
-
-/**
- * The pass by layers: recounts every node of the layers from the first down to `deepest`
- * whose count is not valid, then marks the nodes reachable from the start node in id
- * order (ids ascend by layer), and reads the supports off reached nodes' edges.
- */
-function scanSegment(
-  form: ConsistencyForm,
-  fixed: Int32Array,
-  s: number,
-  supported: Uint8Array,
-  scratch: PassScratch,
-  deepest: number,
-): void {
-  const { nodeLayer, kidStart, kids, domain, valueBase } = form;
-  const { segments, count, stamp, reach, tail, free, validFrom, layerCounted } = scratch;
-  const from = segments.fromLayer[s];
-  const to = segments.toLayer[s];
-  const start = segments.startNode[s];
-  const end = segments.endNode[s];
-  const hi = end === TRUE ? nodeLayer.length : end;
+  while (deepest > from && countedUnder[deepest] === fixed[deepest]) deepest--;
+  let exact = tail[from] <= SAFE;
   for (let id = Math.min(hi, scratch.firstNode[deepest + 1]) - 1; id >= start; id--) {
     const layer = nodeLayer[id];
-    // Kept: counted by a walk, or its layer still valid (only the first layer's node is not).
-    if (Math.max(stamp[id], layerCounted[layer]) >= validFrom[layer] && id !== start) continue;
     const first = kidStart[id];
     const f = fixed[layer];
     let total = 0;
@@ -119,14 +125,15 @@ function scanSegment(
       // integer it is (exact while below 2^52; a larger one makes the count inexact).
       total += next > layer + 1 ? below * Math.round(tail[layer + 1] / tail[next]) : below;
     }
+    if (total > SAFE) exact = false;
     count[id] = total;
   }
-  const pass = scratch.passes[0];
-  for (let layer = from; layer <= deepest; layer++) layerCounted[layer] = pass;
+  for (let layer = from; layer <= deepest; layer++) countedUnder[layer] = fixed[layer];
+  const consistent = count[start] > 0;
+  reach.fill(0, start, hi);
   reach[start] = 1;
   for (let id = start; id < hi; id++) {
     if (reach[id] === 0) continue;
-    reach[id] = 0;
     const layer = nodeLayer[id];
     const first = kidStart[id];
     const base = valueBase[layer];
@@ -148,7 +155,13 @@ function scanSegment(
       }
     }
   }
-  closeStretches(form, scratch, from, to, supported);
+  for (let layer = from, open = 0; layer < to; layer++) {
+    open += free[layer];
+    free[layer] = 0;
+    if (open > 0) supported.fill(1, valueBase[layer], valueBase[layer + 1]);
+  }
+  free[to] = 0; // every stretch ends by `to`: the array is zero again
+  return { consistent, count: count[start], exact };
 }
 
 /**
