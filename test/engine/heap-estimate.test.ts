@@ -184,7 +184,7 @@ function derivedOn(
 
 describe('the nearest configuration in the estimate (nearestScratchBytes)', () => {
   const searchOnly = NEAREST_TUNING;
-  const passOnly = { unguidedWork: 0, forwardWork: Infinity, listShare: 1 };
+  const passOnly = { unguidedWork: 0, forwardWork: Infinity, forwardShare: Infinity, listShare: 1 };
   it.each([
     ['the search', searchOnly],
     ['the bounded pass', passOnly],

@@ -97,6 +97,12 @@ export interface NearestTuning {
    * they open most of the diagram it costs more per node than the backward one.
    */
   readonly forwardWork: number;
+  /**
+   * Edges the forward bound may examine per node the backward one would read (the
+   * stretch above its last restricted layer): where that is small, the backward bound
+   * costs less than a forward one that gives up.
+   */
+  readonly forwardShare: number;
   /** A bound lists its nodes for the pass when they are at most this share of the stretch's. */
   readonly listShare: number;
 }
@@ -104,6 +110,7 @@ export interface NearestTuning {
 export const NEAREST_TUNING: NearestTuning = {
   unguidedWork: 50_000,
   forwardWork: 150_000,
+  forwardShare: 1,
   listShare: 1,
 };
 
@@ -136,8 +143,9 @@ function nearestOfSpan(
 
 /**
  * The lexicographic pass over the nodes a path of the least changes can use
- * (nearest-changes.ts): the forward bound within `forwardWork` edges, else the backward
- * one. Count 0: the answers keep a path, the segment is left as it is.
+ * (nearest-changes.ts): the forward bound within `forwardWork` edges and `forwardShare`
+ * edges per node above the last restricted layer, else the backward one. Count 0: the
+ * answers keep a path, the segment is left as it is.
  */
 function boundedPass(
   form: ConsistencyForm,
@@ -151,7 +159,10 @@ function boundedPass(
 ): SpanPath | undefined {
   const { deepest } = stretchOf(form, query, span);
   const distinct = () => distinctKidsOf(form, query.price);
-  const allowed = Math.min(options.tuning.forwardWork, work?.left ?? Infinity);
+  const end = span.end === TRUE ? form.nodeLayer.length : span.end;
+  const last = firstNodeAfter(form, deepest, span.start, end);
+  const { forwardWork, forwardShare } = options.tuning;
+  const allowed = Math.min(forwardWork, forwardShare * (last - span.start), work?.left ?? Infinity);
   const forward: Work = { left: allowed };
   const { listShare } = options.tuning;
   const { frontier, list } = columns;
@@ -159,8 +170,6 @@ function boundedPass(
   let bound = withinBudget(() => leastChanges(form, query, span, deepest, scratch, forward));
   charge(work, allowed - forward.left);
   if (bound === undefined) {
-    const end = span.end === TRUE ? form.nodeLayer.length : span.end;
-    const last = firstNodeAfter(form, deepest, span.start, end);
     const { below } = columns;
     const backward = { below, distinct: distinct(), visit, list, listShare, order: frontier };
     bound = leastChangesBelow(form, query, span, last, backward, work);

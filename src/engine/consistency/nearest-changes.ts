@@ -205,6 +205,8 @@ export function leastChangesBelow(
   }
   let examined = 0;
   for (let id = last - 1; id >= start; id--) {
+    // `agreeingBelow`'s 0 is the count already: a path from the node keeps every answer.
+    if (below[id] === 0) continue;
     const layer = nodeLayer[id];
     const f = fixed[layer];
     let best: number;

@@ -9,13 +9,14 @@ import type { LayeredDiagram } from './weighted.js';
  * keeps the earlier answers: the change is at the candidate layer latest in question
  * order. So the nodes are:
  * - above the change: those reached from the start with no change (each has 1 below),
- *   for every candidate layer, found in one depth-first walk that also finds the
- *   candidates (an answered layer's node with a child other than its answer's that
- *   reaches the end with no change);
+ *   found in one depth-first walk that also finds the candidates (an answered layer's
+ *   node with a child other than its answer's that reaches the end with no change), then
+ *   only those of the chosen layer and the layers before it (a nearest path reads an
+ *   edge of the chosen layer: skipping the layer keeps its answer);
  * - below it: those reached with no change from the children the chosen layer's changes
  *   lead to (each has 0 below), for that layer only.
- * Every path of the least key keeps within them. The others' above nodes the pass reads
- * too, but no path from them is complete within the nodes unless it is one of the least
+ * Every path of the least key keeps within them. The other candidates' above nodes the
+ * pass reads too, but no path from them is complete within the nodes unless it is one of the least
  * key's, so the pass's keys on the nearest paths, and its walk, are the whole pass's.
  * `below` may also be `agreeingBelow`'s (1 for every node with no path that keeps the
  * answers): the above nodes then include some on no path of one change, which the pass
@@ -85,8 +86,16 @@ export function singleChangeNodes(
     }
   }
   if (chosen < 0) return { count, single: false };
+  // A nearest path takes an edge of the chosen layer (skipping it keeps its answer), so
+  // the above nodes of later layers are on none: unstamped, the pass never reads them.
+  let above = 0;
+  for (let i = 0; i < count; i++) {
+    const id = list[i];
+    if (nodeLayer[id] > chosen) stamp[id] = 0;
+    else list[above++] = id;
+  }
+  count = above;
   // Below the change: from the chosen layer's changed children, every edge keeps its answer.
-  const above = count;
   for (let i = 0; i < above; i++) {
     const id = list[i];
     if (nodeLayer[id] !== chosen) continue;

@@ -3,7 +3,7 @@
  * of src/engine/consistency/nearest-by-search.ts: the best-first search alone, and the
  * lexicographic pass (no search budget) over the nodes the forward bound allows, and over
  * those the backward bound allows (no forward budget; nearest-changes.ts), each read by
- * stamp or from its list. Random targets, forced values, prices and
+ * stamp or from its list, and either as the stretch's size allows the forward one. Random targets, forced values, prices and
  * question orders on random models: the path keeps the forced values, has the fewest
  * changes, then the lexicographically greatest kept set in question order, then the
  * least price of a completion (the contract's ranking, docs/model-format.md).
@@ -94,14 +94,24 @@ describe('the nearest path of a diagram against brute force', () => {
     ways[`pass within the ${bound} bound, every node read`] = {
       unguidedWork: 0,
       forwardWork,
+      forwardShare: Infinity,
       listShare: 0,
     };
     ways[`pass within the ${bound} bound, its nodes listed`] = {
       unguidedWork: 0,
       forwardWork,
+      forwardShare: Infinity,
       listShare: 1,
     };
   }
+  // The forward bound within a quarter of an edge per node above the last restricted
+  // layer, else the backward one: each resolution takes whichever its stretch allows.
+  ways['pass within the forward bound while it costs less than the backward one'] = {
+    unguidedWork: 0,
+    forwardWork: Infinity,
+    forwardShare: 0.25,
+    listShare: 1,
+  };
   for (const [way, tuning] of Object.entries(ways))
     it(`${way}: fewest changes, earliest answers kept, least price`, () => {
       let checked = 0;
