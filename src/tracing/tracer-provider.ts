@@ -86,7 +86,13 @@ function resourceFromEnv() {
     .merge(resourceFromAttributes({ 'service.name': 'configurator-service' }))
     .merge(
       detectResources({
-        detectors: [serviceInstanceIdDetector, processDetector, hostDetector, osDetector, envDetector],
+        detectors: [
+          serviceInstanceIdDetector,
+          processDetector,
+          hostDetector,
+          osDetector,
+          envDetector,
+        ],
       }),
     );
 }
@@ -138,7 +144,8 @@ async function spanProcessorsFromEnv(): Promise<SpanProcessor[]> {
         getStringFromEnv('OTEL_EXPORTER_OTLP_PROTOCOL') ??
         'http/protobuf';
       const exporter = OTLP_EXPORTERS[protocol] ?? OTLP_EXPORTERS['http/protobuf'];
-      if (!OTLP_EXPORTERS[protocol]) diag.warn(`unknown OTLP protocol "${protocol}": http/protobuf`);
+      if (!OTLP_EXPORTERS[protocol])
+        diag.warn(`unknown OTLP protocol "${protocol}": http/protobuf`);
       processors.push(new BatchSpanProcessor({ exporter: await exporter!(), ...batchFromEnv() }));
     } else if (name !== 'none') {
       diag.warn(`unknown OTEL_TRACES_EXPORTER "${name}" (otlp, console, none)`);
