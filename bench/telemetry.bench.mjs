@@ -112,13 +112,23 @@ const variants = option('variants', 'off,metrics,metrics-again,tracing')
   .split(',')
   .filter(Boolean)
   .map(variantOf);
+
+/** `B/A` into B and A; either may be `name@<checkout>`, and a checkout's path holds slashes. */
+function splitPair(pair) {
+  const specs = new Set(variants.map((v) => v.spec));
+  for (let i = pair.indexOf('/'); i >= 0; i = pair.indexOf('/', i + 1))
+    if (specs.has(pair.slice(0, i)) && specs.has(pair.slice(i + 1)))
+      return [pair.slice(0, i), pair.slice(i + 1)];
+  throw new Error(`--compare ${pair}: not two of the variants run (${[...specs].join(', ')})`);
+}
+
 const comparisons = (
   option('compare', null)?.split(',') ??
   Object.keys(GOALS).filter((pair) =>
     pair.split('/').every((name) => variants.some((v) => v.spec === name)),
   )
 ).map((pair) => {
-  const [b, a] = pair.split('/');
+  const [b, a] = splitPair(pair);
   return { b, a, goal: GOALS[pair] ?? GOALS[`${b.split('@')[0]}/${a.split('@')[0]}`] ?? {} };
 });
 
