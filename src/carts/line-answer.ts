@@ -13,6 +13,26 @@ export function lineWith(line: Uint8Array, members: Record<string, unknown>): Js
   return new JsonText([head, Buffer.from(`,${extra.slice(1)}`)]);
 }
 
+/**
+ * `lineWith(line, {...members, errors, warnings})` from the problems' text as the worker
+ * wrote it (`"errors":[…],"warnings":[…]`, evaluated-line.ts): a line of thousands of
+ * problems puts them in without parsing or serializing them here.
+ */
+export function lineWithProblems(
+  line: Uint8Array,
+  members: Record<string, unknown>,
+  problems: Uint8Array,
+): JsonText {
+  const extra = JSON.stringify(members).slice(1, -1);
+  const head = Buffer.from(line.buffer, line.byteOffset, line.byteLength - 1);
+  return new JsonText([
+    head,
+    Buffer.from(extra === '' ? ',' : `,${extra},`),
+    Buffer.from(problems.buffer, problems.byteOffset, problems.byteLength),
+    Buffer.from('}'),
+  ]);
+}
+
 /** An evaluated line's bytes as the engine's line (recheck and impact compare members). */
 export function parsedLine(line: Uint8Array): CartLine {
   return JSON.parse(

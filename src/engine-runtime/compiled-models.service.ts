@@ -27,13 +27,14 @@ import type {
 } from './tasks/build-model.js';
 import type {
   EngineWorkerData,
-  EvaluatedLine,
+  SentLine,
   StoredAnswers,
   TaskResult,
   Verdict,
 } from './tasks/engine-tasks.js';
 import type { AnswerChange, Guidance, LineResolution, ResolveRequest } from './tasks/guidance.js';
 import { compileProblem } from './engine-problems.js';
+import { type EvaluatedLine, receivedLine } from './evaluated-line.js';
 import { engineObservers } from './engine-observers.js';
 import {
   STORED_VERSIONS,
@@ -248,7 +249,7 @@ export class CompiledModels implements OnModuleDestroy {
       ...(request.guidance ? { guidance: request.guidance } : {}),
       ...(request.move ? { move: true } : {}),
     }));
-    return result as EvaluatedLine;
+    return receivedLine(result as SentLine);
   }
 
   /**

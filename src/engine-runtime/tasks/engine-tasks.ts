@@ -11,9 +11,9 @@ import {
 } from '../../engine/work.js';
 import { ownedBytes } from '../owned-bytes.js';
 import type { LineSnapshot } from './line-snapshot.js';
-import { evaluateTask, type EvaluatedLine, type EvaluateTask } from './evaluate-task.js';
+import { evaluateTask, type EvaluateTask, type SentLine } from './evaluate-task.js';
 
-export type { EvaluatedLine, EvaluateTask, LineSnapshot };
+export type { EvaluateTask, LineSnapshot, SentLine };
 import { AssetUrlSigner, type AssetUrlSigning } from '../asset-url-signer.js';
 import { runBuild, runCompile, type BuildOutcome, type BuildTask } from './build-model.js';
 
@@ -109,7 +109,7 @@ export type TaskResult =
   | BuildOutcome
   | Miss
   | Loaded
-  | EvaluatedLine
+  | SentLine
   | { kind: 'verdicts'; verdicts: Verdict[] }
   | { kind: 'described'; description: ModelDescription }
   | { kind: 'analysed'; analysis: ModelAnalysis }

@@ -4,7 +4,6 @@ import {
   type CompiledModel,
   type EvaluationRequest,
   type LineView,
-  type Problem,
   compactLine,
 } from '../../engine/work.js';
 import type { AssetUrlSigner } from '../asset-url-signer.js';
@@ -36,12 +35,19 @@ export interface EvaluateTask {
   readonly move?: boolean;
 }
 
-/** An evaluated line: its JSON as bytes, and what the main thread decides with. */
-export interface EvaluatedLine {
+/**
+ * An evaluated line as the worker sends it: its JSON as bytes, and what the main thread
+ * decides with. Its problems go as JSON text too (`problems`): a line of a model with
+ * thousands of unanswered required questions has as many errors (2,513 features:
+ * ~275 kB), which as objects cost a structured clone here, another on the main thread and
+ * a JSON.stringify there; the main thread parses them only when it reads them
+ * (src/engine-runtime/evaluated-line.ts).
+ */
+export interface SentLine {
   readonly kind: 'evaluated';
   readonly valid: boolean;
-  readonly errors: Problem[];
-  readonly warnings: Problem[];
+  /** UTF-8 of `"errors":[…],"warnings":[…]`: the two members as an answer writes them. */
+  readonly problems: Uint8Array;
   readonly total: string;
   readonly currency: string;
   /**
@@ -64,7 +70,7 @@ export function evaluateTask(
   model: CompiledModel,
   task: EvaluateTask,
   urls: AssetUrlSigner,
-): { value: EvaluatedLine; transfer: ArrayBuffer[] } {
+): { value: SentLine; transfer: ArrayBuffer[] } {
   const { modelId, versionNumber } = task.version;
   const questions = JSON.parse(task.questions) as unknown;
   const request: EvaluationRequest = {
@@ -86,19 +92,22 @@ export function evaluateTask(
       ? (compactLine(evaluation.line as CartLine) as unknown as CartLine)
       : (evaluation.line as CartLine);
   const { line, snapshot } = lineBytes(evaluated, task, versionNumber);
+  const { errors, warnings } = evaluation;
+  const problems = new TextEncoder().encode(
+    `"errors":${JSON.stringify(errors)},"warnings":${JSON.stringify(warnings)}`,
+  );
   return {
     value: {
       kind: 'evaluated',
       valid: evaluation.valid,
-      errors: evaluation.errors,
-      warnings: evaluation.warnings,
+      problems,
       total,
       currency,
       line,
       ...(snapshot ? { snapshot } : {}),
       ...(moved ? { answers: moved.answers, resolution: moved.resolution } : {}),
     },
-    transfer: transferOf(line, snapshot),
+    transfer: [...transferOf(line, snapshot), problems.buffer as ArrayBuffer],
   };
 }
 
