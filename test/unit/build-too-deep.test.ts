@@ -5,7 +5,7 @@
  * worker's `load`). The compile is replaced here by one that overflows the stack for a
  * model named "Deep", and throws another error for one named "Broken".
  */
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_ENGINE_LIMITS } from '../../src/engine/work.js';
 import { deflateDefinition } from '../../src/engine-runtime/definition-bytes.js';
 
@@ -46,6 +46,13 @@ beforeAll(async () => {
   vi.resetModules();
   ({ runBuild, runCompile } = await import('../../src/engine-runtime/tasks/build-model.js'));
   ({ EngineTasks } = await import('../../src/engine-runtime/tasks/engine-tasks.js'));
+});
+// And the later files of the fork load them afresh, unmocked: the tasks loaded above
+// hold the instance of the engine the mock wraps, whose sentinels (`UNKNOWN`,
+// src/engine/cel/expression.ts) are not those of a model another file compiles.
+afterAll(() => {
+  vi.doUnmock('../../src/engine/work.js');
+  vi.resetModules();
 });
 
 /** A stored definition, as the evaluating worker's `load` receives it. */

@@ -4,7 +4,7 @@
  * the service would answer with a 500). The walkers are replaced here by ones that throw a
  * RangeError for the sources containing `boom`.
  */
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Problem } from '../../../src/engine/work.js';
 import { model } from '../helpers.js';
 
@@ -38,6 +38,12 @@ let compileDocument: typeof import('../../../src/engine/work.js').compileDocumen
 beforeAll(async () => {
   vi.resetModules();
   ({ compileDocument } = await import('../../../src/engine/work.js'));
+});
+// And the later files of the fork load the engine afresh, unmocked.
+afterAll(() => {
+  vi.doUnmock('../../../src/engine/cel/identifiers.js');
+  vi.doUnmock('../../../src/engine/cel/cost.js');
+  vi.resetModules();
 });
 
 function problemsOf(document: unknown): Problem[] {
