@@ -177,7 +177,7 @@ export function bigCount(
   scratch: PassScratch,
 ): bigint {
   const { nodeLayer, kidStart, kids, domain } = form;
-  const { segments, count } = scratch;
+  const { segments, count, reach } = scratch;
   const to = segments.toLayer[s];
   const start = segments.startNode[s];
   const end = segments.endNode[s];
@@ -186,7 +186,7 @@ export function bigCount(
   const exactly = (node: number): bigint => big.get(node) ?? BigInt(count[node]);
   for (let id = hi - 1; id >= start; id--) {
     // Below 2^52 a double count is exact (passSegment rounds its factors back to integers).
-    if (count[id] < 2 ** 52) continue;
+    if (count[id] < 2 ** 52 || (reach[id] === 0 && id !== start)) continue;
     const layer = nodeLayer[id];
     const first = kidStart[id];
     const f = fixed[layer];

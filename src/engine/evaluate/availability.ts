@@ -144,7 +144,12 @@ function offeredBy(offers: Int32Array, entry: number, fit: Int32Array, column: n
   return false;
 }
 
-/** `reason` is a one-key list that may be shared: lists are never modified, only replaced. */
+/**
+ * `reason` is a one-key list that may be shared (frozen): a shared list is never modified.
+ * An option's second reason copies it into a list of this evaluation's own, which later
+ * reasons extend in place: copying on every reason was quadratic in the tables that exclude
+ * an option (late in a walk on the 268-question car, a third of a click).
+ */
 function addReason(
   state: EvaluationState,
   question: number,
@@ -156,5 +161,7 @@ function addReason(
     optionCount,
   ).fill(undefined));
   const list = reasons[option];
-  reasons[option] = list === undefined ? reason : [...list, reason[0]];
+  if (list === undefined) reasons[option] = reason;
+  else if (Object.isFrozen(list)) reasons[option] = [...list, reason[0]];
+  else (list as string[]).push(reason[0]);
 }
