@@ -9,15 +9,10 @@ export interface ReceivedSpan {
   parentSpanId?: string;
   scope: string;
   attributes: Record<string, unknown>;
-  /** The attributes of the resource that exported it (service.name…). */
-  resource: Record<string, unknown>;
 }
-
-type KeyValues = { key: string; value: Record<string, unknown> }[];
 
 interface ExportRequest {
   resourceSpans?: {
-    resource?: { attributes?: KeyValues };
     scopeSpans?: {
       scope?: { name?: string };
       spans?: {
@@ -25,7 +20,7 @@ interface ExportRequest {
         traceId: string;
         spanId: string;
         parentSpanId?: string;
-        attributes?: KeyValues;
+        attributes?: { key: string; value: Record<string, unknown> }[];
       }[];
     }[];
   }[];
@@ -94,13 +89,9 @@ export class OtlpReceiver {
             spanId: span.spanId,
             ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
             scope: scoped.scope?.name ?? '',
-            attributes: plain(span.attributes),
-            resource: plain(resource.resource?.attributes),
+            attributes: Object.fromEntries(
+              (span.attributes ?? []).map(({ key, value }) => [key, Object.values(value)[0]]),
+            ),
           });
   }
-}
-
-/** OTLP's typed key-values as plain ones (`{stringValue: 'x'}` → `'x'`). */
-function plain(attributes: KeyValues = []): Record<string, unknown> {
-  return Object.fromEntries(attributes.map(({ key, value }) => [key, Object.values(value)[0]]));
 }
