@@ -9,10 +9,15 @@ export interface ReceivedSpan {
   parentSpanId?: string;
   scope: string;
   attributes: Record<string, unknown>;
+  /** The attributes of the resource that exported it (service.name…). */
+  resource: Record<string, unknown>;
 }
+
+type KeyValues = { key: string; value: Record<string, unknown> }[];
 
 interface ExportRequest {
   resourceSpans?: {
+    resource?: { attributes?: KeyValues };
     scopeSpans?: {
       scope?: { name?: string };
       spans?: {
@@ -20,7 +25,7 @@ interface ExportRequest {
         traceId: string;
         spanId: string;
         parentSpanId?: string;
-        attributes?: { key: string; value: Record<string, unknown> }[];
+        attributes?: KeyValues;
       }[];
     }[];
   }[];
@@ -89,9 +94,13 @@ export class OtlpReceiver {
             spanId: span.spanId,
             ...(span.parentSpanId ? { parentSpanId: span.parentSpanId } : {}),
             scope: scoped.scope?.name ?? '',
-            attributes: Object.fromEntries(
-              (span.attributes ?? []).map(({ key, value }) => [key, Object.values(value)[0]]),
-            ),
+            attributes: plain(span.attributes),
+            resource: plain(resource.resource?.attributes),
           });
   }
+}
+
+/** OTLP's typed key-values as plain ones (`{stringValue: 'x'}` → `'x'`). */
+function plain(attributes: KeyValues = []): Record<string, unknown> {
+  return Object.fromEntries(attributes.map(({ key, value }) => [key, Object.values(value)[0]]));
 }
