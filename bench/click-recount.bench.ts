@@ -11,7 +11,10 @@
  * model, so a click reuses only what the previous one left. Prints per build and kind
  * (walk click, pick) the median / p99 / max of the evaluation's CPU time.
  * Env: STEPS (default 300), SEED, LIMITS (JSON engine limits, e.g. `{"consistencyMs":300000}`),
- * SEQUENCE (a file: the sequence is read from it, or made and written there when absent).
+ * SEQUENCE (a file: the sequence is read from it, or made and written there when absent),
+ * WALK (steps per walk, 40; 0: to the walk's end, as bench:http's clicks), PICKS (the share
+ * of steps that are forced picks, 0.25), VIEW (compact; full as the pages asked before ADR
+ * 0224) and PRICE_BOUNDS=1 (the price bounds a preview computes).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -33,6 +36,9 @@ const random = prng(Number(process.env.SEED ?? 42));
 const STEPS = Number(process.env.STEPS ?? 300);
 const SEQUENCE = process.env.SEQUENCE;
 const LIMITS = JSON.parse(process.env.LIMITS ?? '{}') as Record<string, number>;
+const WALK = Number(process.env.WALK ?? 40) || Infinity;
+const PICKS = Number(process.env.PICKS ?? 0.25);
+const VIEW = process.env.VIEW === 'full' ? ('full' as const) : ('compact' as const);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 const request = (questions: Answers, extra: Record<string, unknown> = {}) => ({
   modelId: 1,
@@ -49,17 +55,17 @@ function compiled(build: Build, document: unknown): CompiledModel {
   return result.model as CompiledModel;
 }
 
-/** Walks of up to 40 steps; a step answers one open question or forces a blocked value. */
+/** Walks of up to WALK steps; a step answers one open question or forces a blocked value. */
 function sequence(model: CompiledModel): Step[] {
   const steps: Step[] = [];
   while (steps.length < STEPS) {
     let answers: Answers = {};
-    for (let n = 0; n < 40 && steps.length < STEPS; n++) {
+    for (let n = 0; n < WALK && steps.length < STEPS; n++) {
       const line = engine.evaluate(model, request(answers)).line;
       const blocked = line.questions.filter(
         (q) => (q.options ?? []).length > 0 || (q.unavailable_values ?? []).length > 0,
       );
-      if (n > 0 && blocked.length > 0 && random() < 0.25) {
+      if (n > 0 && blocked.length > 0 && random() < PICKS) {
         const question = pick(blocked);
         const value = pick([
           ...(question.options ?? []).map((option) => option.key),
@@ -121,7 +127,11 @@ const cpu = builds.map(() => ({ click: [] as number[], pick: [] as number[] }));
 steps.forEach((step, n) => {
   for (const i of n % 2 === 0 ? [0, 1] : [1, 0]) {
     const started = process.cpuUsage();
-    builds[i].build.evaluate(builds[i].model, request(step.answers));
+    builds[i].build.evaluate(builds[i].model, {
+      ...request(step.answers),
+      view: VIEW,
+      priceBounds: process.env.PRICE_BOUNDS === '1',
+    });
     const used = process.cpuUsage(started);
     cpu[i][step.kind].push((used.user + used.system) / 1000);
   }
