@@ -33,11 +33,15 @@ export async function startTracing(): Promise<boolean> {
   const provider = await startTracerProvider();
   // Statements and commands only within a sampled request's span: without one (an
   // unsampled request, which enters no context) they would start traces of their own.
-  // Statement text only (parameters never leave the process). Each hooks `require` as
-  // it is made.
+  // Statement text only (parameters never leave the process), and a Redis command's name
+  // alone: its key is the argument the default keeps, and the rate limiter's keys hold
+  // emails, client addresses and device hashes. Each hooks `require` as it is made.
   for (const instrumentation of [
     new pg.PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
-    new ioredis.IORedisInstrumentation({ requireParentSpan: true }),
+    new ioredis.IORedisInstrumentation({
+      requireParentSpan: true,
+      dbStatementSerializer: (command) => command,
+    }),
   ]) {
     instrumentation.setTracerProvider(provider);
   }
