@@ -17,7 +17,7 @@ import { cartNotFound, DefaultCarts } from './default-carts.service.js';
 import { ADDED_REVISION, lineEtag, lineIfMatchAccepts, staleLine } from './line-etag.js';
 import type { AddCartLineDto, ConfigurationDto } from './dto/add-cart-line.dto.js';
 import type { PreviewConfigurationDto } from './dto/preview-configuration.dto.js';
-import { lineWith, lineWithProblems } from './line-answer.js';
+import { lineWith } from './line-answer.js';
 import { LineConfigurator } from './line-configurator.service.js';
 import { addedMembers, lineRow, storedAnswer, type LineInput } from './line-rows.js';
 import { deflatedSnapshot, snapshotBytes } from './stored-line.js';
@@ -291,7 +291,7 @@ export class CartLinesService implements OnModuleInit {
     };
     const { evaluation } = await this.configurator.configure(principal, input, view, { guidance });
     // Its errors and warnings last, as the worker wrote them (`problems`).
-    return lineWithProblems(
+    return lineWith(
       evaluation.line,
       { view, id: null, valid: evaluation.valid },
       evaluation.problems,

@@ -4,27 +4,21 @@ import type { CartLine } from '../engine/index.js';
 /**
  * An evaluated line's JSON (bytes from its worker, `{…}`) with a few more members
  * appended, without parsing it: `{…line…,"id":5,…}`. The members must not be the line's
- * own (id, cart_id, valid, errors, warnings… are not).
+ * own (id, cart_id, valid, errors, warnings… are not). `problems`, when given, is the
+ * problems' text as the worker wrote it (`"errors":[…],"warnings":[…]`, evaluated-line.ts),
+ * put in last as it is: a line of thousands of problems is not parsed or serialized here.
  */
-export function lineWith(line: Uint8Array, members: Record<string, unknown>): JsonText {
-  const extra = JSON.stringify(members);
-  const head = Buffer.from(line.buffer, line.byteOffset, line.byteLength - 1);
-  // In two pieces: the line's bytes are not copied (a 1,000-question line is ~0.8 MB).
-  return new JsonText([head, Buffer.from(`,${extra.slice(1)}`)]);
-}
-
-/**
- * `lineWith(line, {...members, errors, warnings})` from the problems' text as the worker
- * wrote it (`"errors":[…],"warnings":[…]`, evaluated-line.ts): a line of thousands of
- * problems puts them in without parsing or serializing them here.
- */
-export function lineWithProblems(
+export function lineWith(
   line: Uint8Array,
   members: Record<string, unknown>,
-  problems: Uint8Array,
+  problems?: Uint8Array,
 ): JsonText {
   const extra = JSON.stringify(members).slice(1, -1);
+  // In pieces: neither the line's bytes (a 1,000-question line is ~0.8 MB) nor the
+  // problems' are copied.
   const head = Buffer.from(line.buffer, line.byteOffset, line.byteLength - 1);
+  if (problems === undefined)
+    return new JsonText([head, Buffer.from(extra === '' ? '}' : `,${extra}}`)]);
   return new JsonText([
     head,
     Buffer.from(extra === '' ? ',' : `,${extra},`),

@@ -3972,7 +3972,7 @@ export interface components {
         "Retry-After": number;
         /** @description `true` when this is the stored answer of an earlier request with the same key */
         "Idempotent-Replayed": "true";
-        /** @description A validator of this answer (weak; a model's version on GET /v1/models/{id}): send it back as If-None-Match to be answered 304 while the answer is the same. None on an answer streamed because it is larger than ANSWER_STREAM_BYTES (no Content-Length either) */
+        /** @description A validator of this answer (weak; a model's version on GET /v1/models/{id}): send a read's back as If-None-Match to be answered 304 while the answer is the same. On a write that returns a line or a model version, the one to send as If-Match on its next write. None on an answer streamed because it is larger than ANSWER_STREAM_BYTES (no Content-Length either) */
         ETag: string;
     };
     pathItems: never;
@@ -11111,6 +11111,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -13498,6 +13499,7 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14403,6 +14405,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, expectEnvelope, type TestUser } from '../support/factories.js';
 import {
@@ -12,6 +13,11 @@ import {
 } from '../support/model.factories.js';
 import { createIntent } from '../support/org.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
+import { OPENAPI_PATH } from '../support/openapi-validator.js';
+
+type OpenApi = {
+  paths: Record<string, Record<string, { responses: Record<string, { headers?: object }> }>>;
+};
 
 /** 1200 × 1000, PVC, white: 253.44 (see cart-lines.e2e.test.ts). */
 const PVC_WHITE = {
@@ -140,6 +146,11 @@ describe('PUT /v1/carts/{cart_id}/lines/{line_id}: reconfigure a line', () => {
     const replaced = expectEnvelope(put1, 200).data as { etag: string };
     expect(replaced.etag).toBe('"2"');
     expect(put1.headers.etag).toBe('"2"');
+    // The OpenAPI document says so, for clients generated from it.
+    const paths = (JSON.parse(readFileSync(OPENAPI_PATH, 'utf8')) as OpenApi).paths;
+    expect(paths['/v1/carts'].post.responses['201'].headers).toHaveProperty('ETag');
+    const line = paths['/v1/carts/{cart_id}/lines/{line_id}'];
+    expect(line.put.responses['200'].headers).toHaveProperty('ETag');
   });
 
   it('lets one of two concurrent replacements of the same ETag through; the other is 409', async () => {

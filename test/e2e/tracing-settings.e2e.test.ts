@@ -4,8 +4,8 @@ import { OtlpReceiver } from '../support/otlp-receiver.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 
 /**
- * The standard OTEL_* variables the service reads to start tracing (src/tracing/
- * tracer-provider.ts, docs/OPERATIONS.md "Traces"), each honoured by the built service.
+ * The standard OTEL_* variables operators set to start tracing (NodeSDK reads them:
+ * src/tracing/start-tracing.ts, docs/OPERATIONS.md "Traces"), each honoured by the built service.
  * One service per setting, all started at once; each exports OTLP/HTTP JSON to a receiver
  * of its own.
  */

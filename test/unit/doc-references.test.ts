@@ -8,8 +8,12 @@ const SOURCES = ['src', 'docs', 'README.md', 'bench/README.md', 'scripts', 'web/
 /** A repository path as docs and comments write it: `src/carts/stored-line.ts`, `docs/adr/`. */
 const PATH =
   /(?<![\w./-])((?:src|docs|test|bench|scripts|tools|web|deploy|examples)\/[\w./-]*[\w/])/g;
-/** An ADR named by number: "ADR 0065", "ADRs 0120", "docs/adr/0065". */
-const ADR = /\b(?:ADRs?\s|adr\/)(\d{4})\b/g;
+/**
+ * ADRs named by number: "ADR 0065", "ADRs 0120", "docs/adr/0065", and the numbers listed
+ * after one: "ADRs 0212, 0214 and 0216", "docs/adr/0140–0142", "docs/adr/0053-….md, 0150".
+ */
+const ADR =
+  /\b(?:ADRs?\s|adr\/)(\d{4})((?:[\w.-]*\.md)?(?:(?:,\s*|\s*[–-]\s*|\s(?:and|or)\s)\d{4}\b)*)/g;
 /**
  * Lines that name paths which are not files of this tree on purpose: a file's past content
  * (`git show <commit>:path`), a Kubernetes resource (`deploy/<name>`), a pattern or a
@@ -44,7 +48,8 @@ function brokenReferences(): string[] {
     text.split('\n').forEach((line, index) => {
       const where = `${relative(ROOT, file)}:${index + 1}`;
       for (const match of line.matchAll(ADR))
-        if (!adrs.has(match[1])) broken.push(`${where} ADR ${match[1]}`);
+        for (const adr of [match[1], ...(match[2].match(/\b\d{4}\b/g) ?? [])])
+          if (!adrs.has(adr)) broken.push(`${where} ADR ${adr}`);
       if (NOT_A_FILE.test(line)) return;
       for (const match of line.matchAll(PATH)) {
         const path = match[1].replace(/\/$/, '');

@@ -9,7 +9,7 @@ import { evaluate, type EvaluationRequest } from '../../src/engine/work.js';
 import { AssetUrlSigner } from '../../src/engine-runtime/asset-url-signer.js';
 import { receivedLine } from '../../src/engine-runtime/evaluated-line.js';
 import { evaluateTask } from '../../src/engine-runtime/tasks/evaluate-task.js';
-import { lineWithProblems } from '../../src/carts/line-answer.js';
+import { lineWith } from '../../src/carts/line-answer.js';
 import { prng, randomModel } from '../engine/consistency/random-model.js';
 import { compiledAs, MODELS, randomAnswers } from '../engine/evaluate/guided-models.js';
 
@@ -45,11 +45,7 @@ describe("a line's problems as text, from the worker to the answer", () => {
           const received = receivedLine(sent);
           expect(received.errors).toEqual(expected.errors);
           expect(received.warnings).toEqual(expected.warnings);
-          const answer = lineWithProblems(
-            sent.line,
-            { view, id: null, valid: sent.valid },
-            sent.problems,
-          );
+          const answer = lineWith(sent.line, { view, id: null, valid: sent.valid }, sent.problems);
           const line = JSON.parse(text(sent.line)) as Record<string, unknown>;
           const members = { view, id: null, valid: sent.valid };
           const whole = {
@@ -71,7 +67,10 @@ describe("a line's problems as text, from the worker to the answer", () => {
   it('no members before the problems, and no problems', () => {
     const line = new TextEncoder().encode('{"a":1}');
     const none = new TextEncoder().encode('"errors":[],"warnings":[]');
-    expect(text(lineWithProblems(line, {}, none).bytes)).toBe('{"a":1,"errors":[],"warnings":[]}');
+    expect(text(lineWith(line, {}, none).bytes)).toBe('{"a":1,"errors":[],"warnings":[]}');
+    // Without problems: the members alone, and none at all.
+    expect(text(lineWith(line, { id: 5 }).bytes)).toBe('{"a":1,"id":5}');
+    expect(text(lineWith(line, {}).bytes)).toBe('{"a":1}');
     const sent = { problems: none } as never;
     expect(receivedLine(sent).errors).toEqual([]);
   });

@@ -9,7 +9,7 @@ import type {
 import { statusText } from '../envelope/envelope.js';
 import { errorDescription, errorResponse } from './error-examples.js';
 import { ERROR_ENVELOPE, envelopeSchema, NULL_DATA } from './envelope.schema.js';
-import { OPERATION_IDS, WITHOUT_DATABASE } from './operations.js';
+import { OPERATION_IDS, WITHOUT_DATABASE, WRITES_WITH_ETAG } from './operations.js';
 import { EXTRA_SCHEMAS, INT32, SCHEMA_EXAMPLES } from './schema-types.js';
 import { MAX_ID } from '../http/id-param.js';
 
@@ -27,9 +27,11 @@ const RETRY_AFTER_HEADER = {
 
 const ETAG_HEADER = {
   description:
-    "A validator of this answer (weak; a model's version on GET /v1/models/{id}): send it " +
-    'back as If-None-Match to be answered 304 while the answer is the same. None on an ' +
-    'answer streamed because it is larger than ANSWER_STREAM_BYTES (no Content-Length either)',
+    "A validator of this answer (weak; a model's version on GET /v1/models/{id}): send a " +
+    "read's back as If-None-Match to be answered 304 while the answer is the same. On a " +
+    'write that returns a line or a model version, the one to send as If-Match on its next ' +
+    'write. None on an answer streamed because it is larger than ANSWER_STREAM_BYTES (no ' +
+    'Content-Length either)',
   schema: { type: 'string', example: 'W/"1c4-2cyAi0p0zDWlSHS7w1yTN0JbZt4"' },
 };
 
@@ -103,6 +105,7 @@ function finishOperation(route: string, operation: OperationObject): void {
   const parameters = (operation.parameters ?? []) as ParameterObject[];
   // JSON answers to GET carry an ETag (express's, or the envelope's): If-None-Match → 304.
   const validated = revalidated(route, responses);
+  const writeTagged = WRITES_WITH_ETAG.includes(route);
   if (validated) {
     parameters.push(IF_NONE_MATCH);
     operation.parameters = parameters;
@@ -124,6 +127,9 @@ function finishOperation(route: string, operation: OperationObject): void {
   }
   for (const [code, response] of Object.entries(responses)) {
     const status = Number(code);
+    const tagged =
+      (validated && (status === 200 || status === 304)) ||
+      (writeTagged && status >= 200 && status < 300);
     if (status >= 400) {
       response.description =
         errorDescription(status, operation.operationId) ??
@@ -136,9 +142,7 @@ function finishOperation(route: string, operation: OperationObject): void {
       ...(idempotent && status < 300
         ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } }
         : {}),
-      ...(validated && (status === 200 || status === 304)
-        ? { ETag: { $ref: '#/components/headers/ETag' } }
-        : {}),
+      ...(tagged ? { ETag: { $ref: '#/components/headers/ETag' } } : {}),
       ...(status === 429 || status === 503 || (idempotent && status === 409)
         ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
         : {}),

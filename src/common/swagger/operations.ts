@@ -86,3 +86,13 @@ export const TAGS: readonly { name: string; description: string }[] = [
 
 /** Routes that do not touch the database, so never answer 503 for it. */
 export const WITHOUT_DATABASE: readonly string[] = ['GET /health/live', 'GET /metrics'];
+
+/**
+ * Writes whose answer carries the ETag a client sends as If-Match on its next write (a new
+ * or replaced line, a model's new version), so that it need not read first.
+ */
+export const WRITES_WITH_ETAG: readonly string[] = [
+  'POST /v1/carts',
+  'PUT /v1/carts/{cart_id}/lines/{line_id}',
+  'PUT /v1/models/{id}',
+];
