@@ -14,6 +14,11 @@ export interface PoolObserver {
    * `report` is what the worker said about it beside its answer (its span), if anything.
    */
   finished?(task: unknown, ranMs: number, ok: boolean, report?: unknown): void;
+  /**
+   * A started task left this pool for another after `ranMs`, neither answered nor failed:
+   * a compile past the quick lane's budget or heap, compiled again in the main lane.
+   */
+  moved?(task: unknown, ranMs: number): void;
   /** A task was refused: its tenant already had its bound of tasks waiting. */
   refused?(task: unknown): void;
   /** A worker was ended or stopped and will be replaced. */

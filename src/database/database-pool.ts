@@ -41,12 +41,14 @@ export class DatabasePool {
 
   /**
    * Calls `listener` with the milliseconds each connection (SQLite: each transaction)
-   * waited for. On PostgreSQL it wraps the pool's `connect`, the one call TypeORM's driver
-   * makes for a connection, once: pg emits no event at the start of a wait.
+   * waited for, and whether it got one: a database that refuses or hangs shows as failed
+   * waits (up to the connect timeout each), not as no waits at all. On PostgreSQL it wraps
+   * the pool's `connect`, the one call TypeORM's driver makes for a connection, once: pg
+   * emits no event at the start of a wait. SQLite's queue always hands the connection on.
    */
-  onAcquire(listener: (ms: number) => void): void {
+  onAcquire(listener: (ms: number, ok: boolean) => void): void {
     if (this.dataSource.options.type !== 'postgres') {
-      this.transactions.onSqliteWait = listener;
+      this.transactions.onSqliteWait = (ms) => listener(ms, true);
       return;
     }
     const pool = this.pgPool() as (Pool & { connect: Connect }) | undefined;
@@ -57,7 +59,7 @@ export class DatabasePool {
       // TypeORM always passes a callback; a promise caller keeps pg's own connect.
       if (typeof callback !== 'function') return connect(callback);
       connect((error, ...rest) => {
-        if (error === undefined || error === null) listener(performance.now() - since);
+        listener(performance.now() - since, error === undefined || error === null);
         callback(error, ...rest);
       });
     }) as Connect & Pool['connect'];

@@ -62,7 +62,7 @@ export class CompileLanes {
             heapMb: options.quickHeapMb,
             perTenant: UNBOUNDED,
             workerData,
-            ...(options.observer ? { observer: options.observer } : {}),
+            ...(options.observer ? { observer: quickLaneObserver(options.observer) } : {}),
           })
         : null;
   }
@@ -76,8 +76,10 @@ export class CompileLanes {
   async run<T>(task: unknown, supplierId: number): Promise<T> {
     const tenant = `supplier:${supplierId}`;
     const pending = this.pending.get(tenant) ?? 0;
-    if (pending >= this.options.workers + this.options.perTenant)
+    if (pending >= this.options.workers + this.options.perTenant) {
+      this.options.observer?.refused?.(task);
       throw new WorkerFailure('busy', 'Too many compile tasks waiting');
+    }
     this.pending.set(tenant, pending + 1);
     try {
       if (this.quick !== null && this.inMain >= this.options.workers) {
@@ -107,4 +109,30 @@ export class CompileLanes {
   async close(): Promise<void> {
     await Promise.all([this.main.close(), this.quick?.close()]);
   }
+}
+
+/**
+ * The quick lane's hooks. Its worker ended at the lane's budget or heap (every loss there
+ * moves the compile on: MOVES_ON) is the lane doing its work, not a worker lost to a
+ * deadline or a crash, and the compile it was running goes on in the main lane: told as
+ * `moved`, not as a restart and a failed task. The one worker runs one task at a time, and
+ * the pool tells the loss just before that task's end.
+ */
+function quickLaneObserver(observer: PoolObserver): PoolObserver {
+  let lost = false;
+  return {
+    ...observer,
+    started: (task, waitedMs) => {
+      lost = false;
+      observer.started?.(task, waitedMs);
+    },
+    finished: (task, ranMs, ok, report) => {
+      if (lost && !ok) observer.moved?.(task, ranMs);
+      else observer.finished?.(task, ranMs, ok, report);
+      lost = false;
+    },
+    workerLost: () => {
+      lost = true;
+    },
+  };
 }

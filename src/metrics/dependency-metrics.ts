@@ -37,11 +37,15 @@ export class DependencyMetrics implements OnModuleInit {
     });
     const acquire = new Histogram({
       name: 'configurator_db_pool_acquire_seconds',
-      help: 'Time a caller waited for a database connection (SQLite: a transaction for the connection)',
+      help: 'Time a caller waited for a database connection, by outcome: ok, or failed (the database refused or did not answer in time; SQLite: a transaction waiting for the connection, always ok)',
+      labelNames: ['outcome'] as const,
       buckets: ACQUIRE_BUCKETS,
       registers,
     });
-    pool.onAcquire((ms) => acquire.observe(ms / 1000));
+    // Both series from the start: a first failure is then a rise, not a new series.
+    acquire.zero({ outcome: 'ok' });
+    acquire.zero({ outcome: 'failed' });
+    pool.onAcquire((ms, ok) => acquire.observe({ outcome: ok ? 'ok' : 'failed' }, ms / 1000));
   }
 
   private connectionGauges(): void {
@@ -49,7 +53,7 @@ export class DependencyMetrics implements OnModuleInit {
     const pool = this.pool;
     new Gauge({
       name: 'configurator_db_pool_connections_in_use',
-      help: 'PostgreSQL connections checked out of the pool now',
+      help: 'PostgreSQL connections checked out of the pool now, or being opened',
       registers,
       collect() {
         this.set(pool.stats()?.inUse ?? 0);

@@ -22,6 +22,12 @@ const TASK_KINDS = new Set([
   'describe',
   'analysis',
 ]);
+/** Every WorkerLoss (the record makes the compiler name a new one here), each counted from 0. */
+const WORKER_LOSSES = Object.keys({
+  deadline: true,
+  crashed: true,
+  out_of_memory: true,
+} satisfies Record<WorkerLoss, true>) as WorkerLoss[];
 /** Kinds that compile a model: an upload's build, a stored version's load. */
 const COMPILES = new Set(['build', 'load']);
 
@@ -72,7 +78,7 @@ export class EngineMetrics {
     });
     this.compileDuration = new Histogram({
       name: 'configurator_engine_compile_duration_seconds',
-      help: 'Time a worker spent compiling a model (task build: an upload; load: a stored version on a cache miss), by outcome',
+      help: "Time a worker spent compiling a model (task build: an upload; load: a stored version on a cache miss), by outcome (ok, failed, or moved: past the quick lane's budget, compiled again by the compile workers)",
       labelNames: ['lane', 'task', 'outcome'] as const,
       buckets: COMPILE_BUCKETS,
       registers,
@@ -94,9 +100,12 @@ export class EngineMetrics {
       help: 'Model versions quarantined after their evaluations kept running past their deadline',
       registers,
     });
+    // Counters start at 0 in every series an alert reads: `increase` sees nothing of the
+    // sample that creates a series, so a first worker lost would otherwise go uncounted.
     for (const lane of ['compile', 'evaluation'] as const) {
       this.queueWait.zero({ lane });
       this.refusals.inc({ lane }, 0);
+      for (const reason of WORKER_LOSSES) this.workersLost.inc({ lane, reason }, 0);
     }
   }
 
@@ -116,6 +125,12 @@ export class EngineMetrics {
             { lane, task: kind, outcome: ok ? 'ok' : 'failed' },
             ranMs / 1000,
           );
+      },
+      moved: (task, ranMs) => {
+        const kind = kindOf(task);
+        this.inFlight.dec({ lane, task: kind });
+        if (COMPILES.has(kind))
+          this.compileDuration.observe({ lane, task: kind, outcome: 'moved' }, ranMs / 1000);
       },
       refused: () => this.refusals.inc({ lane }),
       workerLost: (reason: WorkerLoss) => this.workersLost.inc({ lane, reason }),

@@ -36,10 +36,15 @@ export async function startTracing(env: NodeJS.ProcessEnv = process.env): Promis
     metricReaders: [],
     // Statements and commands only within a sampled request's span: without one (an
     // unsampled request, which enters no context) they would start traces of their own.
-    // Statement text only (parameters never leave the process).
+    // Statement text only (parameters never leave the process), and a Redis command's
+    // name alone: its key is the argument the default keeps, and the rate limiter's keys
+    // hold emails, client addresses and device hashes.
     instrumentations: [
       new pg.PgInstrumentation({ enhancedDatabaseReporting: false, requireParentSpan: true }),
-      new ioredis.IORedisInstrumentation({ requireParentSpan: true }),
+      new ioredis.IORedisInstrumentation({
+        requireParentSpan: true,
+        dbStatementSerializer: (command) => command,
+      }),
     ],
   });
   sdk.start();

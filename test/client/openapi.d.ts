@@ -854,7 +854,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics (text exposition format, not an envelope)
-         * @description Process metrics, http_requests_total and http_request_duration_seconds by method, route pattern and status, and configurator_engine_evaluation_duration_seconds.
+         * @description Process metrics; HTTP requests by method, route pattern, status and probe; admission refusals; the engine by lane (queue depth and wait, tasks in flight, compile time, refusals, workers lost, quarantines); the database pool; Redis. Listed in docs/OPERATIONS.md, "Metrics". With METRICS_PORT set, served on that port only.
          */
         get: operations["getMetrics"];
         put?: never;

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppConfig } from '../../src/config/app-config.js';
+import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
 /**
@@ -457,24 +458,54 @@ interface AlertRule {
   annotations?: Record<string, string>;
 }
 
+/** Served on PostgreSQL only: SQLite has one connection and no pool (docs/adr/0176). */
+const POSTGRES_ONLY = [
+  'configurator_db_pool_connections_in_use',
+  'configurator_db_pool_connections_idle',
+];
+
 describe('deploy: alerts and the dashboard read metrics the app serves', () => {
   let ctx: TestContext;
   /** Every metric the app registers (`# TYPE` lines: listed even before a first sample). */
   let served: Set<string>;
+  /** The label names of each metric's samples (a histogram's `le` left out). */
+  const labels = new Map<string, Set<string>>();
   beforeAll(async () => {
-    ctx = await createTestApp();
+    // With REDIS_URL, so that Redis's gauge is served too: nothing needs to listen there.
+    ctx = await createTestApp({ REDIS_URL: 'redis://127.0.0.1:1' });
+    await ctx.http.get('/health/live').expect(200); // a request's series
     const text = (await ctx.http.get('/metrics').expect(200)).text;
     served = new Set([...text.matchAll(/^# TYPE (\S+) /gm)].map(([, name]) => name));
+    for (const [, series, pairs] of text.matchAll(/^([a-z_:][\w:]*)\{([^}]*)\}/gm)) {
+      const name = series!.replace(/_(bucket|count|sum)$/, '');
+      const names = labels.get(name) ?? new Set<string>();
+      for (const [, label] of pairs!.matchAll(/(\w+)="/g)) if (label !== 'le') names.add(label!);
+      labels.set(name, names);
+    }
+    // And the labels of the app's metrics that have no sample yet (a refusal, a restart).
+    for (const metric of ctx.app.get(MetricsService).registry.getMetricsAsArray()) {
+      const names = labels.get(metric.name) ?? new Set<string>();
+      for (const label of (metric as { labelNames?: readonly string[] }).labelNames ?? [])
+        names.add(label);
+      labels.set(metric.name, names);
+    }
   });
   afterAll(() => ctx?.close());
 
-  /** Served here, or only with Redis / PostgreSQL, which this app has not: named in its source. */
+  /** In this app's /metrics answer (on SQLite, but for the pool's connection gauges). */
   const expectServed = (name: string, where: string) => {
-    if (served.has(name)) return;
-    const conditional = ['src/metrics/dependency-metrics.ts', 'src/metrics/metrics.service.ts']
-      .map((file) => readFileSync(join(ROOT, file), 'utf8'))
-      .join('\n');
-    expect(conditional, `${where}: ${name} is no metric of the app`).toContain(`'${name}'`);
+    const postgresOnly = POSTGRES_ONLY.includes(name) && ctx.config.database.type !== 'postgres';
+    expect(served.has(name), `${where}: ${name} is no metric of the app`).toBe(!postgresOnly);
+  };
+
+  /** A selector's labels (`name{label="…"}`) are labels of the metric's samples. */
+  const expectLabelsServed = (expr: string, where: string) => {
+    for (const [, series, pairs] of expr.matchAll(/\b([a-z_]+)\{([^}]*)\}/g)) {
+      const known = labels.get(series!.replace(/_(bucket|count|sum)$/, ''));
+      expect(known, `${where}: ${series} is no metric of the app`).toBeDefined();
+      for (const [, label] of pairs!.matchAll(/(\w+)\s*(?:=|!=|=~|!~)/g))
+        expect([...known!], `${where}: ${series} has no label ${label}`).toContain(label);
+    }
   };
 
   /** Request metrics are always split by probe: an alert must say whether it wants probes. */
@@ -511,6 +542,7 @@ describe('deploy: alerts and the dashboard read metrics the app serves', () => {
       expect(rule.annotations?.runbook, rule.alert).toEqual(expect.any(String));
       expect(metricNames(rule.expr).length, rule.alert).toBeGreaterThan(0);
       for (const name of metricNames(rule.expr)) expectServed(name, rule.alert);
+      expectLabelsServed(rule.expr, rule.alert);
       expectProbeChosen(rule.expr, rule.alert);
     }
     // The 5xx alert leaves readiness 503s (a dependency blip, a drain) out.
@@ -539,6 +571,7 @@ describe('deploy: alerts and the dashboard read metrics the app serves', () => {
           expectServed(name, panel.title);
           queried.add(name);
         }
+        expectLabelsServed(expr, panel.title);
         expectProbeChosen(expr, panel.title);
       }
     }

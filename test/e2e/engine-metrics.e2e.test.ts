@@ -4,35 +4,15 @@ import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, expectEnvelope } from '../support/factories.js';
 import { LogCapture } from '../support/log-capture.js';
+import { sample, samples } from '../support/prometheus-text.js';
 import {
   createModelWorld,
   minimalModel,
+  sendModel,
   uploadModel,
   type ModelWorld,
 } from '../support/model.factories.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
-
-/** The samples of a Prometheus text exposition: `name{labels}` → value. */
-function samples(text: string): Map<string, number> {
-  const found = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*(?:\{.*\})?) (\S+)$/.exec(line);
-    if (match) found.set(match[1], Number(match[2]));
-  }
-  return found;
-}
-
-/** The value of the sample of `name` whose labels include `labels`, or undefined. */
-function sample(text: string, name: string, labels: Record<string, string> = {}) {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const [series, value] of samples(text)) {
-    const [metric, rest = ''] = series.split('{');
-    if (metric !== name) continue;
-    const present = rest.replace(/\}$/, '').split(',');
-    if (wanted.every((pair) => present.includes(pair))) return value;
-  }
-  return undefined;
-}
 
 const ANSWERS = { size: { values: ['l'] } };
 
@@ -82,13 +62,19 @@ describe('metrics an operator acts on: engine lanes, database pool, probes', () 
     expect(inFlight('evaluate')).toBe(0);
     expect(inFlight('load')).toBe(0);
     expect(sample(text, 'configurator_engine_quarantines_total')).toBe(0);
-    expect(text).toContain('# TYPE configurator_engine_worker_restarts_total counter');
+    // Counted from 0 in each lane and reason: an alert's `increase` sees the first loss.
+    for (const lane of ['compile', 'evaluation'])
+      for (const reason of ['deadline', 'crashed', 'out_of_memory'])
+        expect(sample(text, 'configurator_engine_worker_restarts_total', { lane, reason })).toBe(0);
   });
 
   it("shows the database pool (PostgreSQL's connections, SQLite's transaction queue)", async () => {
     const text = await scrape();
     expect(sample(text, 'configurator_db_pool_waiting')).toBe(0);
-    expect(sample(text, 'configurator_db_pool_acquire_seconds_count')).toBeGreaterThan(0);
+    const acquired = (outcome: string) =>
+      sample(text, 'configurator_db_pool_acquire_seconds_count', { outcome });
+    expect(acquired('ok')).toBeGreaterThan(0);
+    expect(acquired('failed')).toBe(0);
     if (ctx.config.database.type === 'postgres') {
       expect(sample(text, 'configurator_db_pool_connections_idle')).toBeGreaterThan(0);
       expect(sample(text, 'configurator_db_pool_connections_in_use')).toBeGreaterThanOrEqual(0);
@@ -145,6 +131,66 @@ describe('metrics an operator acts on: engine lanes, database pool, probes', () 
       .filter((line) => line.route === '/health/ready');
     expect(logs.text.length).toBeGreaterThan(from);
     expect(lines.at(-1)).toEqual(expect.objectContaining({ level: 'warn', status: 503 }));
+  });
+});
+
+/** A model whose compile takes a worker well past a few milliseconds (rules over 200 questions). */
+function slowCompileModel(code: string): Record<string, unknown> {
+  const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
+  return {
+    general: { name: `Slow ${code}`, code },
+    questions: Array.from({ length: 200 }, (_, q) => ({
+      key: `q${q}`,
+      type: 'choice',
+      label: `Question ${q}`,
+      options,
+    })),
+    rules: Array.from({ length: 200 }, (_, r) => ({
+      key: `r${r}`,
+      when: `q${r} != null`,
+      assert: `q${r} != 'o9' || q${(r + 1) % 200} != 'o9'`,
+      message: 'not both',
+    })),
+  };
+}
+
+describe('metrics: a compile moved from the quick lane to the compile workers', () => {
+  it('counts it as moved, not as a failed compile or a lost worker', async () => {
+    // One compile worker and a quick lane far too short for this model: the second upload,
+    // sent while the first compiles, starts in the quick lane and moves on.
+    const ctx = await createTestApp({ COMPILE_WORKERS: '1', COMPILE_LANE_MS: '5' });
+    try {
+      const world = await createModelWorld(ctx);
+      const uploads = await Promise.all(
+        ['moved-a', 'moved-b'].map((code) =>
+          sendModel(
+            ctx,
+            'post',
+            `/v1/suppliers/${world.supplier.id}/models`,
+            world.supplierMember.token,
+            slowCompileModel(code),
+          ),
+        ),
+      );
+      for (const res of uploads) expectEnvelope(res, 201);
+      const text = (await ctx.http.get('/metrics').expect(200)).text;
+      const compiles = (outcome: string) =>
+        sample(text, 'configurator_engine_compile_duration_seconds_count', {
+          lane: 'compile',
+          task: 'build',
+          outcome,
+        });
+      expect(compiles('ok')).toBe(2);
+      expect(compiles('moved')).toBe(1);
+      expect(compiles('failed') ?? 0).toBe(0);
+      for (const reason of ['deadline', 'crashed', 'out_of_memory'])
+        expect(
+          sample(text, 'configurator_engine_worker_restarts_total', { lane: 'compile', reason }),
+          reason,
+        ).toBe(0);
+    } finally {
+      await ctx.close();
+    }
   });
 });
 

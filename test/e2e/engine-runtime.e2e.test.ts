@@ -9,6 +9,7 @@ import {
   type ModelWorld,
   type TestModel,
 } from '../support/model.factories.js';
+import { sample } from '../support/prometheus-text.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 
 /**
@@ -99,9 +100,15 @@ describe('engine workers: deadlines, quarantine, a killed worker, fair compiles'
       .set(bearer(world.companyMember.token))
       .send({ model_id: model.id, company_id: world.company.id, questions });
   const heavyA = () => preview(attacker, heavy, { q0: { values: ['a'] } });
+  /** The value of one of the engine's counters now, as Prometheus would scrape it. */
+  const counter = async (name: string, labels: Record<string, string> = {}) =>
+    sample((await ctx.http.get('/metrics').expect(200)).text, name, labels);
+  const restarts = (reason: string) =>
+    counter('configurator_engine_worker_restarts_total', { lane: 'evaluation', reason });
   const smallOne = () => preview(victim, small, { size: { values: ['s'] } });
 
   it('ends an evaluation at its deadline (422), keeps answering others, then quarantines the version until a new one', async () => {
+    expect(await restarts('deadline')).toBe(0);
     for (let strike = 1; strike <= 3; strike++) {
       const [slow, other, live] = await Promise.all([
         heavyA(),
@@ -118,6 +125,9 @@ describe('engine workers: deadlines, quarantine, a killed worker, fair compiles'
     const problem = problemsOf(expectEnvelope(refused, 422))[0];
     expect(problem.code).toBe('evaluation_timeout');
     expect(problem.message).toContain('until a new version is uploaded');
+    // Each strike ended its worker at the deadline; the third quarantined the version.
+    expect(await restarts('deadline')).toBe(3);
+    expect(await counter('configurator_engine_quarantines_total')).toBe(1);
     // A new version is evaluated again.
     const url = `/v1/models/${heavy.id}`;
     const token = attacker.supplierMember.token;
@@ -141,6 +151,7 @@ describe('engine workers: deadlines, quarantine, a killed worker, fair compiles'
     await Promise.all(busy.map((worker) => worker.terminate()));
     const failed = await response;
     expect(problemsOf(expectEnvelope(failed, 503))[0].code).toBe('engine_worker_failed');
+    expect(await restarts('crashed')).toBe(busy.length);
     expect(failed.headers['retry-after']).toBe('1');
     expect((expectEnvelope(await smallOne(), 200).data as { valid: boolean }).valid).toBe(true);
     const answered = await preview(attacker, heavy, { q0: { values: ['b'] } });
@@ -171,6 +182,8 @@ describe('engine workers: deadlines, quarantine, a killed worker, fair compiles'
     ).toBe(true);
     // One running and COMPILE_QUEUE_SIZE (5) waiting; the rest turned away at once.
     expect(statuses.filter((status) => status === 503)).toHaveLength(2);
+    const refused = { lane: 'compile' };
+    expect(await counter('configurator_engine_tasks_refused_total', refused)).toBe(2);
     // Round robin: the victim waits for the compile running and at most one more of the
     // flood's, not for the five queued before it arrived.
     const after = theirs.filter(({ res, at }) => res.status === 201 && at > mine.at);

@@ -7,6 +7,7 @@ import {
   problemsOf,
   type TestUser,
 } from '../support/factories.js';
+import { sample } from '../support/prometheus-text.js';
 import { createTestApp, type TestContext } from '../support/test-app.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
@@ -58,6 +59,13 @@ describe.runIf(onPostgres)('a database whose connections went silent', () => {
       ]);
     }
     expectEnvelope(await ctx.http.get('/health/ready'), 503);
+    // The waits for connections the database never gave are in the pool's acquire time, as
+    // failed waits of about DATABASE_ACQUIRE_TIMEOUT_MS each: a hung pool is seen.
+    const text = (await ctx.http.get('/metrics').expect(200)).text;
+    const failed = { outcome: 'failed' };
+    const count = sample(text, 'configurator_db_pool_acquire_seconds_count', failed) ?? 0;
+    expect(count).toBeGreaterThan(0);
+    expect(sample(text, 'configurator_db_pool_acquire_seconds_sum', failed)).toBeGreaterThan(0.9);
 
     proxy.restore();
     await expect

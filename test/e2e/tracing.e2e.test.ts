@@ -8,7 +8,7 @@ import {
   uploadModel,
   type ModelWorld,
 } from '../support/model.factories.js';
-import { OtlpReceiver } from '../support/otlp-receiver.js';
+import { OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
 import { createTestApp } from '../support/test-app.js';
 
@@ -31,6 +31,8 @@ describe('tracing: one cart add, from the caller through HTTP, the database and 
       OTEL_BSP_SCHEDULE_DELAY: '100',
       OTEL_SERVICE_NAME: 'configurator-under-test',
       LOG_LEVEL: 'log',
+      // Logins count their failures in Redis: its commands are spans of the login.
+      REDIS_URL: 'redis://127.0.0.1:6379',
     });
     world = await createModelWorld(server);
     modelId = (
@@ -131,6 +133,20 @@ describe('tracing: one cart add, from the caller through HTTP, the database and 
       receiver.spans.filter((span) => !span.parentSpanId && span.scope !== 'configurator-http'),
     ).toEqual([]);
     expect(jsonLines(server.output()).some((entry) => entry.trace_id === unsampled)).toBe(false);
+  });
+
+  it('traces the Redis commands of a login below its HTTP span, by command name only', async () => {
+    const isRedis = (span: ReceivedSpan) => span.scope === '@opentelemetry/instrumentation-ioredis';
+    await receiver.waitFor(isRedis);
+    const commands = receiver.spans.filter(isRedis);
+    for (const command of commands) {
+      const chain = receiver.ancestors(command);
+      expect(chain.map((span) => span.name)).toContain('POST /v1/login');
+      // The keys name emails, client addresses and device hashes: none leaves the process.
+      const text = String(command.attributes['db.query.text']);
+      expect(text, command.name).toMatch(/^[a-z]+$/i);
+      expect(JSON.stringify(command.attributes)).not.toMatch(/ratelimit|@/);
+    }
   });
 
   it('records uploads as a compile in the compile worker, below their HTTP span', async () => {
