@@ -18,8 +18,10 @@
  * BOUNDS_WORK (the price bounds' work budget of the timed clicks, e.g. `1e12`: always exact),
  * SLOW (a file: the 20 slowest resolutions' inputs are written there, slowest first),
  * REPLAY (such a file: only those resolutions are timed, each ROUNDS times (default 5), and printed one by one,
- * so that a change to the slow cases is measured on the same inputs), AGAINST (with REPLAY: another build's
- * dist-bench/src/engine/evaluate/resolution.js, timed round by round beside this one on the same model).
+ * so that a change to the slow cases is measured on the same inputs), AGAINST (another build's
+ * dist-bench/src/engine/evaluate/resolution.js, timed beside this one on the same model: with
+ * REPLAY round by round; in a whole run on every resolution, the two alternating which goes
+ * first, each answer compared with this build's).
  *
  * A `.dimacs` path is a public feature model (bench/feature-models.ts converts it: required
  * booleans, one clause rule per clause); past the diagram's budget it compiles into a
@@ -251,6 +253,9 @@ async function measure(path: string): Promise<void> {
   let changes = 0;
   let inexact = 0;
   const inputs: SlowInput[] = [];
+  const other = await otherBuild();
+  const againstCpu: number[] = [];
+  let differing = 0;
   for (let i = 0; i < RESOLUTIONS; i++) {
     const answers = pick(sets);
     const line = evaluate(model, request(answers, { priceBounds: false })).line;
@@ -278,11 +283,28 @@ async function measure(path: string): Promise<void> {
         .resolution;
     });
     const asking = request(questions, asked) as Parameters<typeof resolveAnswers>[1];
+    let theirs: string | undefined;
+    const runOther = () => {
+      if (other === undefined) return;
+      const cpu = process.cpuUsage();
+      theirs = JSON.stringify(other(model, asking, asking.resolve as true));
+      const used = process.cpuUsage(cpu);
+      againstCpu.push((used.user + used.system) / 1000);
+    };
+    if (i % 2 === 1) runOther();
+    let ours: unknown;
     const cpu = process.cpuUsage();
-    alone.push(timed(() => resolveAnswers(model, asking, asking.resolve as true)));
+    alone.push(timed(() => (ours = resolveAnswers(model, asking, asking.resolve as true))));
     const used = process.cpuUsage(cpu);
     aloneCpu.push((used.user + used.system) / 1000);
-    inputs.push({ ms: alone[alone.length - 1], questions, asked });
+    if (i % 2 === 0) runOther();
+    if (theirs !== undefined && theirs !== JSON.stringify(ours)) differing++;
+    inputs.push({
+      ms: alone[alone.length - 1],
+      cpu: aloneCpu[aloneCpu.length - 1],
+      questions,
+      asked,
+    });
     plain.push(before);
     resolving.push(after);
     extra.push(Math.max(0, after - before));
@@ -301,8 +323,15 @@ async function measure(path: string): Promise<void> {
   );
   // CPU time of the process (µs resolution): less sensitive to a loaded machine's scheduling.
   console.log(`  the resolution alone, CPU time: ${figures(aloneCpu)}`);
+  if (other !== undefined)
+    console.log(
+      `  ${AGAINST} alone, CPU time, alternating: ${figures(againstCpu)}; ${differing} answers differ`,
+    );
   if (SLOW !== undefined) {
-    const slowest = inputs.sort((a, b) => b.ms - a.ms).slice(0, 20);
+    // By CPU time: on a shared machine the wall clock's tail is mostly waiting for a core.
+    const slowest = inputs
+      .sort((a, b) => (b.cpu ?? b.ms) - (a.cpu ?? a.ms))
+      .slice(0, Number(process.env.SLOW_COUNT ?? 20));
     writeFileSync(SLOW, JSON.stringify(slowest));
     console.log(`  the 20 slowest resolutions' inputs: ${SLOW}`);
   }
@@ -311,8 +340,16 @@ async function measure(path: string): Promise<void> {
 /** A resolution's input and its time alone (SLOW, REPLAY). */
 interface SlowInput {
   readonly ms: number;
+  readonly cpu?: number;
   readonly questions: Answers;
   readonly asked: Record<string, unknown>;
+}
+
+/** AGAINST's `resolveAnswers`, if given. */
+async function otherBuild(): Promise<typeof resolveAnswers | undefined> {
+  if (AGAINST === undefined) return undefined;
+  const other = (await import(resolve(AGAINST))) as { resolveAnswers: typeof resolveAnswers };
+  return other.resolveAnswers;
 }
 
 /**
@@ -322,11 +359,7 @@ interface SlowInput {
  */
 async function replay(model: CompiledModel, file: string): Promise<void> {
   const inputs = JSON.parse(readFileSync(file, 'utf8')) as SlowInput[];
-  const other =
-    AGAINST === undefined
-      ? undefined
-      : ((await import(resolve(AGAINST))) as { resolveAnswers: typeof resolveAnswers })
-          .resolveAnswers;
+  const other = await otherBuild();
   const all: number[] = [];
   const against: number[] = [];
   for (const [i, input] of inputs.entries()) {

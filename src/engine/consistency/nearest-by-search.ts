@@ -4,6 +4,7 @@ import { FALSE, TRUE } from './mdd.js';
 import type { Nearest, NearestQuery } from './nearest.js';
 import { type DistinctKids, distinctKids } from './distinct-kids.js';
 import { leastChanges, leastChangesBelow, MOST_COUNTED } from './nearest-changes.js';
+import { narrowed } from './nearest-narrow.js';
 import { firstNodeAfter, newPassColumns, type PassColumns, passSpan } from './nearest-pass.js';
 import { newSearchScratch, type SearchScratch, searchSpan } from './nearest-search.js';
 import { leastPriceToTrue, type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
@@ -166,10 +167,12 @@ function boundedPass(
   const forward: Work = { left: allowed };
   const { listShare } = options.tuning;
   const { frontier, list } = columns;
-  const scratch = { visit, down: columns.changes, frontier, list, listShare };
-  let bound = withinBudget(() => leastChanges(form, query, span, deepest, scratch, forward));
+  const scratch = { visit, down: columns.changes, frontier, list, listShare, distinct: distinct() };
+  let bound = withinBudget(() => leastChanges(form, query, span, last, scratch, forward));
   charge(work, allowed - forward.left);
-  if (bound === undefined) {
+  if (bound !== undefined)
+    bound = narrowed(form, query, span, last, bound, columns.below, distinct(), work);
+  else {
     const { below } = columns;
     const backward = { below, distinct: distinct(), visit, list, listShare, order: frontier };
     bound = leastChangesBelow(form, query, span, last, backward, work);

@@ -15,8 +15,9 @@ import { charge, type Work } from './work.js';
  * changes and reaches the end with c - d; either count bounds the nodes to read:
  * - `leastChanges`, forward: a breadth-first search by changes from the start (a 0-1
  *   BFS, depth-first within one count), each node expanded once with its least changes
- *   from the start; the nodes reached within c. Cheap when the conflict is settled by a
- *   change or two that open a small part of the diagram;
+ *   from the start, by its distinct children as the count below reads them; the nodes
+ *   reached within c, narrowed to those on a path of c changes (nearest-narrow.ts).
+ *   Cheap when the changes open a small part of the diagram;
  * - `leastChangesBelow`, backward: per node its least changes to the end (one pass over
  *   the nodes above the last restricted layer, small integers), then the nodes on a path
  *   of c changes (the edges where the count below drops by exactly the edge's change,
@@ -45,6 +46,8 @@ export interface ChangeScratch {
   /** The nodes expanded, listed for the pass when they are at most `listShare` of the stretch's. */
   readonly list: Int32Array;
   readonly listShare: number;
+  /** The diagram's distinct children (distinct-kids.ts), kept per form and price. */
+  readonly distinct: DistinctKids;
 }
 
 function nextEpoch(visit: VisitScratch): number {
@@ -57,24 +60,26 @@ function nextEpoch(visit: VisitScratch): number {
 
 /**
  * The forward bound: charges every edge it examines to `work` (OutOfWork past it).
- * `deepest`: the stretch's last restricted layer (below it nothing changes).
+ * `last`: the first node below the stretch's last restricted layer (from there nothing
+ * changes).
  */
 export function leastChanges(
   diagram: LayeredDiagram,
   query: SearchQuery,
   span: SegmentSpan,
-  deepest: number,
+  last: number,
   scratch: ChangeScratch,
   work?: Work,
 ): ChangeBound {
-  const { domain, nodeLayer, kidStart, kids } = diagram;
+  const { nodeLayer, kidStart, kids } = diagram;
   const { target, fixed } = query;
   const { start, end } = span;
   const { visit, down, frontier, list, listShare } = scratch;
+  const { start: distinctStart, kids: distinct } = scratch.distinct;
   const epoch = nextEpoch(visit);
   const { stamp, stack } = visit;
   const bound = (changes: number): ChangeBound => ({ changes, stamp, epoch, down });
-  if (start === end || nodeLayer[start] > deepest) return bound(0);
+  if (start === end || start >= last) return bound(0);
   stamp[start] = epoch;
   down[start] = 0;
   stack[0] = start;
@@ -89,20 +94,23 @@ export function leastChanges(
       list[count++] = id;
       const layer = nodeLayer[id];
       const f = fixed[layer];
+      // A forced layer reads its one edge; else the node's distinct children (a change
+      // costs 1 whichever value makes it), the answer's own child keeping it.
       const t = f >= 0 ? -1 : target[layer];
-      const first = kidStart[id];
-      const hi = f >= 0 ? f + 1 : domain[layer];
-      examined += hi;
+      const kept = t >= 0 ? kids[kidStart[id] + t] : -1;
+      const lo = f >= 0 ? 0 : distinctStart[id];
+      const hi = f >= 0 ? 1 : distinctStart[id + 1];
+      examined += hi - lo;
       if (examined > 65_536) {
         charge(work, examined);
         examined = 0;
       }
-      for (let v = f >= 0 ? f : 0; v < hi; v++) {
-        const child = kids[first + v];
+      for (let i = lo; i < hi; i++) {
+        const child = f >= 0 ? kids[kidStart[id] + f] : distinct[i];
         if (child === FALSE) continue;
         if (child === TRUE && end !== TRUE) continue; // past the stretch: not its end
-        const changes = t >= 0 && v !== t ? k + 1 : k;
-        if (child === end || child === TRUE || nodeLayer[child] > deepest) {
+        const changes = t >= 0 && child !== kept ? k + 1 : k;
+        if (child === end || child >= last) {
           if (changes === 0) {
             charge(work, examined);
             return bound(0);
@@ -131,7 +139,7 @@ export function leastChanges(
   // Reached past the least count, never expanded: not the pass's (every stamped node is
   // then one it reads, as the list says).
   for (let i = 0; i < waiting; i++) if (down[frontier[i]] > best) stamp[frontier[i]] = 0;
-  const most = listShare * ((end === TRUE ? nodeLayer.length : end) - start);
+  const most = listShare * (last - start);
   return listed(bound(best), nodeLayer.length, list, count, most, frontier);
 }
 
@@ -188,7 +196,7 @@ export function leastChangesBelow(
     agreeingBelow(diagram, query, bounds, below, scratch.distinct);
     charge(work, last - start);
     const epoch = nextEpoch(visit);
-    const marks = { stamp: visit.stamp, stack: visit.stack, epoch };
+    const marks = { stamp: visit.stamp, epoch };
     const bound = { stamp: visit.stamp, epoch, down: undefined };
     if (below[start] === 0) return { ...bound, changes: 0 };
     const { count, single } = singleChangeNodes(
@@ -200,8 +208,9 @@ export function leastChangesBelow(
       marks,
       list,
     );
-    const most = listShare * (last - start);
-    if (single) return listed({ ...bound, changes: 1 }, nodeLayer.length, list, count, most, order);
+    // Listed in ascending id already (the walk's sweeps).
+    if (single && count > listShare * (last - start)) return { ...bound, changes: 1 };
+    if (single) return { ...bound, changes: 1, nodes: list.subarray(0, count) };
   }
   let examined = 0;
   for (let id = last - 1; id >= start; id--) {

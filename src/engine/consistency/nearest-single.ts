@@ -9,10 +9,10 @@ import type { LayeredDiagram } from './weighted.js';
  * keeps the earlier answers: the change is at the candidate layer latest in question
  * order. So the nodes are:
  * - above the change: those reached from the start with no change (each has 1 below),
- *   found in one depth-first walk that also finds the candidates (an answered layer's
- *   node with a child other than its answer's that reaches the end with no change), then
- *   only those of the chosen layer and the layers before it (a nearest path reads an
- *   edge of the chosen layer: skipping the layer keeps its answer);
+ *   found in one walk that also finds the candidates (an answered layer's node with a
+ *   child other than its answer's that reaches the end with no change), then only those
+ *   of the chosen layer and the layers before it (a nearest path reads an edge of the
+ *   chosen layer: skipping the layer keeps its answer);
  * - below it: those reached with no change from the children the chosen layer's changes
  *   lead to (each has 0 below), for that layer only.
  * Every path of the least key keeps within them. The other candidates' above nodes the
@@ -20,8 +20,14 @@ import type { LayeredDiagram } from './weighted.js';
  * key's, so the pass's keys on the nearest paths, and its walk, are the whole pass's.
  * `below` may also be `agreeingBelow`'s (1 for every node with no path that keeps the
  * answers): the above nodes then include some on no path of one change, which the pass
- * finds have no path within the nodes. Returns how many nodes `list` holds (each stamped
- * with `epoch`), and whether some layer's change completes a path (else more are needed).
+ * finds have no path within the nodes.
+ *
+ * Each walk is a sweep in ascending id (a parent before its children: ids ascend by
+ * layer), a node read when a parent marked it: where the answers leave most of the
+ * diagram open it reaches hundreds of thousands of nodes, which a sweep reads in memory
+ * order where a depth-first walk jumps, and the list comes out sorted for the pass.
+ * Returns how many nodes `list` holds, ascending (each stamped with `epoch`), and whether
+ * some layer's change completes a path (else more are needed).
  */
 export function singleChangeNodes(
   diagram: LayeredDiagram,
@@ -30,46 +36,35 @@ export function singleChangeNodes(
   below: Uint8Array,
   /** The distinct children of each node (distinct-kids.ts). */
   distinct: { readonly start: Int32Array; readonly kids: Int32Array },
-  marks: { readonly stamp: Int32Array; readonly stack: Int32Array; readonly epoch: number },
+  marks: { readonly stamp: Int32Array; readonly epoch: number },
   list: Int32Array,
 ): { readonly count: number; readonly single: boolean } {
   const { nodeLayer, kidStart, kids } = diagram;
   const { start: distinctStart, kids: distinctKids } = distinct;
   const { target, fixed, rank } = query;
   const { start, last, end } = bounds;
-  const { stamp, stack, epoch } = marks;
-  // A node the walks go on to: inside the counted part, not yet stamped, with `want` below.
-  const next = (child: number, want: number): boolean =>
-    child > TRUE &&
-    child < last &&
-    child !== end &&
-    stamp[child] !== epoch &&
-    below[child] === want;
-  let top = 0;
+  const { stamp, epoch } = marks;
+  // Marks a node the sweep reads: inside the counted part, with `want` below.
+  const mark = (child: number, want: number): void => {
+    if (child > TRUE && child < last && child !== end && below[child] === want)
+      stamp[child] = epoch;
+  };
   let count = 0;
-  stack[top++] = start;
   stamp[start] = epoch;
   let chosen = -1; // the candidate layer latest in question order
-  while (top > 0) {
-    const id = stack[--top];
+  for (let id = start; id < last; id++) {
+    if (stamp[id] !== epoch) continue;
     list[count++] = id;
     const layer = nodeLayer[id];
     const f = fixed[layer];
     if (f >= 0) {
-      const child = kids[kidStart[id] + f];
-      if (next(child, 1)) {
-        stamp[child] = epoch;
-        stack[top++] = child;
-      }
+      mark(kids[kidStart[id] + f], 1);
       continue;
     }
     const t = target[layer];
-    const kept = t >= 0 ? kids[kidStart[id] + t] : -1;
     if (t >= 0) {
-      if (next(kept, 1)) {
-        stamp[kept] = epoch;
-        stack[top++] = kept;
-      }
+      const kept = kids[kidStart[id] + t];
+      mark(kept, 1);
       if (chosen >= 0 && rank[chosen] >= rank[layer]) continue;
       for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++)
         if (distinctKids[k] !== kept && below[distinctKids[k]] === 0) {
@@ -78,55 +73,35 @@ export function singleChangeNodes(
         }
       continue;
     }
-    for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
-      const child = distinctKids[k];
-      if (!next(child, 1)) continue;
-      stamp[child] = epoch;
-      stack[top++] = child;
-    }
+    for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++)
+      mark(distinctKids[k], 1);
   }
   if (chosen < 0) return { count, single: false };
   // A nearest path takes an edge of the chosen layer (skipping it keeps its answer), so
   // the above nodes of later layers are on none: unstamped, the pass never reads them.
-  let above = 0;
-  for (let i = 0; i < count; i++) {
-    const id = list[i];
-    if (nodeLayer[id] > chosen) stamp[id] = 0;
-    else list[above++] = id;
-  }
+  let above = count;
+  while (above > 0 && nodeLayer[list[above - 1]] > chosen) stamp[list[--above]] = 0;
   count = above;
   // Below the change: from the chosen layer's changed children, every edge keeps its answer.
-  for (let i = 0; i < above; i++) {
+  const from = list[above - 1] + 1; // after the chosen layer's listed nodes
+  for (let i = above - 1; i >= 0 && nodeLayer[list[i]] === chosen; i--) {
     const id = list[i];
-    if (nodeLayer[id] !== chosen) continue;
     const kept = kids[kidStart[id] + target[chosen]];
-    for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
-      const child = distinctKids[k];
-      if (child === kept || !next(child, 0)) continue;
-      stamp[child] = epoch;
-      stack[top++] = child;
-    }
+    for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++)
+      if (distinctKids[k] !== kept) mark(distinctKids[k], 0);
   }
-  while (top > 0) {
-    const id = stack[--top];
+  for (let id = from; id < last; id++) {
+    if (stamp[id] !== epoch) continue;
     list[count++] = id;
     const layer = nodeLayer[id];
     const f = fixed[layer];
     const value = f >= 0 ? f : target[layer];
     if (value >= 0) {
-      const child = kids[kidStart[id] + value];
-      if (next(child, 0)) {
-        stamp[child] = epoch;
-        stack[top++] = child;
-      }
+      mark(kids[kidStart[id] + value], 0);
       continue;
     }
-    for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
-      const child = distinctKids[k];
-      if (!next(child, 0)) continue;
-      stamp[child] = epoch;
-      stack[top++] = child;
-    }
+    for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++)
+      mark(distinctKids[k], 0);
   }
   return { count, single: true };
 }
