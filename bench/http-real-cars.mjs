@@ -11,18 +11,22 @@
  * The client is node:http on one kept-alive connection asking for brotli (as a browser
  * does): fetch (undici) added ~4 ms of its own per 230 kB answer, measured beside it.
  * Each view of `--view` (http-options.mjs: the configure page's compact view unless
- * given) has its own connection and row; with several, each walk (and each sold car) is
- * clicked in every view in turn, with the same random choices, the order alternating from
- * one walk to the next: every view previews the same answer sets. A compact line lists
- * only the unavailable options, so its walk reads the option keys and question types
- * from the model's description (GET /v1/companies/{id}/models), as the page does.
+ * given) has its own connection and row; with several, every view previews the same
+ * answer sets: each click asked of every view in turn, the order alternating click by
+ * click (`--alternate click`, the default: load that drifts, and the engine's warming up
+ * on a fresh version, fall on every view alike; the second request of a click finds the
+ * engine's passes of the same answers), or each walk (and each sold car) clicked in every
+ * view in turn, the order alternating from one walk to the next (`--alternate walk`). A
+ * compact line lists only the unavailable options, so its walk reads the option keys and
+ * question types from the model's description (GET /v1/companies/{id}/models), as the
+ * page does.
  */
 import { performance } from 'node:perf_hooks';
 import { readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
 import { cpuSeconds, fixed, median, percentile, tables } from './http-measure.mjs';
-import { clicks as clickBudget, clickViews, seed } from './http-options.mjs';
+import { alternate, clicks as clickBudget, clickViews, seed } from './http-options.mjs';
 // The tests' seeded generator (mulberry32), so that runs and builds walk alike; a .ts
 // module, which the Node 24 that runs the benchmarks loads as it is (type stripping).
 import { prng } from '../test/support/prng.ts';
@@ -172,17 +176,38 @@ async function soldCar({ preview }, random, keys, car, budgetLeft) {
 }
 
 /**
- * Runs `step` (a walk, a sold car) in every view with the same random choices, the views'
- * order alternating from one step to the next; the results in the order of `clickers`.
+ * One clicker that asks every view for each click, the order alternating from one click to
+ * the next; it answers with the first view's line.
+ */
+function paired(clickers) {
+  let k = 0;
+  const preview = async (questions) => {
+    const order = k++ % 2 === 0 ? clickers : [...clickers].reverse();
+    const lines = new Map();
+    for (const clicker of order) lines.set(clicker, await clicker.preview(questions));
+    return lines.get(clickers[0]);
+  };
+  return { ...clickers[0], preview };
+}
+
+/**
+ * Runs `step` (a walk, a sold car) in every view with the same random choices: with
+ * `--alternate click` (the default) each click is asked of every view in turn (paired);
+ * with `--alternate walk` the whole step is run in each view in turn, the order
+ * alternating from one step to the next. The results in the order of `clickers`.
  */
 async function inEveryView(clickers, master, n, step) {
   const stepSeed = Math.floor(master() * 2 ** 32);
+  const left = (clicker) => () => clickBudget - clicker.clicks.length;
+  if (alternate === 'click' && clickers.length > 1) {
+    const both = paired(clickers);
+    const result = await step(both, prng(stepSeed), left(both));
+    return clickers.map(() => result);
+  }
   const order = n % 2 === 0 ? clickers : [...clickers].reverse();
   const results = new Map();
-  for (const clicker of order) {
-    const left = () => clickBudget - clicker.clicks.length;
-    results.set(clicker, await step(clicker, prng(stepSeed), left));
-  }
+  for (const clicker of order)
+    results.set(clicker, await step(clicker, prng(stepSeed), left(clicker)));
   return clickers.map((clicker) => results.get(clicker));
 }
 
