@@ -138,9 +138,8 @@ describe('the configure page rebuilds the full line from the compact view and th
     const request = { modelId: 1, versionNumber: VERSION, questions: {}, view: 'compact' as const };
     const compact = wire<CompactLine>({ ...evaluate(model, request).line, view: 'compact' });
     const description = { ...describeModel(model), version_number: VERSION };
-    expect(() => fullLine(compact, { ...description, version_number: VERSION + 1 })).toThrow(
-      OtherVersion,
-    );
+    const newer = { ...description, version_number: VERSION + 1 };
+    expect(() => fullLine(compact, wire(newer))).toThrow(OtherVersion);
     const fewer = { ...description, questions: description.questions.slice(1) };
     expect(() => fullLine(compact, wire(fewer))).toThrow(OtherVersion);
     expect(fullLine(compact, wire(description)).questions).toHaveLength(
