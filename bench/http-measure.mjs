@@ -15,7 +15,7 @@ const autocannon = createRequire(join(repo, 'package.json'))('autocannon');
  * /proc/<pid>/stat; NaN where there is no /proc. Unlike req/s it hardly moves when other
  * processes share the machine. The database server's own CPU is not in it.
  */
-function cpuSeconds(pid) {
+export function cpuSeconds(pid) {
   try {
     return statCpuSeconds(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {

@@ -44,6 +44,14 @@ export const connections = Number(option('connections', 4));
 export const clicks = Number(option('clicks', 200));
 export const seed = Number(option('seed', 42));
 /**
+ * Real cars: the view(s) their clicks ask for (`?view=`), `compact` (the configure page's,
+ * docs/adr/0224) unless given; `--view full,compact` times both in the same run, click by
+ * click in alternation (`--alternate walk`: walk by walk).
+ */
+export const clickViews = option('view', 'compact').split(',').filter(Boolean);
+/** With several views: `click` (each click asked of every view in turn) or `walk`. */
+export const alternate = option('alternate', 'click');
+/**
  * Sequential previews (http-sequential.mjs): requests per target per round, and rounds;
  * `--sequential 0` leaves them out, `--sequential-only` measures nothing else per model.
  */

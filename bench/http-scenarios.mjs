@@ -128,7 +128,7 @@ export async function benchPreviews(at, name, size) {
   const { headers: json } = preview;
   const modelId = JSON.parse(preview.body).model_id;
   if (size.realCar) {
-    const car = { base, headers: json, modelId, companyId: company.id };
+    const car = { base, headers: json, modelId, companyId: company.id, pid };
     answers = await realCarClicks(database, size, car);
     preview.body = JSON.stringify({
       model_id: modelId,

@@ -24,7 +24,9 @@
  * <model.json> (repeatable) adds any model as a real car, or with --answers <answers.json>
  * (the first model only) previewed with those answers; --clicks <n> (200) previews timed
  * per real car, --seed <n> (42) of their walks, --clicks-only (real cars: only the clicks,
- * not the scenarios below); --sequential <n> (25) previews per target per round of the
+ * not the scenarios below), --view <full|compact|full,compact> (compact, the configure
+ * page's: the view the clicks ask for; with both, a row each, the same answer sets,
+ * `--alternate click|walk` (click) says how they take turns); --sequential <n> (25) previews per target per round of the
  * sequential comparison below, --sequential-rounds <n> (4), --sequential 0 leaves it out,
  * --sequential-only measures nothing else per model; --no-default
  * leaves out GET /v1/carts/default; --cart <size> fills the cart of GET /v1/carts/{id}

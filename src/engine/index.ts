@@ -35,6 +35,7 @@ export type { ConsistencyForm, ModelAnalysis } from './consistency/form.js';
 export type {
   DescribedOption,
   DescribedQuestion,
+  DescribedRule,
   DescribeOptions,
   ModelDescription,
 } from './describe.js';

@@ -1763,6 +1763,15 @@ export interface components {
             /** Format: int32 */
             max_length?: number;
         };
+        /** @enum {string} */
+        RuleSeverity: "error" | "warning";
+        DescribedRuleDto: {
+            /** @example max_alu_width */
+            key: string;
+            severity: components["schemas"]["RuleSeverity"];
+            /** @example Aluminium frames are at most 2000 mm wide */
+            message: string;
+        };
         CompanyModelDto: {
             /**
              * Format: int32
@@ -1825,6 +1834,8 @@ export interface components {
              */
             language: string;
             questions: components["schemas"]["DescribedQuestionDto"][];
+            /** @description The rules that have a message, in model order (a rule without one is told by its key, as a line tells it): the messages of the rules a compact line names without listing them */
+            rules: components["schemas"]["DescribedRuleDto"][];
         };
         CartDto: {
             /**
@@ -2085,8 +2096,6 @@ export interface components {
         };
         /** @enum {string} */
         RuleStatus: "passed" | "failed" | "pending" | "skipped";
-        /** @enum {string} */
-        RuleSeverity: "error" | "warning";
         LineRuleDto: {
             /** @example max_alu_width */
             key: string;

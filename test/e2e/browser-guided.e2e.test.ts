@@ -1,6 +1,13 @@
 /// <reference lib="dom" />
 import { beforeAll, describe, expect, it } from 'vitest';
-import { changeAfter, descriptionOf, hasChromium, useSignedInPage } from '../support/browser.js';
+import {
+  changeAfter,
+  descriptionOf,
+  hasChromium,
+  signIn,
+  useSignedInPage,
+  watchChanges,
+} from '../support/browser.js';
 import { bearer } from '../support/factories.js';
 import { answers, deskModel, deskV2 } from '../support/guided.factories.js';
 import { sendModel, uploadModel } from '../support/model.factories.js';
@@ -106,6 +113,24 @@ describe.skipIf(!hasChromium)('guided configuration in headless Chromium', () =>
     expect(
       await signed.page.getByText('This many legs do not fit this size').count(),
     ).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('describes the model again when a click answers from a version uploaded since it opened', async () => {
+    const { server, supplierId, admin: user } = signed.world;
+    const model = deskModel();
+    const id = (await uploadModel(server, supplierId, user.token, model)).id;
+    // Signed in again: the list of models is read on sign-in.
+    await signIn(signed.page, server.baseUrl);
+    await watchChanges(signed.page);
+    await changeAfter(signed.page, () => signed.page.getByLabel('Model').selectOption(String(id)));
+    expect(await signed.page.getByLabel('Pine').count()).toBe(1);
+    const v2 = await sendModel(server, 'put', `/v1/models/${id}`, user.token, deskV2(model));
+    expect(v2.status).toBe(200);
+    // The compact line is of version 2: the page fetches its description to show it.
+    await changeAfter(signed.page, () => signed.page.getByLabel('Small').check());
+    await signed.page.getByLabel('Walnut').waitFor();
+    expect(await signed.page.getByLabel('Pine').count()).toBe(0);
+    expect(await signed.page.locator('#size--s').isChecked()).toBe(true);
   }, 120_000);
 
   it('reopens a line whose model moved on at the newer version, shows the changes, and saves there', async () => {

@@ -34,6 +34,16 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
     expect(api.status).toBe(200);
     expect(api.body.data.valid).toBe(true);
     const apiTotal = api.body.data.pricing.total as string;
+    // The page asks for the compact view (docs/adr/0224), compressed as the browser negotiates.
+    const views: Array<string | null> = [];
+    const encodings: Array<string | undefined> = [];
+    const isPreview = (url: string) => new URL(url).pathname === '/v1/carts/preview';
+    signed.page.on('request', (request) => {
+      if (isPreview(request.url())) views.push(new URL(request.url()).searchParams.get('view'));
+    });
+    signed.page.on('response', (response) => {
+      if (isPreview(response.url())) encodings.push(response.headers()['content-encoding']);
+    });
 
     // Every question type the window has: integers, choices (one with a default), a multi-choice.
     await enterValue(signed.page, 'Width (mm)', '1200');
@@ -41,6 +51,9 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
     await changeAfter(signed.page, () => signed.page.getByLabel('Aluminium').check());
     const last = await changeAfter(signed.page, () => signed.page.getByLabel('White').check());
     expect(last).toEqual({ valid: true, total: apiTotal });
+    expect(views.length).toBeGreaterThanOrEqual(4);
+    expect(views.every((view) => view === 'compact')).toBe(true);
+    expect(encodings.every((encoding) => encoding === 'br' || encoding === 'gzip')).toBe(true);
 
     const total = signed.page.locator('table.price tr.total td');
     expect(await total.textContent()).toBe(apiTotal);
@@ -190,7 +203,11 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
   });
 
   it('keeps what the user types while an older preview answers (a slow network)', async () => {
-    await signed.page.route('**/v1/carts/preview', async (route) => {
+    // By path: the page's previews carry `?view=compact`, which a glob would not match.
+    const previews = (url: URL) => url.pathname === '/v1/carts/preview';
+    let delayed = 0;
+    await signed.page.route(previews, async (route) => {
+      delayed++;
       await new Promise((resolve) => setTimeout(resolve, 150));
       await route.continue();
     });
@@ -203,7 +220,8 @@ describe.skipIf(!hasChromium)('the configure and cart pages in headless Chromium
     expect(await width.inputValue()).toBe('1200');
     await changeAfter(signed.page, () => signed.page.keyboard.press('Tab'));
     expect(await width.inputValue()).toBe('1200');
-    await signed.page.unroute('**/v1/carts/preview');
+    expect(delayed).toBeGreaterThan(1);
+    await signed.page.unroute(previews);
   });
 
   /** The focused element, through shadow roots: its id, or its text for a button. */

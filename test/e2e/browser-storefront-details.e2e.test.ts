@@ -50,10 +50,14 @@ describe.skipIf(!hasChromium)(
         expect(await progress.isVisible()).toBe(false);
         let release: () => void = () => undefined;
         const held = new Promise<void>((resolve) => (release = resolve));
-        await page.route('**/v1/carts/preview', async (route) => {
-          await held;
-          await route.continue();
-        });
+        // By path: the page's previews carry `?view=compact`, which a glob would not match.
+        await page.route(
+          (url) => url.pathname === '/v1/carts/preview',
+          async (route) => {
+            await held;
+            await route.continue();
+          },
+        );
         await page.getByLabel('Aluminium').check();
         await progress.waitFor({ state: 'visible' });
         expect(await page.locator('product-configurator').getAttribute('aria-busy')).toBe('true');

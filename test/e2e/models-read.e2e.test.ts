@@ -211,6 +211,16 @@ describe('GET /v1/companies/{id}/models', () => {
         ]),
       }),
     );
+    // The rules that have a message: what a compact line's reasons are told with.
+    expect((models[0] as unknown as { rules: unknown[] }).rules).toEqual([
+      { key: 'max_pvc_width', severity: 'error', message: 'PVC frames are at most 1800 mm wide' },
+      { key: 'frame_colors', severity: 'error', message: 'This colour is not made for this frame' },
+      {
+        key: 'heavy_glass',
+        severity: 'warning',
+        message: 'Triple glazing above 3 m² needs a second handle',
+      },
+    ]);
     expect(body.links).toEqual(expect.objectContaining({ self: expect.any(String) }));
   });
 
@@ -227,6 +237,9 @@ describe('GET /v1/companies/{id}/models', () => {
     expect(model.language).toBe('nl');
     expect(model.general.name).toBe('Draairaam');
     expect(model.questions[0].label).toBe('Breedte');
+    expect((model as unknown as { rules: { message: string }[] }).rules[0].message).toBe(
+      'PVC-kozijnen zijn maximaal 1800 mm breed',
+    );
     expect(body.links).toEqual(
       expect.objectContaining({ next: expect.stringContaining('page=2') }),
     );

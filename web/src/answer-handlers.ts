@@ -1,6 +1,7 @@
 // What the buyer's clicks and typing do to the configurator's answers: the question
 // views' handlers, over the answers the configurator keeps.
-import type { Answers, Line, LineOption, LineQuestion } from './api.js';
+import type { Answers, DescribedModel, Line, LineOption, LineQuestion } from './api.js';
+import { ruleMessage } from './full-line.js';
 import type { Translate } from './i18n/index.js';
 import type { QuestionHandlers } from './question-view.js';
 
@@ -10,6 +11,8 @@ export interface AnswerHost {
   /** Field texts as typed, by question key (shown while they are the answer). */
   typed(): Record<string, string>;
   line(): Line | undefined;
+  /** The model's description: the messages of the rules the line does not list. */
+  described(): DescribedModel | undefined;
   t(): Translate;
   /** Previews the answers: at once when `settled`, else after a pause in typing. */
   schedule(settled: boolean): void;
@@ -51,7 +54,7 @@ export function questionHandlers(host: AnswerHost): QuestionHandlers {
       delete host.answers()[question.key];
       host.schedule(true);
     },
-    ruleMessage: (key) => host.line()?.rules.find((r) => r.key === key)?.message,
+    ruleMessage: (key) => ruleMessage(host.line() ?? { rules: [] }, host.described(), key),
     questionLabel: (key) => host.line()?.questions.find((q) => q.key === key)?.label ?? key,
     answered: (key) => key in host.answers(),
     typed: (key) => (key in host.answers() ? host.typed()[key] : undefined),

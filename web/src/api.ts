@@ -5,6 +5,10 @@ import type { components, paths } from '../../test/client/openapi.js';
 
 export type Schemas = components['schemas'];
 export type Line = Schemas['PreviewLineDto'];
+/** A preview in the compact view (`?view=compact`), which the configure page asks for. */
+export type CompactLine = Schemas['CompactPreviewLineDto'];
+export type CompactQuestion = Schemas['CompactLineQuestionDto'];
+export type CompactBomItem = Schemas['CompactLineBomItemDto'];
 export type CartLine = Schemas['CartLineDto'];
 export type AddedLine = Schemas['AddedCartLineDto'];
 export type LineQuestion = Schemas['LineQuestionDto'];

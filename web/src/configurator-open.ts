@@ -1,17 +1,20 @@
-// What the configurator asks of the API besides its clicks: the body every preview and add
-// sends, a preview with guidance outside the sequence of clicks, and the opening of a model
-// (the company, the model's description, and a stored line's answers carried over to the
+// What the configurator asks of the API: the body every preview and add sends, a click's
+// preview (the compact view made whole with the model's description, docs/adr/0224), a
+// preview with guidance outside the sequence of clicks, and the opening of a model (the
+// company, the model's description, and a stored line's answers carried over to the
 // model's current version).
 import {
   companyToConfigure,
   dataOf,
   findCompanyModel,
   type Answers,
+  type CompactLine,
   type DescribedModel,
   type Line,
   type Session,
   type Value,
 } from './api.js';
+import { fullLine } from './full-line.js';
 import { carriedOver, type GuidedPreview, type VersionMove } from './guidance.js';
 import { answersOf, type LineEdit } from './line-edit.js';
 
@@ -34,16 +37,59 @@ export function previewBody({ modelId, company, language }: PreviewTarget, answe
   };
 }
 
-/** Previews with guidance (`resolve`, `complete`) of `target`, outside the sequence of clicks. */
+/** POST /v1/carts/preview in the compact view. */
+async function compactPreview(session: Session, body: ReturnType<typeof previewBody>) {
+  const params = { query: { view: 'compact' as const } };
+  return dataOf(await session.client.POST('/v1/carts/preview', { params, body })) as CompactLine;
+}
+
+/** The model's description the configurator holds, and its replacement by a newer one. */
+export interface HeldDescription {
+  get(): DescribedModel | undefined;
+  set(described: DescribedModel): void;
+}
+
+/**
+ * A click's preview: the compact view, made whole with the description the page holds.
+ * A line of another version (one uploaded since the page opened) has the model described
+ * again; a version uploaded between that preview and its description is previewed again.
+ */
+export async function clickPreview(
+  session: Session,
+  target: PreviewTarget,
+  answers: Answers,
+  held: HeldDescription,
+): Promise<Line> {
+  const body = previewBody(target, answers);
+  for (let attempt = 0; ; attempt++) {
+    const line = await compactPreview(session, body);
+    let described = held.get();
+    if (described?.version_number !== line.version_number) {
+      described = await findCompanyModel(
+        session.client,
+        target.company,
+        target.modelId,
+        target.language,
+      );
+      held.set(described);
+    }
+    if (described.version_number === line.version_number || attempt === 2)
+      return fullLine(line, described);
+  }
+}
+
+/**
+ * Previews with guidance (`resolve`, `complete`) of `target`, outside the sequence of
+ * clicks, in the compact view: what they are read for (the resolution, the questions'
+ * values and whether they are visible, required, completed) is in it.
+ */
 export function guidedPreview(
   session: () => Session,
   target: () => PreviewTarget,
   current: () => Answers,
 ): GuidedPreview {
-  return async (guided, answers = current()) => {
-    const body = { ...previewBody(target(), answers), ...guided };
-    return dataOf(await session().client.POST('/v1/carts/preview', { body })) as Line;
-  };
+  return async (guided, answers = current()) =>
+    compactPreview(session(), { ...previewBody(target(), answers), ...guided });
 }
 
 /** What the configurator opens on. */

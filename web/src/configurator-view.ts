@@ -60,7 +60,7 @@ export function configuratorView(line: Line, p: ConfiguratorParts): TemplateResu
       ${barView(line, t, p.bar)}
       <aside class="summary" aria-label=${t('configurator.summary')}>
         ${imagesView(line, p.baseUrl, t)} ${variablesView(line, t, locale)} ${priceView(line, t)}
-        ${messagesView(line, t, p.modeller)} ${bomView(line, t)}
+        ${messagesView(line, p.described, t, p.modeller)} ${bomView(line, t)}
       </aside>
     </div>
   </div>`;

@@ -1,19 +1,13 @@
 // <product-configurator model-id base-url token company-id language>: configures one
 // model through the public API (preview on each change, add to cart). The pages use it
 // with a signed-in session (property `session`); a shop with an intent token (attribute).
-// Events: `change` {line, valid} after each preview is shown, `added` {line} with the cart line;
+// Events: `change` {line, valid} after each preview is shown (the line made whole from the
+// compact view, full-line.ts), `added` {line} with the cart line;
 // when reconfiguring a stored line (property `editing`), `saved` {line} and `edit-cancelled`.
 // Its own texts follow `language` (else the browser's); `modeller` adds the problems only a
 // modeller can fix (the workbench's "open in the configurator"), which buyers never see.
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import {
-  ApiFailure,
-  dataOf,
-  Session,
-  type Answers,
-  type DescribedModel,
-  type Line,
-} from './api.js';
+import { ApiFailure, Session, type Answers, type DescribedModel, type Line } from './api.js';
 import { resolveLanguage, translator, type Translate } from './i18n/index.js';
 import {
   cheapestAnswers,
@@ -23,7 +17,13 @@ import {
   type VersionMove,
 } from './guidance.js';
 import { commitLine, type LineEdit } from './line-edit.js';
-import { guidedPreview, openModel, previewBody, type PreviewTarget } from './configurator-open.js';
+import {
+  clickPreview,
+  guidedPreview,
+  openModel,
+  previewBody,
+  type PreviewTarget,
+} from './configurator-open.js';
 import { failureView } from './line-view.js';
 import { configuratorView } from './configurator-view.js';
 import { reportFailure } from './console.js';
@@ -154,8 +154,11 @@ export class ProductConfigurator extends LitElement {
   /** Previews in the order of the clicks (preview-sequence.ts). */
   private readonly previews = new PreviewSequence({
     answers: () => JSON.stringify(this.body().questions),
-    request: async () =>
-      dataOf(await this.api.client.POST('/v1/carts/preview', { body: this.body() })) as Line,
+    request: () =>
+      clickPreview(this.api, this.target(), this.answers, {
+        get: () => this.described,
+        set: (described) => (this.described = described),
+      }),
     show: async (line) => {
       this.line = line;
       this.failure = undefined;
@@ -190,6 +193,7 @@ export class ProductConfigurator extends LitElement {
     answers: () => this.answers,
     typed: () => this.typed,
     line: () => this.line,
+    described: () => this.described,
     t: () => this.t,
     schedule: (settled) => this.previews.schedule(settled),
     offer: (question, option) => {

@@ -1,7 +1,7 @@
 // Guided configuration in the configurator (docs/api.md "Guided configuration"): the
 // nearest valid configuration for an unavailable pick, a line moved to its model's newer
 // version, a cheapest completion. Their texts are in guidance-text.ts.
-import type { Answers, Line, LineOption, LineQuestion, Schemas, Value } from './api.js';
+import type { Answers, CompactLine, LineOption, LineQuestion, Schemas, Value } from './api.js';
 
 export type AnswerChange = Schemas['AnswerChangeDto'];
 
@@ -16,7 +16,7 @@ export function answersAfter(answers: Answers, changes: readonly AnswerChange[])
 }
 
 /** The questions a cheapest completion filled, as answers. */
-export function completedAnswers(answers: Answers, line: Line): Answers {
+export function completedAnswers(answers: Answers, line: CompactLine): Answers {
   const after: Answers = { ...answers };
   for (const q of line.questions)
     if (q.source === 'completion' && q.values.length > 0) after[q.key] = q.values as Value[];
@@ -40,11 +40,14 @@ export interface VersionMove {
   changes: AnswerChange[];
 }
 
-/** A preview with guidance members, with the configurator's current answers (or `answers`). */
+/**
+ * A preview with guidance members, with the configurator's current answers (or `answers`),
+ * in the compact view: guidance reads only its resolution and its questions' values.
+ */
 export type GuidedPreview = (
   guided: Pick<Schemas['PreviewConfigurationDto'], 'resolve' | 'complete'>,
   answers?: Answers,
-) => Promise<Line>;
+) => Promise<CompactLine>;
 
 /** The offer for an unavailable option: the nearest valid configuration that picks it. */
 export async function pickOffer(

@@ -2,6 +2,7 @@
 // and the images, in the buyer's language (`t`).
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ApiFailure, BomItem, Line, Problem } from './api.js';
+import { ruleMessage, type LineDescription } from './full-line.js';
 import type { Translate } from './i18n/index.js';
 import { failureText, isBuyerProblem, problemText } from './problems.js';
 
@@ -83,16 +84,21 @@ function oneConflict(errors: Problem[]): Problem[] {
 
 /**
  * A conflict in the words of the page: the questions' labels with the answers, and the
- * messages of the rules between them (the line carries both).
+ * messages of the rules between them (the line's, else the description's).
  */
-function conflictText(line: Line, p: Problem, t: Translate): string {
+function conflictText(
+  line: Line,
+  described: LineDescription | undefined,
+  p: Problem,
+  t: Translate,
+): string {
   const answers = (p.answers ?? []).map((a) => {
     const q = line.questions.find((candidate) => candidate.key === a.question);
     // A choice's values by their option labels, as the form shows them.
     const values = a.values.map((v) => q?.options?.find((o) => o.key === v)?.label ?? String(v));
     return `${q?.label ?? a.question} (${values.join(', ')})`;
   });
-  const rules = (p.rules ?? []).map((key) => line.rules.find((r) => r.key === key)?.message ?? key);
+  const rules = (p.rules ?? []).map((key) => ruleMessage(line, described, key) ?? key);
   return t('messages.conflict', {
     answers: answers.join(t('messages.and')),
     rules: rules.length > 0 ? `: ${rules.join('; ')}` : '',
@@ -115,14 +121,19 @@ function technicalItem(p: Problem): TemplateResult {
  * What remains to do, in the buyer's words (labels, rule messages); a problem only the
  * modeller can fix reads as one sentence to a buyer, and in full with `modeller`.
  */
-export function messagesView(line: Line, t: Translate, modeller: boolean): TemplateResult {
+export function messagesView(
+  line: Line,
+  described: LineDescription | undefined,
+  t: Translate,
+  modeller: boolean,
+): TemplateResult {
   const errors = oneConflict(line.errors);
   // A modeller's problem usually follows from an unanswered question (a BOM quantity of an
   // unanswered width): the buyer's own problems first; the one sentence only without them.
   const own = errors.filter(isBuyerProblem);
   const items = (own.length > 0 ? own : errors).map((p) =>
     p.code === 'conflict' && p.answers !== undefined
-      ? { text: conflictText(line, p, t), conflict: true }
+      ? { text: conflictText(line, described, p, t), conflict: true }
       : {
           text: isBuyerProblem(p) ? problemText(p, line, t) : t('problem.technical'),
           conflict: false,

@@ -36,9 +36,9 @@ export function reasonOf(option: LineOption, h: QuestionHandlers): string {
         ? t('unavailable.conflict')
         : (h.ruleMessage(key) ?? t('unavailable.model')),
   );
-  const parts = [
-    t('unavailable.because', { reasons: because.join('; ') || t('unavailable.model') }),
-  ];
+  // Each reason once: several rules without a message of their own read alike.
+  const reasons = [...new Set(because)].join('; ');
+  const parts = [t('unavailable.because', { reasons: reasons || t('unavailable.model') })];
   const conflicts = option.conflicts_with ?? [];
   if (conflicts.length > 0) {
     parts.push(

@@ -1,6 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
-import type { DescribedQuestion, ModelDescription, QuestionType } from '../../engine/index.js';
+import type {
+  DescribedQuestion,
+  DescribedRule,
+  ModelDescription,
+  QuestionType,
+} from '../../engine/index.js';
 import { ANSWER_VALUE, QUESTION_TYPES } from '../../common/swagger/engine-enums.js';
 import { ApiDecimal } from '../../common/swagger/schema-types.js';
 import { PageQueryDto } from '../../common/pagination/page-query.dto.js';
@@ -70,6 +75,14 @@ export class DescribedQuestionDto {
   @ApiPropertyOptional({ type: 'integer', format: 'int32' }) max_length?: number;
 }
 
+/** A rule that has a message of its own, translated (a compact line's reasons name rules). */
+export class DescribedRuleDto {
+  @ApiProperty({ example: 'max_alu_width' }) key: string;
+  @ApiProperty({ enum: ['error', 'warning'], enumName: 'RuleSeverity' })
+  severity: 'error' | 'warning';
+  @ApiProperty({ example: 'Aluminium frames are at most 2000 mm wide' }) message: string;
+}
+
 /** A model a company may configure: the model object, labels translated, and its questions. */
 export class CompanyModelDto extends ModelDto {
   @ApiProperty({ example: 'en', description: 'The language the labels are in' })
@@ -78,11 +91,20 @@ export class CompanyModelDto extends ModelDto {
   @ApiProperty({ type: () => [DescribedQuestionDto] })
   questions: DescribedQuestion[];
 
+  @ApiProperty({
+    type: () => [DescribedRuleDto],
+    description:
+      'The rules that have a message, in model order (a rule without one is told by its key, ' +
+      'as a line tells it): the messages of the rules a compact line names without listing them',
+  })
+  rules: DescribedRule[];
+
   static describe(model: ModelEntity, description: ModelDescription): CompanyModelDto {
     return {
       ...ModelDto.from(model, description.general),
       language: description.language,
       questions: description.questions,
+      rules: description.rules,
     };
   }
 }
