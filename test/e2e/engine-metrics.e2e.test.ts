@@ -9,6 +9,7 @@ import {
   createModelWorld,
   minimalModel,
   sendModel,
+  slowCompileModel,
   uploadModel,
   type ModelWorld,
 } from '../support/model.factories.js';
@@ -133,26 +134,6 @@ describe('metrics an operator acts on: engine lanes, database pool, probes', () 
     expect(lines.at(-1)).toEqual(expect.objectContaining({ level: 'warn', status: 503 }));
   });
 });
-
-/** A model whose compile takes a worker well past a few milliseconds (rules over 200 questions). */
-function slowCompileModel(code: string): Record<string, unknown> {
-  const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
-  return {
-    general: { name: `Slow ${code}`, code },
-    questions: Array.from({ length: 200 }, (_, q) => ({
-      key: `q${q}`,
-      type: 'choice',
-      label: `Question ${q}`,
-      options,
-    })),
-    rules: Array.from({ length: 200 }, (_, r) => ({
-      key: `r${r}`,
-      when: `q${r} != null`,
-      assert: `q${r} != 'o9' || q${(r + 1) % 200} != 'o9'`,
-      message: 'not both',
-    })),
-  };
-}
 
 describe('metrics: a compile moved from the quick lane to the compile workers', () => {
   it('counts it as moved, not as a failed compile or a lost worker', async () => {

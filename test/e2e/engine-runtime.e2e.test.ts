@@ -4,6 +4,7 @@ import { bearer, expectEnvelope, problemsOf, unique } from '../support/factories
 import {
   createModelWorld,
   sendModel,
+  slowCompileModel,
   uploadMinimalModel,
   uploadModel,
   type ModelWorld,
@@ -38,26 +39,6 @@ function heavyModel(code: string): Record<string, unknown> {
         expr: `q0 == 'a' ? ${list}.all(x, ${list}.all(y, ${list}.all(z, x + y + z >= 0))) : true`,
       },
     ],
-  };
-}
-
-/** A model whose compile takes the compile worker a noticeable time (rules over 200 questions). */
-function slowCompileModel(code: string): Record<string, unknown> {
-  const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
-  return {
-    general: { name: `Slow ${code}`, code },
-    questions: Array.from({ length: 200 }, (_, q) => ({
-      key: `q${q}`,
-      type: 'choice',
-      label: `Question ${q}`,
-      options,
-    })),
-    rules: Array.from({ length: 200 }, (_, r) => ({
-      key: `r${r}`,
-      when: `q${r} != null`,
-      assert: `q${r} != 'o9' || q${(r + 1) % 200} != 'o9'`,
-      message: 'not both',
-    })),
   };
 }
 

@@ -89,6 +89,29 @@ export function minimalModel(code: string, name = `Model ${code}`): Record<strin
 }
 
 /**
+ * A model whose compile takes a worker well past a few milliseconds (200 rules over 200
+ * questions): for tests of compile lanes, queues and their metrics.
+ */
+export function slowCompileModel(code: string): Record<string, unknown> {
+  const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
+  return {
+    general: { name: `Slow ${code}`, code },
+    questions: Array.from({ length: 200 }, (_, q) => ({
+      key: `q${q}`,
+      type: 'choice',
+      label: `Question ${q}`,
+      options,
+    })),
+    rules: Array.from({ length: 200 }, (_, r) => ({
+      key: `r${r}`,
+      when: `q${r} != null`,
+      assert: `q${r} != 'o9' || q${(r + 1) % 200} != 'o9'`,
+      message: 'not both',
+    })),
+  };
+}
+
+/**
  * The people and organisations most model and cart tests need: an admin, a company
  * (its member: `companyMember`), a supplier linked to it (its member: `supplierMember`),
  * and an outsider who belongs to neither.
