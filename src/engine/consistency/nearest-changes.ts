@@ -1,7 +1,7 @@
 import type { DistinctKids } from './distinct-kids.js';
 import { FALSE, TRUE } from './mdd.js';
 import { listed } from './nearest-listing.js';
-import { agreeingBelow, singleChangeNodes } from './nearest-single.js';
+import { countBelow, singleChangeNodes } from './nearest-single.js';
 import type { SearchQuery } from './nearest-stretch.js';
 import type { SegmentSpan } from './segments.js';
 import type { VisitScratch } from './prepared.js';
@@ -190,16 +190,16 @@ export function leastChangesBelow(
   below[TRUE] = end === TRUE ? 0 : NONE;
   below.fill(0, last, end === TRUE ? nodeLayer.length : end + 1);
   const bounds = { start, last, end };
-  if (start < last) {
-    // One change settles most conflicts: whether some layer's does needs only to know
-    // where the answers can all be kept (`agreeingBelow`), not the count.
-    agreeingBelow(diagram, query, bounds, below, scratch.distinct);
-    charge(work, last - start);
-    const epoch = nextEpoch(visit);
-    const marks = { stamp: visit.stamp, epoch };
-    const bound = { stamp: visit.stamp, epoch, down: undefined };
-    if (below[start] === 0) return { ...bound, changes: 0 };
-    const { count, single } = singleChangeNodes(
+  // One sweep gives the count; with one change the walk lists that change's nodes.
+  if (start < last) charge(work, countBelow(diagram, query, bounds, below, scratch.distinct));
+  const epoch = nextEpoch(visit);
+  const { stamp, stack } = visit;
+  const changes = start >= last ? 0 : below[start] === NONE ? -1 : below[start];
+  const bound: ChangeBound = { changes, stamp, epoch, down: undefined };
+  if (changes <= 0 || changes >= MOST_COUNTED) return bound;
+  if (changes === 1) {
+    const marks = { stamp, epoch };
+    const { count } = singleChangeNodes(
       diagram,
       query,
       bounds,
@@ -209,43 +209,10 @@ export function leastChangesBelow(
       list,
     );
     // Listed in ascending id already (the walk's sweeps).
-    if (single && count > listShare * (last - start)) return { ...bound, changes: 1 };
-    if (single) return { ...bound, changes: 1, nodes: list.subarray(0, count) };
+    return count > listShare * (last - start)
+      ? bound
+      : { ...bound, nodes: list.subarray(0, count) };
   }
-  let examined = 0;
-  for (let id = last - 1; id >= start; id--) {
-    // `agreeingBelow`'s 0 is the count already: a path from the node keeps every answer.
-    if (below[id] === 0) continue;
-    const layer = nodeLayer[id];
-    const f = fixed[layer];
-    let best: number;
-    if (f >= 0) best = below[kids[kidStart[id] + f]];
-    else {
-      let least = NONE;
-      for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
-        const after = below[distinct[k]];
-        if (after < least) least = after;
-      }
-      const t = target[layer];
-      if (t < 0) best = least;
-      else {
-        const changed = least === NONE ? NONE : Math.min(least + 1, MOST_COUNTED);
-        best = Math.min(below[kids[kidStart[id] + t]], changed);
-      }
-    }
-    below[id] = best;
-    examined += 1 + distinctStart[id + 1] - distinctStart[id];
-    if (examined > 65_536) {
-      charge(work, examined);
-      examined = 0;
-    }
-  }
-  charge(work, examined);
-  const epoch = nextEpoch(visit);
-  const { stamp, stack } = visit;
-  const changes = start >= last ? 0 : below[start] === NONE ? -1 : below[start];
-  const bound: ChangeBound = { changes, stamp, epoch, down: undefined };
-  if (changes <= 0 || changes >= MOST_COUNTED) return bound;
   // The nodes of the paths of `changes` changes: from the start, along the edges whose
   // change is exactly what the count below drops by (by child, as the count: the
   // answer's own child cannot also be one a change leads to, its count being the least).

@@ -106,31 +106,56 @@ export function singleChangeNodes(
   return { count, single: true };
 }
 
+/** No path below (FALSE, TRUE past a stretch that ends elsewhere), as nearest-changes.ts. */
+const NONE = 255;
+/** The most a byte holds as a count (more: saturated here). */
+const MOST = 254;
+
 /**
- * Per node of [start, last): 0 when a path from it to the end keeps every answer and forced
- * value, else 1 (the count of nearest-changes.ts `leastChangesBelow` saturated at 1, and
- * NONE at FALSE, as there). Cheaper than the count: an answered or forced layer reads one
- * edge, an open one stops at its first child that agrees.
+ * Per node of [start, last), its least changes to the end (nearest-changes.ts
+ * `leastChangesBelow`, saturated at MOST, NONE where no path goes on), in one sweep by
+ * descending id; `below` must hold the counts of FALSE, TRUE and the nodes from `last`.
+ * It reads as little as the agreeing test did where a path keeps every answer: an answered
+ * layer whose answer's child has 0 is 0 without its other children, and a minimum stops at
+ * 0 (nothing is less). So one sweep gives both what the one-change walk needs (0, 1) and
+ * the count, where an agreeing sweep and then a count over the others read the nodes twice.
+ * Returns the reads (children and nodes) to charge.
  */
-export function agreeingBelow(
+export function countBelow(
   diagram: LayeredDiagram,
   query: SearchQuery,
-  bounds: { readonly start: number; readonly last: number; readonly end: number },
+  bounds: { readonly start: number; readonly last: number },
   below: Uint8Array,
   distinct: { readonly start: Int32Array; readonly kids: Int32Array },
-): void {
+): number {
   const { nodeLayer, kidStart, kids } = diagram;
   const { start: distinctStart, kids: distinctKids } = distinct;
   const { target, fixed } = query;
   const { start, last } = bounds;
+  let read = last - start;
   for (let id = last - 1; id >= start; id--) {
     const layer = nodeLayer[id];
-    const value = fixed[layer] >= 0 ? fixed[layer] : target[layer];
-    let agrees = false;
-    if (value >= 0) agrees = below[kids[kidStart[id] + value]] === 0;
-    else
-      for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi && !agrees; k++)
-        agrees = below[distinctKids[k]] === 0;
-    below[id] = agrees ? 0 : 1;
+    const f = fixed[layer];
+    if (f >= 0) {
+      below[id] = below[kids[kidStart[id] + f]];
+      continue;
+    }
+    const t = target[layer];
+    const keep = t >= 0 ? below[kids[kidStart[id] + t]] : NONE;
+    if (keep === 0) {
+      below[id] = 0;
+      continue;
+    }
+    let least = NONE;
+    const hi = distinctStart[id + 1];
+    let k = distinctStart[id];
+    for (; k < hi && least > 0; k++) {
+      const after = below[distinctKids[k]];
+      if (after < least) least = after;
+    }
+    read += k - distinctStart[id];
+    // Open: the least child. Answered: keep it, or change it (1 more) to any child.
+    below[id] = t < 0 ? least : least === NONE ? keep : Math.min(keep, least + 1, MOST);
   }
+  return read;
 }
