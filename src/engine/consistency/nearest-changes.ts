@@ -87,6 +87,9 @@ export function leastChanges(
   let waiting = 0; // nodes in `frontier`: reached with k + 1 changes
   let best = Infinity; // the least changes of a path found so far
   let examined = 0;
+  // Charged in chunks, the last one no more than what is left: the search stops at the
+  // budget, rather than finishing past it only to be thrown away.
+  let chunk = Math.min(CHUNK, work?.left ?? CHUNK);
   let count = 0;
   for (let k = 0; ; k++) {
     while (top > 0) {
@@ -101,9 +104,10 @@ export function leastChanges(
       const lo = f >= 0 ? 0 : distinctStart[id];
       const hi = f >= 0 ? 1 : distinctStart[id + 1];
       examined += hi - lo;
-      if (examined > 65_536) {
+      if (examined > chunk) {
         charge(work, examined);
         examined = 0;
+        chunk = Math.min(CHUNK, work?.left ?? CHUNK);
       }
       for (let i = lo; i < hi; i++) {
         const child = f >= 0 ? kids[kidStart[id] + f] : distinct[i];
@@ -143,6 +147,9 @@ export function leastChanges(
   return listed(bound(best), nodeLayer.length, list, count, most, frontier);
 }
 
+/** Edges the forward bound examines between charges. */
+const CHUNK = 65_536;
+
 /** Counts below a node are held in a byte: at most this many (more: the caller's full pass). */
 export const MOST_COUNTED = 254;
 const NONE = 255;
@@ -156,7 +163,10 @@ export interface BelowScratch {
   readonly list: Int32Array;
   /** The nodes are listed when they are at most this share of the stretch's. */
   readonly listShare: number;
-  /** Node-sized scratch of the listing's sort (nearest-listing.ts). */
+  /**
+   * Node-sized scratch, not read: the nodes come out of a sweep by id already sorted
+   * (docs/adr/0230); kept so that callers sharing the forward bound's scratch need not change.
+   */
   readonly order: Int32Array;
 }
 
@@ -181,7 +191,7 @@ export function leastChangesBelow(
   scratch: BelowScratch,
   work?: Work,
 ): ChangeBound {
-  const { below, visit, list, listShare, order } = scratch;
+  const { below, visit, list, listShare } = scratch;
   const { nodeLayer, kidStart, kids } = diagram;
   const { start: distinctStart, kids: distinct } = scratch.distinct;
   const { target, fixed } = query;
@@ -193,7 +203,7 @@ export function leastChangesBelow(
   // One sweep gives the count; with one change the walk lists that change's nodes.
   if (start < last) charge(work, countBelow(diagram, query, bounds, below, scratch.distinct));
   const epoch = nextEpoch(visit);
-  const { stamp, stack } = visit;
+  const { stamp } = visit;
   const changes = start >= last ? 0 : below[start] === NONE ? -1 : below[start];
   const bound: ChangeBound = { changes, stamp, epoch, down: undefined };
   if (changes <= 0 || changes >= MOST_COUNTED) return bound;
@@ -216,22 +226,24 @@ export function leastChangesBelow(
   // The nodes of the paths of `changes` changes: from the start, along the edges whose
   // change is exactly what the count below drops by (by child, as the count: the
   // answer's own child cannot also be one a change leads to, its count being the least).
-  let top = 0;
+  // A sweep in ascending id (a parent before its children), as the one-change walk: it
+  // reads in memory order where a depth-first walk jumps, and lists the nodes sorted.
   let count = 0;
-  stack[top++] = start;
+  let furthest = start; // the greatest id marked: past it, nothing is
+  const mark = (child: number): void => {
+    stamp[child] = epoch;
+    if (child > furthest) furthest = child;
+  };
   stamp[start] = epoch;
-  while (top > 0) {
-    const id = stack[--top];
+  for (let id = start; id <= furthest; id++) {
+    if (stamp[id] !== epoch) continue;
     list[count++] = id;
     const layer = nodeLayer[id];
     const f = fixed[layer];
     const own = below[id];
     if (f >= 0) {
       const child = kids[kidStart[id] + f];
-      if (child <= TRUE || child >= last || child === end || stamp[child] === epoch) continue;
-      if (own !== below[child]) continue;
-      stamp[child] = epoch;
-      stack[top++] = child;
+      if (child > TRUE && child < last && own === below[child]) mark(child);
       continue;
     }
     const t = target[layer];
@@ -239,11 +251,9 @@ export function leastChangesBelow(
     const step = t >= 0 ? 1 : 0;
     for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
       const child = distinct[k];
-      if (child <= TRUE || child >= last || child === end || stamp[child] === epoch) continue;
-      if (own !== (child === kept ? below[child] : below[child] + step)) continue;
-      stamp[child] = epoch;
-      stack[top++] = child;
+      if (child <= TRUE || child >= last) continue;
+      if (own === (child === kept ? below[child] : below[child] + step)) mark(child);
     }
   }
-  return listed(bound, nodeLayer.length, list, count, listShare * (last - start), order);
+  return count > listShare * (last - start) ? bound : { ...bound, nodes: list.subarray(0, count) };
 }
