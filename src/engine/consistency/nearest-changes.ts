@@ -18,11 +18,13 @@ import { charge, type Work } from './work.js';
  *   from the start, by its distinct children as the count below reads them; the nodes
  *   reached within c, narrowed to those on a path of c changes (nearest-narrow.ts).
  *   Cheap when the changes open a small part of the diagram;
- * - `leastChangesBelow`, backward: per node its least changes to the end (one pass over
- *   the nodes above the last restricted layer, small integers), then the nodes on a path
- *   of c changes (the edges where the count below drops by exactly the edge's change,
- *   from the start). Linear in the stretch, but a small part of the lexicographic pass's
- *   cost per node, and the pass then reads only the nodes of those paths.
+ * - `leastChangesBelow`, backward: per node its least changes to the end (one sweep over
+ *   the nodes above the last restricted layer, small integers, nearest-single.ts
+ *   `countBelow`), then the nodes on a path of c changes (the edges where the count below
+ *   drops by exactly the edge's change, from the start, in a sweep by id; with c = 1 those
+ *   of the one change the key prefers, nearest-single.ts `singleChangeNodes`). Linear in
+ *   the stretch, but a small part of the lexicographic pass's cost per node, and the pass
+ *   then reads only the nodes of those paths.
  * Either way count 0 stops at the first path (the depth-first completion check of
  * query.ts `isConsistent`, the common case: the answers keep a path, nothing changes).
  */
@@ -175,13 +177,14 @@ export interface BelowScratch {
  * restricted layer): `below` gets each node's least changes to the end, saturated at
  * MOST_COUNTED. Charges the nodes' edges to `work`.
  *
- * The count pass reads every node of the stretch, the resolution's largest cost when the
+ * The count sweep reads every node of the stretch, the resolution's largest cost when the
  * changes open most of the diagram, so it reads as little per node as it can: an open or
  * answered layer's least count is over the node's distinct children (`distinct`: a
  * change costs 1 whichever value makes it, so only the children matter, and the
- * answer's own child), and no edge is tested: FALSE (and TRUE past a stretch that ends
- * elsewhere) hold NONE in `below`, the end node and the nodes under the last restricted
- * layer 0, so each child is one read and one minimum.
+ * answer's own child), stopping at a child with 0 (an answered layer whose answer's
+ * child has 0 reads no other), and no edge is tested: FALSE (and TRUE past a stretch that
+ * ends elsewhere) hold NONE in `below`, the end node and the nodes under the last
+ * restricted layer 0, so each child is one read and one minimum (docs/adr/0230).
  */
 export function leastChangesBelow(
   diagram: LayeredDiagram,
@@ -200,7 +203,7 @@ export function leastChangesBelow(
   below[TRUE] = end === TRUE ? 0 : NONE;
   below.fill(0, last, end === TRUE ? nodeLayer.length : end + 1);
   const bounds = { start, last, end };
-  // One sweep gives the count; with one change the walk lists that change's nodes.
+  // One sweep gives the count (and the 0s and 1s the one-change walk reads).
   if (start < last) charge(work, countBelow(diagram, query, bounds, below, scratch.distinct));
   const epoch = nextEpoch(visit);
   const { stamp } = visit;

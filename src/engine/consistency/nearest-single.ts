@@ -18,9 +18,9 @@ import type { LayeredDiagram } from './weighted.js';
  * Every path of the least key keeps within them. The other candidates' above nodes the
  * pass reads too, but no path from them is complete within the nodes unless it is one of the least
  * key's, so the pass's keys on the nearest paths, and its walk, are the whole pass's.
- * `below` may also be `agreeingBelow`'s (1 for every node with no path that keeps the
- * answers): the above nodes then include some on no path of one change, which the pass
- * finds have no path within the nodes.
+ * `below` is `countBelow`'s (before docs/adr/0230, an agreeing pass's 0 or 1, for which
+ * the walk is as exact: the above nodes then included some on no path of one change, which
+ * the pass found have no path within the nodes).
  *
  * Each walk is a sweep in ascending id (a parent before its children: ids ascend by
  * layer), a node read when a parent marked it: where the answers leave most of the
@@ -133,29 +133,40 @@ export function countBelow(
   const { target, fixed } = query;
   const { start, last } = bounds;
   let read = last - start;
-  for (let id = last - 1; id >= start; id--) {
+  // Layer by layer (ids ascend by layer): a layer's restriction is read once and each
+  // kind of layer gets its own loop.
+  for (let id = last - 1; id >= start;) {
     const layer = nodeLayer[id];
+    let first = start; // the layer's first id: a binary search in [start, id]
+    for (let hi = id; first < hi;) {
+      const mid = (first + hi) >>> 1;
+      if (nodeLayer[mid] < layer) first = mid + 1;
+      else hi = mid;
+    }
     const f = fixed[layer];
-    if (f >= 0) {
-      below[id] = below[kids[kidStart[id] + f]];
-      continue;
-    }
     const t = target[layer];
-    const keep = t >= 0 ? below[kids[kidStart[id] + t]] : NONE;
-    if (keep === 0) {
-      below[id] = 0;
+    if (f >= 0) {
+      for (; id >= first; id--) below[id] = below[kids[kidStart[id] + f]];
       continue;
     }
-    let least = NONE;
-    const hi = distinctStart[id + 1];
-    let k = distinctStart[id];
-    for (; k < hi && least > 0; k++) {
-      const after = below[distinctKids[k]];
-      if (after < least) least = after;
+    for (; id >= first; id--) {
+      // Answered: 0 when the answer's child has 0, else keep it or change it (1 more) to
+      // any child. Open: the least child.
+      const keep = t >= 0 ? below[kids[kidStart[id] + t]] : NONE;
+      if (keep === 0) {
+        below[id] = 0;
+        continue;
+      }
+      let least = NONE;
+      const hi = distinctStart[id + 1];
+      let k = distinctStart[id];
+      for (; k < hi && least > 0; k++) {
+        const after = below[distinctKids[k]];
+        if (after < least) least = after;
+      }
+      read += k - distinctStart[id];
+      below[id] = t < 0 ? least : least === NONE ? keep : Math.min(keep, least + 1, MOST);
     }
-    read += k - distinctStart[id];
-    // Open: the least child. Answered: keep it, or change it (1 more) to any child.
-    below[id] = t < 0 ? least : least === NONE ? keep : Math.min(keep, least + 1, MOST);
   }
   return read;
 }
