@@ -156,7 +156,7 @@ for (const [i, input] of (process.env.REACH === undefined ? inputs : []).entries
     const allowed =
       process.env.FORWARD_ALL !== undefined
         ? 1e12
-        : Math.min(NEAREST_TUNING.forwardWork, last - span.start);
+        : Math.min(NEAREST_TUNING.forwardWork, NEAREST_TUNING.forwardShare * (last - span.start));
     const fwdWork = { left: allowed };
     const fwd = least(() => {
       fwdWork.left = allowed;
