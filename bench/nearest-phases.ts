@@ -5,7 +5,7 @@
  * same SEED gives the same prices; SLOW_COUNT=1000 saves every resolution). Per input and
  * per conflicting large segment: the stretch's nodes, which bound settled it, the changes,
  * the listed nodes, and each phase's least milliseconds over ROUNDS (default 5): the forward
- * bound (FORWARD_ALL: without its budget, and the edges it read), the agreeing pass, the
+ * bound (FORWARD_ALL: without its budget, and the edges it read), the count below, the
  * one-change walk, the whole backward bound, the pass; then the whole resolution
  * (`resolveAnswers`). STATS: per input the counts below and from the start, bucketed, and
  * the changed layers; REACH: over every input, how many edges the forward bound needs.
@@ -24,7 +24,7 @@ import {
   newPassColumns,
   passSpan,
 } from '../src/engine/consistency/nearest-pass.js';
-import { agreeingBelow, singleChangeNodes } from '../src/engine/consistency/nearest-single.js';
+import { countBelow, singleChangeNodes } from '../src/engine/consistency/nearest-single.js';
 import { leastPriceToTrue, stretchOf } from '../src/engine/consistency/nearest-stretch.js';
 import { NEAREST_TUNING } from '../src/engine/consistency/nearest-by-search.js';
 import { prepareForm } from '../src/engine/consistency/prepared.js';
@@ -156,16 +156,24 @@ for (const [i, input] of (process.env.REACH === undefined ? inputs : []).entries
     const allowed =
       process.env.FORWARD_ALL !== undefined
         ? 1e12
-        : Math.min(NEAREST_TUNING.forwardWork, last - span.start);
+        : Math.min(NEAREST_TUNING.forwardWork, NEAREST_TUNING.forwardShare * (last - span.start));
     const fwdWork = { left: allowed };
     const fwd = least(() => {
       fwdWork.left = allowed;
       return withinBudget(() => leastChanges(form, query, span, last, scratch, fwdWork));
     });
     const bounds = { start: span.start, last, end: span.end };
-    const agree = least(() => agreeingBelow(form, query, bounds, columns.below, distinct!)).ms;
+    // The count needs the counts of FALSE, TRUE and the nodes from `last` (as the bound sets them).
+    const counted = () => {
+      columns.below[0] = 255;
+      columns.below[TRUE] = span.end === TRUE ? 0 : 255;
+      columns.below.fill(0, last, span.end === TRUE ? form.nodeLayer.length : span.end + 1);
+      return countBelow(form, query, bounds, columns.below, distinct!);
+    };
+    const agree = least(counted).ms;
     const walk = least(() => {
-      agreeingBelow(form, query, bounds, columns.below, distinct!);
+      counted();
+      if (columns.below[span.start] !== 1) return { single: false, count: 0 };
       const epoch = ++visit.epoch;
       return singleChangeNodes(
         form,
@@ -216,7 +224,7 @@ for (const [i, input] of (process.env.REACH === undefined ? inputs : []).entries
     parts.push(
       `seg ${s} stretch ${last - span.start} nodes (layers ${span.fromLayer}-${deepest}), ` +
         `${fwd.result === undefined ? 'backward' : 'forward'} c=${bound.changes} listed ${bound.nodes?.length ?? 'all'}; ` +
-        `fwd ${fwd.ms.toFixed(1)} (${allowed - fwdWork.left} edges) agree ${agree.toFixed(1)} walk ${(walk.ms - agree).toFixed(1)}${single.single ? ` (single, ${single.count})` : ''} ` +
+        `fwd ${fwd.ms.toFixed(1)} (${allowed - fwdWork.left} edges) count ${agree.toFixed(1)} walk ${(walk.ms - agree).toFixed(1)}${single.single ? ` (single, ${single.count})` : ''} ` +
         `back ${back.ms.toFixed(1)}` +
         (narrowedNodes === undefined
           ? ''

@@ -1,7 +1,7 @@
 import type { DistinctKids } from './distinct-kids.js';
 import { FALSE, TRUE } from './mdd.js';
 import { listed } from './nearest-listing.js';
-import { agreeingBelow, singleChangeNodes } from './nearest-single.js';
+import { countBelow, singleChangeNodes } from './nearest-single.js';
 import type { SearchQuery } from './nearest-stretch.js';
 import type { SegmentSpan } from './segments.js';
 import type { VisitScratch } from './prepared.js';
@@ -18,11 +18,13 @@ import { charge, type Work } from './work.js';
  *   from the start, by its distinct children as the count below reads them; the nodes
  *   reached within c, narrowed to those on a path of c changes (nearest-narrow.ts).
  *   Cheap when the changes open a small part of the diagram;
- * - `leastChangesBelow`, backward: per node its least changes to the end (one pass over
- *   the nodes above the last restricted layer, small integers), then the nodes on a path
- *   of c changes (the edges where the count below drops by exactly the edge's change,
- *   from the start). Linear in the stretch, but a small part of the lexicographic pass's
- *   cost per node, and the pass then reads only the nodes of those paths.
+ * - `leastChangesBelow`, backward: per node its least changes to the end (one sweep over
+ *   the nodes above the last restricted layer, small integers, nearest-single.ts
+ *   `countBelow`), then the nodes on a path of c changes (the edges where the count below
+ *   drops by exactly the edge's change, from the start, in a sweep by id; with c = 1 those
+ *   of the one change the key prefers, nearest-single.ts `singleChangeNodes`). Linear in
+ *   the stretch, but a small part of the lexicographic pass's cost per node, and the pass
+ *   then reads only the nodes of those paths.
  * Either way count 0 stops at the first path (the depth-first completion check of
  * query.ts `isConsistent`, the common case: the answers keep a path, nothing changes).
  */
@@ -87,6 +89,9 @@ export function leastChanges(
   let waiting = 0; // nodes in `frontier`: reached with k + 1 changes
   let best = Infinity; // the least changes of a path found so far
   let examined = 0;
+  // Charged in chunks, the last one no more than what is left: the search stops at the
+  // budget, rather than finishing past it only to be thrown away.
+  let chunk = Math.min(CHUNK, work?.left ?? CHUNK);
   let count = 0;
   for (let k = 0; ; k++) {
     while (top > 0) {
@@ -101,9 +106,10 @@ export function leastChanges(
       const lo = f >= 0 ? 0 : distinctStart[id];
       const hi = f >= 0 ? 1 : distinctStart[id + 1];
       examined += hi - lo;
-      if (examined > 65_536) {
+      if (examined > chunk) {
         charge(work, examined);
         examined = 0;
+        chunk = Math.min(CHUNK, work?.left ?? CHUNK);
       }
       for (let i = lo; i < hi; i++) {
         const child = f >= 0 ? kids[kidStart[id] + f] : distinct[i];
@@ -143,6 +149,9 @@ export function leastChanges(
   return listed(bound(best), nodeLayer.length, list, count, most, frontier);
 }
 
+/** Edges the forward bound examines between charges. */
+const CHUNK = 65_536;
+
 /** Counts below a node are held in a byte: at most this many (more: the caller's full pass). */
 export const MOST_COUNTED = 254;
 const NONE = 255;
@@ -156,7 +165,10 @@ export interface BelowScratch {
   readonly list: Int32Array;
   /** The nodes are listed when they are at most this share of the stretch's. */
   readonly listShare: number;
-  /** Node-sized scratch of the listing's sort (nearest-listing.ts). */
+  /**
+   * Node-sized scratch, not read: the nodes come out of a sweep by id already sorted
+   * (docs/adr/0230); kept so that callers sharing the forward bound's scratch need not change.
+   */
   readonly order: Int32Array;
 }
 
@@ -165,13 +177,14 @@ export interface BelowScratch {
  * restricted layer): `below` gets each node's least changes to the end, saturated at
  * MOST_COUNTED. Charges the nodes' edges to `work`.
  *
- * The count pass reads every node of the stretch, the resolution's largest cost when the
+ * The count sweep reads every node of the stretch, the resolution's largest cost when the
  * changes open most of the diagram, so it reads as little per node as it can: an open or
  * answered layer's least count is over the node's distinct children (`distinct`: a
  * change costs 1 whichever value makes it, so only the children matter, and the
- * answer's own child), and no edge is tested: FALSE (and TRUE past a stretch that ends
- * elsewhere) hold NONE in `below`, the end node and the nodes under the last restricted
- * layer 0, so each child is one read and one minimum.
+ * answer's own child), stopping at a child with 0 (an answered layer whose answer's
+ * child has 0 reads no other), and no edge is tested: FALSE (and TRUE past a stretch that
+ * ends elsewhere) hold NONE in `below`, the end node and the nodes under the last
+ * restricted layer 0, so each child is one read and one minimum (docs/adr/0230).
  */
 export function leastChangesBelow(
   diagram: LayeredDiagram,
@@ -181,7 +194,7 @@ export function leastChangesBelow(
   scratch: BelowScratch,
   work?: Work,
 ): ChangeBound {
-  const { below, visit, list, listShare, order } = scratch;
+  const { below, visit, list, listShare } = scratch;
   const { nodeLayer, kidStart, kids } = diagram;
   const { start: distinctStart, kids: distinct } = scratch.distinct;
   const { target, fixed } = query;
@@ -190,16 +203,16 @@ export function leastChangesBelow(
   below[TRUE] = end === TRUE ? 0 : NONE;
   below.fill(0, last, end === TRUE ? nodeLayer.length : end + 1);
   const bounds = { start, last, end };
-  if (start < last) {
-    // One change settles most conflicts: whether some layer's does needs only to know
-    // where the answers can all be kept (`agreeingBelow`), not the count.
-    agreeingBelow(diagram, query, bounds, below, scratch.distinct);
-    charge(work, last - start);
-    const epoch = nextEpoch(visit);
-    const marks = { stamp: visit.stamp, epoch };
-    const bound = { stamp: visit.stamp, epoch, down: undefined };
-    if (below[start] === 0) return { ...bound, changes: 0 };
-    const { count, single } = singleChangeNodes(
+  // One sweep gives the count (and the 0s and 1s the one-change walk reads).
+  if (start < last) charge(work, countBelow(diagram, query, bounds, below, scratch.distinct));
+  const epoch = nextEpoch(visit);
+  const { stamp } = visit;
+  const changes = start >= last ? 0 : below[start] === NONE ? -1 : below[start];
+  const bound: ChangeBound = { changes, stamp, epoch, down: undefined };
+  if (changes <= 0 || changes >= MOST_COUNTED) return bound;
+  if (changes === 1) {
+    const marks = { stamp, epoch };
+    const { count } = singleChangeNodes(
       diagram,
       query,
       bounds,
@@ -209,62 +222,31 @@ export function leastChangesBelow(
       list,
     );
     // Listed in ascending id already (the walk's sweeps).
-    if (single && count > listShare * (last - start)) return { ...bound, changes: 1 };
-    if (single) return { ...bound, changes: 1, nodes: list.subarray(0, count) };
+    return count > listShare * (last - start)
+      ? bound
+      : { ...bound, nodes: list.subarray(0, count) };
   }
-  let examined = 0;
-  for (let id = last - 1; id >= start; id--) {
-    // `agreeingBelow`'s 0 is the count already: a path from the node keeps every answer.
-    if (below[id] === 0) continue;
-    const layer = nodeLayer[id];
-    const f = fixed[layer];
-    let best: number;
-    if (f >= 0) best = below[kids[kidStart[id] + f]];
-    else {
-      let least = NONE;
-      for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
-        const after = below[distinct[k]];
-        if (after < least) least = after;
-      }
-      const t = target[layer];
-      if (t < 0) best = least;
-      else {
-        const changed = least === NONE ? NONE : Math.min(least + 1, MOST_COUNTED);
-        best = Math.min(below[kids[kidStart[id] + t]], changed);
-      }
-    }
-    below[id] = best;
-    examined += 1 + distinctStart[id + 1] - distinctStart[id];
-    if (examined > 65_536) {
-      charge(work, examined);
-      examined = 0;
-    }
-  }
-  charge(work, examined);
-  const epoch = nextEpoch(visit);
-  const { stamp, stack } = visit;
-  const changes = start >= last ? 0 : below[start] === NONE ? -1 : below[start];
-  const bound: ChangeBound = { changes, stamp, epoch, down: undefined };
-  if (changes <= 0 || changes >= MOST_COUNTED) return bound;
   // The nodes of the paths of `changes` changes: from the start, along the edges whose
   // change is exactly what the count below drops by (by child, as the count: the
   // answer's own child cannot also be one a change leads to, its count being the least).
-  let top = 0;
+  // A sweep in ascending id (a parent before its children), as the one-change walk: it
+  // reads in memory order where a depth-first walk jumps, and lists the nodes sorted.
   let count = 0;
-  stack[top++] = start;
+  let furthest = start; // the greatest id marked: past it, nothing is
+  const mark = (child: number): void => {
+    stamp[child] = epoch;
+    if (child > furthest) furthest = child;
+  };
   stamp[start] = epoch;
-  while (top > 0) {
-    const id = stack[--top];
+  for (let id = start; id <= furthest; id++) {
+    if (stamp[id] !== epoch) continue;
     list[count++] = id;
     const layer = nodeLayer[id];
     const f = fixed[layer];
     const own = below[id];
     if (f >= 0) {
       const child = kids[kidStart[id] + f];
-      if (child <= TRUE || child >= last || child === end || stamp[child] === epoch) continue;
-      if (own !== below[child]) continue;
-      stamp[child] = epoch;
-      stack[top++] = child;
+      if (child > TRUE && child < last && own === below[child]) mark(child);
       continue;
     }
     const t = target[layer];
@@ -272,11 +254,9 @@ export function leastChangesBelow(
     const step = t >= 0 ? 1 : 0;
     for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi; k++) {
       const child = distinct[k];
-      if (child <= TRUE || child >= last || child === end || stamp[child] === epoch) continue;
-      if (own !== (child === kept ? below[child] : below[child] + step)) continue;
-      stamp[child] = epoch;
-      stack[top++] = child;
+      if (child <= TRUE || child >= last) continue;
+      if (own === (child === kept ? below[child] : below[child] + step)) mark(child);
     }
   }
-  return listed(bound, nodeLayer.length, list, count, listShare * (last - start), order);
+  return count > listShare * (last - start) ? bound : { ...bound, nodes: list.subarray(0, count) };
 }

@@ -18,9 +18,9 @@ import type { LayeredDiagram } from './weighted.js';
  * Every path of the least key keeps within them. The other candidates' above nodes the
  * pass reads too, but no path from them is complete within the nodes unless it is one of the least
  * key's, so the pass's keys on the nearest paths, and its walk, are the whole pass's.
- * `below` may also be `agreeingBelow`'s (1 for every node with no path that keeps the
- * answers): the above nodes then include some on no path of one change, which the pass
- * finds have no path within the nodes.
+ * `below` is `countBelow`'s (before docs/adr/0230, an agreeing pass's 0 or 1, for which
+ * the walk is as exact: the above nodes then included some on no path of one change, which
+ * the pass found have no path within the nodes).
  *
  * Each walk is a sweep in ascending id (a parent before its children: ids ascend by
  * layer), a node read when a parent marked it: where the answers leave most of the
@@ -106,31 +106,67 @@ export function singleChangeNodes(
   return { count, single: true };
 }
 
+/** No path below (FALSE, TRUE past a stretch that ends elsewhere), as nearest-changes.ts. */
+const NONE = 255;
+/** The most a byte holds as a count (more: saturated here). */
+const MOST = 254;
+
 /**
- * Per node of [start, last): 0 when a path from it to the end keeps every answer and forced
- * value, else 1 (the count of nearest-changes.ts `leastChangesBelow` saturated at 1, and
- * NONE at FALSE, as there). Cheaper than the count: an answered or forced layer reads one
- * edge, an open one stops at its first child that agrees.
+ * Per node of [start, last), its least changes to the end (nearest-changes.ts
+ * `leastChangesBelow`, saturated at MOST, NONE where no path goes on), in one sweep by
+ * descending id; `below` must hold the counts of FALSE, TRUE and the nodes from `last`.
+ * It reads as little as the agreeing test did where a path keeps every answer: an answered
+ * layer whose answer's child has 0 is 0 without its other children, and a minimum stops at
+ * 0 (nothing is less). So one sweep gives both what the one-change walk needs (0, 1) and
+ * the count, where an agreeing sweep and then a count over the others read the nodes twice.
+ * Returns the reads (children and nodes) to charge.
  */
-export function agreeingBelow(
+export function countBelow(
   diagram: LayeredDiagram,
   query: SearchQuery,
-  bounds: { readonly start: number; readonly last: number; readonly end: number },
+  bounds: { readonly start: number; readonly last: number },
   below: Uint8Array,
   distinct: { readonly start: Int32Array; readonly kids: Int32Array },
-): void {
+): number {
   const { nodeLayer, kidStart, kids } = diagram;
   const { start: distinctStart, kids: distinctKids } = distinct;
   const { target, fixed } = query;
   const { start, last } = bounds;
-  for (let id = last - 1; id >= start; id--) {
+  let read = last - start;
+  // Layer by layer (ids ascend by layer): a layer's restriction is read once and each
+  // kind of layer gets its own loop.
+  for (let id = last - 1; id >= start;) {
     const layer = nodeLayer[id];
-    const value = fixed[layer] >= 0 ? fixed[layer] : target[layer];
-    let agrees = false;
-    if (value >= 0) agrees = below[kids[kidStart[id] + value]] === 0;
-    else
-      for (let k = distinctStart[id], hi = distinctStart[id + 1]; k < hi && !agrees; k++)
-        agrees = below[distinctKids[k]] === 0;
-    below[id] = agrees ? 0 : 1;
+    let first = start; // the layer's first id: a binary search in [start, id]
+    for (let hi = id; first < hi;) {
+      const mid = (first + hi) >>> 1;
+      if (nodeLayer[mid] < layer) first = mid + 1;
+      else hi = mid;
+    }
+    const f = fixed[layer];
+    const t = target[layer];
+    if (f >= 0) {
+      for (; id >= first; id--) below[id] = below[kids[kidStart[id] + f]];
+      continue;
+    }
+    for (; id >= first; id--) {
+      // Answered: 0 when the answer's child has 0, else keep it or change it (1 more) to
+      // any child. Open: the least child.
+      const keep = t >= 0 ? below[kids[kidStart[id] + t]] : NONE;
+      if (keep === 0) {
+        below[id] = 0;
+        continue;
+      }
+      let least = NONE;
+      const hi = distinctStart[id + 1];
+      let k = distinctStart[id];
+      for (; k < hi && least > 0; k++) {
+        const after = below[distinctKids[k]];
+        if (after < least) least = after;
+      }
+      read += k - distinctStart[id];
+      below[id] = t < 0 ? least : least === NONE ? keep : Math.min(keep, least + 1, MOST);
+    }
   }
+  return read;
 }
