@@ -33,6 +33,7 @@ import { resolve } from 'node:path';
 import { compileDocument, evaluate, type CompiledModel } from '../src/engine/work.js';
 import { resolveAnswers } from '../src/engine/evaluate/resolution.js';
 import { prng } from '../test/support/prng.js';
+import { randomlyPriced } from './random-prices.js';
 import { percentile } from './consistency-figures.js';
 import { loadFeatureModels } from './feature-models.js';
 
@@ -49,30 +50,12 @@ const REPLAY = process.env.REPLAY;
 const AGAINST = process.env.AGAINST;
 /** Times each replayed resolution is timed. */
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
-const PRICES = ['0', '0', '49.90', '120.00', '250.00', '399.99', '1250.00', '-75.00'];
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
 
 function defaultModels(): string[] {
   const shared = resolve('../shared/benchmarks/renault-megane/model.json');
   return [shared, '/work/renault-big/model.json'].filter((path) => existsSync(path));
-}
-
-function priced(document: Record<string, unknown>): Record<string, unknown> {
-  const questions = document.questions as Array<Record<string, unknown>>;
-  for (const question of questions)
-    for (const option of (question.options as Array<Record<string, unknown>> | undefined) ?? [])
-      option.price = pick(PRICES);
-  // Booleans (feature models) have no options: a third of them cost something when chosen.
-  const adjustments = questions
-    .filter((question) => question.type === 'boolean' && random() < 1 / 3)
-    .map((question) => ({
-      key: `price_${String(question.key)}`,
-      label: 'feature',
-      amount: pick(PRICES),
-      when: `${String(question.key)} == true`,
-    }));
-  return { ...document, pricing: { base_price: '18990.00', adjustments } };
 }
 
 type LineQuestion = ReturnType<typeof evaluate>['line']['questions'][number];
@@ -199,7 +182,7 @@ async function measure(path: string): Promise<void> {
   const raw = path.endsWith('.dimacs')
     ? (await loadFeatureModels([path]))[0].document
     : JSON.parse(readFileSync(path, 'utf8'));
-  const document = priced(raw as Record<string, unknown>);
+  const document = randomlyPriced(raw as Record<string, unknown>, random);
   const started = performance.now();
   const compiled = compileDocument(document, LIMITS);
   if (!compiled.ok) throw new Error(`${path}: ${JSON.stringify(compiled.problems.slice(0, 3))}`);

@@ -32,6 +32,7 @@ import { isConsistent } from '../src/engine/consistency/query.js';
 import { segmentSpan } from '../src/engine/consistency/segments.js';
 import { withinBudget } from '../src/engine/consistency/work.js';
 import { prng } from '../test/support/prng.js';
+import { randomlyPriced } from './random-prices.js';
 
 const random = prng(Number(process.env.SEED ?? 42));
 const ROUNDS = Number(process.env.ROUNDS ?? 5);
@@ -39,25 +40,6 @@ const LIMITS = JSON.parse(process.env.LIMITS ?? '{"consistencyMs":300000}') as R
   string,
   number
 >;
-const PRICES = ['0', '0', '49.90', '120.00', '250.00', '399.99', '1250.00', '-75.00'];
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-
-/** As guided.bench.ts `priced` (the same draws in the same order). */
-function priced(document: Record<string, unknown>): Record<string, unknown> {
-  const questions = document.questions as Array<Record<string, unknown>>;
-  for (const question of questions)
-    for (const option of (question.options as Array<Record<string, unknown>> | undefined) ?? [])
-      option.price = pick(PRICES);
-  const adjustments = questions
-    .filter((question) => question.type === 'boolean' && random() < 1 / 3)
-    .map((question) => ({
-      key: `price_${String(question.key)}`,
-      label: 'feature',
-      amount: pick(PRICES),
-      when: `${String(question.key)} == true`,
-    }));
-  return { ...document, pricing: { base_price: '18990.00', adjustments } };
-}
 
 interface SlowInput {
   readonly ms: number;
@@ -108,7 +90,10 @@ function least(run: () => unknown): { ms: number; result: unknown } {
 }
 
 const path = process.argv[2] ?? '/work/renault-big/model.json';
-const document = priced(JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>);
+const document = randomlyPriced(
+  JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>,
+  random,
+);
 const compiled = compileDocument(document, LIMITS);
 if (!compiled.ok) throw new Error('compile failed');
 const model = compiled.model;
