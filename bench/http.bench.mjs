@@ -16,7 +16,8 @@
  * dropped); --sizes window,1000,5000; --duration <s per measurement> (5); --rounds <n>
  * (2: floor and service alternate, to even out a noisy machine); --connections <n> (4);
  * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS, else the
- * NODE_OPTIONS of the checkout's Dockerfile, as the image runs it);
+ * NODE_OPTIONS of the checkout's Dockerfile, as the image runs it); --service-log <file>
+ * writes what the service printed to <file>.<db> (with `--node-args --trace-gc`: its GCs);
  * --env KEY=VALUE,… (more of the service's environment; EVALUATION_TIMEOUT_MS is 60000
  * unless given); --json <file> (the tables, for comparing runs); --detail adds the compact
  * view without compression and the full view with gzip; sizes `medium` and `megane` are
@@ -97,6 +98,7 @@ import {
   flag,
   jsonOut,
   nodeArgs,
+  option,
   pgAdminUrl,
   root,
   rounds,
@@ -159,6 +161,9 @@ async function benchDatabase(database) {
     for (const floor of at.floors) await floor.stop();
     await at.baseline?.service.stop();
     await service.stop();
+    // --service-log <file>: what the service printed (e.g. with --node-args --trace-gc).
+    const log = option('service-log', null);
+    if (log !== null) writeFileSync(`${log}.${database}`, service.output());
   }
 }
 
