@@ -130,11 +130,12 @@ export async function fixture(database, size, port, copies, cleanups) {
 /**
  * A variant's service on the fixture (`dataDir`, `port`), pinned to `cpu` when given,
  * loaded for `warmup` seconds (the version's load in its workers, the JIT: discarded).
+ * `args`: node's flags (--node-args unless given: the profiler's, telemetry-profile.mjs).
  */
-export async function startWarm(variant, at, { port, dataDir, cpu, warmup }) {
+export async function startWarm(variant, at, { port, dataDir, cpu, warmup, args = nodeArgs }) {
   const env = { ...at.env, DATA_DIR: dataDir, ...variant.env(at.sink.url) };
   const launcher = cpu === null ? [] : ['taskset', '-c', cpu];
-  const service = await startService(variant.root, env, nodeArgs, { port, launcher });
+  const service = await startService(variant.root, env, args, { port, launcher });
   try {
     if (warmup > 0) await previews(service.base, at.request, { seconds: warmup });
   } catch (error) {

@@ -42,12 +42,12 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { resolve } from 'node:path';
 import { freePort } from './service-fixture.mjs';
 import { connections, flag, nodeArgs, option, root } from './http-options.mjs';
 import { sizeModel } from './http-sizes.mjs';
 import { batch, cpuByThread, fixture, startSink, startWarm } from './telemetry-run.mjs';
 import { median, pairedRatio, verdict } from './telemetry-stats.mjs';
+import { variantOf } from './telemetry-variants.mjs';
 
 const rounds = Number(option('rounds', 10));
 const windows = Number(option('windows', 6));
@@ -66,26 +66,6 @@ if (option('duration', null) !== null)
 /** After the last batch: the work a service defers (GC, a span export) is counted too. */
 const SETTLE_MS = 500;
 
-/** Each variant's environment beyond the fixture's; `sink` is the OTLP endpoint's URL. */
-const VARIANTS = {
-  off: { label: 'metrics off', env: () => ({ METRICS_ENABLED: 'false' }) },
-  metrics: { label: 'metrics on', env: () => ({}) },
-  'metrics-again': { label: 'metrics on, again (A/A)', env: () => ({}) },
-  tracing: { label: 'tracing 10 %', env: (sink) => tracingEnv(sink, '0.1') },
-  'tracing-all': { label: 'tracing 100 %', env: (sink) => tracingEnv(sink, '1') },
-  // The SDK started, nothing ever sampled: what its presence alone costs.
-  'tracing-none': { label: 'tracing 0 %', env: (sink) => tracingEnv(sink, '0') },
-};
-
-function tracingEnv(sink, ratio) {
-  return {
-    OTEL_TRACES_EXPORTER: 'otlp',
-    OTEL_EXPORTER_OTLP_ENDPOINT: sink,
-    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
-    OTEL_TRACES_SAMPLER_ARG: ratio,
-  };
-}
-
 /** B/A comparisons and their goals: `within` for the A/A control, `atMost` for a cost. */
 const GOALS = {
   'metrics-again/metrics': { within: 0.02, text: 'A/A: within ±2 %' },
@@ -95,23 +75,10 @@ const GOALS = {
   'tracing-none/metrics': { text: 'none' },
 };
 
-/** `name` or `name@<checkout>`: the variant's settings and the build it runs. */
-function variantOf(spec) {
-  const [name, checkout] = spec.split('@');
-  const variant = VARIANTS[name];
-  if (!variant) throw new Error(`unknown variant ${name} (${Object.keys(VARIANTS).join(', ')})`);
-  return {
-    spec,
-    label: checkout ? `${variant.label} @${checkout}` : variant.label,
-    env: variant.env,
-    root: checkout ? resolve(checkout) : root,
-  };
-}
-
 const variants = option('variants', 'off,metrics,metrics-again,tracing')
   .split(',')
   .filter(Boolean)
-  .map(variantOf);
+  .map((spec) => variantOf(spec, root));
 
 /** `B/A` into B and A; either may be `name@<checkout>`, and a checkout's path holds slashes. */
 function splitPair(pair) {
