@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { probeOf } from '../common/http/route-pattern.js';
+import { AppConfig } from '../config/app-config.js';
 import { EngineMetrics } from './engine-metrics.js';
 
 /** Seconds; spans a fast cached request up to a slow model upload. */
@@ -31,6 +32,8 @@ export type EvaluationOutcome = 'valid' | 'invalid' | 'error';
 @Injectable()
 export class MetricsService {
   readonly registry = new Registry();
+
+  constructor(private readonly config: AppConfig) {}
 
   /** The engine's worker pools (CompiledModels hands their hooks to the pools). */
   readonly engine = new EngineMetrics(this.registry);
@@ -74,7 +77,7 @@ export class MetricsService {
 
   /** A request the admission stage refused (src/admission); not in http_requests_total. */
   countAdmissionRefusal(reason: 'client' | 'anonymous' | 'server' | 'body'): void {
-    this.admissionRefusals.inc({ reason });
+    if (this.config.metricsEnabled) this.admissionRefusals.inc({ reason });
   }
 
   /** `configurator_rate_limit_fallback`, read from `fallingBack` whenever metrics are collected. */
@@ -110,7 +113,8 @@ export class MetricsService {
 
   /** For the carts/models code: one engine evaluation that took `ms` milliseconds. */
   observeEvaluation(ms: number, outcome: EvaluationOutcome = 'valid'): void {
-    this.evaluationDuration.observe({ outcome }, ms / 1000);
+    // METRICS_ENABLED=false feeds no metric (src/config/telemetry.config.ts).
+    if (this.config.metricsEnabled) this.evaluationDuration.observe({ outcome }, ms / 1000);
   }
 
   get contentType(): string {

@@ -207,9 +207,26 @@ describe('metrics off (METRICS_ENABLED=false)', () => {
     try {
       await ctx.http.get('/health/live').expect(200);
       expectEnvelope(await ctx.http.get('/metrics'), 404);
+      const world = await createModelWorld(ctx);
+      const model = await uploadModel(
+        ctx,
+        world.supplier.id,
+        world.supplierMember.token,
+        minimalModel('metrics-off'),
+      );
+      const previewed = await ctx.http
+        .post('/v1/carts/preview')
+        .set(bearer(world.companyMember.token))
+        .send({ model_id: model.id, company_id: world.company.id, questions: ANSWERS });
+      expectEnvelope(previewed, 200);
+      const { registry } = ctx.app.get(MetricsService);
+      expect(await registry.getSingleMetricAsString('http_requests_total')).not.toMatch(
+        /^http_requests_total\{/m,
+      );
+      // Nor the evaluation the preview ran (the histogram has no series without observations).
       expect(
-        await ctx.app.get(MetricsService).registry.getSingleMetricAsString('http_requests_total'),
-      ).not.toMatch(/^http_requests_total\{/m);
+        await registry.getSingleMetricAsString('configurator_engine_evaluation_duration_seconds'),
+      ).not.toMatch(/_count\{/);
     } finally {
       await ctx.close();
     }
