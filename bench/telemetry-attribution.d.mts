@@ -28,6 +28,7 @@ export interface HeapTotals {
 }
 
 export function ownerOf(url: string): 'tracing' | 'metrics' | 'other';
+export function emptyTally(): Tally;
 export function tallyProfile(
   profile: CpuProfile,
   from: number,

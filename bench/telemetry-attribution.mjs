@@ -70,7 +70,8 @@ function categorize(profile) {
   return { category, self };
 }
 
-const emptyTally = () => ({
+/** A thread's sample times by owner, all zero (this sampler's and telemetry-perf.mjs's). */
+export const emptyTally = () => ({
   idle: 0,
   gc: 0,
   program: 0,

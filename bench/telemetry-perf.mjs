@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { ownerOf } from './telemetry-attribution.mjs';
+import { emptyTally, ownerOf } from './telemetry-attribution.mjs';
 
 export const PERF_NODE_ARGS = ['--perf-basic-prof', '--interpreted-frames-native-stack'];
 
@@ -55,17 +55,6 @@ export function categoryOf(stack) {
   }
   return { category: 'other' };
 }
-
-const emptyTally = () => ({
-  idle: 0,
-  gc: 0,
-  program: 0,
-  tracing: 0,
-  metrics: 0,
-  other: 0,
-  selfTracing: 0,
-  selfMetrics: 0,
-});
 
 /**
  * `perf script`'s samples of `file`, tallied as tallyProfiles does (µs: a sample stands for

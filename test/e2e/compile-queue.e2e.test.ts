@@ -1,26 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createModelWorld, sendModel, type ModelWorld } from '../support/model.factories.js';
+import {
+  createModelWorld,
+  sendModel,
+  slowCompileModel,
+  type ModelWorld,
+} from '../support/model.factories.js';
 import { startServerProcess, type ServerProcess } from '../support/server-process.js';
-
-/** A model that takes the compile worker a noticeable time (2,000 questions, a rule each). */
-function largeModel(code: string): Record<string, unknown> {
-  const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
-  return {
-    general: { name: `Large ${code}`, code },
-    questions: Array.from({ length: 2000 }, (_, q) => ({
-      key: `q${q}`,
-      type: 'choice',
-      label: `Question ${q}`,
-      options,
-    })),
-    rules: Array.from({ length: 2000 }, (_, r) => ({
-      key: `r${r}`,
-      when: `q${r} != null`,
-      assert: `q${r} != 'o9' || q${(r + 1) % 2000} != 'o9'`,
-      message: 'not both',
-    })),
-  };
-}
 
 describe('compile worker pool', () => {
   let server: ServerProcess;
@@ -39,7 +24,7 @@ describe('compile worker pool', () => {
   it('answers 503 with Retry-After when every compiler is busy and the queue is full', async () => {
     const url = `/v1/suppliers/${world.supplier.id}/models`;
     // Bodies prepared first, then sent at once: several compiles overlap.
-    const models = Array.from({ length: 8 }, (_, i) => largeModel(`m${i}`));
+    const models = Array.from({ length: 8 }, (_, i) => slowCompileModel(`m${i}`, 2000));
     const responses = await Promise.all(
       models.map((model) => sendModel(server, 'post', url, world.supplierMember.token, model)),
     );

@@ -89,23 +89,23 @@ export function minimalModel(code: string, name = `Model ${code}`): Record<strin
 }
 
 /**
- * A model whose compile takes a worker well past a few milliseconds (200 rules over 200
- * questions): for tests of compile lanes, queues and their metrics.
+ * A model whose compile takes a worker well past a few milliseconds (a rule over each of
+ * `size` questions, 200 by default): for tests of compile lanes, queues and their metrics.
  */
-export function slowCompileModel(code: string): Record<string, unknown> {
+export function slowCompileModel(code: string, size = 200): Record<string, unknown> {
   const options = Array.from({ length: 10 }, (_, o) => ({ key: `o${o}`, label: `Option ${o}` }));
   return {
     general: { name: `Slow ${code}`, code },
-    questions: Array.from({ length: 200 }, (_, q) => ({
+    questions: Array.from({ length: size }, (_, q) => ({
       key: `q${q}`,
       type: 'choice',
       label: `Question ${q}`,
       options,
     })),
-    rules: Array.from({ length: 200 }, (_, r) => ({
+    rules: Array.from({ length: size }, (_, r) => ({
       key: `r${r}`,
       when: `q${r} != null`,
-      assert: `q${r} != 'o9' || q${(r + 1) % 200} != 'o9'`,
+      assert: `q${r} != 'o9' || q${(r + 1) % size} != 'o9'`,
       message: 'not both',
     })),
   };
