@@ -29,7 +29,7 @@ import { leastPriceToTrue, stretchOf } from '../src/engine/consistency/nearest-s
 import { NEAREST_TUNING } from '../src/engine/consistency/nearest-by-search.js';
 import { prepareForm } from '../src/engine/consistency/prepared.js';
 import { isConsistent } from '../src/engine/consistency/query.js';
-import { segmentSpan } from '../src/engine/consistency/segments.js';
+import { type SegmentSpan, segmentSpan } from '../src/engine/consistency/segments.js';
 import { withinBudget } from '../src/engine/consistency/work.js';
 import { prng } from '../test/support/prng.js';
 import { randomlyPriced } from './random-prices.js';
@@ -103,6 +103,31 @@ const columns = newPassColumns(form.nodeLayer.length);
 const inputs = JSON.parse(readFileSync(process.env.REPLAY as string, 'utf8')) as SlowInput[];
 const kept = new Int32Array(form.domain.length);
 let distinct: ReturnType<typeof distinctKids> | undefined;
+
+/** The span's deepest restricted layer, and the first node past it (the bounds read only those before). */
+function stretchEnd(query: Parameters<typeof stretchOf>[1], span: SegmentSpan) {
+  const { deepest } = stretchOf(form, query, span);
+  const end = span.end === TRUE ? form.nodeLayer.length : span.end;
+  return { deepest, last: firstNodeAfter(form, deepest, span.start, end) };
+}
+
+/** The bounds' scratch over this bench's columns (as nearest-by-search.ts builds it). */
+const forwardScratch = (visit: typeof prepared.visit, kids: ReturnType<typeof distinctKids>) => ({
+  visit,
+  down: columns.changes,
+  frontier: columns.frontier,
+  list: columns.list,
+  listShare: 1,
+  distinct: kids,
+});
+const backwardScratch = (visit: typeof prepared.visit, kids: ReturnType<typeof distinctKids>) => ({
+  below: columns.below,
+  distinct: kids,
+  visit,
+  list: columns.list,
+  listShare: 1,
+  order: columns.frontier,
+});
 let below: Float64Array | undefined;
 for (const [i, input] of (process.env.REACH === undefined ? inputs : []).entries()) {
   const q = queryOf(model, input);
@@ -126,18 +151,9 @@ for (const [i, input] of (process.env.REACH === undefined ? inputs : []).entries
       (span.end === TRUE ? form.kids.length : form.kidStart[span.end]) - form.kidStart[span.start];
     if (edges <= NEAREST_TUNING.unguidedWork) continue;
     if (isConsistent(form, kept, s)) continue;
-    const { deepest } = stretchOf(form, query, span);
-    const end = span.end === TRUE ? form.nodeLayer.length : span.end;
-    const last = firstNodeAfter(form, deepest, span.start, end);
+    const { deepest, last } = stretchEnd(query, span);
     const visit = prepared.visit;
-    const scratch = {
-      visit,
-      down: columns.changes,
-      frontier: columns.frontier,
-      list: columns.list,
-      listShare: 1,
-      distinct: distinct!,
-    };
+    const scratch = forwardScratch(visit, distinct!);
     const allowed =
       process.env.FORWARD_ALL !== undefined
         ? 1e12
@@ -170,14 +186,7 @@ for (const [i, input] of (process.env.REACH === undefined ? inputs : []).entries
         columns.list,
       );
     });
-    const backScratch = {
-      below: columns.below,
-      distinct: distinct!,
-      visit,
-      list: columns.list,
-      listShare: 1,
-      order: columns.frontier,
-    };
+    const backScratch = backwardScratch(visit, distinct!);
     const back = least(() => leastChangesBelow(form, query, span, last, backScratch));
     const bound =
       (fwd.result as ReturnType<typeof leastChanges> | undefined) ??
@@ -227,29 +236,13 @@ if (process.env.STATS !== undefined) {
     const q = queryOf(model, input);
     const query = { ...q, priceBelow: below };
     const span = segmentSpan(prepared.segments, 0);
-    const { deepest } = stretchOf(form, query, span);
-    const end = span.end === TRUE ? form.nodeLayer.length : span.end;
-    const last = firstNodeAfter(form, deepest, span.start, end);
+    const { deepest, last } = stretchEnd(query, span);
     const visit = prepared.visit;
-    const backScratch = {
-      below: columns.below,
-      distinct: distinct!,
-      visit,
-      list: columns.list,
-      listShare: 1,
-      order: columns.frontier,
-    };
+    const backScratch = backwardScratch(visit, distinct!);
     const b = leastChangesBelow(form, query, span, last, backScratch);
     const hist = new Array<number>(20).fill(0);
     for (let id = span.start; id < last; id++) hist[Math.min(19, columns.below[id])]++;
-    const scratch = {
-      visit,
-      down: columns.changes,
-      frontier: columns.frontier,
-      list: columns.list,
-      listShare: 1,
-      distinct: distinct!,
-    };
+    const scratch = forwardScratch(visit, distinct!);
     const f = leastChanges(form, query, span, last, scratch);
     const fh = new Array<number>(20).fill(0);
     for (let id = span.start; id < last; id++)
@@ -275,17 +268,8 @@ if (process.env.REACH !== undefined) {
     distinct ??= distinctKids(form, q.price);
     const query = { ...q, priceBelow: below };
     const span = segmentSpan(prepared.segments, 0);
-    const { deepest } = stretchOf(form, query, span);
-    const end = span.end === TRUE ? form.nodeLayer.length : span.end;
-    const last = firstNodeAfter(form, deepest, span.start, end);
-    const scratch = {
-      visit: prepared.visit,
-      down: columns.changes,
-      frontier: columns.frontier,
-      list: columns.list,
-      listShare: 1,
-      distinct,
-    };
+    const { last } = stretchEnd(query, span);
+    const scratch = forwardScratch(prepared.visit, distinct!);
     const work = { left: 1e12 };
     const bound = leastChanges(form, query, span, last, scratch, work);
     if (bound.changes > 0) reach.push(1e12 - work.left);
