@@ -10,6 +10,7 @@ import {
   minimalModel,
   sendModel,
   slowCompileModel,
+  uploadMinimalModel,
   uploadModel,
   type ModelWorld,
 } from '../support/model.factories.js';
@@ -208,12 +209,7 @@ describe('metrics off (METRICS_ENABLED=false)', () => {
       await ctx.http.get('/health/live').expect(200);
       expectEnvelope(await ctx.http.get('/metrics'), 404);
       const world = await createModelWorld(ctx);
-      const model = await uploadModel(
-        ctx,
-        world.supplier.id,
-        world.supplierMember.token,
-        minimalModel('metrics-off'),
-      );
+      const model = await uploadMinimalModel(ctx, world, 'metrics-off');
       const previewed = await ctx.http
         .post('/v1/carts/preview')
         .set(bearer(world.companyMember.token))
