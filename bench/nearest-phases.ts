@@ -19,13 +19,13 @@ import { distinctKids } from '../src/engine/consistency/distinct-kids.js';
 import { TRUE } from '../src/engine/consistency/mdd.js';
 import { leastChanges, leastChangesBelow } from '../src/engine/consistency/nearest-changes.js';
 import { narrowed } from '../src/engine/consistency/nearest-narrow.js';
+import { newPassColumns, passSpan } from '../src/engine/consistency/nearest-pass.js';
+import { countBelow, singleChangeNodes } from '../src/engine/consistency/nearest-single.js';
 import {
   firstNodeAfter,
-  newPassColumns,
-  passSpan,
-} from '../src/engine/consistency/nearest-pass.js';
-import { countBelow, singleChangeNodes } from '../src/engine/consistency/nearest-single.js';
-import { leastPriceToTrue, stretchOf } from '../src/engine/consistency/nearest-stretch.js';
+  leastPriceToTrue,
+  stretchOf,
+} from '../src/engine/consistency/nearest-stretch.js';
 import { NEAREST_TUNING } from '../src/engine/consistency/nearest-by-search.js';
 import { prepareForm } from '../src/engine/consistency/prepared.js';
 import { isConsistent } from '../src/engine/consistency/query.js';

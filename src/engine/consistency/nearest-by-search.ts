@@ -5,9 +5,15 @@ import type { Nearest, NearestQuery } from './nearest.js';
 import { type DistinctKids, distinctKids } from './distinct-kids.js';
 import { leastChanges, leastChangesBelow, MOST_COUNTED } from './nearest-changes.js';
 import { narrowed } from './nearest-narrow.js';
-import { firstNodeAfter, newPassColumns, type PassColumns, passSpan } from './nearest-pass.js';
+import { newPassColumns, type PassColumns, passSpan } from './nearest-pass.js';
 import { newSearchScratch, type SearchScratch, searchSpan } from './nearest-search.js';
-import { leastPriceToTrue, type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
+import {
+  firstNodeAfter,
+  leastPriceToTrue,
+  type SearchQuery,
+  type SpanPath,
+  stretchOf,
+} from './nearest-stretch.js';
 import { prepareForm, segmentsOf, type VisitScratch } from './prepared.js';
 import { isConsistent } from './query.js';
 import { segmentEdges } from './segment-pass.js';

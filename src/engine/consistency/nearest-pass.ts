@@ -1,7 +1,7 @@
 import { FALSE, TRUE } from './mdd.js';
 import type { DistinctKids } from './distinct-kids.js';
 import type { ChangeBound } from './nearest-changes.js';
-import { type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
+import { firstNodeAfter, type SearchQuery, type SpanPath, stretchOf } from './nearest-stretch.js';
 import type { SegmentSpan } from './segments.js';
 import type { LayeredDiagram } from './weighted.js';
 import { charge, type Work } from './work.js';
@@ -200,24 +200,6 @@ export function passSpan(
 function reached(within: ChangeBound, id: number): boolean {
   const { stamp, epoch, down, changes } = within;
   return stamp[id] === epoch && (down === undefined || down[id] <= changes);
-}
-
-/** The first node id in [from, to) of a layer after `layer` (ids ascend by layer), else `to`. */
-export function firstNodeAfter(
-  diagram: LayeredDiagram,
-  layer: number,
-  from: number,
-  to: number,
-): number {
-  const { nodeLayer } = diagram;
-  let lo = from;
-  let hi = to;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (nodeLayer[mid] > layer) hi = mid;
-    else lo = mid + 1;
-  }
-  return lo;
 }
 
 /** The k-th position (ascending) of set `set` of `sets` with `extra` added (when ≥ 0). */

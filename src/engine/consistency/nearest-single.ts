@@ -1,5 +1,5 @@
 import { TRUE } from './mdd.js';
-import type { SearchQuery } from './nearest-stretch.js';
+import { firstNodeAfter, type SearchQuery } from './nearest-stretch.js';
 import type { LayeredDiagram } from './weighted.js';
 
 /**
@@ -137,12 +137,8 @@ export function countBelow(
   // kind of layer gets its own loop.
   for (let id = last - 1; id >= start;) {
     const layer = nodeLayer[id];
-    let first = start; // the layer's first id: a binary search in [start, id]
-    for (let hi = id; first < hi;) {
-      const mid = (first + hi) >>> 1;
-      if (nodeLayer[mid] < layer) first = mid + 1;
-      else hi = mid;
-    }
+    // The layer's first id: the first one past the layer above.
+    const first = firstNodeAfter(diagram, layer - 1, start, id);
     const f = fixed[layer];
     const t = target[layer];
     if (f >= 0) {

@@ -117,3 +117,21 @@ export function stretchOf(
   }
   return { skipValue, skipBefore, deepest };
 }
+
+/** The first node id in [from, to) of a layer after `layer` (ids ascend by layer), else `to`. */
+export function firstNodeAfter(
+  diagram: LayeredDiagram,
+  layer: number,
+  from: number,
+  to: number,
+): number {
+  const { nodeLayer } = diagram;
+  let lo = from;
+  let hi = to;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (nodeLayer[mid] > layer) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}

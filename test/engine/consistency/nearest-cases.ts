@@ -5,8 +5,7 @@
  */
 import { distinctKids } from '../../../src/engine/consistency/distinct-kids.js';
 import type { ConsistencyForm } from '../../../src/engine/consistency/form.js';
-import { firstNodeAfter } from '../../../src/engine/consistency/nearest-pass.js';
-import { stretchOf } from '../../../src/engine/consistency/nearest-stretch.js';
+import { firstNodeAfter, stretchOf } from '../../../src/engine/consistency/nearest-stretch.js';
 import { segmentsOf } from '../../../src/engine/consistency/prepared.js';
 import { type SegmentSpan, segmentSpan } from '../../../src/engine/consistency/segments.js';
 import { compileDocument } from '../../../src/engine/work.js';
