@@ -193,9 +193,11 @@ export function liveValues(form: ConsistencyForm): Uint8Array {
  * segment's result depends on the restrictions of its own layers only. Every segment
  * has a path → consistent, the supported values are each segment's, the count their
  * product; one segment has none → only its own values can still be supported (the
- * others need it to have a path); two or more → none.
+ * others need it to have a path); two or more → none. `known`: the supported values,
+ * found by the price bounds' walks (segment-cache.ts `cachedPass`), for answers with a
+ * valid completion.
  */
-export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
+export function supports(form: ConsistencyForm, fixed: Int32Array, known?: Uint8Array): Supports {
   const { domain, valueBase, root } = form;
   const layers = domain.length;
   const supported = new Uint8Array(valueBase[layers]);
@@ -213,7 +215,7 @@ export function supports(form: ConsistencyForm, fixed: Int32Array): Supports {
   let failed = -1;
   let failures = 0;
   for (let s = 0; s < count; s++) {
-    const result = cachedPass(form, fixed, s, supported, scratch, prepared.memo);
+    const result = cachedPass(form, fixed, s, supported, scratch, prepared.memo, known);
     factors[s] = result.count;
     if (!result.consistent) {
       failed = s;

@@ -1,6 +1,7 @@
 import { type ConsistencyForm, SEGMENT_CACHE_BYTES, SEGMENT_CACHE_MIN_EDGES } from './form.js';
 import { TRUE } from './mdd.js';
 import { bigCount, type PassScratch, passSegment } from './segment-pass.js';
+import type { Segments } from './segments.js';
 
 /**
  * Segment results memoized by the restrictions of the segment's layers: a segment's
@@ -29,7 +30,7 @@ function counted(
   form: ConsistencyForm,
   fixed: Int32Array,
   s: number,
-  supported: Uint8Array,
+  supported: Uint8Array | undefined,
   scratch: PassScratch,
 ): Counted {
   const result = passSegment(form, fixed, s, supported, scratch);
@@ -47,7 +48,46 @@ export function newSegmentMemo(): SegmentMemo {
   return { bytes: 0, bySegment: new Map() };
 }
 
-/** `counted`, from the memo when the segment is large and its restrictions were seen. */
+/** Segment `s`'s key in the memo under `fixed`; undefined when the segment is too small to keep. */
+function memoKey(
+  { kidStart, kids }: ConsistencyForm,
+  segments: Segments,
+  fixed: Int32Array,
+  s: number,
+): string | undefined {
+  const end = segments.endNode[s];
+  const edges = (end === TRUE ? kids.length : kidStart[end]) - kidStart[segments.startNode[s]];
+  if (edges < SEGMENT_CACHE_MIN_EDGES) return undefined;
+  let key = '';
+  for (let layer = segments.fromLayer[s]; layer < segments.toLayer[s]; layer++)
+    key += String.fromCharCode(fixed[layer] + 1);
+  return key;
+}
+
+/**
+ * Whether the memo holds every segment's result under `fixed` (answers evaluated before, on
+ * a diagram whose segments are all large enough to keep): then availability's passes cost
+ * nothing, and the price bounds' walks run after them, narrowed by their supported values
+ * (evaluate/bounds-first.ts).
+ */
+export function memoHolds(
+  form: ConsistencyForm,
+  segments: Segments,
+  fixed: Int32Array,
+  cache: SegmentMemo,
+): boolean {
+  for (let s = 0; s < segments.fromLayer.length; s++) {
+    const key = memoKey(form, segments, fixed, s);
+    if (key === undefined || cache.bySegment.get(s)?.has(key) !== true) return false;
+  }
+  return true;
+}
+
+/**
+ * `counted`, from the memo when the segment is large and its restrictions were seen.
+ * `known`: the supported values under `fixed`, found elsewhere (the price bounds' walks,
+ * evaluate/bounds-first.ts): copied into `supported`, and only the count is passed for.
+ */
 export function cachedPass(
   form: ConsistencyForm,
   fixed: Int32Array,
@@ -55,28 +95,31 @@ export function cachedPass(
   supported: Uint8Array,
   scratch: PassScratch,
   cache: SegmentMemo,
+  known?: Uint8Array,
 ): Counted {
-  const { kidStart, kids, valueBase } = form;
+  const { valueBase } = form;
   const { segments } = scratch;
-  const end = segments.endNode[s];
-  const edges = (end === TRUE ? kids.length : kidStart[end]) - kidStart[segments.startNode[s]];
-  if (edges < SEGMENT_CACHE_MIN_EDGES) return counted(form, fixed, s, supported, scratch);
   const from = segments.fromLayer[s];
   const to = segments.toLayer[s];
-  let key = '';
-  for (let layer = from; layer < to; layer++) key += String.fromCharCode(fixed[layer] + 1);
+  const offset = valueBase[from];
+  const pass = (): Counted => {
+    if (known === undefined) return counted(form, fixed, s, supported, scratch);
+    supported.set(known.subarray(offset, valueBase[to]), offset);
+    return counted(form, fixed, s, undefined, scratch);
+  };
+  const key = memoKey(form, scratch.segments, fixed, s);
+  if (key === undefined) return pass();
   let entries = cache.bySegment.get(s);
   if (entries === undefined) {
     entries = new Map();
     cache.bySegment.set(s, entries);
   }
-  const offset = valueBase[from];
-  const known = entries.get(key);
-  if (known !== undefined) {
-    supported.set(known.values, offset);
-    return known;
+  const kept = entries.get(key);
+  if (kept !== undefined) {
+    supported.set(kept.values, offset);
+    return kept;
   }
-  const result = counted(form, fixed, s, supported, scratch);
+  const result = pass();
   const values = supported.slice(offset, valueBase[to]);
   const bytes = values.byteLength + key.length * 2 + ENTRY_OVERHEAD;
   if (cache.bytes + bytes > SEGMENT_CACHE_BYTES) {

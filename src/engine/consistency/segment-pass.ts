@@ -81,19 +81,21 @@ export function segmentEdges(form: ConsistencyForm, segments: Segments, s: numbe
 
 /**
  * The pass over segment `s`; its supported values are written into `supported` (flat
- * per value, `ConsistencyForm.valueBase`; the segment's range must be zero).
+ * per value, `ConsistencyForm.valueBase`; the segment's range must be zero). Without
+ * `supported`, the count alone: the caller has the supported values from elsewhere (the
+ * price bounds' walks, evaluate/bounds-first.ts), and the top-down pass is left out.
  */
 export function passSegment(
   form: ConsistencyForm,
   fixed: Int32Array,
   s: number,
-  supported: Uint8Array,
+  supported: Uint8Array | undefined,
   scratch: PassScratch,
   work?: Work,
 ): SegmentResult {
   if (work !== undefined) charge(work, 2 * segmentEdges(form, scratch.segments, s));
-  const { nodeLayer, kidStart, kids, domain, valueBase } = form;
-  const { segments, count, reach, tail, free, countedUnder } = scratch;
+  const { nodeLayer, kidStart, kids, domain } = form;
+  const { segments, count, tail, countedUnder } = scratch;
   const from = segments.fromLayer[s];
   const to = segments.toLayer[s];
   const start = segments.startNode[s];
@@ -129,7 +131,25 @@ export function passSegment(
     count[id] = total;
   }
   for (let layer = from; layer <= deepest; layer++) countedUnder[layer] = fixed[layer];
-  const consistent = count[start] > 0;
+  if (supported !== undefined) markSupported(form, fixed, s, supported, scratch);
+  return { consistent: count[start] > 0, count: count[start], exact };
+}
+
+/**
+ * The top-down half of passSegment, right after its counts: marks the nodes reachable from
+ * the start node and the values of their edges to nodes with a path to the end.
+ */
+function markSupported(
+  { nodeLayer, kidStart, kids, domain, valueBase }: ConsistencyForm,
+  fixed: Int32Array,
+  s: number,
+  supported: Uint8Array,
+  { segments, count, reach, free }: PassScratch,
+): void {
+  const to = segments.toLayer[s];
+  const start = segments.startNode[s];
+  const end = segments.endNode[s];
+  const hi = end === TRUE ? nodeLayer.length : end;
   reach.fill(0, start, hi);
   reach[start] = 1;
   for (let id = start; id < hi; id++) {
@@ -155,20 +175,21 @@ export function passSegment(
       }
     }
   }
-  for (let layer = from, open = 0; layer < to; layer++) {
+  for (let layer = segments.fromLayer[s], open = 0; layer < to; layer++) {
     open += free[layer];
     free[layer] = 0;
     if (open > 0) supported.fill(1, valueBase[layer], valueBase[layer + 1]);
   }
   free[to] = 0; // every stretch ends by `to`: the array is zero again
-  return { consistent, count: count[start], exact };
 }
 
 /**
  * The segment's exact path count when passSegment's doubles passed 2^53 (only where a
  * count is asked for: the pairwise relation does not need it). Right after that pass:
- * a node whose double count is at most 2^53 is exact (its descendants' are smaller),
- * so only the nodes above it are summed again, in BigInt.
+ * a node whose double count is below 2^52 is exact (its descendants' are smaller), so
+ * only the nodes above it that the start's count sums are summed again, in BigInt: those
+ * reached from the start node along allowed edges through such nodes (a node's count is
+ * at least each allowed child's, so every ancestor of a large count is large too).
  */
 export function bigCount(
   form: ConsistencyForm,
@@ -177,16 +198,30 @@ export function bigCount(
   scratch: PassScratch,
 ): bigint {
   const { nodeLayer, kidStart, kids, domain } = form;
-  const { segments, count, reach } = scratch;
+  const { segments, count } = scratch;
   const to = segments.toLayer[s];
   const start = segments.startNode[s];
   const end = segments.endNode[s];
-  const hi = end === TRUE ? nodeLayer.length : end;
+  // Below 2^52 a double count is exact (passSegment rounds its factors back to integers).
+  const large = (node: number): boolean => node !== end && count[node] >= 2 ** 52;
+  if (!large(start)) return BigInt(count[start]);
+  const sums = [start];
+  const seen = new Set(sums);
+  for (let i = 0; i < sums.length; i++) {
+    const id = sums[i];
+    const f = fixed[nodeLayer[id]];
+    for (let v = f >= 0 ? f : 0, last = f >= 0 ? f + 1 : domain[nodeLayer[id]]; v < last; v++) {
+      const child = kids[kidStart[id] + v];
+      if (child === FALSE || seen.has(child) || !large(child)) continue;
+      seen.add(child);
+      sums.push(child);
+    }
+  }
+  // Ids ascend by layer: deepest first, each node's children are summed before it.
+  sums.sort((a, b) => b - a);
   const big = new Map<number, bigint>();
   const exactly = (node: number): bigint => big.get(node) ?? BigInt(count[node]);
-  for (let id = hi - 1; id >= start; id--) {
-    // Below 2^52 a double count is exact (passSegment rounds its factors back to integers).
-    if (count[id] < 2 ** 52 || (reach[id] === 0 && id !== start)) continue;
+  for (const id of sums) {
     const layer = nodeLayer[id];
     const first = kidStart[id];
     const f = fixed[layer];

@@ -128,15 +128,17 @@ function minimalConflict(
 
 /**
  * Step 3 with a diagram (option-availability.ts): exact support, `conflicts_with` a
- * minimal set of the user's other answers (explainOption), within the budget.
+ * minimal set of the user's other answers (explainOption), within the budget. `known`:
+ * the supported values, from the price bounds' walks (bounds-first.ts).
  */
 export function exactAvailability(
   model: CompiledModel,
   state: EvaluationState,
   { units, fixed, work }: Settled,
+  known?: Uint8Array,
 ): void {
   const form = model.consistency;
-  const domains = supports(form, fixed);
+  const domains = supports(form, fixed, known);
   const { supported, consistent } = domains;
   state.valueSupport = supported;
   state.consistency = {

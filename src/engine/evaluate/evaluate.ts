@@ -34,6 +34,7 @@ import {
 } from './line-parts.js';
 import { evaluatePricing } from './pricing.js';
 import { addGuidance } from './guidance.js';
+import { boundsFirst } from './bounds-first.js';
 import { evaluateRules } from './rules.js';
 import { sharesParts } from './shared-parts.js';
 import { EvaluationState } from './state.js';
@@ -151,7 +152,12 @@ function buildLine(
   const settled = settleConsistency(model, state);
   gateRules(model, state);
   computeAvailability(model, state);
-  if (model.consistency.compiled) exactAvailability(model, state, settled);
+  const withPrices = request.priceBounds !== false;
+  const walked =
+    withPrices && state.conflict === undefined
+      ? boundsFirst(model, settled.fixed, request.priceBoundsWork)
+      : undefined;
+  if (model.consistency.compiled) exactAvailability(model, state, settled, walked?.supported);
   else propagatedAvailability(model, state, settled.units, settled.work);
   markBlockedOptions(model, state);
   checkAnswers(model, state);
@@ -190,8 +196,9 @@ function buildLine(
     settled.fixed,
     questions,
     compact,
-    request.priceBounds !== false,
+    withPrices,
     request.priceBoundsWork,
+    walked,
   );
 
   const line = {

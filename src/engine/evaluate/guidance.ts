@@ -6,6 +6,7 @@ import type {
   PriceBoundsStatus,
   PriceRange,
 } from '../types.js';
+import type { BoundWalks } from './bounds-first.js';
 import { type PriceBounds, priceBounds } from './price-bounds.js';
 import type { EvaluationState } from './state.js';
 import { allowedValues } from './value-availability.js';
@@ -20,7 +21,8 @@ export interface LineGuidance {
  * Adds the guidance to the line's questions (either view) and returns the line's own
  * members: `allowed` on finite integer questions, price bounds per available option
  * (`price_from`/`price_to` in the full view, `option_prices` in the compact one) and per
- * boolean value (`value_prices`). `fixed`: the user's answers as restrictions.
+ * boolean value (`value_prices`). `fixed`: the user's answers as restrictions; `walked`:
+ * the bounds' walks when they ran before availability (bounds-first.ts).
  */
 export function addGuidance(
   model: CompiledModel,
@@ -30,6 +32,7 @@ export function addGuidance(
   compact: boolean,
   withPrices: boolean,
   work?: number,
+  walked?: BoundWalks,
 ): LineGuidance {
   for (const question of model.questions) {
     const allowed = allowedValues(model, state, question);
@@ -37,7 +40,7 @@ export function addGuidance(
   }
   if (!withPrices)
     return { price_range: null, price_bounds: { exact: false, reason: 'not asked' } };
-  const bounds = priceBounds(model, fixed, state.valueSupport, work);
+  const bounds = priceBounds(model, fixed, state.valueSupport, work, walked?.passes);
   if (bounds.from !== undefined) attachPrices(model, state, bounds, questions, compact);
   return { price_range: bounds.range, price_bounds: bounds.status };
 }

@@ -2,7 +2,7 @@ import { circuitMinPair, circuitPairWork, weightedCircuit } from '../consistency
 import type { ConsistencyForm } from '../consistency/form.js';
 import { prepareForm } from '../consistency/prepared.js';
 import { isConsistent } from '../consistency/query.js';
-import { boxMins, segmentedMinPair } from '../consistency/segment-weights.js';
+import { boxMins, type SegmentedMins, segmentedMinPair } from '../consistency/segment-weights.js';
 
 /**
  * Edges the price bounds of one evaluation may read. Over the diagram the walks count the
@@ -35,12 +35,14 @@ export interface PriceBounds {
  * passes over the diagram on the least and the negated greatest weights together
  * (consistency/segment-weights.ts), or past the diagram's budget over the decision-DNNF
  * (consistency/dnnf-guided.ts), then the percent adjustments on the subtotal's extremes.
+ * `walked`: the diagram's passes, when they ran before availability (bounds-first.ts).
  */
 export function priceBounds(
   model: CompiledModel,
   fixed: Int32Array,
   support: Uint8Array | undefined,
   work = PRICE_BOUNDS_WORK,
+  walked?: readonly [SegmentedMins, SegmentedMins],
 ): PriceBounds {
   const form = model.consistency;
   const { scale } = model.pricing;
@@ -64,11 +66,12 @@ export function priceBounds(
   // from the supported values alone, said so.
   const pair = [lo, negatedHi] as const;
   const passes =
-    circuit === undefined
+    walked ??
+    (circuit === undefined
       ? segmentedMinPair(form, pair, fixed, work, support)
       : circuitPairWork(circuit) <= work
         ? circuitMinPair(circuit, pair, fixed)
-        : undefined;
+        : undefined);
   const boxed = passes === undefined;
   if (boxed && support === undefined) return none('past the price bounds work budget');
   // Values with a valid configuration when nothing is answered (what a free layer may take).
