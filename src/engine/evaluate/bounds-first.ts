@@ -7,7 +7,7 @@ import { PRICE_BOUNDS_WORK } from './price-bounds.js';
 import { priceTerms } from './price-terms.js';
 
 /**
- * The price bounds' walks, run before availability (docs/adr/0233). Over a diagram, the
+ * The price bounds' walks, run before availability (docs/adr/0236). Over a diagram, the
  * walks (consistency/pair-pass.ts) reach every node that availability's top-down pass
  * marks, and give each value the least weight of a valid path through it with the other
  * answers kept ("the answers minus itself"): finite exactly where the value is supported.

@@ -1,7 +1,7 @@
 /**
  * When a click asks for price bounds over a diagram, availability takes its supported values
  * from the bounds' walks instead of its own top-down pass (evaluate/bounds-first.ts,
- * docs/adr/0233). On random priced models and answer sets (conflicting ones too), a line
+ * docs/adr/0236). On random priced models and answer sets (conflicting ones too), a line
  * evaluated with price bounds must say exactly what the same line says without them, apart
  * from the prices the bounds add: availability, reasons, counts, errors. Each answer set is
  * evaluated twice with bounds, the second time with availability's results kept.
