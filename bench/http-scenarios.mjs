@@ -15,6 +15,7 @@ import {
   sameAnswer,
   startEvaluateFloor,
   startFloor,
+  startStackFloors,
 } from './http-floors.mjs';
 import {
   cartSize,
@@ -177,17 +178,23 @@ export async function benchPreviews(at, name, size) {
       path: '/v1/users/me',
       headers: { Authorization: json.Authorization },
     };
-    const [floorTimes, serviceTimes, meTimes] = await sequentialTimes(
+    const stack = flag('stack-floors') ? await startStackFloors(at, size, name, modelId) : [];
+    for (const floor of stack) await sameAnswer(base, floor.base, preview, `${floor.name} ${name}`);
+    const [floorTimes, serviceTimes, meTimes, ...stackTimes] = await sequentialTimes(
       [
         { name: 'evaluate floor', base: evaluateFloor.base, request: preview },
         { name: 'preview', base, request: preview },
         { name: 'users/me', base, request: me },
+        ...stack.map((floor) => ({ name: floor.name, base: floor.base, request: preview })),
       ],
       { perRound: sequentialPerRound, rounds: sequentialRounds },
     );
     const scenario = `preview ${size.label}, sequential`;
     tables.sequential.push(
       sequentialRow(database, scenario, 'node:http evaluate floor', floorTimes),
+      ...stack.map((floor, i) =>
+        sequentialRow(database, scenario, floor.name, stackTimes[i], floorTimes),
+      ),
       sequentialRow(database, scenario, 'service, full view', serviceTimes, floorTimes, '≤ 1.3'),
       sequentialRow(database, scenario, 'service, GET /v1/users/me', meTimes, floorTimes),
     );
