@@ -5,11 +5,11 @@
  * the same request one at a time over one kept-alive connection, in alternating blocks,
  * each request timed from its first byte sent to its answer's last byte received (no
  * compression asked: the floor sends identity too). The ratio is of the medians. A target
- * with a `pid` also has the CPU its process used in its blocks (/proc, every thread),
- * per request: what the machine's other load hardly moves.
+ * with a `pid` also has the CPU its process used in its blocks (/proc, every thread), and
+ * its main thread's, per request: what the machine's other load hardly moves.
  */
 import { Agent, request as httpRequest } from 'node:http';
-import { cpuSeconds, fixed, median, percentile } from './http-measure.mjs';
+import { cpuSeconds, fixed, mainThreadCpuSeconds, median, percentile } from './http-measure.mjs';
 
 /** One request on `agent`'s kept-alive connection; its time in ms and its status. */
 function timed(agent, base, { method, path, headers, body }) {
@@ -36,39 +36,45 @@ function timed(agent, base, { method, path, headers, body }) {
 /**
  * `targets` ({name, base, request, pid?}) answered one request at a time, `perRound`
  * requests per target per round, targets alternating, `rounds` rounds after 5 warm-up
- * requests each. Per target: `times`, of every measured request, and `cpuMs`, its
- * process's CPU per request over its blocks (NaN without a pid).
+ * requests each. Per target: `times`, of every measured request, and `cpuMs` and
+ * `mainCpuMs`, its process's and its main thread's CPU per request over its blocks (NaN
+ * without a pid).
  */
 export async function sequentialTimes(targets, { perRound, rounds }) {
   const agents = targets.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
-  const runs = targets.map(() => ({ times: [], cpuSeconds: 0 }));
+  const runs = targets.map(() => ({ times: [], cpu: 0, main: 0 }));
   try {
     for (const [i, target] of targets.entries())
       for (let w = 0; w < 5; w++) await timed(agents[i], target.base, target.request);
     for (let round = 0; round < rounds; round++)
       for (const [i, target] of targets.entries()) {
-        const cpuBefore = target.pid ? cpuSeconds(target.pid) : NaN;
+        const cpuBefore = cpuSeconds(target.pid);
+        const mainBefore = mainThreadCpuSeconds(target.pid);
         for (let n = 0; n < perRound; n++) {
           const { ms, status } = await timed(agents[i], target.base, target.request);
           if (status !== 200) throw new Error(`${target.name}: ${status} in the sequential run`);
           runs[i].times.push(ms);
         }
-        if (target.pid) runs[i].cpuSeconds += cpuSeconds(target.pid) - cpuBefore;
+        runs[i].cpu += cpuSeconds(target.pid) - cpuBefore;
+        runs[i].main += mainThreadCpuSeconds(target.pid) - mainBefore;
       }
   } finally {
     for (const agent of agents) agent.destroy();
   }
-  return runs.map(({ times, cpuSeconds: seconds }, i) => ({
+  return runs.map(({ times, cpu, main }) => ({
     times,
-    cpuMs: targets[i].pid ? (1000 * seconds) / times.length : NaN,
+    cpuMs: (1000 * cpu) / times.length,
+    mainCpuMs: (1000 * main) / times.length,
   }));
 }
 
 /**
  * A row of the sequential table: a target's median / p99 and its median over the floor's
- * (`ratio`); its CPU per request and that over the floor's (`CPU ratio`).
+ * (`ratio`); its CPU per request and that over the floor's (`CPU ratio`), its main
+ * thread's CPU per request.
  */
-export function sequentialRow(database, scenario, target, { times, cpuMs }, floor, goal) {
+export function sequentialRow(database, scenario, target, run, floor, goal) {
+  const { times, cpuMs, mainCpuMs } = run;
   return {
     database,
     scenario,
@@ -79,6 +85,7 @@ export function sequentialRow(database, scenario, target, { times, cpuMs }, floo
     ratio: floor ? fixed(median(times) / median(floor.times), 2) : '',
     'CPU ms': fixed(cpuMs, 2),
     'CPU ratio': floor ? fixed(cpuMs / floor.cpuMs, 2) : '',
+    'main CPU ms': fixed(mainCpuMs, 2),
     goal: goal ?? '',
   };
 }
