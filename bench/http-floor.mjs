@@ -21,6 +21,7 @@
  *            KeyObject, issuer, audience, expiry, typ, session family), one joined read
  *            of the session and its user, one indexed read of the default cart, one of its
  *            lines' company, currency and total (the cart's totals), and the same envelope.
+ *   worker, nest: the architecture's floors of a preview (http-floor-stack.mjs, ADR 0234).
  *
  * Configuration: one JSON argument (see http.bench.mjs); prints `listening <port>`.
  */
