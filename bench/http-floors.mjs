@@ -66,6 +66,24 @@ export async function startEvaluateFloor(model, name, modelId, more = {}) {
 }
 
 /**
+ * The architecture's floors of a preview (`--stack-floors`, http-floor-stack.mjs, ADR
+ * 0234): the evaluation in a worker thread behind bare node:http, then behind a minimal
+ * NestJS app with the JWT check and session read; each named for the tables.
+ */
+export async function startStackFloors(at, size, name, modelId) {
+  const floors = [];
+  for (const [mode, label, more] of [
+    ['worker', 'node:http + worker floor', {}],
+    ['nest', 'Nest + JWT + session + worker floor', { ...JWT, ...databaseOf(at) }],
+  ]) {
+    const floor = await startEvaluateFloor(size.model, name, modelId, { mode, ...more });
+    at.floors.push(floor);
+    floors.push({ ...floor, name: label });
+  }
+  return floors;
+}
+
+/**
  * Throws unless a floor answers what the service does (parsed; a line's `cache` timings
  * left out, they differ from one evaluation to the next).
  */

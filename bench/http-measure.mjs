@@ -23,6 +23,11 @@ export function cpuSeconds(pid) {
   }
 }
 
+/** CPU seconds of a process's main thread alone (the event loop's): its task of the same id. */
+export function mainThreadCpuSeconds(pid) {
+  return cpuSeconds(`${pid}/task/${pid}`);
+}
+
 /** User + system CPU seconds of a /proc `stat` file's text (a process's or a thread's). */
 export function statCpuSeconds(stat) {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -15,6 +15,7 @@ import {
   sameAnswer,
   startEvaluateFloor,
   startFloor,
+  startStackFloors,
 } from './http-floors.mjs';
 import {
   cartSize,
@@ -177,19 +178,35 @@ export async function benchPreviews(at, name, size) {
       path: '/v1/users/me',
       headers: { Authorization: json.Authorization },
     };
-    const [floorTimes, serviceTimes, meTimes] = await sequentialTimes(
+    const stack = flag('stack-floors') ? await startStackFloors(at, size, name, modelId) : [];
+    for (const floor of stack) await sameAnswer(base, floor.base, preview, `${floor.name} ${name}`);
+    const [floorRun, serviceRun, meRun, ...stackRuns] = await sequentialTimes(
       [
-        { name: 'evaluate floor', base: evaluateFloor.base, request: preview },
-        { name: 'preview', base, request: preview },
-        { name: 'users/me', base, request: me },
+        {
+          name: 'evaluate floor',
+          base: evaluateFloor.base,
+          request: preview,
+          pid: evaluateFloor.child.pid,
+        },
+        { name: 'preview', base, request: preview, pid },
+        { name: 'users/me', base, request: me, pid },
+        ...stack.map((floor) => ({
+          name: floor.name,
+          base: floor.base,
+          request: preview,
+          pid: floor.child.pid,
+        })),
       ],
       { perRound: sequentialPerRound, rounds: sequentialRounds },
     );
     const scenario = `preview ${size.label}, sequential`;
     tables.sequential.push(
-      sequentialRow(database, scenario, 'node:http evaluate floor', floorTimes),
-      sequentialRow(database, scenario, 'service, full view', serviceTimes, floorTimes, '≤ 1.3'),
-      sequentialRow(database, scenario, 'service, GET /v1/users/me', meTimes, floorTimes),
+      sequentialRow(database, scenario, 'node:http evaluate floor', floorRun),
+      ...stack.map((floor, i) =>
+        sequentialRow(database, scenario, floor.name, stackRuns[i], floorRun),
+      ),
+      sequentialRow(database, scenario, 'service, full view', serviceRun, floorRun, '≤ 1.3'),
+      sequentialRow(database, scenario, 'service, GET /v1/users/me', meRun, floorRun),
     );
   }
   if (flag('sequential-only')) return;

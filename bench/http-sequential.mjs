@@ -4,10 +4,12 @@
  * the evaluate floor (http-floor.mjs: parse, the same evaluation in-process, send) answer
  * the same request one at a time over one kept-alive connection, in alternating blocks,
  * each request timed from its first byte sent to its answer's last byte received (no
- * compression asked: the floor sends identity too). The ratio is of the medians.
+ * compression asked: the floor sends identity too). The ratio is of the medians. A target
+ * with a `pid` also has the CPU its process used in its blocks (/proc, every thread), and
+ * its main thread's, per request: what the machine's other load hardly moves.
  */
 import { Agent, request as httpRequest } from 'node:http';
-import { fixed, median, percentile } from './http-measure.mjs';
+import { cpuSeconds, fixed, mainThreadCpuSeconds, median, percentile } from './http-measure.mjs';
 
 /** One request on `agent`'s kept-alive connection; its time in ms and its status. */
 function timed(agent, base, { method, path, headers, body }) {
@@ -32,31 +34,47 @@ function timed(agent, base, { method, path, headers, body }) {
 }
 
 /**
- * `targets` ({name, base, request}) answered one request at a time, `perRound` requests
- * per target per round, targets alternating, `rounds` rounds after 5 warm-up requests
- * each. Per target: the times of every measured request.
+ * `targets` ({name, base, request, pid?}) answered one request at a time, `perRound`
+ * requests per target per round, targets alternating, `rounds` rounds after 5 warm-up
+ * requests each. Per target: `times`, of every measured request, and `cpuMs` and
+ * `mainCpuMs`, its process's and its main thread's CPU per request over its blocks (NaN
+ * without a pid).
  */
 export async function sequentialTimes(targets, { perRound, rounds }) {
   const agents = targets.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
-  const times = targets.map(() => []);
+  const runs = targets.map(() => ({ times: [], cpu: 0, main: 0 }));
   try {
     for (const [i, target] of targets.entries())
       for (let w = 0; w < 5; w++) await timed(agents[i], target.base, target.request);
     for (let round = 0; round < rounds; round++)
-      for (const [i, target] of targets.entries())
+      for (const [i, target] of targets.entries()) {
+        const cpuBefore = cpuSeconds(target.pid);
+        const mainBefore = mainThreadCpuSeconds(target.pid);
         for (let n = 0; n < perRound; n++) {
           const { ms, status } = await timed(agents[i], target.base, target.request);
           if (status !== 200) throw new Error(`${target.name}: ${status} in the sequential run`);
-          times[i].push(ms);
+          runs[i].times.push(ms);
         }
+        runs[i].cpu += cpuSeconds(target.pid) - cpuBefore;
+        runs[i].main += mainThreadCpuSeconds(target.pid) - mainBefore;
+      }
   } finally {
     for (const agent of agents) agent.destroy();
   }
-  return times;
+  return runs.map(({ times, cpu, main }) => ({
+    times,
+    cpuMs: (1000 * cpu) / times.length,
+    mainCpuMs: (1000 * main) / times.length,
+  }));
 }
 
-/** A row of the sequential table: a target's median / p99 and its median over the floor's. */
-export function sequentialRow(database, scenario, target, times, floorTimes, goal) {
+/**
+ * A row of the sequential table: a target's median / p99 and its median over the floor's
+ * (`ratio`); its CPU per request and that over the floor's (`CPU ratio`), its main
+ * thread's CPU per request.
+ */
+export function sequentialRow(database, scenario, target, run, floor, goal) {
+  const { times, cpuMs, mainCpuMs } = run;
   return {
     database,
     scenario,
@@ -64,7 +82,10 @@ export function sequentialRow(database, scenario, target, times, floorTimes, goa
     requests: times.length,
     'median ms': fixed(median(times), 2),
     'p99 ms': fixed(percentile(times, 0.99), 2),
-    ratio: floorTimes ? fixed(median(times) / median(floorTimes), 2) : '',
+    ratio: floor ? fixed(median(times) / median(floor.times), 2) : '',
+    'CPU ms': fixed(cpuMs, 2),
+    'CPU ratio': floor ? fixed(cpuMs / floor.cpuMs, 2) : '',
+    'main CPU ms': fixed(mainCpuMs, 2),
     goal: goal ?? '',
   };
 }

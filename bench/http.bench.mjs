@@ -29,7 +29,10 @@
  * page's: the view the clicks ask for; with both, a row each, the same answer sets,
  * `--alternate click|walk` (click) says how they take turns); --sequential <n> (25) previews per target per round of the
  * sequential comparison below, --sequential-rounds <n> (4), --sequential 0 leaves it out,
- * --sequential-only measures nothing else per model; --no-default
+ * --sequential-only measures nothing else per model; --stack-floors adds the architecture's
+ * floors to the sequential comparison (http-floor-stack.mjs, ADR 0234: the evaluation in a
+ * worker thread behind bare node:http, and behind a minimal NestJS app with the JWT check
+ * and the session read); --no-default
  * leaves out GET /v1/carts/default; --cart <size> fills the cart of GET /v1/carts/{id}
  * with lines of that model, --no-cart leaves it out (a checkout without stored snapshots); --no-engine leaves out the evaluation table;
  * --telemetry runs the telemetry comparison instead (issue 41): bench/telemetry.bench.mjs,
@@ -63,7 +66,8 @@
  * Sequential previews (http-sequential.mjs): the full-view preview and the evaluate floor,
  * one request at a time over one kept-alive connection, in alternating blocks: median and
  * p99 of each, and the service's median over the floor's (goal ≤ 1.3 at 100, 1,000 and
- * 5,000 questions: what a buyer feels, beside the concurrent figures).
+ * 5,000 questions: what a buyer feels, beside the concurrent figures); each target's CPU
+ * per request (its process, and its main thread alone) and that over the floor's.
  *
  * Real cars (issue #28, "over HTTP, the whole preview: p99 ≤ 100 ms on every real car"):
  * before their scenarios, `--clicks` sequential previews of random walks over the options
@@ -74,7 +78,9 @@
  *
  * Modules: http-options.mjs (this command line), http-measure.mjs (autocannon, the
  * tables), http-sizes.mjs (the models), http-floors.mjs (starting and checking floors),
- * http-scenarios.mjs, http-real-cars.mjs; the floors' server is http-floor.mjs.
+ * http-scenarios.mjs, http-real-cars.mjs; the floors' server is http-floor.mjs (with
+ * http-floor-common.mjs, and http-floor-stack.mjs and http-floor-worker.mjs for the
+ * architecture's floors).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
