@@ -30,6 +30,7 @@ import { alternate, clicks as clickBudget, clickViews, seed } from './http-optio
 // The tests' seeded generator (mulberry32), so that runs and builds walk alike; a .ts
 // module, which the Node 24 that runs the benchmarks loads as it is (type stripping).
 import { prng } from '../test/support/prng.ts';
+import { logClick } from './click-log.mjs';
 
 function shuffle(items, random) {
   for (let i = items.length - 1; i > 0; i--) {
@@ -96,13 +97,15 @@ function clicker({ base, headers, modelId, companyId, pid }, view) {
     const answer = await timedPreview(agent, url, headers, body);
     const cpuMs = 1000 * (cpuSeconds(pid) - cpuBefore);
     const data = answer.status === 200 ? JSON.parse(answer.text).data : null;
-    clicks.push({
+    const click = {
       ms: answer.ms,
       engineMs: data?.cache?.evaluated_in_ms ?? NaN,
       cpuMs,
       bytes: answer.bytes,
       status: answer.status,
-    });
+    };
+    clicks.push(click);
+    logClick(pid, click);
     return data;
   };
   return { view, clicks, preview, close: () => agent.destroy() };

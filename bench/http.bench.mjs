@@ -18,6 +18,8 @@
  * --node-args "<flags for the service's node>" (default $BENCH_NODE_ARGS, else the
  * NODE_OPTIONS of the checkout's Dockerfile, as the image runs it); --service-log <file>
  * writes what the service printed to <file>.<db> (with `--node-args --trace-gc`: its GCs);
+ * BENCH_CLICK_LOG=<file> logs each real-car click's end time (bench/click-log.mjs: to place
+ * those GCs among the clicks);
  * --env KEY=VALUE,… (more of the service's environment; EVALUATION_TIMEOUT_MS is 60000
  * unless given); --json <file> (the tables, for comparing runs); --detail adds the compact
  * view without compression and the full view with gzip; sizes `medium` and `megane` are

@@ -290,11 +290,13 @@ export class CartLinesService implements OnModuleInit {
       ...(input.complete === undefined ? {} : { complete: input.complete }),
     };
     const { evaluation } = await this.configurator.configure(principal, input, view, { guidance });
-    // Its errors and warnings last, as the worker wrote them (`problems`).
+    // Its errors and warnings last, as the worker wrote them (`problems`). Their bytes,
+    // moved here from the worker, are this answer's alone: freed once it is sent rather
+    // than by a mark-compact of the main thread (docs/adr/0233).
     return lineWith(
       evaluation.line,
       { view, id: null, valid: evaluation.valid },
       evaluation.problems,
-    );
+    ).spending([evaluation.line.buffer, evaluation.problems.buffer]);
   }
 }

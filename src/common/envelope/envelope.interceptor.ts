@@ -61,7 +61,8 @@ export class EnvelopeInterceptor implements NestInterceptor {
         const envelope = this.wrap(result, status, defaultMessage, request.originalUrl);
         if (result instanceof StreamedPage)
           return heldOrStreamed(streamedEnvelope(envelope, result), this.streamAbove);
-        return heldOrStreamed(jsonChunks(envelope), this.streamAbove);
+        const spent: ArrayBuffer[] = [];
+        return heldOrStreamed(jsonChunks(envelope, spent), this.streamAbove, spent);
       }),
       catchError((error: unknown) => throwError(() => remap(error, contract.invalidBody))),
     );

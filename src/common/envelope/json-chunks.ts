@@ -12,9 +12,12 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  */
 const SPLIT_DEPTH = 3;
 
-/** The UTF-8 bytes of `JSON.stringify(value)`, in pieces: JsonText's own, never parsed or copied. */
-export function jsonChunks(value: unknown): Buffer[] {
-  const out = new Pieces();
+/**
+ * The UTF-8 bytes of `JSON.stringify(value)`, in pieces: JsonText's own, never parsed or
+ * copied. The spent buffers of the JsonTexts put in are added to `spent`.
+ */
+export function jsonChunks(value: unknown, spent: ArrayBuffer[] = []): Buffer[] {
+  const out = new Pieces(spent);
   write(value, 0, out);
   return out.done();
 }
@@ -24,13 +27,16 @@ class Pieces {
   private readonly chunks: Buffer[] = [];
   private text = '';
 
+  constructor(private readonly spent: ArrayBuffer[]) {}
+
   add(text: string): void {
     this.text += text;
   }
 
-  bytes(chunks: readonly Buffer[]): void {
+  bytes(text: JsonText): void {
     this.flush();
-    for (const chunk of chunks) this.chunks.push(chunk);
+    for (const chunk of text.chunks) this.chunks.push(chunk);
+    for (const buffer of text.spent) this.spent.push(buffer);
   }
 
   done(): Buffer[] {
@@ -46,7 +52,7 @@ class Pieces {
 }
 
 function write(value: unknown, depth: number, out: Pieces): void {
-  if (value instanceof JsonText) return out.bytes(value.chunks);
+  if (value instanceof JsonText) return out.bytes(value);
   if (depth >= SPLIT_DEPTH || !splittable(value)) {
     // As JSON.stringify writes an array element: undefined, functions, symbols → null.
     out.add(JSON.stringify(value) ?? 'null');
@@ -86,11 +92,14 @@ function splittable(value: unknown): value is object {
  * An answer's bytes as express sends them: held whole (JsonBytes: Content-Length, and on
  * a GET express's weak ETag, so 304s) when they end within `holdBytes`, else streamed as
  * the response pulls them (no Content-Length, no ETag: the headers go before the last
- * byte exists). A stream that fails after the first byte cuts the connection.
+ * byte exists). A stream that fails after the first byte cuts the connection. `spent`
+ * (jsonChunks) is freed once held bytes are sent; a streamed answer leaves it to the
+ * garbage collector.
  */
 export async function heldOrStreamed(
   chunks: Iterable<Buffer> | AsyncIterable<Buffer>,
   holdBytes: number,
+  spent: readonly ArrayBuffer[] = [],
 ): Promise<JsonBytes | StreamableFile> {
   const iterator =
     Symbol.asyncIterator in chunks
@@ -108,7 +117,7 @@ export async function heldOrStreamed(
       return new StreamableFile(Readable.from(rest, { objectMode: false }), { type: JSON_TYPE });
     }
   }
-  return new JsonBytes(held);
+  return new JsonBytes(held, spent);
 }
 
 async function* restOf(

@@ -1,4 +1,5 @@
 import type { Express, Response } from 'express';
+import { freeBuffers } from './spent-buffers.js';
 
 /**
  * An answer already serialized (UTF-8 JSON), in pieces: express sends these bytes as they
@@ -8,7 +9,11 @@ import type { Express, Response } from 'express';
 export class JsonBytes {
   readonly length: number;
 
-  constructor(readonly chunks: readonly Buffer[]) {
+  /** `spent`: ArrayBuffers under the chunks that nothing reads once they are sent (JsonText). */
+  constructor(
+    readonly chunks: readonly Buffer[],
+    readonly spent: readonly ArrayBuffer[] = [],
+  ) {
     let length = 0;
     for (const chunk of chunks) length += chunk.length;
     this.length = length;
@@ -31,6 +36,9 @@ export function acceptJsonBytes(app: Express): void {
   const json = response.json;
   response.json = function sendJson(this: Response, body?: unknown): Response {
     if (!(body instanceof JsonBytes)) return json.call(this, body);
+    // Freed once the last byte is handed to the socket ('finish': compression has read
+    // every chunk by then); a response cut short leaves them to the garbage collector.
+    if (body.spent.length > 0) this.once('finish', () => freeBuffers(body.spent));
     if (this.get('Content-Type') === undefined)
       this.set('Content-Type', 'application/json; charset=utf-8');
     // GET and HEAD answers go through `send` whole: their ETag and 304 (read-etag.ts).

@@ -8,8 +8,21 @@
 export class JsonText {
   readonly chunks: readonly Buffer[];
 
-  constructor(bytes: Buffer | readonly Buffer[]) {
+  /**
+   * `spent`: the ArrayBuffers under the chunks that only this text reads (a preview's line
+   * from its worker), freed once the answer carrying it is sent (JsonBytes, spent-buffers.ts).
+   */
+  constructor(
+    bytes: Buffer | readonly Buffer[],
+    readonly spent: readonly ArrayBuffer[] = [],
+  ) {
     this.chunks = Buffer.isBuffer(bytes) ? [bytes] : bytes;
+  }
+
+  /** The same text, its chunks' ArrayBuffers (the plain ones) freed once it is sent. */
+  spending(buffers: readonly ArrayBufferLike[]): JsonText {
+    const owned = buffers.filter((buffer) => buffer instanceof ArrayBuffer);
+    return new JsonText(this.chunks, [...this.spent, ...owned]);
   }
 
   /** The text as one buffer (copied when it is in pieces). */
