@@ -13,7 +13,7 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 
 /** Π of the allowed value counts of layers [from, to): a number while safe, else a BigInt. */
 export function freeProduct(
-  form: ConsistencyForm,
+  form: Pick<ConsistencyForm, 'domain'>,
   fixed: Int32Array,
   from: number,
   to: number,

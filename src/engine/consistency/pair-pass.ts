@@ -1,5 +1,13 @@
 import { FALSE } from './mdd.js';
-import { keepKnownUp, NEEDED, type PairScratch, REACHED, UNTOUCHED } from './pair-scratch.js';
+import { exactCount } from './segment-pass.js';
+import {
+  clearWorklist,
+  keepKnownUp,
+  NEEDED,
+  type PairScratch,
+  REACHED,
+  UNTOUCHED,
+} from './pair-scratch.js';
 import type { SegmentSpan } from './segments.js';
 import type { LayeredDiagram } from './weighted.js';
 
@@ -27,6 +35,12 @@ export interface PairResult {
   /** Per value of the span's layers (from valueBase[from]): the least weight start → end through it. */
   readonly valuesA: Float64Array;
   readonly valuesB: Float64Array;
+  /**
+   * The span's paths from the start node to the end node under the restrictions, an edge
+   * that skips layers counting every allowed value of them: what availability's count pass
+   * gives (segment-pass.ts), exact (a BigInt past 2^52), for availability (evaluate/bounds-first.ts).
+   */
+  readonly count: number | bigint;
   /** Edges the walks read (a caller's work budget). */
   readonly work: number;
 }
@@ -63,6 +77,10 @@ export function pairPass(
     beforeB[layer - from + 1] = beforeB[layer - from] + free[1][layer];
   }
   const before = [beforeA, beforeB] as const;
+  const { tail } = scratch;
+  tail[to - from] = 1;
+  for (let layer = to - 1; layer >= from; layer--)
+    tail[layer - from] = tail[layer + 1 - from] * (fixed[layer] >= 0 ? 1 : diagram.domain[layer]);
   keepKnownUp(span, fixed, scratch);
   try {
     const open = support ?? scratch.everyValue;
@@ -73,21 +91,11 @@ export function pairPass(
     if (result === undefined) return undefined;
     const { bestA, bestB, valuesA, valuesB } = result;
     valuesOfSkipped(diagram, span, weights, result);
-    return { bestA, bestB, valuesA, valuesB, work: read + result.work };
+    const paths = scratch.paths[span.start];
+    const count = paths < 2 ** 52 ? paths : exactCount(diagram, fixed, span, scratch.paths);
+    return { bestA, bestB, valuesA, valuesB, count, work: read + result.work };
   } finally {
     clearWorklist(span, scratch);
-  }
-}
-
-/** Every touched node back to UNTOUCHED and the worklist empty (also after a stopped walk). */
-function clearWorklist(
-  { fromLayer: from, toLayer: to }: SegmentSpan,
-  { state, touched, filled, layerStart }: PairScratch,
-): void {
-  for (let layer = from; layer < to; layer++) {
-    for (let i = layerStart[layer], end = i + filled[layer]; i < end; i++)
-      state[touched[i]] = UNTOUCHED;
-    filled[layer] = 0;
   }
 }
 
@@ -188,7 +196,7 @@ function backward(
   [beforeA, beforeB]: Pair,
   fixed: Int32Array,
   support: Uint8Array,
-  { edges, weights: node, state, upKnown, touched, filled, layerStart }: PairScratch,
+  { edges, weights: node, paths, tail, state, upKnown, touched, filled, layerStart }: PairScratch,
   budget: number,
 ): Backward | undefined {
   const { edge } = edges;
@@ -229,6 +237,7 @@ function backward(
       const aboveB = node[4 * id + 1];
       let leastA = Infinity;
       let leastB = Infinity;
+      let count = 0;
       const stop = edges.start[id + 1];
       read += stop - edges.start[id];
       for (let e = edges.start[id]; e < stop; e++) {
@@ -246,6 +255,15 @@ function backward(
         if (allowed) {
           if (edgeA < leastA) leastA = edgeA;
           if (edgeB < leastB) leastB = edgeB;
+          // A reached node's allowed children are reached: their paths are counted (a path
+          // exists wherever the least weight is finite). As segment-pass.ts counts them.
+          if (reached) {
+            const below = atEnd ? 1 : paths[child];
+            count +=
+              next > layer + 1
+                ? below * Math.round(tail[layer + 1 - from] / tail[next - from])
+                : below;
+          }
         }
         if (!reached) continue;
         const totalA = aboveA + edgeA;
@@ -260,6 +278,7 @@ function backward(
           if (withoutB < aroundB[skipped - from]) aroundB[skipped - from] = withoutB;
         }
       }
+      if (reached) paths[id] = count;
       if (known) continue;
       upKnown[id] = 1;
       node[4 * id + 2] = leastA;

@@ -17,6 +17,13 @@ export interface PairScratch {
    * weights to the end (Infinity: none).
    */
   readonly weights: Float64Array;
+  /**
+   * Per reached node: its paths to the end under the restrictions (a double, exact below
+   * 2^52 as in segment-pass.ts), counted by the backward walk over its allowed edges.
+   */
+  readonly paths: Float64Array;
+  /** Per layer of a span and its end: the product of the allowed values of the layers from it on. */
+  readonly tail: Float64Array;
   /** Per node: UNTOUCHED, NEEDED (its backward weight is read) or REACHED (also from the start). */
   readonly state: Uint8Array;
   /** Per node: 1 when its weights to the end are those under `lastFixed`'s restrictions. */
@@ -51,6 +58,8 @@ export function newPairScratch(diagram: LayeredDiagram): PairScratch {
   return {
     edges: liveEdges(diagram),
     weights: new Float64Array(4 * count),
+    paths: new Float64Array(count),
+    tail: new Float64Array(layers + 1),
     state: new Uint8Array(count),
     upKnown: new Uint8Array(count),
     lastFixed: new Int32Array(layers).fill(-2),
@@ -71,6 +80,8 @@ export function pairScratchBytes(
   return (
     liveEdgesBytes(diagram, array) +
     array(32 * nodes) +
+    array(8 * nodes) +
+    array(8 * (layers + 1)) +
     2 * array(nodes) +
     array(4 * nodes) +
     2 * array(4 * layers) +
@@ -94,4 +105,16 @@ export function keepKnownUp(
   if (deepest < from) return;
   upKnown.fill(0, start, Math.max(start, layerStart[deepest + 1]));
   for (let layer = from; layer <= deepest; layer++) lastFixed[layer] = fixed[layer];
+}
+
+/** Every touched node back to UNTOUCHED and the worklist empty (also after a stopped walk). */
+export function clearWorklist(
+  { fromLayer: from, toLayer: to }: SegmentSpan,
+  { state, touched, filled, layerStart }: PairScratch,
+): void {
+  for (let layer = from; layer < to; layer++) {
+    for (let i = layerStart[layer], end = i + filled[layer]; i < end; i++)
+      state[touched[i]] = UNTOUCHED;
+    filled[layer] = 0;
+  }
 }

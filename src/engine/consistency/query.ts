@@ -3,7 +3,7 @@ import { type ConsistencyForm, PAIR_CACHE_BYTES } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
 import { matrixHolds } from './pairs.js';
 import { type PreparedForm, prepareForm, type VisitScratch } from './prepared.js';
-import { cachedPass } from './segment-cache.js';
+import { cachedPass, type Walked } from './segment-cache.js';
 import { passSegment } from './segment-pass.js';
 import { charge, type Work } from './work.js';
 
@@ -193,11 +193,11 @@ export function liveValues(form: ConsistencyForm): Uint8Array {
  * segment's result depends on the restrictions of its own layers only. Every segment
  * has a path → consistent, the supported values are each segment's, the count their
  * product; one segment has none → only its own values can still be supported (the
- * others need it to have a path); two or more → none. `known`: the supported values,
- * found by the price bounds' walks (segment-cache.ts `cachedPass`), for answers with a
+ * others need it to have a path); two or more → none. `known`: the supported values and
+ * counts the price bounds' walks found (segment-cache.ts `cachedPass`), for answers with a
  * valid completion.
  */
-export function supports(form: ConsistencyForm, fixed: Int32Array, known?: Uint8Array): Supports {
+export function supports(form: ConsistencyForm, fixed: Int32Array, known?: Walked): Supports {
   const { domain, valueBase, root } = form;
   const layers = domain.length;
   const supported = new Uint8Array(valueBase[layers]);

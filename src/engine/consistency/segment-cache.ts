@@ -83,10 +83,17 @@ export function memoHolds(
   return true;
 }
 
+/** What the price bounds' walks found under the same restrictions (evaluate/bounds-first.ts). */
+export interface Walked {
+  /** Per value (flat): the supported values. */
+  readonly supported: Uint8Array;
+  /** Per segment: its paths. */
+  readonly counts: ReadonlyArray<number | bigint>;
+}
+
 /**
  * `counted`, from the memo when the segment is large and its restrictions were seen.
- * `known`: the supported values under `fixed`, found elsewhere (the price bounds' walks,
- * evaluate/bounds-first.ts): copied into `supported`, and only the count is passed for.
+ * `known`: what the walks found (supported values and count), where no pass is made.
  */
 export function cachedPass(
   form: ConsistencyForm,
@@ -95,7 +102,7 @@ export function cachedPass(
   supported: Uint8Array,
   scratch: PassScratch,
   cache: SegmentMemo,
-  known?: Uint8Array,
+  known?: Walked,
 ): Counted {
   const { valueBase } = form;
   const { segments } = scratch;
@@ -104,8 +111,9 @@ export function cachedPass(
   const offset = valueBase[from];
   const pass = (): Counted => {
     if (known === undefined) return counted(form, fixed, s, supported, scratch);
-    supported.set(known.subarray(offset, valueBase[to]), offset);
-    return counted(form, fixed, s, undefined, scratch);
+    supported.set(known.supported.subarray(offset, valueBase[to]), offset);
+    const count = known.counts[s];
+    return { consistent: count > 0, count };
   };
   const key = memoKey(form, scratch.segments, fixed, s);
   if (key === undefined) return pass();

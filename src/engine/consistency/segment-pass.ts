@@ -1,7 +1,8 @@
 import { freeProduct } from './count.js';
 import type { ConsistencyForm } from './form.js';
 import { FALSE, TRUE } from './mdd.js';
-import type { Segments } from './segments.js';
+import { type SegmentSpan, type Segments, segmentSpan } from './segments.js';
+import type { LayeredDiagram } from './weighted.js';
 import { charge, type Work } from './work.js';
 
 /**
@@ -185,11 +186,7 @@ function markSupported(
 
 /**
  * The segment's exact path count when passSegment's doubles passed 2^53 (only where a
- * count is asked for: the pairwise relation does not need it). Right after that pass:
- * a node whose double count is below 2^52 is exact (its descendants' are smaller), so
- * only the nodes above it that the start's count sums are summed again, in BigInt: those
- * reached from the start node along allowed edges through such nodes (a node's count is
- * at least each allowed child's, so every ancestor of a large count is large too).
+ * count is asked for: the pairwise relation does not need it), right after that pass.
  */
 export function bigCount(
   form: ConsistencyForm,
@@ -197,14 +194,28 @@ export function bigCount(
   s: number,
   scratch: PassScratch,
 ): bigint {
-  const { nodeLayer, kidStart, kids, domain } = form;
-  const { segments, count } = scratch;
-  const to = segments.toLayer[s];
-  const start = segments.startNode[s];
-  const end = segments.endNode[s];
-  // Below 2^52 a double count is exact (passSegment rounds its factors back to integers).
-  const large = (node: number): boolean => node !== end && count[node] >= 2 ** 52;
-  if (!large(start)) return BigInt(count[start]);
+  return exactCount(form, fixed, segmentSpan(scratch.segments, s), scratch.count);
+}
+
+/**
+ * A span's exact path count from double counts per node (`count`, paths to the span's end
+ * under `fixed`, at least those of the nodes reached from its start along allowed edges; a
+ * walk's own, pair-pass.ts, or passSegment's). A node whose double count is below 2^52 is
+ * exact (its descendants' are smaller; passSegment rounds its factors back to integers), so
+ * only the nodes above it that the start's count sums are summed again, in BigInt: those
+ * reached from the start node along allowed edges through such nodes (a node's count is at
+ * least each allowed child's, so every ancestor of a large count is large too).
+ */
+export function exactCount(
+  diagram: LayeredDiagram,
+  fixed: Int32Array,
+  { toLayer: to, start, end }: SegmentSpan,
+  count: Float64Array,
+): bigint {
+  const { nodeLayer, kidStart, kids, domain } = diagram;
+  const paths = (node: number): number => (node === end ? 1 : count[node]);
+  const large = (node: number): boolean => paths(node) >= 2 ** 52;
+  if (!large(start)) return BigInt(paths(start));
   const sums = [start];
   const seen = new Set(sums);
   for (let i = 0; i < sums.length; i++) {
@@ -220,7 +231,7 @@ export function bigCount(
   // Ids ascend by layer: deepest first, each node's children are summed before it.
   sums.sort((a, b) => b - a);
   const big = new Map<number, bigint>();
-  const exactly = (node: number): bigint => big.get(node) ?? BigInt(count[node]);
+  const exactly = (node: number): bigint => big.get(node) ?? BigInt(paths(node));
   for (const id of sums) {
     const layer = nodeLayer[id];
     const first = kidStart[id];
@@ -228,10 +239,11 @@ export function bigCount(
     let total = 0n;
     for (let v = f >= 0 ? f : 0, last = f >= 0 ? f + 1 : domain[layer]; v < last; v++) {
       const child = kids[first + v];
-      if (child === FALSE || count[child] === 0) continue;
+      if (child === FALSE || paths(child) === 0) continue;
       const next = child === end ? to : nodeLayer[child];
       const below = exactly(child);
-      total += next > layer + 1 ? below * BigInt(freeProduct(form, fixed, layer + 1, next)) : below;
+      total +=
+        next > layer + 1 ? below * BigInt(freeProduct(diagram, fixed, layer + 1, next)) : below;
     }
     big.set(id, total);
   }

@@ -110,6 +110,7 @@ function freeWeights(form: ConsistencyForm, weight: Float64Array, fixed: Int32Ar
  * when the walks of the segments to recompute would read more than `budget` edges, and
  * always under a negative budget (no passes at all). `support`: the supported values under
  * `fixed` (query.ts `supports`), which lets the walks leave out what no completion takes.
+ * `counts`, when given: filled with each segment's paths under `fixed` (PairResult.count).
  */
 export function segmentedMinPair(
   form: ConsistencyForm,
@@ -117,6 +118,7 @@ export function segmentedMinPair(
   fixed: Int32Array,
   budget = Infinity,
   support?: Uint8Array,
+  counts?: Array<number | bigint>,
 ): [SegmentedMins, SegmentedMins] | undefined {
   if (budget < 0) return undefined;
   const free = [
@@ -132,6 +134,7 @@ export function segmentedMinPair(
       const result = segmentResult(scratch, weights, free, fixed, s, left, support);
       if (result === undefined) return undefined;
       results.push(result.result);
+      if (counts !== undefined) counts[s] = result.result.count;
       left -= result.work;
     }
   }

@@ -11,15 +11,18 @@ import { priceTerms } from './price-terms.js';
  * walks (consistency/pair-pass.ts) reach every node that availability's top-down pass
  * marks, and give each value the least weight of a valid path through it with the other
  * answers kept ("the answers minus itself"): finite exactly where the value is supported.
- * So when a click asks for price bounds, availability takes its supported values from the
- * walks and passes over the diagram for the count alone, where it made its own top-down
- * pass before the walks made theirs.
+ * The backward walk also counts each reached node's paths, as availability's count pass
+ * does. So when a click asks for price bounds, availability takes its supported values and
+ * its counts from the walks and makes no pass of its own, where it made two before the
+ * walks made theirs.
  */
 export interface BoundWalks {
   /** segmentedMinPair's result on the least and the negated greatest weights. */
   readonly passes: readonly [SegmentedMins, SegmentedMins];
   /** Per value (flat): 1 when it has a valid completion with the other answers. */
   readonly supported: Uint8Array;
+  /** Per segment: its paths under the answers (consistency/pair-pass.ts). */
+  readonly counts: Array<number | bigint>;
 }
 
 /**
@@ -41,10 +44,11 @@ export function boundsFirst(
   const terms = priceTerms(model);
   if (terms.weights === undefined || terms.flat) return undefined;
   const { lo, negatedHi } = terms.weights;
-  const passes = segmentedMinPair(form, [lo, negatedHi], fixed, work);
+  const counts = new Array<number | bigint>(segments.fromLayer.length);
+  const passes = segmentedMinPair(form, [lo, negatedHi], fixed, work, undefined, counts);
   if (passes === undefined) return undefined;
   const least = passes[0].through;
   const supported = new Uint8Array(least.length);
   for (let at = 0; at < least.length; at++) if (least[at] !== Infinity) supported[at] = 1;
-  return { passes, supported };
+  return { passes, supported, counts };
 }

@@ -1,5 +1,6 @@
 import { compatible, freeAssignment, isConsistent, supports } from '../consistency/query.js';
 import { explainConflict } from '../consistency/explain.js';
+import type { Walked } from '../consistency/segment-cache.js';
 import { TRUE } from '../consistency/mdd.js';
 import { checkerOf, prepareForm } from '../consistency/prepared.js';
 import { quickXplain } from '../consistency/quickxplain.js';
@@ -129,13 +130,13 @@ function minimalConflict(
 /**
  * Step 3 with a diagram (option-availability.ts): exact support, `conflicts_with` a
  * minimal set of the user's other answers (explainOption), within the budget. `known`:
- * the supported values, from the price bounds' walks (bounds-first.ts).
+ * the supported values and counts of the price bounds' walks (bounds-first.ts).
  */
 export function exactAvailability(
   model: CompiledModel,
   state: EvaluationState,
   { units, fixed, work }: Settled,
-  known?: Uint8Array,
+  known?: Walked,
 ): void {
   const form = model.consistency;
   const domains = supports(form, fixed, known);

@@ -157,7 +157,7 @@ function buildLine(
     withPrices && state.conflict === undefined
       ? boundsFirst(model, settled.fixed, request.priceBoundsWork)
       : undefined;
-  if (model.consistency.compiled) exactAvailability(model, state, settled, walked?.supported);
+  if (model.consistency.compiled) exactAvailability(model, state, settled, walked);
   else propagatedAvailability(model, state, settled.units, settled.work);
   markBlockedOptions(model, state);
   checkAnswers(model, state);

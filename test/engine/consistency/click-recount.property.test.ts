@@ -18,6 +18,7 @@ import {
 } from '../../../src/engine/consistency/segment-pass.js';
 import { compileDocument } from '../../../src/engine/work.js';
 import { generateTableModel } from '../../../bench/generate-table-model.js';
+import { chainModel } from './chain-model.js';
 import { prng, randomModel } from './random-model.js';
 
 /**
@@ -127,28 +128,6 @@ describe('a click recounts what its restrictions changed', () => {
     }
   }, 120_000);
 });
-
-/**
- * `questions` choice questions of `options` options, each consecutive pair in a table of
- * two thirds of its combinations: one segment whose width is the options, whose count is
- * about (2/3 options)^questions.
- */
-function chainModel(questions: number, options: number, random: () => number) {
-  const key = (q: number): string => `q${q}`;
-  const rules = Array.from({ length: questions - 1 }, (_, q) => {
-    const rows: string[][] = [];
-    for (let a = 0; a < options; a++)
-      for (let b = 0; b < options; b++) if (random() < 2 / 3) rows.push([`o${a}`, `o${b}`]);
-    return { key: `t${q}`, message: 'no', allowed: { columns: [key(q), key(q + 1)], rows } };
-  });
-  const list = Array.from({ length: questions }, (_, q) => ({
-    key: key(q),
-    type: 'choice',
-    label: key(q),
-    options: Array.from({ length: options }, (_, o) => ({ key: `o${o}`, label: `${o}` })),
-  }));
-  return { general: { name: 'chain' }, questions: list, rules };
-}
 
 /**
  * Segment `s`'s paths under `fixed` in BigInt, every node of the segment summed bottom-up

@@ -8,6 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileDocument, evaluate } from '../../../src/engine/work.js';
+import { randomlyPriced } from '../../../bench/random-prices.js';
+import { chainModel } from '../consistency/chain-model.js';
 import { prng } from '../consistency/random-model.js';
 import { MODELS, pricedModel, randomAnswers, request } from './guided-models.js';
 
@@ -57,5 +59,28 @@ describe('availability from the price bounds’ walks', () => {
     }
     expect(compared).toBeGreaterThan(100);
     expect(unavailable).toBeGreaterThan(100);
+  }, 120_000);
+
+  it('counts past 2^53 as availability does, along a walk on a chain of tables', () => {
+    const random = prng(31);
+    const compiled = compileDocument(randomlyPriced(chainModel(36, 6, random), random));
+    if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
+    const model = compiled.model;
+    const answers: Record<string, { values: unknown[] }> = {};
+    const counts: string[] = [];
+    for (let step = 0; step < 30; step++) {
+      const plain = evaluate(model, request(answers, { priceBounds: false }));
+      const bounded = evaluate(model, request(answers));
+      expect(without(bounded, [...BOUND_KEYS, TIMING]), `step ${step}`).toEqual(
+        without(plain, [...BOUND_KEYS, TIMING]),
+      );
+      counts.push(plain.line.consistency?.configurations ?? '');
+      const open = plain.line.questions.filter((question) => question.values.length === 0);
+      const question = open[Math.floor(random() * open.length)];
+      const options = (question.options ?? []).filter((option) => option.available);
+      answers[question.key] = { values: [options[Math.floor(random() * options.length)].key] };
+    }
+    expect(BigInt(counts[0])).toBeGreaterThan(2n ** 60n);
+    expect(BigInt(counts[counts.length - 1])).toBeLessThan(2n ** 52n);
   }, 120_000);
 });
