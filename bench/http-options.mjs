@@ -62,6 +62,8 @@ export const pgAdminUrl = option(
   process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
 );
 export const jsonOut = option('json', null);
+/** --clicks-out <prefix>: each real car's clicks, one by one, to <prefix>-<view>.json. */
+export const clicksOut = option('clicks-out', null);
 export const baselineRoot = option('baseline', null) === null ? null : resolve(option('baseline'));
 /** Where the real cars are (renault-medium, renault-megane), as in CI: ../shared beside the checkout. */
 export const benchmarksDir = resolve(

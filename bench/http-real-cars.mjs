@@ -22,11 +22,11 @@
  * page does.
  */
 import { performance } from 'node:perf_hooks';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
 import { cpuSeconds, fixed, median, percentile, tables } from './http-measure.mjs';
-import { alternate, clicks as clickBudget, clickViews, seed } from './http-options.mjs';
+import { alternate, clicks as clickBudget, clicksOut, clickViews, seed } from './http-options.mjs';
 // The tests' seeded generator (mulberry32), so that runs and builds walk alike; a .ts
 // module, which the Node 24 that runs the benchmarks loads as it is (type stripping).
 import { prng } from '../test/support/prng.ts';
@@ -257,6 +257,8 @@ export async function realCarClicks(database, size, car) {
   }
   for (const { view, clicks, close } of clickers) {
     close();
+    // Every click's times (ms, engineMs, cpuMs, bytes, status), to find what the slow ones spent.
+    if (clicksOut !== null) writeFileSync(`${clicksOut}-${view}.json`, JSON.stringify(clicks));
     const ok = clicks.filter((click) => click.status === 200);
     const ms = ok.map((click) => click.ms);
     const engine = clicks.map((click) => click.engineMs).filter(Number.isFinite);

@@ -21,7 +21,8 @@
  * BENCH_CLICK_LOG=<file> logs each real-car click's end time (bench/click-log.mjs: to place
  * those GCs among the clicks);
  * --env KEY=VALUE,… (more of the service's environment; EVALUATION_TIMEOUT_MS is 60000
- * unless given); --json <file> (the tables, for comparing runs); --detail adds the compact
+ * unless given); --json <file> (the tables, for comparing runs); --clicks-out <prefix> (each
+ * real car's clicks, one by one: <prefix>-<view>.json); --detail adds the compact
  * view without compression and the full view with gzip; sizes `medium` and `megane` are
  * the real cars of ../shared/benchmarks (BENCHMARKS overrides the folder); --model
  * <model.json> (repeatable) adds any model as a real car, or with --answers <answers.json>

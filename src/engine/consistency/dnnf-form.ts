@@ -35,10 +35,12 @@ export function dnnfBytes(dnnf: DnnfForm): number {
 }
 
 /**
- * The bytes of the query scratch arrays: two flags and a count per node (dnnf-query.ts),
- * the price bounds' four weights per node (dnnf-guided.ts) and the resolution's key per
- * node (dnnf-nearest.ts: changes, price, a set reference, a value).
+ * The bytes of the query scratch arrays: a flag per node (dnnf-query.ts); the counts kept
+ * between queries (dnnf-count.ts: a count, two flags, a BigInt slot and about as much
+ * again for the large nodes' BigInts, the parents and each layer's decisions), the price
+ * bounds' four weights per node (dnnf-guided.ts) and the resolution's key per node
+ * (dnnf-nearest.ts: changes, price, a set reference, a value).
  */
 export function dnnfScratchBytes(dnnf: DnnfForm): number {
-  return dnnf.nodeLayer.length * 66;
+  return dnnf.nodeLayer.length * 99 + dnnf.kids.length * 4;
 }

@@ -1,16 +1,14 @@
+import { DnnfCounts } from './dnnf-count.js';
 import { AND, DNNF_FALSE, DNNF_TRUE, type DnnfForm } from './dnnf-form.js';
 import { PAIR_CACHE_BYTES } from './form.js';
-
-/** Doubles count exactly below it: a node's count from here on is summed again in BigInt. */
-const SAFE_COUNT = 2 ** 52;
 
 /**
  * The queries on a smooth decision-DNNF (dnnf-form.ts), each one or two passes over its
  * nodes, under restrictions `fixed[layer]` (a value, or -1 when free) as in query.ts:
  *
- * - *consistency*: bottom-up, a decision is satisfiable when an allowed value's kid is, a
- *   conjunction when all its kids are;
- * - *count*: the same pass with + and × (exact: doubles while below 2^52, BigInt above);
+ * - *count*: bottom-up with + and × (exact: doubles while below 2^52, BigInt above), kept
+ *   from one query to the next and redone only above the changed layers (dnnf-count.ts);
+ * - *consistency*: the same pass, a node being satisfiable when its count is not 0;
  * - *valid domains* ("the answers minus itself"): a top-down pass marks the nodes whose
  *   context (the rest of some solution around them) holds under the restrictions; value v
  *   of layer l is supported when a decision on l with a live context has a satisfiable
@@ -20,12 +18,9 @@ const SAFE_COUNT = 2 ** 52;
  *   Bayesian networks", 2003).
  */
 export class DnnfQueries {
-  private readonly up: Uint8Array;
   private readonly down: Uint8Array;
-  private readonly count: Float64Array;
-  /** The restrictions `up` holds the pass of, when `upValid`. */
-  private readonly upFor: Int32Array;
-  private upValid = false;
+  /** The bottom-up pass (counts per node), kept from one query to the next. */
+  private readonly counts: DnnfCounts;
   private readonly pairs = new Map<number, Uint8Array | undefined>();
   private pairBytes = 0;
   /** Edges examined so far: the unit of the explanation budget on such a form (work.ts). */
@@ -39,16 +34,14 @@ export class DnnfQueries {
     private readonly valueBase: Int32Array,
   ) {
     const size = dnnf.nodeLayer.length;
-    this.up = new Uint8Array(size);
     this.down = new Uint8Array(size);
-    this.count = new Float64Array(size);
-    this.upFor = new Int32Array(domain.length);
+    this.counts = new DnnfCounts(dnnf, domain.length);
     this.base = this.closure(new Int32Array(domain.length).fill(-1));
   }
 
   /** Whether the restrictions have a valid completion. */
   consistent(fixed: Int32Array): boolean {
-    return this.upward(fixed) === 1;
+    return this.upward(fixed);
   }
 
   /**
@@ -56,10 +49,11 @@ export class DnnfQueries {
    * of the other layers; and whether the restrictions themselves have one.
    */
   supports(fixed: Int32Array): { consistent: boolean; supported: Uint8Array } {
-    const consistent = this.upward(fixed) === 1;
+    const consistent = this.upward(fixed);
     const supported = new Uint8Array(this.valueBase[this.domain.length]);
     const { nodeLayer, kidStart, kids, root } = this.dnnf;
-    const { up, down, valueBase } = this;
+    const { down, valueBase } = this;
+    const { count } = this.counts;
     if (root === DNNF_TRUE) supported.fill(1);
     if (root <= DNNF_TRUE) return { consistent, supported };
     down.fill(0);
@@ -74,7 +68,7 @@ export class DnnfQueries {
         let failed = -1;
         let failures = 0;
         for (let k = first; k < last; k++) {
-          if (up[kids[k]] === 0) {
+          if (count[kids[k]] === 0) {
             failed = kids[k];
             failures++;
           }
@@ -90,7 +84,7 @@ export class DnnfQueries {
         const kid = kids[k];
         if (kid === DNNF_FALSE) continue;
         const v = k - first;
-        if (up[kid] === 1) supported[base + v] = 1;
+        if (count[kid] > 0) supported[base + v] = 1;
         if (f < 0 || f === v) down[kid] = 1;
       }
     }
@@ -129,151 +123,20 @@ export class DnnfQueries {
 
   /** The number of valid completions of the restrictions, exact. */
   configurations(fixed: Int32Array): number | bigint {
-    const { nodeLayer, kidStart, kids, root } = this.dnnf;
-    const { count } = this;
-    count[DNNF_FALSE] = 0;
-    count[DNNF_TRUE] = 1;
-    let large = false;
     this.revised += this.dnnf.kids.length;
-    for (let n = DNNF_TRUE + 1; n <= root; n++) {
-      const layer = nodeLayer[n];
-      const first = kidStart[n];
-      const last = kidStart[n + 1];
-      let total: number;
-      if (layer === AND) {
-        total = 1;
-        for (let k = first; k < last; k++) total *= count[kids[k]];
-      } else {
-        total = 0;
-        const f = fixed[layer];
-        for (let k = first; k < last; k++) if (f < 0 || f === k - first) total += count[kids[k]];
-      }
-      if (total >= SAFE_COUNT) large = true;
-      count[n] = total;
-    }
-    return large ? this.bigCount(fixed) : count[root];
+    this.counts.update(fixed);
+    return this.counts.exact(fixed);
   }
 
   /**
-   * After `configurations`' pass: the nodes whose double count reached 2^52 summed again
-   * in BigInt (a node below it is exact, and so are its kids). Most such conjunctions have
-   * one large kid among literals and small components, and most decisions two or three
-   * kids: the small kids are combined as doubles while safe, so each node makes one or two
-   * BigInts (a Map and a factor list per node cost twice the BigInt arithmetic).
+   * The bottom-up pass: whether the root has a solution, read from the counts (a node's
+   * count is 0 exactly when it has none). An evaluation checks its answers
+   * (evaluate/consistency.ts), then asks for their supports and count: the same pass.
    */
-  private bigCount(fixed: Int32Array): bigint {
-    const { nodeLayer, kidStart, kids, root } = this.dnnf;
-    const { count } = this;
-    if (count[root] < SAFE_COUNT) return BigInt(count[root]);
-    const needed = this.largeUnderRoot(fixed);
-    const big: bigint[] = new Array<bigint>(root + 1);
-    for (let n = DNNF_TRUE + 1; n <= root; n++) {
-      if (needed[n] === 0) continue;
-      const layer = nodeLayer[n];
-      const first = kidStart[n];
-      const last = kidStart[n + 1];
-      let small = 1;
-      let total: bigint | undefined;
-      if (layer === AND) {
-        for (let k = first; k < last; k++) {
-          const kid = kids[k];
-          const value = count[kid];
-          if (value >= SAFE_COUNT) total = total === undefined ? big[kid] : total * big[kid];
-          else if (small * value >= SAFE_COUNT) {
-            total = total === undefined ? BigInt(small) : total * BigInt(small);
-            small = value;
-          } else small *= value;
-        }
-        big[n] = total === undefined ? BigInt(small) : small === 1 ? total : total * BigInt(small);
-      } else {
-        small = 0;
-        const f = fixed[layer];
-        for (let k = first; k < last; k++) {
-          if (f >= 0 && f !== k - first) continue;
-          const kid = kids[k];
-          const value = count[kid];
-          if (value >= SAFE_COUNT) total = total === undefined ? big[kid] : total + big[kid];
-          else if (small + value >= SAFE_COUNT) {
-            total = total === undefined ? BigInt(small) : total + BigInt(small);
-            small = value;
-          } else small += value;
-        }
-        big[n] = total === undefined ? BigInt(small) : small === 0 ? total : total + BigInt(small);
-      }
-    }
-    return count[root] < SAFE_COUNT ? BigInt(count[root]) : big[root];
-  }
-
-  /**
-   * The large nodes (count past SAFE_COUNT) the root's count sums or multiplies through
-   * large nodes only, marked in the `down` scratch: the kids of an answered layer's
-   * decisions other than the answer's (most large nodes once a few questions are
-   * answered) are not summed again.
-   */
-  private largeUnderRoot(fixed: Int32Array): Uint8Array {
-    const { nodeLayer, kidStart, kids, root } = this.dnnf;
-    const { count, down: needed } = this;
-    needed.fill(0);
-    needed[root] = 1;
-    for (let n = root; n > DNNF_TRUE; n--) {
-      if (needed[n] === 0) continue;
-      const first = kidStart[n];
-      const last = kidStart[n + 1];
-      const f = nodeLayer[n] === AND ? -1 : fixed[nodeLayer[n]];
-      for (let k = first; k < last; k++)
-        if ((f < 0 || f === k - first) && count[kids[k]] >= SAFE_COUNT) needed[kids[k]] = 1;
-    }
-    return needed;
-  }
-
-  /**
-   * The bottom-up pass: `up[n]` = 1 when node n is satisfiable; returns the root's. An
-   * evaluation checks its answers (evaluate/consistency.ts) and then asks for their
-   * supports: the second pass over the same restrictions is read from the first.
-   */
-  private upward(fixed: Int32Array): number {
-    const { nodeLayer, kidStart, kids, root } = this.dnnf;
-    const { up, upFor } = this;
+  private upward(fixed: Int32Array): boolean {
     // Charged either way: the explanation budget must not depend on the previous query.
     this.revised += this.dnnf.kids.length;
-    if (this.upValid && sameRestrictions(upFor, fixed)) return up[root];
-    upFor.set(fixed);
-    this.upValid = true;
-    up[DNNF_FALSE] = 0;
-    up[DNNF_TRUE] = 1;
-    for (let n = DNNF_TRUE + 1; n <= root; n++) {
-      const layer = nodeLayer[n];
-      const first = kidStart[n];
-      const last = kidStart[n + 1];
-      let holds = 0;
-      if (layer === AND) {
-        holds = 1;
-        for (let k = first; k < last; k++) {
-          if (up[kids[k]] === 0) {
-            holds = 0;
-            break;
-          }
-        }
-      } else {
-        const f = fixed[layer];
-        if (f >= 0) holds = up[kids[first + f]];
-        else {
-          for (let k = first; k < last; k++) {
-            if (up[kids[k]] === 1) {
-              holds = 1;
-              break;
-            }
-          }
-        }
-      }
-      up[n] = holds;
-    }
-    return up[root];
+    this.counts.update(fixed);
+    return this.counts.count[this.dnnf.root] > 0;
   }
-}
-
-function sameRestrictions(a: Int32Array, b: Int32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -11,7 +11,7 @@ import { DnnfQueries } from '../../../src/engine/consistency/dnnf-query.js';
 import { valueBases } from '../../../src/engine/consistency/form.js';
 import { BudgetExceeded } from '../../../src/engine/consistency/mdd-budget.js';
 import { prng } from '../../support/prng.js';
-import { assignments, holds, randomProblem } from './random-nogoods.js';
+import { assignments, bigIntCount, holds, randomProblem, wideProblem } from './random-nogoods.js';
 
 const OPEN = { deadline: Infinity, bytes: 1e9, steps: 1e9 };
 
@@ -42,22 +42,6 @@ function scopes(dnnf: DnnfForm): Array<Set<number> | undefined> {
     scope[n] = here;
   }
   return scope;
-}
-
-/** The count of `fixed`'s completions by a pass in BigInt at every node. */
-function bigIntCount(dnnf: DnnfForm, fixed: Int32Array): bigint {
-  const { nodeLayer, kidStart, kids, root } = dnnf;
-  const count: bigint[] = [0n, 1n];
-  for (let n = 2; n <= root; n++) {
-    let total = nodeLayer[n] === AND ? 1n : 0n;
-    for (let k = kidStart[n]; k < kidStart[n + 1]; k++) {
-      if (nodeLayer[n] === AND) total *= count[kids[k]];
-      else if (fixed[nodeLayer[n]] < 0 || fixed[nodeLayer[n]] === k - kidStart[n])
-        total += count[kids[k]];
-    }
-    count[n] = total;
-  }
-  return count[root];
 }
 
 describe('decision-DNNF compiler', () => {
@@ -116,30 +100,7 @@ describe('decision-DNNF compiler', () => {
     let large = 0;
     for (let seed = 1; seed <= 200; seed++) {
       const random = prng(10_000 + seed);
-      const layers = 20 + Math.floor(random() * 60);
-      const domain = Int32Array.from({ length: layers }, () => 2 + Math.floor(random() * 4));
-      const start = [0];
-      const layer: number[] = [];
-      const mask: number[] = [];
-      // Nogoods of one value per layer over 2–3 layers: most problems keep solutions.
-      const rules = Math.floor((random() * layers) / 2);
-      for (let i = 0; i < rules; i++) {
-        const width = 2 + Math.floor(random() * 2);
-        const used = new Set<number>();
-        for (let m = 0; m < width; m++) {
-          const l = Math.floor(random() * layers);
-          if (used.has(l)) continue;
-          used.add(l);
-          layer.push(l);
-          mask.push(1 << Math.floor(random() * domain[l]));
-        }
-        start.push(layer.length);
-      }
-      const nogoods = {
-        start: Int32Array.from(start),
-        layer: Int32Array.from(layer),
-        mask: Int32Array.from(mask),
-      };
+      const { domain, nogoods } = wideProblem(random);
       const dnnf = compileDnnf(domain, nogoods, OPEN);
       const queries = new DnnfQueries(dnnf, domain, valueBases(domain));
       for (let round = 0; round < 4; round++) {

@@ -2,6 +2,7 @@
  * Random nogoods over small finite domains and their brute-force solutions: the
  * decision-DNNF tests (dnnf-compile.test.ts, dnnf-weighted.property.test.ts) share them.
  */
+import { AND, type DnnfForm } from '../../../src/engine/consistency/dnnf-form.js';
 import type { Nogoods } from '../../../src/engine/consistency/dnnf-nogoods.js';
 
 export interface Problem {
@@ -58,4 +59,49 @@ export function holds({ nogoods }: Problem, values: readonly number[]): boolean 
     if (all) return false;
   }
   return true;
+}
+
+/** 20–80 layers of 2–5 values, nogoods of one value per layer over 2–3 layers: most problems keep solutions, their counts past 2^52. */
+export function wideProblem(random: () => number): Problem {
+  const layers = 20 + Math.floor(random() * 60);
+  const domain = Int32Array.from({ length: layers }, () => 2 + Math.floor(random() * 4));
+  const start = [0];
+  const layer: number[] = [];
+  const mask: number[] = [];
+  // Nogoods of one value per layer over 2–3 layers: most problems keep solutions.
+  const rules = Math.floor((random() * layers) / 2);
+  for (let i = 0; i < rules; i++) {
+    const width = 2 + Math.floor(random() * 2);
+    const used = new Set<number>();
+    for (let m = 0; m < width; m++) {
+      const l = Math.floor(random() * layers);
+      if (used.has(l)) continue;
+      used.add(l);
+      layer.push(l);
+      mask.push(1 << Math.floor(random() * domain[l]));
+    }
+    start.push(layer.length);
+  }
+  const nogoods = {
+    start: Int32Array.from(start),
+    layer: Int32Array.from(layer),
+    mask: Int32Array.from(mask),
+  };
+  return { domain, nogoods };
+}
+
+/** The count of `fixed`'s completions by a pass in BigInt at every node. */
+export function bigIntCount(dnnf: DnnfForm, fixed: Int32Array): bigint {
+  const { nodeLayer, kidStart, kids, root } = dnnf;
+  const count: bigint[] = [0n, 1n];
+  for (let n = 2; n <= root; n++) {
+    let total = nodeLayer[n] === AND ? 1n : 0n;
+    for (let k = kidStart[n]; k < kidStart[n + 1]; k++) {
+      if (nodeLayer[n] === AND) total *= count[kids[k]];
+      else if (fixed[nodeLayer[n]] < 0 || fixed[nodeLayer[n]] === k - kidStart[n])
+        total += count[kids[k]];
+    }
+    count[n] = total;
+  }
+  return count[root];
 }
