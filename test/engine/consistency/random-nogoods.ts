@@ -13,30 +13,52 @@ export interface Problem {
 export function randomProblem(random: () => number): Problem {
   const layers = 1 + Math.floor(random() * 8);
   const domain = Int32Array.from({ length: layers }, () => 2 + Math.floor(random() * 2));
+  const width = (): number | undefined => {
+    const drawn = Math.floor(random() * 4); // 0: the empty nogood (no solution) now and then
+    return drawn === 0 && random() < 0.8 ? undefined : drawn;
+  };
+  const count = Math.floor(random() * 10);
+  const nogoods = drawNogoods(
+    random,
+    domain,
+    count,
+    width,
+    (l) => 1 + Math.floor(random() * ((1 << domain[l]) - 1)),
+  );
+  return { domain, nogoods };
+}
+
+/**
+ * `rules` nogoods over `width()` layers each (undefined: none drawn this time; a layer drawn
+ * twice is taken once), each layer's excluded values `mask(layer)`, drawn in that order.
+ */
+function drawNogoods(
+  random: () => number,
+  domain: Int32Array,
+  rules: number,
+  width: () => number | undefined,
+  mask: (layer: number) => number,
+): Nogoods {
   const start = [0];
   const layer: number[] = [];
-  const mask: number[] = [];
-  const count = Math.floor(random() * 10);
-  for (let i = 0; i < count; i++) {
-    const width = Math.floor(random() * 4); // 0: the empty nogood (no solution) now and then
-    if (width === 0 && random() < 0.8) continue;
+  const masks: number[] = [];
+  for (let i = 0; i < rules; i++) {
+    const drawn = width();
+    if (drawn === undefined) continue;
     const used = new Set<number>();
-    for (let m = 0; m < width; m++) {
-      const l = Math.floor(random() * layers);
+    for (let m = 0; m < drawn; m++) {
+      const l = Math.floor(random() * domain.length);
       if (used.has(l)) continue;
       used.add(l);
       layer.push(l);
-      mask.push(1 + Math.floor(random() * ((1 << domain[l]) - 1)));
+      masks.push(mask(l));
     }
     start.push(layer.length);
   }
   return {
-    domain,
-    nogoods: {
-      start: Int32Array.from(start),
-      layer: Int32Array.from(layer),
-      mask: Int32Array.from(mask),
-    },
+    start: Int32Array.from(start),
+    layer: Int32Array.from(layer),
+    mask: Int32Array.from(masks),
   };
 }
 
@@ -65,28 +87,15 @@ export function holds({ nogoods }: Problem, values: readonly number[]): boolean 
 export function wideProblem(random: () => number): Problem {
   const layers = 20 + Math.floor(random() * 60);
   const domain = Int32Array.from({ length: layers }, () => 2 + Math.floor(random() * 4));
-  const start = [0];
-  const layer: number[] = [];
-  const mask: number[] = [];
   // Nogoods of one value per layer over 2–3 layers: most problems keep solutions.
   const rules = Math.floor((random() * layers) / 2);
-  for (let i = 0; i < rules; i++) {
-    const width = 2 + Math.floor(random() * 2);
-    const used = new Set<number>();
-    for (let m = 0; m < width; m++) {
-      const l = Math.floor(random() * layers);
-      if (used.has(l)) continue;
-      used.add(l);
-      layer.push(l);
-      mask.push(1 << Math.floor(random() * domain[l]));
-    }
-    start.push(layer.length);
-  }
-  const nogoods = {
-    start: Int32Array.from(start),
-    layer: Int32Array.from(layer),
-    mask: Int32Array.from(mask),
-  };
+  const nogoods = drawNogoods(
+    random,
+    domain,
+    rules,
+    () => 2 + Math.floor(random() * 2),
+    (l) => 1 << Math.floor(random() * domain[l]),
+  );
   return { domain, nogoods };
 }
 
