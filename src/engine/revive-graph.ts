@@ -26,69 +26,62 @@ export function reviveGraph(root: object, revive: Reviver): object {
   const copies = new Map<object, object>();
   const templates = new Map<string, object>();
   const texts = new Map<string, string>();
-  const enter = (node: object): Frame => {
-    const copy = emptyCopy(node, templates);
-    copies.set(node, copy);
-    return new Frame(node, copy);
+  // Depth first, each object made when it is reached (a question, then its members…), as a
+  // recursive copy would: what an evaluation reads together stays together in the heap.
+  const top = emptyCopy(root, templates);
+  copies.set(root, top);
+  /** Members still to place: (deserialized object, the copy it goes in, its key there). */
+  const pending: Slot[] = [];
+  const fill = (node: object, copy: object): void => {
+    const first = pending.length;
+    if (node instanceof Map) {
+      for (const [key, item] of node) place(item, copy, key, pending);
+    } else if (Array.isArray(node)) {
+      if (copy === node) {
+        for (let i = 0; i < node.length; i++) if (i in node) place(node[i], copy, i, pending);
+      } else for (let i = 0; i < node.length; i++) place(node[i], copy, i, pending);
+    } else {
+      const from = node as Record<string, unknown>;
+      for (const key of Object.keys(from)) place(from[key], copy, key, pending);
+    }
+    // Reversed, so that the stack gives them back in key order.
+    for (let i = first, j = pending.length - 1; i < j; i++, j--) {
+      const slot = pending[i];
+      pending[i] = pending[j];
+      pending[j] = slot;
+    }
   };
-  // Depth first, without recursion (a model may nest deeper than the call stack). Each
-  // object is made when it is reached and stored in its parent once it is filled, as a
-  // recursive copy would: members stay next to their object in the heap, and each field
-  // only ever holds objects in their final shape, which optimized code can rely on.
-  const frames: Frame[] = [enter(root)];
-  let done: object | undefined;
-  while (frames.length > 0) {
-    const frame = frames[frames.length - 1];
-    if (done !== undefined) {
-      frame.store(done);
-      done = undefined;
+  const place = (item: unknown, copy: object, key: unknown, later: Slot[]): void => {
+    if (typeof item === 'string') return put(copy, key, sharedText(texts, item));
+    const revived = revive(item);
+    if (revived !== item || !isWalkable(item)) return put(copy, key, revived);
+    const known = copies.get(item);
+    if (known !== undefined) return put(copy, key, known);
+    // An array's slot is taken now, in order, so it stays packed; an object's template has
+    // its slots already. Nothing else is put there first: a field that only ever held objects
+    // of one shape lets optimized code skip the shape check on what it reads.
+    if (Array.isArray(copy)) put(copy, key, 0);
+    later.push([item, copy, key]);
+  };
+  fill(root, top);
+  while (pending.length > 0) {
+    const [node, into, key] = pending.pop() as Slot;
+    let copy = copies.get(node);
+    if (copy === undefined) {
+      copy = emptyCopy(node, templates);
+      copies.set(node, copy);
+      fill(node, copy);
     }
-    let child: Frame | undefined;
-    while (child === undefined && frame.next < frame.keys.length) {
-      const item = frame.member();
-      if (typeof item === 'string') frame.store(sharedText(texts, item));
-      else {
-        const revived = revive(item);
-        const known = revived === item && isWalkable(item) ? copies.get(item) : revived;
-        if (known !== undefined || !isWalkable(item)) frame.store(known);
-        else child = enter(item);
-      }
-    }
-    if (child !== undefined) frames.push(child);
-    else done = (frames.pop() as Frame).copy;
+    put(into, key, copy);
   }
-  return done as object;
+  return top;
 }
 
-/** A node being copied: its members' keys, and the next one to store. */
-class Frame {
-  readonly keys: readonly unknown[];
-  next = 0;
+type Slot = [node: object, into: object, key: unknown];
 
-  constructor(
-    readonly node: object,
-    readonly copy: object,
-  ) {
-    if (node instanceof Map) this.keys = [...node.keys()];
-    else if (Array.isArray(node))
-      this.keys = copy === node ? [...node.keys()].filter((i) => i in node) : [...node.keys()];
-    else this.keys = Object.keys(node);
-  }
-
-  /** The deserialized value of the next member. */
-  member(): unknown {
-    const key = this.keys[this.next];
-    return this.node instanceof Map
-      ? this.node.get(key)
-      : (this.node as Record<string | number, unknown>)[key as string | number];
-  }
-
-  /** Stores the next member's value in the copy (in order: a new array stays packed). */
-  store(value: unknown): void {
-    const key = this.keys[this.next++];
-    if (this.copy instanceof Map) this.copy.set(key, value);
-    else (this.copy as Record<string | number, unknown>)[key as string | number] = value;
-  }
+function put(into: object, key: unknown, value: unknown): void {
+  if (into instanceof Map) into.set(key, value);
+  else (into as Record<string | number, unknown>)[key as string | number] = value;
 }
 
 /**
