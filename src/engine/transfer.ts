@@ -6,7 +6,6 @@ import { type FormRelations, formRelations, prepareForm } from './consistency/pr
 import { modelHeapBytes } from './heap-estimate.js';
 import type { CompiledModel } from './model.js';
 import { Money } from './money.js';
-import { reviveGraph } from './revive-graph.js';
 
 /**
  * A compiled model as bytes that can cross threads (docs/ENGINE.md "Where engine work
@@ -106,12 +105,42 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
     if (MONEY_TAG in value) return new Money((value as Record<string, string>)[MONEY_TAG]);
     return value;
   };
-  // Strings: the deserializer makes a new string for every string value it reads, where the
-  // parse of the definition shares one per text: a table's cells repeat a few option keys
-  // ("o1", "n1"), 1.3 million copies in the 268-question car, +28 MB of heap that every
-  // major GC of the evaluation worker marks. Each text is kept once (revive-graph.ts).
-  const revived = reviveGraph(rest, revive) as Record<string, unknown>;
-  const model = { ...revived, extensions } as unknown as CompiledModel;
+  // Walks every object once, replacing encoded values.
+  const seen = new Set<object>();
+  const stack: object[] = [rest];
+  // The deserializer makes a new string for every string value it reads, where the parse of
+  // the definition shares one per text: a table's cells repeat a few option keys ("o1",
+  // "n1"), 1.3 million copies in the 268-question car, +28 MB of heap that every major GC
+  // of the evaluation worker marks. Each text is kept once.
+  const texts = new Map<string, string>();
+  /** The member's revived value (the caller stores it when it differs), queued to walk. */
+  const visit = (item: unknown): unknown => {
+    if (typeof item === 'string') return sharedText(texts, item);
+    const revived = revive(item);
+    if (Array.isArray(revived) || (revived === item && isWalkable(item)))
+      stack.push(revived as object);
+    return revived;
+  };
+  while (stack.length > 0) {
+    const node = stack.pop() as object;
+    if (seen.has(node)) continue;
+    seen.add(node);
+    if (node instanceof Map) {
+      for (const [key, item] of node) {
+        const revived = visit(item);
+        // A string equal to the shared one is stored too: `!==` compares strings by text.
+        if (revived !== item || typeof item === 'string') node.set(key, revived);
+      }
+    } else {
+      const record = node as Record<string, unknown>;
+      for (const key of Object.keys(record)) {
+        const item = record[key];
+        const revived = visit(item);
+        if (revived !== item || typeof item === 'string') record[key] = revived;
+      }
+    }
+  }
+  const model = { ...rest, extensions } as unknown as CompiledModel;
   prepareForm(model.consistency, relations);
   return { model, bytes: modelHeapBytes(model) };
 }
@@ -121,3 +150,14 @@ export interface RevivedModel {
   readonly model: CompiledModel;
   readonly bytes: number;
 }
+
+/** The first string read with `text`'s text: the one every equal string is replaced by. */
+function sharedText(texts: Map<string, string>, text: string): string {
+  const known = texts.get(text);
+  if (known !== undefined) return known;
+  texts.set(text, text);
+  return text;
+}
+
+const isWalkable = (value: unknown): value is object =>
+  value !== null && typeof value === 'object' && !ArrayBuffer.isView(value);
