@@ -36,11 +36,12 @@ export interface PairResult {
   readonly valuesA: Float64Array;
   readonly valuesB: Float64Array;
   /**
-   * The span's paths from the start node to the end node under the restrictions, an edge
-   * that skips layers counting every allowed value of them: what availability's count pass
-   * gives (segment-pass.ts), exact (a BigInt past 2^52), for availability (evaluate/bounds-first.ts).
+   * When asked (`counted`): the span's paths from the start node to the end node under the
+   * restrictions, an edge that skips layers counting every allowed value of them: what
+   * availability's count pass gives (segment-pass.ts), exact (a BigInt past 2^52), for
+   * availability (evaluate/bounds-first.ts).
    */
-  readonly count: number | bigint;
+  readonly count?: number | bigint;
   /** Edges the walks read (a caller's work budget). */
   readonly work: number;
 }
@@ -55,7 +56,8 @@ type Pair = readonly [Float64Array, Float64Array];
  * (their result is Infinity: no path through them keeps the other answers), and the
  * subdiagrams only they lead to. Undefined when the walks would read more than `budget`
  * edges (checked layer by layer, so a walk stops at most one layer past it); the backward
- * weights computed so far are kept, correct.
+ * weights computed so far are kept, correct. `counted`: the result has the span's count
+ * (its exact BigInt is summed only then).
  */
 export function pairPass(
   diagram: LayeredDiagram,
@@ -66,6 +68,7 @@ export function pairPass(
   scratch: PairScratch,
   support: Uint8Array | undefined,
   budget = Infinity,
+  counted = false,
 ): PairResult | undefined {
   const { fromLayer: from, toLayer: to } = span;
   // Prefix sums of the free weights over the span's layers: an edge from layer l to
@@ -91,9 +94,11 @@ export function pairPass(
     if (result === undefined) return undefined;
     const { bestA, bestB, valuesA, valuesB } = result;
     valuesOfSkipped(diagram, span, weights, result);
+    const work = read + result.work;
+    if (!counted) return { bestA, bestB, valuesA, valuesB, work };
     const paths = scratch.paths[span.start];
     const count = paths < 2 ** 52 ? paths : exactCount(diagram, fixed, span, scratch.paths);
-    return { bestA, bestB, valuesA, valuesB, count, work: read + result.work };
+    return { bestA, bestB, valuesA, valuesB, count, work };
   } finally {
     clearWorklist(span, scratch);
   }

@@ -30,7 +30,7 @@ function counted(
   form: ConsistencyForm,
   fixed: Int32Array,
   s: number,
-  supported: Uint8Array | undefined,
+  supported: Uint8Array,
   scratch: PassScratch,
 ): Counted {
   const result = passSegment(form, fixed, s, supported, scratch);

@@ -82,21 +82,19 @@ export function segmentEdges(form: ConsistencyForm, segments: Segments, s: numbe
 
 /**
  * The pass over segment `s`; its supported values are written into `supported` (flat
- * per value, `ConsistencyForm.valueBase`; the segment's range must be zero). Without
- * `supported`, the count alone: the caller has the supported values from elsewhere (the
- * price bounds' walks, evaluate/bounds-first.ts), and the top-down pass is left out.
+ * per value, `ConsistencyForm.valueBase`; the segment's range must be zero).
  */
 export function passSegment(
   form: ConsistencyForm,
   fixed: Int32Array,
   s: number,
-  supported: Uint8Array | undefined,
+  supported: Uint8Array,
   scratch: PassScratch,
   work?: Work,
 ): SegmentResult {
   if (work !== undefined) charge(work, 2 * segmentEdges(form, scratch.segments, s));
-  const { nodeLayer, kidStart, kids, domain } = form;
-  const { segments, count, tail, countedUnder } = scratch;
+  const { nodeLayer, kidStart, kids, domain, valueBase } = form;
+  const { segments, count, reach, tail, free, countedUnder } = scratch;
   const from = segments.fromLayer[s];
   const to = segments.toLayer[s];
   const start = segments.startNode[s];
@@ -132,25 +130,7 @@ export function passSegment(
     count[id] = total;
   }
   for (let layer = from; layer <= deepest; layer++) countedUnder[layer] = fixed[layer];
-  if (supported !== undefined) markSupported(form, fixed, s, supported, scratch);
-  return { consistent: count[start] > 0, count: count[start], exact };
-}
-
-/**
- * The top-down half of passSegment, right after its counts: marks the nodes reachable from
- * the start node and the values of their edges to nodes with a path to the end.
- */
-function markSupported(
-  { nodeLayer, kidStart, kids, domain, valueBase }: ConsistencyForm,
-  fixed: Int32Array,
-  s: number,
-  supported: Uint8Array,
-  { segments, count, reach, free }: PassScratch,
-): void {
-  const to = segments.toLayer[s];
-  const start = segments.startNode[s];
-  const end = segments.endNode[s];
-  const hi = end === TRUE ? nodeLayer.length : end;
+  const consistent = count[start] > 0;
   reach.fill(0, start, hi);
   reach[start] = 1;
   for (let id = start; id < hi; id++) {
@@ -176,12 +156,13 @@ function markSupported(
       }
     }
   }
-  for (let layer = segments.fromLayer[s], open = 0; layer < to; layer++) {
+  for (let layer = from, open = 0; layer < to; layer++) {
     open += free[layer];
     free[layer] = 0;
     if (open > 0) supported.fill(1, valueBase[layer], valueBase[layer + 1]);
   }
   free[to] = 0; // every stretch ends by `to`: the array is zero again
+  return { consistent, count: count[start], exact };
 }
 
 /**

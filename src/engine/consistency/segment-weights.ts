@@ -131,10 +131,19 @@ export function segmentedMinPair(
     const segments = segmentsOf(form);
     let left = budget;
     for (let s = 0; s < segments.fromLayer.length; s++) {
-      const result = segmentResult(scratch, weights, free, fixed, s, left, support);
+      const result = segmentResult(
+        scratch,
+        weights,
+        free,
+        fixed,
+        s,
+        left,
+        support,
+        counts !== undefined,
+      );
       if (result === undefined) return undefined;
       results.push(result.result);
-      if (counts !== undefined) counts[s] = result.result.count;
+      if (counts !== undefined) counts[s] = result.result.count as number | bigint;
       left -= result.work;
     }
   }
@@ -184,7 +193,10 @@ function assemble(
   return { best, through };
 }
 
-/** Segment `s`'s result (kept, or walked now within `budget`) and the edges it read now. */
+/**
+ * Segment `s`'s result (kept, or walked now within `budget`) and the edges it read now;
+ * with its count when `counted` (a kept result without one is walked again).
+ */
 function segmentResult(
   scratch: Scratch,
   weights: WeightPair,
@@ -193,6 +205,7 @@ function segmentResult(
   s: number,
   budget: number,
   support: Uint8Array | undefined,
+  counted: boolean,
 ): { result: PairResult; work: number } | undefined {
   const form = scratch.form;
   const segments = segmentsOf(form);
@@ -201,12 +214,14 @@ function segmentResult(
   const key = fixed.subarray(from, to).join(',');
   const memo = (scratch.memo[s] ??= new Map());
   const known = memo.get(key);
-  if (known !== undefined) return { result: known, work: 0 };
+  if (known !== undefined && (!counted || known.count !== undefined))
+    return { result: known, work: 0 };
   const pass = (scratch.pass ??= newPairScratch(form));
   const own = support !== undefined && ownSupport(form, support, from) ? support : undefined;
   const span = segmentSpan(segments, s);
-  const result = pairPass(form, span, weights, free, fixed, pass, own, budget);
+  const result = pairPass(form, span, weights, free, fixed, pass, own, budget, counted);
   if (result === undefined) return undefined;
+  memo.delete(key);
   if (memo.size >= scratch.entries) memo.delete(memo.keys().next().value as string);
   memo.set(key, result);
   return { result, work: result.work };
