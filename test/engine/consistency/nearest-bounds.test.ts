@@ -13,7 +13,7 @@ import {
   leastChangesBelow,
 } from '../../../src/engine/consistency/nearest-changes.js';
 import { narrowed } from '../../../src/engine/consistency/nearest-narrow.js';
-import { leastChangeCounts, nearestCases } from './nearest-cases.js';
+import { boundScratch, leastChangeCounts, nearestCases } from './nearest-cases.js';
 
 function expectAscendingAndStamped(bound: ChangeBound, context: string): void {
   const nodes = bound.nodes as Int32Array;
@@ -29,18 +29,9 @@ describe('the nodes the nearest configuration bounds list', () => {
     let listedBackward = 0;
     for (const testCase of nearestCases(9000, 0.6, true)) {
       const { context, form, span, query, distinct, last, nodes } = testCase;
-      const visit = { stamp: new Int32Array(nodes), stack: new Int32Array(nodes), epoch: 0 };
-      const list = new Int32Array(nodes);
-      const order = new Int32Array(nodes);
-      const below = new Uint8Array(nodes);
-      const backward = leastChangesBelow(form, query, span, last, {
-        below,
-        distinct,
-        visit,
-        list,
-        listShare: 1,
-        order,
-      });
+      const shared = boundScratch(testCase);
+      const { visit, list, order, below } = shared;
+      const backward = leastChangesBelow(form, query, span, last, shared);
       if (backward.nodes !== undefined) {
         expectAscendingAndStamped(backward, context);
         listedBackward++;

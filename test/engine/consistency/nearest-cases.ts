@@ -112,3 +112,18 @@ export function leastChangeCounts({ form, target, fixed, span }: NearestCase): {
     edges(id, (child, c) => (from[child] = Math.min(from[child], from[id] + c)));
   return { from, to };
 }
+
+/**
+ * Node-sized scratch for a case's bounds (nearest-changes.ts, nearest-single.ts): the
+ * backward sweep's (`leastChangesBelow`) and the arrays the forward bound shares with it.
+ */
+export function boundScratch({ nodes, distinct }: NearestCase) {
+  return {
+    below: new Uint8Array(nodes),
+    distinct,
+    visit: { stamp: new Int32Array(nodes), stack: new Int32Array(nodes), epoch: 0 },
+    list: new Int32Array(nodes),
+    listShare: 1,
+    order: new Int32Array(nodes),
+  };
+}

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { leastChangesBelow } from '../../../src/engine/consistency/nearest-changes.js';
-import { leastChangeCounts, nearestCases } from './nearest-cases.js';
+import { boundScratch, leastChangeCounts, nearestCases } from './nearest-cases.js';
 
 const NONE = 255;
 
@@ -17,12 +17,9 @@ describe('the nearest configuration backward bound', () => {
     let counted = 0;
     let listed = 0;
     for (const testCase of nearestCases(9100, 0.7, false)) {
-      const { context, form, span, query, distinct, last, nodes } = testCase;
-      const visit = { stamp: new Int32Array(nodes), stack: new Int32Array(nodes), epoch: 0 };
-      const below = new Uint8Array(nodes);
-      const list = new Int32Array(nodes);
-      const order = new Int32Array(nodes);
-      const scratch = { below, distinct, visit, list, listShare: 1, order };
+      const { context, form, span, query, last } = testCase;
+      const scratch = boundScratch(testCase);
+      const { below } = scratch;
       const bound = leastChangesBelow(form, query, span, last, scratch);
       const { from, to } = leastChangeCounts(testCase);
       for (let id = span.start; id < last; id++)
