@@ -27,8 +27,11 @@ async function bootstrap(): Promise<void> {
     delayMs: config.shutdownDelayMs,
     timeoutMs: config.shutdownTimeoutMs,
   });
-  await app.listen(config.port);
+  // The metrics port listens before the API port: once the API answers (a probe, a test),
+  // a scrape finds its port too.
+  await app.init();
   await app.get(MetricsServer).start();
+  await app.listen(config.port);
   const address = listenAddress(app.getHttpServer().address(), config.port);
   logger.info(
     { context: 'Bootstrap', port: config.port, address, database: config.database.type },
