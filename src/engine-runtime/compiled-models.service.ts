@@ -43,6 +43,7 @@ import {
   type VersionAsset,
   type VersionKey,
 } from './stored-versions.port.js';
+import { jsonTextOf } from '../common/http/json-body-facts.js';
 
 export type {
   AnswerChange,
@@ -237,7 +238,8 @@ export class CompiledModels implements OnModuleDestroy {
     const version = storedVersion(this.storedVersions, key);
     // JSON text crosses to the worker at a third of a structured clone's cost, most of it
     // off the worker (5,000 answers: clone 1.4 ms here + 3 ms there; text 0.8 + 1.4 ms).
-    const questions = JSON.stringify(request.questions ?? null);
+    // Answers parsed from a request body go as the body wrote them: no stringify at all.
+    const questions = jsonTextOf(request.questions) ?? JSON.stringify(request.questions ?? null);
     const result = await this.versions.run(version, `company:${companyId}`, (ref) => ({
       kind: 'evaluate',
       version: ref,

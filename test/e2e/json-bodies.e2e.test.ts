@@ -144,6 +144,33 @@ describe('JSON bodies, small and large alike', () => {
     expect(previewLine(large).valid).toBe(true);
   });
 
+  it('evaluates the answers as written, spaced or with repeated keys, as JSON.parse reads them', async () => {
+    const token = world.companyMember.token;
+    const send = (text: string) =>
+      ctx.http
+        .post('/v1/carts/preview')
+        .set(bearer(token))
+        .set('Content-Type', 'application/json')
+        .send(text);
+    const head = `"model_id":${model.id},"company_id":${world.company.id}`;
+    const plain = await send(`{${head},"questions":{"size":{"values":["l"]}}}`);
+    const spaced = await send(
+      `{ ${head} , "questions" : {\n "size" : { "values" : [ "l" ] }\n } }`,
+    );
+    // JSON.parse keeps the last of a repeated key, at the top and inside the answers.
+    const repeated = await send(
+      `{"questions":{"size":{"values":["s"]}},${head},"questions":{"size":{"values":["s"]},"size":{"values":["l"]}}}`,
+    );
+    expect(previewLine(plain).valid).toBe(true);
+    expect(previewLine(spaced)).toEqual(previewLine(plain));
+    expect(previewLine(repeated)).toEqual(previewLine(plain));
+    // 20,001 members as written, one as parsed: as wide as the parsed value, as before.
+    const copies = Array.from({ length: 20_001 }, () => '"size":{"values":["l"]}').join(',');
+    expect(previewLine(await send(`{${head},"questions":{${copies}}}`))).toEqual(
+      previewLine(plain),
+    );
+  });
+
   it('walks a large body for unsafe text and the answers’ shape as a small one', async () => {
     const token = world.companyMember.token;
     const unsafe = `{"model_id":${model.id},"company_id":${world.company.id},"questions":{"size":{"values":["l\\u0000"]}}}`;

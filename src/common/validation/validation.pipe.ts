@@ -1,7 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { RequestValidationError } from '../errors/api-error.js';
 import { type Problem, unsafeTextProblems } from '../../engine/index.js';
-import { bodyFacts } from '../http/json-body-facts.js';
+import { bodyFacts, recordMemberText } from '../http/json-body-facts.js';
 import { isPlainObject, passThroughFields, passThroughProblems } from './pass-through.js';
 import { validationProblems } from './validation-problems.js';
 
@@ -70,6 +70,8 @@ class AppValidationPipe extends ValidationPipe {
       if (!isPlainObject(given)) continue;
       problems.push(...passThroughProblems(given, field, this.maxPassThroughKeys, facts));
       kept.set(field, given);
+      // Handed on as parsed: its text in the body can stand for it (a worker's copy).
+      if (facts !== undefined) recordMemberText(given, facts, field);
       rest[field] = {};
     }
     return { rest, kept, problems };
