@@ -10,18 +10,9 @@ import type { Request } from 'express';
 import { AccessService } from '../access/access.service.js';
 import { ApiError, AuthenticationError } from '../common/errors/api-error.js';
 import { parseId } from '../common/http/id-param.js';
-import { PerRoute } from '../common/per-route.js';
 import { routeContract } from '../common/route-contract.js';
-import type { SeedContract } from '../common/seed-contract.decorator.js';
 import { AUTH_KEY, PUBLIC_KEY, type AuthRequirement } from '../principal/auth.decorator.js';
 import type { Principal } from '../principal/principal.js';
-
-/** What the guard reads from a route's decorators. */
-interface RouteRule {
-  isPublic: boolean;
-  requirement: AuthRequirement | undefined;
-  contract: SeedContract;
-}
 
 /**
  * The one global guard. Deny by default: a route must say `@Public()` or `@Auth(...)`.
@@ -31,18 +22,6 @@ interface RouteRule {
 @Injectable()
 export class CredentialsGuard implements CanActivate {
   private readonly passportGuards = new Map<string, IAuthGuard>();
-  /** The route's `@Public`, `@Auth` and seed contract, read once per route. */
-  private readonly routes = new PerRoute<RouteRule>((context) => {
-    const targets = [context.getHandler(), context.getClass()];
-    return {
-      isPublic: this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) === true,
-      requirement: this.reflector.getAllAndOverride<AuthRequirement | undefined>(
-        AUTH_KEY,
-        targets,
-      ),
-      contract: routeContract(this.reflector, context),
-    };
-  });
 
   constructor(
     private readonly reflector: Reflector,
@@ -51,10 +30,15 @@ export class CredentialsGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() !== 'http') return true;
-    const { isPublic, requirement, contract } = this.routes.of(context);
-    if (isPublic) return true;
+    const targets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+    const requirement = this.reflector.getAllAndOverride<AuthRequirement | undefined>(
+      AUTH_KEY,
+      targets,
+    );
     if (!requirement) throw ApiError.forbidden('This route declares no access rule');
 
+    const contract = routeContract(this.reflector, context);
     await this.authenticate(context, requirement, contract.unauthenticated);
     const request = context.switchToHttp().getRequest<Request & { user: Principal }>();
     const principal = request.user;

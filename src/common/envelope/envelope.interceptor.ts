@@ -11,9 +11,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { catchError, mergeMap, throwError, type Observable } from 'rxjs';
 import { pageLinks } from '../pagination/page-links.js';
-import { PerRoute } from '../per-route.js';
 import { routeContract } from '../route-contract.js';
-import type { SeedContract } from '../seed-contract.decorator.js';
 import { ApiError, RequestValidationError } from '../errors/api-error.js';
 import { bodyParseError } from '../http/json-body.middleware.js';
 import { RAW_BODY_KEY } from '../http/raw-body.decorator.js';
@@ -25,17 +23,6 @@ import { heldOrStreamed, jsonChunks } from './json-chunks.js';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-/** What the envelope reads from a route's decorators. */
-interface EnvelopeRoute {
-  contract: SeedContract;
-  /** `@HttpCode`, if any. */
-  declaredStatus: number | undefined;
-  /** `@ResponseMessage`, if any. */
-  defaultMessage: string | undefined;
-  /** `@RawBody`: the route reads its own body. */
-  rawBody: boolean;
-}
-
 /**
  * Wraps every handler result in the envelope, and decides the status of invalid
  * input per route (a few seed endpoints answer 401 for a bad body). The envelope is
@@ -46,16 +33,6 @@ interface EnvelopeRoute {
 @Injectable()
 export class EnvelopeInterceptor implements NestInterceptor {
   private readonly streamAbove: number;
-  /** Read once per route (common/per-route.ts). */
-  private readonly routes = new PerRoute<EnvelopeRoute>((context) => {
-    const handler = context.getHandler();
-    return {
-      contract: routeContract(this.reflector, context),
-      declaredStatus: this.reflector.get<number | undefined>(HTTP_CODE_METADATA, handler),
-      defaultMessage: this.reflector.get<string | undefined>(RESPONSE_MESSAGE_KEY, handler),
-      rawBody: this.reflector.get<boolean | undefined>(RAW_BODY_KEY, handler) === true,
-    };
-  });
 
   constructor(
     private readonly reflector: Reflector,
@@ -67,14 +44,14 @@ export class EnvelopeInterceptor implements NestInterceptor {
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
     const request = context.switchToHttp().getRequest<Request>();
-    const route = this.routes.of(context);
-    const { contract, defaultMessage } = route;
+    const handler = context.getHandler();
+    const contract = routeContract(this.reflector, context);
 
-    const inputError = this.checkBody(request, route);
+    const inputError = this.checkBody(request, context);
     if (inputError) return throwError(() => remap(inputError, contract.invalidBody));
 
-    const status =
-      route.declaredStatus ?? (request.method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK);
+    const status = this.successStatus(request, handler);
+    const defaultMessage = this.reflector.get<string | undefined>(RESPONSE_MESSAGE_KEY, handler);
     // GET and HEAD answers held whole get express's weak ETag when it sends them
     // (read-etag.ts); a handler's own ETag (a model's version) stands. An answer past
     // ANSWER_STREAM_BYTES is streamed instead, without one.
@@ -116,10 +93,15 @@ export class EnvelopeInterceptor implements NestInterceptor {
     };
   }
 
+  private successStatus(request: Request, handler: object): number {
+    const declared = this.reflector.get<number | undefined>(HTTP_CODE_METADATA, handler as never);
+    return declared ?? (request.method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK);
+  }
+
   /** A body that could not be parsed, or JSON expected but something else sent. */
-  private checkBody(request: Request, route: EnvelopeRoute): ApiError | null {
+  private checkBody(request: Request, context: ExecutionContext): ApiError | null {
     if (!BODY_METHODS.has(request.method)) return null;
-    if (route.rawBody) return null;
+    if (this.reflector.get<boolean>(RAW_BODY_KEY, context.getHandler())) return null;
     const parseError = bodyParseError(request);
     if (parseError) {
       return new RequestValidationError(

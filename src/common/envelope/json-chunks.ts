@@ -101,15 +101,14 @@ export async function heldOrStreamed(
   holdBytes: number,
   spent: readonly ArrayBuffer[] = [],
 ): Promise<JsonBytes | StreamableFile> {
-  const sync = !(Symbol.asyncIterator in chunks);
-  const iterator = sync
-    ? (chunks[Symbol.iterator]() as Iterator<Buffer>)
-    : chunks[Symbol.asyncIterator]();
+  const iterator =
+    Symbol.asyncIterator in chunks
+      ? chunks[Symbol.asyncIterator]()
+      : (chunks[Symbol.iterator]() as Iterator<Buffer>);
   const held: Buffer[] = [];
   let length = 0;
   for (;;) {
-    // Pieces already in hand (jsonChunks's array) are read without a microtask each.
-    const next = sync ? (iterator as Iterator<Buffer>).next() : await iterator.next();
+    const next = await iterator.next();
     if (next.done === true) break;
     held.push(next.value);
     length += next.value.length;

@@ -16,13 +16,6 @@ import { validationProblems } from './validation-problems.js';
  *   deep copy: checked for shape here, handed on as parsed (see pass-through.ts).
  */
 class AppValidationPipe extends ValidationPipe {
-  /**
-   * class-validator's rules of each DTO class, as Nest's binary-value check reads them:
-   * kept for the app's life (the rules are fixed once the classes are loaded) instead of
-   * looked up again for every body with an object member (docs/adr/0239).
-   */
-  private readonly nestedRules = new Map<unknown, unknown[]>();
-
   constructor(
     options: ConstructorParameters<typeof ValidationPipe>[0],
     private readonly maxPassThroughKeys: number,
@@ -49,13 +42,6 @@ class AppValidationPipe extends ValidationPipe {
     if (problems.length > 0) throw new RequestValidationError(problems);
     for (const [field, given] of kept) (dto as Record<string, unknown>)[field] = given;
     return dto;
-  }
-
-  protected override findNestedBinaryValues(
-    object: unknown,
-    metadataCache: Map<unknown, unknown[]> = this.nestedRules,
-  ): ReturnType<ValidationPipe['findNestedBinaryValues']> {
-    return super.findNestedBinaryValues(object, metadataCache);
   }
 
   /**
