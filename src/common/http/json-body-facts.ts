@@ -35,7 +35,8 @@ export interface MemberText {
   readonly widthAtMost: number;
 }
 
-const utf8 = new TextDecoder();
+// ignoreBOM: a key may begin with U+FEFF, which JSON.parse keeps (the default strips it).
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Parsed bodies → their facts, for the validation pipe. Only the parser adds to it. */
 const factsOfBodies = new WeakMap<object, JsonBodyFacts>();
