@@ -66,4 +66,28 @@ describe('answers as written: the same meaning as the parsed value', () => {
     const codes = problemsOf(expectEnvelope(sent, 400)).map((p) => `${p.code}@${p.path}`);
     expect(codes).toContain('too_many_members@questions');
   });
+
+  it('previews a BOM-led UTF-8 body and a UTF-16 body as a plain one', async () => {
+    const text = `{"model_id":${model.id},"company_id":${world.company.id},"questions":{"len":{"values":[2]}}}`;
+    const sendBytes = (bytes: Buffer, contentType: string) =>
+      ctx.http
+        .post('/v1/carts/preview')
+        .set(bearer(world.companyMember.token))
+        .set('Content-Type', contentType)
+        // As bytes: superagent would serialize a Buffer given for a JSON type.
+        .serialize((raw) => raw as string)
+        .send(bytes);
+    const lineOf = (sent: { status: number; body: Record<string, unknown> }) => ({
+      ...(expectEnvelope(sent, 200).data as object),
+      cache: undefined,
+    });
+    const plain = lineOf(await sendBytes(Buffer.from(text), 'application/json'));
+    const bom = await sendBytes(Buffer.from(`\uFEFF${text}`), 'application/json');
+    const utf16 = await sendBytes(
+      Buffer.from(text, 'utf16le'),
+      'application/json; charset=utf-16le',
+    );
+    expect(lineOf(bom)).toEqual(plain);
+    expect(lineOf(utf16)).toEqual(plain);
+  });
 });
