@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { scanJson } from '../../src/common/http/json-body-facts.js';
+import {
+  type JsonBodyFacts,
+  NOTED_MEMBER_BYTES,
+  memberOf,
+  scanJson,
+} from '../../src/common/http/json-body-facts.js';
 import { depthExceeds } from '../../src/common/http/json-body.middleware.js';
 import { unsafeTextProblems } from '../../src/engine/work.js';
 import { prng } from '../support/prng.js';
@@ -80,33 +85,69 @@ describe('scanJson: what the body parser learns from the bytes before it parses 
   });
 });
 
+/** A body's facts with every container member noted, whatever its size. */
+function noted(text: string): JsonBodyFacts {
+  const raw = Buffer.from(text, 'utf8');
+  return { ...scanJson(raw, 0), raw };
+}
+
+/** The keys of the noted members, in the body's order (repeated keys as often as written). */
+const notedKeys = (facts: JsonBodyFacts) =>
+  Array.from({ length: facts.members.length / 5 }, (_, m) =>
+    facts.raw.subarray(facts.members[5 * m], facts.members[5 * m + 1]).toString('utf8'),
+  );
+
+/** The parsed top-level object's keys of object or array values, as JSON.parse names them. */
+const parsedContainerKeys = (text: string) =>
+  Object.entries(JSON.parse(text) as Record<string, unknown>)
+    .filter(([, v]) => v !== null && typeof v === 'object')
+    .map(([k]) => k);
+
 describe('scanJson: where the top-level members are written', () => {
   it('finds each container member by key, its text, and its width as written', () => {
     const text = ' {"a":1, "q" : { "x":{"values":["o1"]},"y":{}} ,"b":[1,[2,3]],"e":{ },"s":"{"}';
-    const facts = scan(text);
+    const facts = noted(text);
     const textOf = (key: string) => {
-      const member = facts.members.get(key);
+      const member = memberOf(facts, key);
       return member && bytesOf(text, member.start, member.end);
     };
-    expect([...facts.members.keys()]).toEqual(['q', 'b', 'e']);
+    expect(notedKeys(facts)).toEqual(['q', 'b', 'e']);
     expect(textOf('q')).toBe('{ "x":{"values":["o1"]},"y":{}}');
-    expect(facts.members.get('q')?.widthAtMost).toBe(2);
-    expect(facts.members.get('b')?.widthAtMost).toBe(2);
-    expect(facts.members.get('e')?.widthAtMost).toBe(0);
+    expect(memberOf(facts, 'q')?.widthAtMost).toBe(2);
+    expect(memberOf(facts, 'b')?.widthAtMost).toBe(2);
+    expect(memberOf(facts, 'e')?.widthAtMost).toBe(0);
+    expect(memberOf(facts, 'a')).toBeUndefined();
+  });
+
+  it('notes only members of NOTED_MEMBER_BYTES or more by default', () => {
+    const large = `{${Array.from({ length: 200 }, (_, i) => `"q${i}":[]`).join(',')}}`;
+    const text = `{"small":{"a":[]},"large":${large}}`;
+    const raw = Buffer.from(text, 'utf8');
+    const facts = { ...scanJson(raw), raw };
+    expect(large.length).toBeGreaterThanOrEqual(NOTED_MEMBER_BYTES);
+    expect(notedKeys(facts)).toEqual(['large']);
+    expect(memberOf(facts, 'large')?.widthAtMost).toBe(200);
   });
 
   it('keeps the last of a repeated key, whose width as written bounds the parsed one', () => {
     const text = '{"q":{"a":1},"q":{"b":1,"b":2}}';
-    const member = scan(text).members.get('q');
+    const member = memberOf(noted(text), 'q');
     expect(bytesOf(text, member?.start, member?.end)).toBe('{"b":1,"b":2}');
     expect(member?.widthAtMost).toBe(2);
     expect(Object.keys((JSON.parse(text) as { q: object }).q)).toHaveLength(1);
   });
 
+  it('finds a key by its bytes: one led by U+FEFF is not another', () => {
+    const text = '{"questions":{"a":1,"b":2},"\uFEFFquestions":{"a":1}}';
+    const facts = noted(text);
+    expect(notedKeys(facts).sort()).toEqual(parsedContainerKeys(text).sort());
+    expect(memberOf(facts, 'questions')?.widthAtMost).toBe(2);
+  });
+
   it('names no member of a body with an escape, nor of a top-level array', () => {
-    expect(scan('{"q\\u0041":{"a":1}}').members.size).toBe(0);
-    expect(scan('{"q":{"a":"\\n"}}').members.size).toBe(0);
-    expect(scan('[{"a":1},{"b":2}]').members.size).toBe(0);
+    expect(noted('{"q\\u0041":{"a":1}}').members).toEqual([]);
+    expect(noted('{"q":{"a":"\\n"}}').members).toEqual([]);
+    expect(noted('[{"a":1},{"b":2}]').members).toEqual([]);
   });
 
   it('agrees with the parsed value on random bodies: every container member, its text and width', () => {
@@ -114,24 +155,22 @@ describe('scanJson: where the top-level members are written', () => {
     for (let i = 0; i < 2_000; i++) {
       const value = Object.fromEntries(
         Array.from({ length: Math.floor(random() * 5) }, (_, k) => [
-          `m${k}`,
+          random() < 0.2 ? ALPHABET[Math.floor(random() * ALPHABET.length)] + `m${k}` : `m${k}`,
           randomValue(random, 1),
         ]),
       );
       const text = JSON.stringify(value, null, random() < 0.3 ? 1 : undefined);
-      const facts = scan(text);
+      const facts = noted(text);
       if (!facts.verbatim) {
-        expect(facts.members.size).toBe(0);
+        expect(facts.members).toEqual([]);
         continue;
       }
-      const containers = Object.entries(value).filter(
-        ([, v]) => v !== null && typeof v === 'object',
-      );
-      expect([...facts.members.keys()].sort()).toEqual(containers.map(([k]) => k).sort());
-      for (const [key, member] of containers) {
-        const written = facts.members.get(key);
+      expect(notedKeys(facts).sort()).toEqual(parsedContainerKeys(text).sort());
+      for (const [key, member] of Object.entries(value)) {
+        if (member === null || typeof member !== 'object') continue;
+        const written = memberOf(facts, key);
         expect(JSON.parse(bytesOf(text, written?.start, written?.end))).toEqual(member);
-        expect(written?.widthAtMost).toBe(Object.keys(member as object).length);
+        expect(written?.widthAtMost).toBe(Object.keys(member).length);
       }
     }
   });

@@ -16,11 +16,13 @@ export interface JsonBodyFacts {
   /** The raw bytes (whether a key is written in them at all). */
   readonly raw: Buffer;
   /**
-   * The top-level object's members whose values are objects or arrays, by key: where
-   * each value's text is in `raw`. Empty unless the body is verbatim (a key's bytes are
-   * then its text) and its top is an object.
+   * Where the top-level object's large container members are written (`memberOf` finds one
+   * by key): five numbers each, the key's bytes (without quotes), the value's bytes and the
+   * value's width as written. Ranges only, no text, so a body of many members costs the
+   * scan no more than before. Empty unless the body is verbatim (a key's bytes are then
+   * its text) and its top is an object.
    */
-  readonly members: ReadonlyMap<string, MemberText>;
+  readonly members: readonly number[];
 }
 
 /** Where a member's value is written in the body, and a bound on its width. */
@@ -35,7 +37,25 @@ export interface MemberText {
   readonly widthAtMost: number;
 }
 
-// ignoreBOM: a key may begin with U+FEFF, which JSON.parse keeps (the default strips it).
+/**
+ * Members are noted from this size: a smaller one is cheap to stringify or count again, and
+ * a body of many small members (a 1 MB body can hold 88,000) is noted nothing.
+ */
+export const NOTED_MEMBER_BYTES = 1024;
+
+/** The member `key` of the body, by its bytes; the last of a repeated key, as JSON.parse. */
+export function memberOf(body: JsonBodyFacts, key: string): MemberText | undefined {
+  const { members, raw } = body;
+  if (members.length === 0) return undefined;
+  const keyBytes = Buffer.from(key, 'utf8');
+  for (let at = members.length - 5; at >= 0; at -= 5) {
+    const [keyStart, keyEnd, start, end, widthAtMost] = members.slice(at, at + 5);
+    if (keyEnd - keyStart === keyBytes.length && keyBytes.compare(raw, keyStart, keyEnd) === 0)
+      return { start, end, widthAtMost };
+  }
+  return undefined;
+}
+
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** Parsed bodies → their facts, for the validation pipe. Only the parser adds to it. */
@@ -59,7 +79,7 @@ const textOfValues = new WeakMap<object, Uint8Array>();
 
 /** `value` (`body`'s member `key`, as parsed) is written as that member's bytes. */
 export function recordMemberText(value: object, body: JsonBodyFacts, key: string): void {
-  const member = body.members.get(key);
+  const member = memberOf(body, key);
   if (member !== undefined) textOfValues.set(value, body.raw.subarray(member.start, member.end));
 }
 
@@ -92,12 +112,12 @@ export type ScannedJson = Omit<JsonBodyFacts, 'raw'>;
  * U+0080–U+009F starts C2 80–9F, of a surrogate ED A0–BF (invalid UTF-8, decoded as
  * U+FFFD, but counted as not verbatim all the same).
  */
-export function scanJson(bytes: Uint8Array): ScannedJson {
+export function scanJson(bytes: Uint8Array, notedBytes = NOTED_MEMBER_BYTES): ScannedJson {
   let depth = 0;
   let deepest = 0;
   let inString = false;
   let verbatim = true;
-  const members = new Map<string, MemberText>();
+  const members: number[] = [];
   const topIsObject = firstByte(bytes) === OPEN_OBJECT;
   // The last string that closed at depth 1 (in an object there, the key of what follows),
   // where the current depth-2 container opened, and the commas directly inside it.
@@ -134,17 +154,15 @@ export function scanJson(bytes: Uint8Array): ScannedJson {
         commas = 0;
       }
     } else if (byte === CLOSE_OBJECT || byte === CLOSE_ARRAY) {
-      if (depth === 2 && topIsObject) {
+      if (depth === 2 && topIsObject && i + 1 - valueStart >= notedBytes) {
         const width = isEmptyContainer(bytes, valueStart, i) ? 0 : commas + 1;
-        // A repeated key: the last one, as JSON.parse keeps it.
-        const key = utf8.decode(bytes.subarray(keyStart, keyEnd));
-        members.set(key, { start: valueStart, end: i + 1, widthAtMost: width });
+        members.push(keyStart, keyEnd, valueStart, i + 1, width);
       }
       depth--;
     } else if (byte === COMMA && depth === 2) commas++;
   }
   // A key with an escape is not its bytes: no member is named from them then.
-  return { depth: deepest, verbatim, members: verbatim ? members : new Map() };
+  return { depth: deepest, verbatim, members: verbatim ? members : [] };
 }
 
 /** The first byte that is not JSON whitespace, or -1. */

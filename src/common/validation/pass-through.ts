@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Problem } from '../../engine/index.js';
-import type { JsonBodyFacts } from '../http/json-body-facts.js';
+import { type JsonBodyFacts, memberOf } from '../http/json-body-facts.js';
 
 const PASS_THROUGH = Symbol('pass-through-fields');
 
@@ -69,7 +69,7 @@ export function passThroughProblems(
   body?: JsonBodyFacts,
 ): Problem[] {
   // The member's commas in the body bound its width: 5,000 keys need not be listed.
-  const written = body?.members.get(path);
+  const written = body === undefined ? undefined : memberOf(body, path);
   if (written === undefined || written.widthAtMost > maxKeys) {
     const width = Object.keys(value).length;
     if (width > maxKeys) {
