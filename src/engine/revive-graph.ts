@@ -102,14 +102,17 @@ class Frame {
  */
 export class SharedTexts {
   private readonly texts = new Map<string, string>();
+  /**
+   * Holds no key: reading a key internalizes it (V8 does so in place, or leaves a forward to
+   * the internalized copy that the next GC resolves).
+   */
+  private readonly probe = Object.create(null) as Partial<Record<string, string>>;
 
   /** The one string with `text`'s text. */
   get(text: string): string {
     const known = this.texts.get(text);
     if (known !== undefined) return known;
-    // An object's own keys are internalized strings (an index-like key comes back as an
-    // equal string made from its number).
-    const interned = Object.keys({ [text]: 0 })[0];
+    const interned = this.probe[text] ?? text;
     this.texts.set(interned, interned);
     return interned;
   }
@@ -131,7 +134,9 @@ function emptyCopy(node: object, templates: Map<string, object>): object {
   if (template === undefined) {
     // `null` fields: any value stored later generalizes the field in place, where a number
     // first would make a fraction stored later replace the map (and move every copy).
-    template = JSON.parse(`{${keys.map((key) => `${JSON.stringify(key)}:null`).join(',')}}`) as object;
+    template = JSON.parse(
+      `{${keys.map((key) => `${JSON.stringify(key)}:null`).join(',')}}`,
+    ) as object;
     templates.set(list, template);
   }
   return { ...template };
