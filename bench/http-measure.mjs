@@ -2,7 +2,7 @@
  * How `npm run bench:http` measures (bench/http.bench.mjs): autocannon load against one
  * target, several targets in alternation, and the rows of the printed tables.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { call } from './service-fixture.mjs';
@@ -26,6 +26,31 @@ export function cpuSeconds(pid) {
 /** CPU seconds of a process's main thread alone (the event loop's): its task of the same id. */
 export function mainThreadCpuSeconds(pid) {
   return cpuSeconds(`${pid}/task/${pid}`);
+}
+
+/**
+ * CPU seconds of a process's threads named `name` (Node names its workers `WorkerThread`,
+ * V8's GC helpers `V8Worker`), summed: idle ones add nothing, so in a sequential run the
+ * workers' sum is the evaluation worker's own CPU. NaN where there is no /proc.
+ */
+export function threadsCpuSeconds(pid, name) {
+  let tids;
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return NaN;
+  }
+  let seconds = 0;
+  for (const tid of tids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) === name)
+        seconds += statCpuSeconds(stat);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return seconds;
 }
 
 /** User + system CPU seconds of a /proc `stat` file's text (a process's or a thread's). */

@@ -6,10 +6,18 @@
  * each request timed from its first byte sent to its answer's last byte received (no
  * compression asked: the floor sends identity too). The ratio is of the medians. A target
  * with a `pid` also has the CPU its process used in its blocks (/proc, every thread), and
- * its main thread's, per request: what the machine's other load hardly moves.
+ * its main thread's, its worker threads' (the engine's) and V8's GC helpers', per request:
+ * what the machine's other load hardly moves.
  */
 import { Agent, request as httpRequest } from 'node:http';
-import { cpuSeconds, fixed, mainThreadCpuSeconds, median, percentile } from './http-measure.mjs';
+import {
+  cpuSeconds,
+  fixed,
+  mainThreadCpuSeconds,
+  median,
+  percentile,
+  threadsCpuSeconds,
+} from './http-measure.mjs';
 
 /** One request on `agent`'s kept-alive connection; its time in ms and its status. */
 function timed(agent, base, { method, path, headers, body }) {
@@ -36,13 +44,13 @@ function timed(agent, base, { method, path, headers, body }) {
 /**
  * `targets` ({name, base, request, pid?}) answered one request at a time, `perRound`
  * requests per target per round, targets alternating, `rounds` rounds after 5 warm-up
- * requests each. Per target: `times`, of every measured request, and `cpuMs` and
- * `mainCpuMs`, its process's and its main thread's CPU per request over its blocks (NaN
- * without a pid).
+ * requests each. Per target: `times`, of every measured request, and `cpuMs`,
+ * `mainCpuMs`, `workerCpuMs` and `gcCpuMs`, its process's, its main thread's, its worker
+ * threads' and its GC helpers' CPU per request over its blocks (NaN without a pid).
  */
 export async function sequentialTimes(targets, { perRound, rounds }) {
   const agents = targets.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
-  const runs = targets.map(() => ({ times: [], cpu: 0, main: 0 }));
+  const runs = targets.map(() => ({ times: [], cpu: 0, main: 0, workers: 0, gc: 0 }));
   try {
     for (const [i, target] of targets.entries())
       for (let w = 0; w < 5; w++) await timed(agents[i], target.base, target.request);
@@ -50,6 +58,8 @@ export async function sequentialTimes(targets, { perRound, rounds }) {
       for (const [i, target] of targets.entries()) {
         const cpuBefore = cpuSeconds(target.pid);
         const mainBefore = mainThreadCpuSeconds(target.pid);
+        const workersBefore = threadsCpuSeconds(target.pid, 'WorkerThread');
+        const gcBefore = threadsCpuSeconds(target.pid, 'V8Worker');
         for (let n = 0; n < perRound; n++) {
           const { ms, status } = await timed(agents[i], target.base, target.request);
           if (status !== 200) throw new Error(`${target.name}: ${status} in the sequential run`);
@@ -57,24 +67,28 @@ export async function sequentialTimes(targets, { perRound, rounds }) {
         }
         runs[i].cpu += cpuSeconds(target.pid) - cpuBefore;
         runs[i].main += mainThreadCpuSeconds(target.pid) - mainBefore;
+        runs[i].workers += threadsCpuSeconds(target.pid, 'WorkerThread') - workersBefore;
+        runs[i].gc += threadsCpuSeconds(target.pid, 'V8Worker') - gcBefore;
       }
   } finally {
     for (const agent of agents) agent.destroy();
   }
-  return runs.map(({ times, cpu, main }) => ({
+  return runs.map(({ times, cpu, main, workers, gc }) => ({
     times,
     cpuMs: (1000 * cpu) / times.length,
     mainCpuMs: (1000 * main) / times.length,
+    workerCpuMs: (1000 * workers) / times.length,
+    gcCpuMs: (1000 * gc) / times.length,
   }));
 }
 
 /**
  * A row of the sequential table: a target's median / p99 and its median over the floor's
  * (`ratio`); its CPU per request and that over the floor's (`CPU ratio`), its main
- * thread's CPU per request.
+ * thread's, its worker threads' and its GC helper threads' CPU per request.
  */
 export function sequentialRow(database, scenario, target, run, floor, goal) {
-  const { times, cpuMs, mainCpuMs } = run;
+  const { times, cpuMs, mainCpuMs, workerCpuMs, gcCpuMs } = run;
   return {
     database,
     scenario,
@@ -86,6 +100,8 @@ export function sequentialRow(database, scenario, target, run, floor, goal) {
     'CPU ms': fixed(cpuMs, 2),
     'CPU ratio': floor ? fixed(cpuMs / floor.cpuMs, 2) : '',
     'main CPU ms': fixed(mainCpuMs, 2),
+    'worker CPU ms': fixed(workerCpuMs, 2),
+    'GC helpers CPU ms': fixed(gcCpuMs, 2),
     goal: goal ?? '',
   };
 }

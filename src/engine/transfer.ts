@@ -6,6 +6,7 @@ import { type FormRelations, formRelations, prepareForm } from './consistency/pr
 import { modelHeapBytes } from './heap-estimate.js';
 import type { CompiledModel } from './model.js';
 import { Money } from './money.js';
+import { reviveGraph, SharedTexts } from './revive-graph.js';
 
 /**
  * A compiled model as bytes that can cross threads (docs/ENGINE.md "Where engine work
@@ -91,9 +92,12 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
   }
   const expressions: Expression[] = [];
   const programs: LiteralPrograms = new Map(); // the model's literal patterns, compiled once
-  // A cel-js parse and check takes 10–100 µs each.
+  const texts = new SharedTexts();
+  // A cel-js parse and check takes 10–100 µs each. The names, as the model's own strings
+  // (revive-graph.ts), in a packed array (the deserializer's are holey).
   for (const [source, path, names, cost] of deserializer.readValue() as EncodedExpression[]) {
-    expressions.push(Expression.compile(source, path, names, cost, environment, programs));
+    const shared = names.map((name) => texts.get(name));
+    expressions.push(Expression.compile(source, path, shared, cost, environment, programs));
   }
   const rest = deserializer.readValue() as Record<string, unknown>;
   const extensions = deserializer.readValue() as CompiledModel['extensions'];
@@ -105,42 +109,10 @@ export function reviveModel(bytes: Uint8Array): RevivedModel {
     if (MONEY_TAG in value) return new Money((value as Record<string, string>)[MONEY_TAG]);
     return value;
   };
-  // Walks every object once, replacing encoded values.
-  const seen = new Set<object>();
-  const stack: object[] = [rest];
-  // The deserializer makes a new string for every string value it reads, where the parse of
-  // the definition shares one per text: a table's cells repeat a few option keys ("o1",
-  // "n1"), 1.3 million copies in the 268-question car, +28 MB of heap that every major GC
-  // of the evaluation worker marks. Each text is kept once.
-  const texts = new Map<string, string>();
-  /** The member's revived value (the caller stores it when it differs), queued to walk. */
-  const visit = (item: unknown): unknown => {
-    if (typeof item === 'string') return sharedText(texts, item);
-    const revived = revive(item);
-    if (Array.isArray(revived) || (revived === item && isWalkable(item)))
-      stack.push(revived as object);
-    return revived;
-  };
-  while (stack.length > 0) {
-    const node = stack.pop() as object;
-    if (seen.has(node)) continue;
-    seen.add(node);
-    if (node instanceof Map) {
-      for (const [key, item] of node) {
-        const revived = visit(item);
-        // A string equal to the shared one is stored too: `!==` compares strings by text.
-        if (revived !== item || typeof item === 'string') node.set(key, revived);
-      }
-    } else {
-      const record = node as Record<string, unknown>;
-      for (const key of Object.keys(record)) {
-        const item = record[key];
-        const revived = visit(item);
-        if (revived !== item || typeof item === 'string') record[key] = revived;
-      }
-    }
-  }
-  const model = { ...rest, extensions } as unknown as CompiledModel;
+  // Objects laid out as a compile lays them out, strings shared and internalized
+  // (revive-graph.ts, docs/adr/0238).
+  const revived = reviveGraph(rest, revive, texts) as Record<string, unknown>;
+  const model = { ...revived, extensions } as unknown as CompiledModel;
   prepareForm(model.consistency, relations);
   return { model, bytes: modelHeapBytes(model) };
 }
@@ -150,14 +122,3 @@ export interface RevivedModel {
   readonly model: CompiledModel;
   readonly bytes: number;
 }
-
-/** The first string read with `text`'s text: the one every equal string is replaced by. */
-function sharedText(texts: Map<string, string>, text: string): string {
-  const known = texts.get(text);
-  if (known !== undefined) return known;
-  texts.set(text, text);
-  return text;
-}
-
-const isWalkable = (value: unknown): value is object =>
-  value !== null && typeof value === 'object' && !ArrayBuffer.isView(value);
