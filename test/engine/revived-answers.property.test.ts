@@ -47,15 +47,24 @@ function expectSameAnswers(
 const revivedOf = (model: CompiledModel) => reviveModel(toTransferable(model)).model;
 
 describe('a revived model answers what the compiled one answers', () => {
-  it('on random small models with nested BOM items and random answers', () => {
+  /**
+   * Compiles `seeds` random documents (`documentOf`), revives each compiled model and
+   * compares `perSeed` random answer sets on both: the comparisons made.
+   */
+  function compareRandom(
+    seeds: number,
+    firstSeed: number,
+    perSeed: number,
+    documentOf: (random: () => number, seed: number) => Record<string, unknown>,
+  ): number {
     let compared = 0;
-    for (let seed = 1; seed <= 80; seed++) {
-      const random = prng(5000 + seed);
-      const document = randomModelWithBom(random);
+    for (let seed = 1; seed <= seeds; seed++) {
+      const random = prng(firstSeed + seed);
+      const document = documentOf(random, seed);
       const compiled = compileDocument(document);
       if (!compiled.ok) continue;
       const revived = revivedOf(compiled.model);
-      for (let i = 0; i < 4; i++)
+      for (let i = 0; i < perSeed; i++)
         compared += expectSameAnswers(
           compiled.model,
           revived,
@@ -63,26 +72,17 @@ describe('a revived model answers what the compiled one answers', () => {
           `${seed}/${i}`,
         );
     }
-    expect(compared).toBeGreaterThan(800);
+    return compared;
+  }
+
+  it('on random small models with nested BOM items and random answers', () => {
+    expect(compareRandom(80, 5000, 4, (random) => randomModelWithBom(random))).toBeGreaterThan(800);
   });
 
   it('on random priced models (the options’ price bounds)', () => {
-    let compared = 0;
-    for (let seed = 1; seed <= 30; seed++) {
-      const random = prng(6000 + seed);
-      const { document } = pricedModel(random, seed % 2 === 0 ? 'decomposable' : 'other');
-      const compiled = compileDocument(document);
-      if (!compiled.ok) continue;
-      const revived = revivedOf(compiled.model);
-      for (let i = 0; i < 3; i++)
-        compared += expectSameAnswers(
-          compiled.model,
-          revived,
-          randomAnswers(random, document),
-          `${seed}/${i}`,
-        );
-    }
-    expect(compared).toBeGreaterThan(200);
+    const priced = (random: () => number, seed: number) =>
+      pricedModel(random, seed % 2 === 0 ? 'decomposable' : 'other').document;
+    expect(compareRandom(30, 6000, 3, priced)).toBeGreaterThan(200);
   });
 
   it('on the examples and a generated model, answered twice (warm, as a worker evaluates)', () => {
