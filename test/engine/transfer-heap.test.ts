@@ -8,15 +8,24 @@ setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 setFlagsFromString('--no-expose-gc');
 
-/** What building a value adds to the heap once garbage is collected (the value kept alive). */
+/**
+ * What building a value adds to the heap once garbage is collected (the value kept alive):
+ * the least of three builds, since other work in the test process (a file before this one
+ * still closing its app) may allocate between the two readings, which only raises one.
+ */
 function heapOf<T>(build: () => T): { value: T; bytes: number } {
-  gc();
-  gc();
-  const before = getHeapStatistics().used_heap_size;
-  const value = build();
-  gc();
-  gc();
-  return { value, bytes: getHeapStatistics().used_heap_size - before };
+  let least: { value: T; bytes: number } | undefined;
+  for (let i = 0; i < 3; i++) {
+    gc();
+    gc();
+    const before = getHeapStatistics().used_heap_size;
+    const value = build();
+    gc();
+    gc();
+    const bytes = getHeapStatistics().used_heap_size - before;
+    if (least === undefined || bytes < least.bytes) least = { value, bytes };
+  }
+  return least as { value: T; bytes: number };
 }
 
 /**
