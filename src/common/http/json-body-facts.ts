@@ -56,8 +56,6 @@ export function memberOf(body: JsonBodyFacts, key: string): MemberText | undefin
   return undefined;
 }
 
-const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
-
 /** Parsed bodies → their facts, for the validation pipe. Only the parser adds to it. */
 const factsOfBodies = new WeakMap<object, JsonBodyFacts>();
 
@@ -75,12 +73,11 @@ export function bodyFacts(body: unknown): JsonBodyFacts | undefined {
  * adds to it, for pass-through members it hands on as parsed (pass-through.ts), which
  * nothing writes to afterwards: the text stays the value's.
  */
-const textOfValues = new WeakMap<object, Uint8Array>();
+const textOfValues = new WeakMap<object, Buffer>();
 
-/** `value` (`body`'s member `key`, as parsed) is written as that member's bytes. */
-export function recordMemberText(value: object, body: JsonBodyFacts, key: string): void {
-  const member = memberOf(body, key);
-  if (member !== undefined) textOfValues.set(value, body.raw.subarray(member.start, member.end));
+/** `value` (`body`'s `member`, found by `memberOf`, as parsed) is written as its bytes. */
+export function recordMemberText(value: object, body: JsonBodyFacts, member: MemberText): void {
+  textOfValues.set(value, body.raw.subarray(member.start, member.end));
 }
 
 /**
@@ -91,7 +88,8 @@ export function recordMemberText(value: object, body: JsonBodyFacts, key: string
 export function jsonTextOf(value: unknown): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const text = textOfValues.get(value);
-  return text === undefined ? undefined : utf8.decode(text);
+  // A member's text starts with its bracket: no byte-order mark to keep or drop.
+  return text?.toString('utf8');
 }
 
 const QUOTE = 0x22;

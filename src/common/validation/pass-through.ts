@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { Problem } from '../../engine/index.js';
-import { type JsonBodyFacts, memberOf } from '../http/json-body-facts.js';
+import type { JsonBodyFacts, MemberText } from '../http/json-body-facts.js';
 
 const PASS_THROUGH = Symbol('pass-through-fields');
 
@@ -61,15 +61,16 @@ export const isPlainObject = (value: unknown): value is Record<string, unknown> 
  * PASS_THROUGH_MAX_DEPTH, and paths are built only for problems. `body`: the facts of the
  * request body `value` is the member `path` of; when they vouch for it (not deep enough to
  * be too deep, strings verbatim and no reserved key written anywhere), it is not walked.
+ * `written`: where the body writes that member (`memberOf`), when the scan noted it.
  */
 export function passThroughProblems(
   value: object,
   path: string,
   maxKeys: number,
   body?: JsonBodyFacts,
+  written?: MemberText,
 ): Problem[] {
   // The member's commas in the body bound its width: 5,000 keys need not be listed.
-  const written = body === undefined ? undefined : memberOf(body, path);
   if (written === undefined || written.widthAtMost > maxKeys) {
     const width = Object.keys(value).length;
     if (width > maxKeys) {

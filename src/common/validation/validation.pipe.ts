@@ -1,7 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata } from '@nestjs/common';
 import { RequestValidationError } from '../errors/api-error.js';
 import { type Problem, unsafeTextProblems } from '../../engine/index.js';
-import { bodyFacts, recordMemberText } from '../http/json-body-facts.js';
+import { bodyFacts, memberOf, recordMemberText } from '../http/json-body-facts.js';
 import { isPlainObject, passThroughFields, passThroughProblems } from './pass-through.js';
 import { validationProblems } from './validation-problems.js';
 
@@ -68,10 +68,11 @@ class AppValidationPipe extends ValidationPipe {
       const given = value[field];
       // Anything but a plain object goes to class-validator, which words it as before.
       if (!isPlainObject(given)) continue;
-      problems.push(...passThroughProblems(given, field, this.maxPassThroughKeys, facts));
+      const written = facts === undefined ? undefined : memberOf(facts, field);
+      problems.push(...passThroughProblems(given, field, this.maxPassThroughKeys, facts, written));
       kept.set(field, given);
       // Handed on as parsed: its text in the body can stand for it (a worker's copy).
-      if (facts !== undefined) recordMemberText(given, facts, field);
+      if (facts !== undefined && written !== undefined) recordMemberText(given, facts, written);
       rest[field] = {};
     }
     return { rest, kept, problems };
