@@ -1,4 +1,5 @@
 import { ENGINE_VERSION, type CartLine, type LineView, compactLine } from '../../engine/work.js';
+import { jsonBytes } from './json-encode.js';
 
 /**
  * A line as a cart row stores it: its JSON without `version_number` (a column of the
@@ -16,7 +17,7 @@ export interface LineSnapshot {
 /**
  * An evaluated line's bytes in the asked view and, when asked, its snapshot. The line was
  * evaluated in the full view when a snapshot is asked (the compact view is cut from it).
- * Each view is serialized and encoded once. With a snapshot, the answer's line is the
+ * Each view is serialized and encoded once, in pieces (json-encode.ts). With a snapshot, the answer's line is the
  * stored view itself (without `version_number`, which the main thread appends with the
  * row's other members, as a read of the stored line does): one buffer per view, no copy.
  */
@@ -25,10 +26,9 @@ export function lineBytes(
   task: { view: LineView; snapshot?: boolean },
   versionNumber: number,
 ): { line: Uint8Array; snapshot?: LineSnapshot } {
-  const encoder = new TextEncoder();
-  if (!task.snapshot) return { line: encoder.encode(JSON.stringify(evaluated)) };
-  const full = stored(encoder.encode(JSON.stringify(evaluated)), versionNumber);
-  const compact = stored(encoder.encode(JSON.stringify(compactLine(evaluated))), versionNumber);
+  if (!task.snapshot) return { line: jsonBytes(evaluated) };
+  const full = stored(jsonBytes(evaluated), versionNumber);
+  const compact = stored(jsonBytes(compactLine(evaluated)), versionNumber);
   return {
     line: task.view === 'compact' ? compact : full,
     snapshot: { full, compact, engineVersion: ENGINE_VERSION },
