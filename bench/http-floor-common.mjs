@@ -5,7 +5,7 @@
  * body read, the JWT check and session read, the database reads.
  */
 import { createSecretKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -48,6 +48,21 @@ export async function compiledModel() {
   const compiled = compileDocument(read.value.document, DEFAULT_ENGINE_LIMITS);
   if (!compiled.ok) throw new Error('the model does not compile');
   return { model: compiled.model, engine };
+}
+
+/**
+ * How the checkout's evaluation worker writes a line's JSON as bytes (its `jsonBytes`,
+ * docs/adr/0241: in pieces, without one string of the whole), so that a floor serializes
+ * as the service does; a checkout from before it, JSON.stringify and one encoding.
+ */
+export async function lineEncoder() {
+  const module = join(config.root, 'dist', 'src', 'engine-runtime', 'tasks', 'json-encode.js');
+  if (!existsSync(module)) return (value) => Buffer.from(JSON.stringify(value));
+  const { jsonBytes } = await import(pathToFileURL(module));
+  return (value) => {
+    const bytes = jsonBytes(value);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  };
 }
 
 /** A function evaluating answers on the compiled model, in this thread. */

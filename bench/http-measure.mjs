@@ -53,6 +53,20 @@ export function threadsCpuSeconds(pid, name) {
   return seconds;
 }
 
+/**
+ * A process's minor page faults so far (/proc, every thread): each first write to a page
+ * of fresh memory. Dear on some machines (machine.bench.mjs), so worth a column. NaN where
+ * there is no /proc.
+ */
+export function minorFaults(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[7]);
+  } catch {
+    return NaN;
+  }
+}
+
 /** User + system CPU seconds of a /proc `stat` file's text (a process's or a thread's). */
 export function statCpuSeconds(stat) {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');

@@ -25,7 +25,15 @@ import { performance } from 'node:perf_hooks';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { brotliDecompressSync } from 'node:zlib';
-import { cpuSeconds, fixed, median, percentile, tables } from './http-measure.mjs';
+import {
+  cpuSeconds,
+  fixed,
+  mainThreadCpuSeconds,
+  median,
+  percentile,
+  tables,
+  threadsCpuSeconds,
+} from './http-measure.mjs';
 import { alternate, clicks as clickBudget, clicksOut, clickViews, seed } from './http-options.mjs';
 // The tests' seeded generator (mulberry32), so that runs and builds walk alike; a .ts
 // module, which the Node 24 that runs the benchmarks loads as it is (type stripping).
@@ -82,10 +90,20 @@ function timedPreview(agent, url, headers, body) {
   });
 }
 
+/** The service's CPU seconds: all threads, its main thread, its workers, V8's GC helpers. */
+const threadSeconds = (pid) => [
+  cpuSeconds(pid),
+  mainThreadCpuSeconds(pid),
+  threadsCpuSeconds(pid, 'WorkerThread'),
+  threadsCpuSeconds(pid, 'V8Worker'),
+];
+
 /**
- * Times previews of one model in one view; `clicks` collects {ms, engineMs, cpuMs, bytes,
- * status}: cpuMs is the service's CPU (all threads) from before the request to after the
- * answer, whose sum over many clicks is exact though /proc counts in 10 ms ticks.
+ * Times previews of one model in one view; `clicks` collects {ms, engineMs, cpuMs, mainMs,
+ * workerMs, gcMs, bytes, status}: cpuMs is the service's CPU (all threads) from before the
+ * request to after the answer, mainMs, workerMs and gcMs its main thread's, its workers'
+ * and V8's GC helpers' part of it, whose sums over many clicks are exact though /proc
+ * counts in 10 ms ticks.
  */
 function clicker({ base, headers, modelId, companyId, pid }, view) {
   const clicks = [];
@@ -93,14 +111,19 @@ function clicker({ base, headers, modelId, companyId, pid }, view) {
   const url = `${base}/v1/carts/preview${view === 'full' ? '' : `?view=${view}`}`;
   const preview = async (questions) => {
     const body = JSON.stringify({ model_id: modelId, company_id: companyId, questions });
-    const cpuBefore = cpuSeconds(pid);
+    const before = threadSeconds(pid);
     const answer = await timedPreview(agent, url, headers, body);
-    const cpuMs = 1000 * (cpuSeconds(pid) - cpuBefore);
+    const [cpuMs, mainMs, workerMs, gcMs] = threadSeconds(pid).map(
+      (s, i) => 1000 * (s - before[i]),
+    );
     const data = answer.status === 200 ? JSON.parse(answer.text).data : null;
     const click = {
       ms: answer.ms,
       engineMs: data?.cache?.evaluated_in_ms ?? NaN,
       cpuMs,
+      mainMs,
+      workerMs,
+      gcMs,
       bytes: answer.bytes,
       status: answer.status,
     };
@@ -262,7 +285,10 @@ export async function realCarClicks(database, size, car) {
     const ok = clicks.filter((click) => click.status === 200);
     const ms = ok.map((click) => click.ms);
     const engine = clicks.map((click) => click.engineMs).filter(Number.isFinite);
-    const cpu = clicks.map((click) => click.cpuMs).filter(Number.isFinite);
+    const perClick = (field) => {
+      const values = clicks.map((click) => click[field]).filter(Number.isFinite);
+      return fixed(values.reduce((a, b) => a + b, 0) / values.length);
+    };
     tables.clicks.push({
       database,
       car: size.label,
@@ -274,7 +300,8 @@ export async function realCarClicks(database, size, car) {
       'max ms': fixed(Math.max(...ms)),
       'engine median ms': fixed(median(engine)),
       'engine p99 ms': fixed(percentile(engine, 0.99)),
-      'service CPU ms/click': fixed(cpu.reduce((a, b) => a + b, 0) / cpu.length),
+      'service CPU ms/click': perClick('cpuMs'),
+      'main / worker / GC ms/click': `${perClick('mainMs')} / ${perClick('workerMs')} / ${perClick('gcMs')}`,
       'br kB median': fixed(median(ok.map((click) => click.bytes / 1000))),
       'not 200': clicks.length - ms.length,
       'first after upload ms': view === clickers[0].view ? fixed(firstMs) : '',

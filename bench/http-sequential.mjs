@@ -15,6 +15,7 @@ import {
   fixed,
   mainThreadCpuSeconds,
   median,
+  minorFaults,
   percentile,
   threadsCpuSeconds,
 } from './http-measure.mjs';
@@ -46,11 +47,12 @@ function timed(agent, base, { method, path, headers, body }) {
  * requests per target per round, targets alternating, `rounds` rounds after 5 warm-up
  * requests each. Per target: `times`, of every measured request, and `cpuMs`,
  * `mainCpuMs`, `workerCpuMs` and `gcCpuMs`, its process's, its main thread's, its worker
- * threads' and its GC helpers' CPU per request over its blocks (NaN without a pid).
+ * threads' and its GC helpers' CPU per request over its blocks, and `faults`, its minor
+ * page faults per request (NaN without a pid).
  */
 export async function sequentialTimes(targets, { perRound, rounds }) {
   const agents = targets.map(() => new Agent({ keepAlive: true, maxSockets: 1 }));
-  const runs = targets.map(() => ({ times: [], cpu: 0, main: 0, workers: 0, gc: 0 }));
+  const runs = targets.map(() => ({ times: [], cpu: 0, main: 0, workers: 0, gc: 0, faults: 0 }));
   try {
     for (const [i, target] of targets.entries())
       for (let w = 0; w < 5; w++) await timed(agents[i], target.base, target.request);
@@ -60,6 +62,7 @@ export async function sequentialTimes(targets, { perRound, rounds }) {
         const mainBefore = mainThreadCpuSeconds(target.pid);
         const workersBefore = threadsCpuSeconds(target.pid, 'WorkerThread');
         const gcBefore = threadsCpuSeconds(target.pid, 'V8Worker');
+        const faultsBefore = minorFaults(target.pid);
         for (let n = 0; n < perRound; n++) {
           const { ms, status } = await timed(agents[i], target.base, target.request);
           if (status !== 200) throw new Error(`${target.name}: ${status} in the sequential run`);
@@ -69,26 +72,29 @@ export async function sequentialTimes(targets, { perRound, rounds }) {
         runs[i].main += mainThreadCpuSeconds(target.pid) - mainBefore;
         runs[i].workers += threadsCpuSeconds(target.pid, 'WorkerThread') - workersBefore;
         runs[i].gc += threadsCpuSeconds(target.pid, 'V8Worker') - gcBefore;
+        runs[i].faults += minorFaults(target.pid) - faultsBefore;
       }
   } finally {
     for (const agent of agents) agent.destroy();
   }
-  return runs.map(({ times, cpu, main, workers, gc }) => ({
+  return runs.map(({ times, cpu, main, workers, gc, faults }) => ({
     times,
     cpuMs: (1000 * cpu) / times.length,
     mainCpuMs: (1000 * main) / times.length,
     workerCpuMs: (1000 * workers) / times.length,
     gcCpuMs: (1000 * gc) / times.length,
+    faults: faults / times.length,
   }));
 }
 
 /**
  * A row of the sequential table: a target's median / p99 and its median over the floor's
  * (`ratio`); its CPU per request and that over the floor's (`CPU ratio`), its main
- * thread's, its worker threads' and its GC helper threads' CPU per request.
+ * thread's, its worker threads' and its GC helper threads' CPU per request, and its page
+ * faults per request (fresh memory touched: 4 kB each).
  */
 export function sequentialRow(database, scenario, target, run, floor, goal) {
-  const { times, cpuMs, mainCpuMs, workerCpuMs, gcCpuMs } = run;
+  const { times, cpuMs, mainCpuMs, workerCpuMs, gcCpuMs, faults } = run;
   return {
     database,
     scenario,
@@ -102,6 +108,7 @@ export function sequentialRow(database, scenario, target, run, floor, goal) {
     'main CPU ms': fixed(mainCpuMs, 2),
     'worker CPU ms': fixed(workerCpuMs, 2),
     'GC helpers CPU ms': fixed(gcCpuMs, 2),
+    'page faults': fixed(faults, 0),
     goal: goal ?? '',
   };
 }

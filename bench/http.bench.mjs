@@ -2,7 +2,10 @@
  * HTTP benchmark (not a test): the built service (dist/src/main.js, its own process)
  * beside bare `node:http` floors doing the same work (bench/http-floor.mjs), measured in
  * the same run with autocannon, on SQLite and on PostgreSQL. What counts are the ratios
- * of one run, not the absolute numbers (the machine is shared).
+ * of one run, not the absolute numbers (the machine is shared). The report's head gives
+ * what the machine charges for a syscall, a fresh page of memory, a hop to a worker thread
+ * and a pass of computation (machine.bench.mjs): absolute goals (a click's milliseconds)
+ * and even the floors' ratios move with them from one machine to another.
  *
  *   npm run bench:http                      # builds dist/, then everything (~5 minutes)
  *   npm run bench:http -- --quick           # SQLite, window + 1,000 questions, short runs
@@ -96,6 +99,7 @@ import {
   startService,
 } from './service-fixture.mjs';
 import { tables } from './http-measure.mjs';
+import { describeCosts, machineCosts } from './machine.bench.mjs';
 import { cleanups } from './http-floors.mjs';
 import { benchDefaultCart, benchPreviews } from './http-scenarios.mjs';
 import { sizeModel } from './http-sizes.mjs';
@@ -177,6 +181,9 @@ async function benchDatabase(database) {
 }
 
 const started = Date.now();
+// What this machine charges for a syscall, a fresh page, a thread hop (machine.bench.mjs):
+// measured before the services start, so that it measures the machine, not their load.
+const machine = describeCosts(await machineCosts());
 // --telemetry: a harness of its own (services pinned, started afresh, batches in rotation).
 if (flag('telemetry')) await import('./telemetry.bench.mjs');
 else
@@ -195,7 +202,8 @@ function report() {
   console.log(
     `\nHTTP benchmark: ${root}, node ${process.version}, ${connections} connections, ` +
       `${rounds} × ${duration} s per target, ${((Date.now() - started) / 1000).toFixed(0)} s in all` +
-      (nodeArgs.length ? `, service node ${nodeArgs.join(' ')}` : ''),
+      (nodeArgs.length ? `, service node ${nodeArgs.join(' ')}` : '') +
+      `\nmachine: ${machine}`,
   );
   console.log(
     'ratio: req/s of the same run; for the service against a floor or a preview, its time per ' +
