@@ -58,11 +58,8 @@ export async function compiledModel() {
 export async function lineEncoder() {
   const module = join(config.root, 'dist', 'src', 'engine-runtime', 'tasks', 'json-encode.js');
   if (!existsSync(module)) return (value) => Buffer.from(JSON.stringify(value));
-  const { jsonBytes } = await import(pathToFileURL(module));
-  return (value) => {
-    const bytes = jsonBytes(value);
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  };
+  // A Buffer of its own ArrayBuffer, as the worker transfers it.
+  return (await import(pathToFileURL(module))).jsonBytes;
 }
 
 /** A function evaluating answers on the compiled model, in this thread. */
